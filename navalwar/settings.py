@@ -21,9 +21,8 @@ from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
+# Only the process environment is read (no .env file), so what a test or a systemd unit sets is what runs.
 env = environ.Env()
-# A local .env file is a convenience for developers; real environment variables win over it.
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 DJANGO_ENV = env.str("DJANGO_ENV", default="development")
 if DJANGO_ENV not in {"development", "production"}:
@@ -32,7 +31,9 @@ PRODUCTION = DJANGO_ENV == "production"
 
 # A Celery worker or beat process (``celery -A navalwar worker|beat``). Decides the database connection style.
 _argv0 = Path(sys.argv[0])
-IS_CELERY_PROCESS = _argv0.name == "celery" or (_argv0.name == "__main__.py" and _argv0.parent.name == "celery")
+IS_CELERY_PROCESS = _argv0.name == "celery" or (
+    _argv0.name == "__main__.py" and _argv0.parent.name == "celery"
+)
 
 # --- Core ------------------------------------------------------------------------------------------------
 
@@ -40,7 +41,7 @@ if PRODUCTION:
     # No default: a production process without a real secret must not start.
     SECRET_KEY = env.str("SECRET_KEY")
 else:
-    SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-navalwar-development-only-never-in-production")
+    SECRET_KEY = env.str("SECRET_KEY", default="django-insecure-navalwar-development-only")
 
 DEBUG = env.bool("DEBUG", default=not PRODUCTION)
 

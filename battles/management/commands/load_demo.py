@@ -13,12 +13,14 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
-            "--force", action="store_true", help="Run even when DJANGO_ENV=production (resets demo passwords)."
+            "--force",
+            action="store_true",
+            help="Run even with DJANGO_ENV=production (resets demo passwords).",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if settings.PRODUCTION and not options["force"]:
-            raise CommandError("Refusing to load demo data with DJANGO_ENV=production (use --force to insist).")
+            raise CommandError("Refusing demo data with DJANGO_ENV=production (use --force to insist).")
         logins: list[demo.DemoLogin] = []
         for path in demo.LOADERS:
             loader = import_string(path)
