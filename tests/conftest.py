@@ -179,8 +179,6 @@ def chromium_browser() -> Iterator[Any]:
         from playwright.sync_api import sync_playwright
     except ImportError:
         skip_or_fail("the playwright package is not installed")
-    # Playwright's sync API keeps an event loop in this thread; Django would refuse ORM calls from the test.
-    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield browser
@@ -188,8 +186,13 @@ def chromium_browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def chromium_page(chromium_browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+def chromium_page(
+    chromium_browser: Any, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Any]:
     """A fresh page (own cookies); a screenshot lands in test-artifacts/ when the test fails."""
+    # Playwright's sync API keeps an event loop in this thread; Django would refuse ORM calls from the test.
+    # Only for this test: the variable must not leak into subprocesses (check --deploy rejects it).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     yield page

@@ -66,7 +66,9 @@ def test_loaders_run_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr("tests.test_load_demo.first_loader", first, raising=False)
     monkeypatch.setattr("tests.test_load_demo.second_loader", second, raising=False)
-    monkeypatch.setattr(demo, "LOADERS", ["tests.test_load_demo.first_loader", "tests.test_load_demo.second_loader"])
+    monkeypatch.setattr(
+        demo, "LOADERS", ["tests.test_load_demo.first_loader", "tests.test_load_demo.second_loader"]
+    )
 
     output = run_load_demo()
 
