@@ -7,7 +7,8 @@
 - ``celery_worker``: a REAL ``celery -A navalwar worker -P solo`` subprocess on REDIS_URL, using the test
   database pytest-django made. Use it from a ``@pytest.mark.integration`` +
   ``@pytest.mark.django_db(transaction=True)`` test, so that rows are committed where the worker sees them.
-- ``chromium_page``: a Playwright page in Debian's /usr/bin/chromium (``browser`` tests).
+- ``chromium_page``: a Playwright page in Debian's /usr/bin/chromium (``browser`` tests; use with
+  ``live_server`` and ``django_db(transaction=True)``).
 
 Missing services (REDIS_URL unset or unreachable, a non-PostgreSQL database, no chromium) skip those tests
 with the reason; ``REQUIRE_SERVICES=1`` (set by .ci/run) turns every such skip into a failure.
@@ -170,37 +171,35 @@ def celery_worker(
 # --- Browser ---------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def chromium_browser() -> Iterator[Any]:
-    """Debian's Chromium under Playwright (never a downloaded browser)."""
+@pytest.fixture
+def chromium_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A Playwright page in Debian's Chromium (never a downloaded browser), with its own cookies.
+
+    Function-scoped on purpose: Playwright's sync API runs an event loop in this thread while it is open, and
+    Django refuses ORM calls while a loop runs, so the browser must be gone before the next test touches the
+    database. A screenshot lands in test-artifacts/<test>.png when the test fails.
+    """
     if not CHROMIUM.exists():
         skip_or_fail(f"{CHROMIUM} is not installed (apt-get install chromium)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         skip_or_fail("the playwright package is not installed")
+    # Only while the browser is open; must not leak into subprocesses (check --deploy rejects it).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def chromium_page(
-    chromium_browser: Any, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Any]:
-    """A fresh page (own cookies); a screenshot lands in test-artifacts/ when the test fails."""
-    # Playwright's sync API keeps an event loop in this thread; Django would refuse ORM calls from the test.
-    # Only for this test: the variable must not leak into subprocesses (check --deploy rejects it).
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    context = chromium_browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    yield page
-    report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
-    context.close()
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        try:
+            yield page
+        finally:
+            report = getattr(request.node, "rep_call", None)
+            if report is not None and report.failed:
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+            context.close()
+            browser.close()
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
