@@ -117,9 +117,10 @@ if _db["ENGINE"] == "django.db.backends.sqlite3":
         }
     )
 elif _db["ENGINE"] == "django.db.backends.postgresql":
-    # Web processes keep a small psycopg pool; Celery workers and beat use plain connections, which the
-    # Celery Django fix-up closes around each task.
-    if env.bool("DATABASE_POOL", default=not IS_CELERY_PROCESS):
+    # Production web processes keep a small psycopg pool. Celery workers and beat use plain connections,
+    # which the Celery Django fix-up closes around each task. Development and tests use plain connections
+    # too: a pooled connection held by a live-server thread would keep the test database from being dropped.
+    if env.bool("DATABASE_POOL", default=PRODUCTION and not IS_CELERY_PROCESS):
         _db.setdefault("OPTIONS", {})["pool"] = {
             "min_size": 1,
             "max_size": env.int("DATABASE_POOL_MAX_SIZE", default=4),

@@ -99,17 +99,33 @@ def test_email_url_picks_the_smtp_backend() -> None:
 
 
 @pytest.mark.parametrize(
-    ("argv", "extra_env", "pooled"),
+    ("argv", "mode_env", "pooled"),
     [
-        pytest.param("['manage.py', 'runserver']", {}, True, id="web-process-pools"),
-        pytest.param("['/venv/bin/celery', '-A', 'navalwar', 'worker']", {}, False, id="celery-worker-plain"),
-        pytest.param("['/venv/lib/celery/__main__.py', 'beat']", {}, False, id="python-m-celery-plain"),
-        pytest.param("['manage.py', 'runserver']", {"DATABASE_POOL": "0"}, False, id="pool-switched-off"),
+        pytest.param(
+            "['/venv/bin/gunicorn', 'navalwar.wsgi']", "production", True, id="production-web-pools"
+        ),
+        pytest.param(
+            "['/venv/bin/celery', '-A', 'navalwar', 'worker']", "production", False, id="worker-plain"
+        ),
+        pytest.param(
+            "['/venv/lib/celery/__main__.py', 'beat']", "production", False, id="python-m-celery-plain"
+        ),
+        pytest.param("['manage.py', 'runserver']", "development", False, id="development-plain"),
+        pytest.param("['manage.py', 'runserver']", "development+pool", True, id="development-opt-in"),
+        pytest.param(
+            "['/venv/bin/gunicorn', 'navalwar.wsgi']", "production-pool", False, id="production-opt-out"
+        ),
     ],
 )
-def test_postgres_pool_only_in_web_processes(argv: str, extra_env: dict[str, str], pooled: bool) -> None:
+def test_postgres_pool_only_in_production_web_processes(argv: str, mode_env: str, pooled: bool) -> None:
     code = f"import sys; sys.argv = {argv}\n" + DUMP
-    env = clean_env(DATABASE_URL="postgres://postgres@127.0.0.1:5432/navalwar", **extra_env)
+    url = "postgres://postgres@127.0.0.1:5432/navalwar"
+    env = {
+        "production": production_env(DATABASE_URL=url),
+        "production-pool": production_env(DATABASE_URL=url, DATABASE_POOL="0"),
+        "development": clean_env(DATABASE_URL=url),
+        "development+pool": clean_env(DATABASE_URL=url, DATABASE_POOL="1"),
+    }[mode_env]
 
     options = dump(env, code)["DB_OPTIONS"]
 
