@@ -228,8 +228,8 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    # Axes announces itself at INFO on every start; keep lockouts (WARNING) and drop the banner.
-    "loggers": {"axes.apps": {"level": "WARNING"}},
+    # Axes logs every log-in and clean-up at INFO; keep its lock-outs and errors (WARNING and up).
+    "loggers": {"axes": {"level": env.str("AXES_LOG_LEVEL", default="WARNING")}},
 }
 
 # --- Security --------------------------------------------------------------------------------------------
