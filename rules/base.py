@@ -148,6 +148,14 @@ class RuleSet(ABC):
         """Return cross-field errors in valid-typed stats (for example more guns in an arc than aboard)."""
         return {}
 
+    def reference_classes(self) -> tuple[dict[str, JSON], ...]:
+        """Return bundled reference classes beyond the scenarios' (for example seed 001's whole table).
+
+        Each is ``{"key", "name", "nation", "type", "stats", "source", "heuristic"}`` as in a scenario's
+        ``classes``; the fleets app loads them with the scenarios' classes.
+        """
+        return ()
+
     def class_summary(self, stats: Mapping[str, JSON]) -> dict[str, JSON]:
         """Return derived values shown on the class page (dice, protection points...)."""
         return {}
@@ -308,3 +316,28 @@ def event_visible(event: Event, side: str | None) -> bool:
 def round_half_up(x: float) -> int:
     """Round to the nearest whole number, halves up (U01, U05 and the seeds' examples)."""
     return int(math.floor(x + 0.5 + 1e-9))
+
+
+def roll_initiative(sides: Sequence[str], dice: Dice, events: list[Event], turn: int, *, high_first: bool,
+                    rule: str) -> list[str]:
+    """Roll a D6 per side and return the sides in acting order, re-rolling ties among tied sides.
+
+    ``high_first``: the high roller acts first (``ultra_simple``, ``acw_river``) or the lowest
+    (``memoir_sea``). One event per round of rolls.
+    """
+    order: list[str] = []
+
+    def settle(group: list[str]) -> None:
+        if len(group) <= 1:
+            order.extend(group)
+            return
+        start = len(dice.rolls)
+        scores = {s: dice.roll("D6", f"initiative {s}") for s in group}
+        events.append(Event(kind="initiative", turn=turn, text="Initiative: " + ", ".join(
+            f"{s} {v}" for s, v in scores.items()) + f" ({'high' if high_first else 'low'} moves first, {rule}).",
+            rolls=tuple(dice.rolls[start:]), data={k: v for k, v in scores.items()}))
+        for value in sorted(set(scores.values()), reverse=high_first):
+            settle([s for s in group if scores[s] == value])
+
+    settle(list(sides))
+    return order

@@ -21,11 +21,11 @@ protection (U04; configurable to "exceeds").
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import cast
 
-from ...base import DefaultPolicy, RuleSet, round_half_up
+from ...base import DefaultPolicy, RuleSet, roll_initiative, round_half_up
 from ...dice import Dice
 from ...geometry import arc_of, hex_bearing, hex_distance, hex_step, is_facing, norm_deg, on_hex_map
 from ...model import (
@@ -476,31 +476,6 @@ class UltraSimple(RuleSet):
             "movement": {"hexes": list(T.MOVE_HEXES), "turns_deg": list(T.TURNS_DEG)},
             "arcs_deg": {"forward": T.ARC_FORWARD_DEG, "aft": T.ARC_AFT_DEG},
         }
-
-
-def roll_initiative(sides: Sequence[str], dice: Dice, events: list[Event], turn: int, *, high_first: bool,
-                    rule: str) -> list[str]:
-    """Roll a D6 per side and return the sides in acting order, re-rolling ties among tied sides.
-
-    ``high_first``: the high roller acts first (``ultra_simple``, ``acw_river``) or the lowest
-    (``memoir_sea``). One event per round of rolls.
-    """
-    order: list[str] = []
-
-    def settle(group: list[str]) -> None:
-        if len(group) <= 1:
-            order.extend(group)
-            return
-        start = len(dice.rolls)
-        scores = {s: dice.roll("D6", f"initiative {s}") for s in group}
-        events.append(Event(kind="initiative", turn=turn, text="Initiative: " + ", ".join(
-            f"{s} {v}" for s, v in scores.items()) + f" ({'high' if high_first else 'low'} moves first, {rule}).",
-            rolls=tuple(dice.rolls[start:]), data={k: v for k, v in scores.items()}))
-        for value in sorted(set(scores.values()), reverse=high_first):
-            settle([s for s in group if scores[s] == value])
-
-    settle(list(sides))
-    return order
 
 
 RULESET = UltraSimple()
