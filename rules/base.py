@@ -1,0 +1,343 @@
+"""The rule-set interface every rule set implements, and what they share.
+
+A rule set is a :class:`RuleSet` subclass registered in :mod:`rules.registry`. The engine calls:
+
+- :meth:`RuleSet.setup` to turn a scenario into the opening :class:`~rules.model.BattleState`;
+- :meth:`RuleSet.phase_plan` for the phases of a turn and the sides that order in each (A1);
+- :meth:`RuleSet.validate_orders` for submission-time errors, *invalid* vs *illegal*;
+- :meth:`RuleSet.default_order` for ships whose player gave none (A7);
+- :meth:`RuleSet.resolve_phase` to adjudicate one phase (pure: state, orders and dice in, result out);
+- :meth:`RuleSet.view_for` / :meth:`RuleSet.visible_ship_ids` for fog of war (A2);
+- :meth:`RuleSet.tables` for every chart, exactly as the engine uses it.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import ClassVar, Literal
+
+from .dice import Dice, DieKind
+from .model import (
+    JSON,
+    BattleState,
+    Event,
+    FieldErrors,
+    FieldSpec,
+    Geometry,
+    OrderErrors,
+    OrderType,
+    PhaseResult,
+    PhaseSpec,
+    ShipOrder,
+    ShipState,
+)
+
+DefaultPolicy = Literal["hold", "fire_nearest", "captain"]
+"""A7: keep course and speed and hold fire; ... and fire at the nearest enemy; the automatic captain."""
+
+DEFAULT_POLICIES: tuple[str, ...] = ("hold", "fire_nearest", "captain")
+
+
+def validate_fields(specs: Sequence[FieldSpec], data: Mapping[str, JSON], prefix: str = "") -> FieldErrors:
+    """Check ``data`` against field specs: presence, type, bounds, choices, inline rows.
+
+    Return errors keyed by field name (``rows`` fields report ``name.<i>.<sub>``). Unknown keys are
+    reported under ``__all__``.
+    """
+    errors: FieldErrors = {}
+
+    def add(name: str, msg: str) -> None:
+        errors.setdefault(prefix + name, []).append(msg)
+
+    known = {s.name for s in specs}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        add("__all__", f"unknown fields: {', '.join(unknown)}")
+    for spec in specs:
+        value = data.get(spec.name)
+        if value is None or value == "":
+            if spec.required:
+                add(spec.name, "This field is required.")
+            continue
+        if spec.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                if isinstance(value, float) and value.is_integer():
+                    value = int(value)
+                else:
+                    add(spec.name, "Enter a whole number.")
+                    continue
+        elif spec.type == "float":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                add(spec.name, "Enter a number.")
+                continue
+        elif spec.type == "bool":
+            if not isinstance(value, bool):
+                add(spec.name, "Enter true or false.")
+            continue
+        elif spec.type in ("str", "choice"):
+            if not isinstance(value, str):
+                add(spec.name, "Enter text.")
+                continue
+            if spec.type == "choice" and value not in spec.choices:
+                add(spec.name, f"Select a valid choice: {', '.join(spec.choices)}.")
+            if spec.max is not None and len(value) > spec.max:
+                add(spec.name, f"At most {int(spec.max)} characters.")
+            continue
+        elif spec.type == "rows":
+            if not isinstance(value, list):
+                add(spec.name, "Enter a list of rows.")
+                continue
+            if spec.min is not None and len(value) < spec.min:
+                add(spec.name, f"At least {int(spec.min)} row(s).")
+            if spec.max is not None and len(value) > spec.max:
+                add(spec.name, f"At most {int(spec.max)} rows.")
+            for i, row in enumerate(value):
+                if not isinstance(row, dict):
+                    add(f"{spec.name}.{i}", "Each row must be an object.")
+                    continue
+                for k, v in validate_fields(spec.fields, row, prefix=f"{prefix}{spec.name}.{i}.").items():
+                    errors.setdefault(k, []).extend(v)
+            continue
+        assert isinstance(value, (int, float))
+        if spec.min is not None and value < spec.min:
+            add(spec.name, f"Must be at least {spec.min:g}{' ' + spec.unit if spec.unit else ''}.")
+        if spec.max is not None and value > spec.max:
+            add(spec.name, f"Must be at most {spec.max:g}{' ' + spec.unit if spec.unit else ''}.")
+    return errors
+
+
+class RuleSet(ABC):
+    """One rule book made executable. Subclasses set the class attributes and the abstract methods."""
+
+    key: ClassVar[str]
+    title: ClassVar[str]
+    version: ClassVar[str]
+    source: ClassVar[str]
+    """The seed file, for example ``seeds/003_cc4ad023c2c48590.txt``."""
+    geometry: ClassVar[Geometry]
+    unit: ClassVar[str]
+    """``inches``, ``millimetres`` or ``hexes``."""
+    dice: ClassVar[tuple[DieKind, ...]]
+    order_types: ClassVar[tuple[OrderType, ...]]
+    terrain_kinds: ClassVar[tuple[str, ...]] = ()
+    options: ClassVar[tuple[FieldSpec, ...]] = ()
+    """Campaign / battle settings the rule set reads from ``BattleState.options``."""
+    default_map: ClassVar[tuple[float, float]] = (24, 18)
+
+    # --- ship classes ----------------------------------------------------------------------
+
+    @abstractmethod
+    def class_schema(self) -> tuple[FieldSpec, ...]:
+        """Return the fields a ship class needs for this rule set."""
+
+    def validate_class(self, stats: Mapping[str, JSON]) -> FieldErrors:
+        """Return field-level errors in a ship class's stats (empty when valid).
+
+        The schema checks types and bounds; :meth:`check_class` adds the rule set's cross-field checks.
+        """
+        errors = validate_fields(self.class_schema(), stats)
+        if not errors:
+            for k, v in self.check_class(stats).items():
+                errors.setdefault(k, []).extend(v)
+        return errors
+
+    def check_class(self, stats: Mapping[str, JSON]) -> FieldErrors:
+        """Return cross-field errors in valid-typed stats (for example more guns in an arc than aboard)."""
+        return {}
+
+    def reference_classes(self) -> tuple[dict[str, JSON], ...]:
+        """Return bundled reference classes beyond the scenarios' (for example seed 001's whole table).
+
+        Each is ``{"key", "name", "nation", "type", "stats", "source", "heuristic"}`` as in a scenario's
+        ``classes``; the fleets app loads them with the scenarios' classes.
+        """
+        return ()
+
+    def class_summary(self, stats: Mapping[str, JSON]) -> dict[str, JSON]:
+        """Return derived values shown on the class page (dice, protection points...)."""
+        return {}
+
+    # --- battle ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def setup(self, state: BattleState, dice: Dice) -> tuple[BattleState, tuple[Event, ...]]:
+        """Complete an opening state built from a scenario: fill sheets, roll what the rules roll before
+        play (wind, weather, crew grades...). Return the state and the events of the set-up."""
+
+    def phase_plan(self, state: BattleState) -> tuple[PhaseSpec, ...]:
+        """Return the phases of the current turn (A1). Default: one phase, all sides."""
+        return (PhaseSpec(name="turn", sides=state.side_keys()),)
+
+    def ordering_sides(self, state: BattleState) -> tuple[str, ...]:
+        """Return the sides that give orders for the current phase."""
+        plan = self.phase_plan(state)
+        return plan[min(state.phase, len(plan) - 1)].sides
+
+    def orderable_ships(self, state: BattleState, side: str) -> tuple[ShipState, ...]:
+        """Return the ships of ``side`` that take orders this phase."""
+        if side not in self.ordering_sides(state):
+            return ()
+        return tuple(s for s in state.ships if s.side == side and s.active)
+
+    def validate_orders(self, state: BattleState, side: str, orders: Sequence[ShipOrder]) -> OrderErrors:
+        """Return the errors of ``side``'s orders for the current phase.
+
+        Checks done here for every rule set: the ship exists, belongs to ``side``, is afloat and takes
+        orders this phase; one order per ship. Then :meth:`check_order` does the rule set's checks.
+        """
+        invalid: dict[str, FieldErrors] = {}
+        illegal: dict[str, FieldErrors] = {}
+        ships = state.ship_map()
+        seen: set[str] = set()
+        ordering = self.ordering_sides(state)
+        for order in orders:
+            sid = order.ship_id
+            ship = ships.get(sid)
+            if ship is None:
+                invalid.setdefault(sid, {}).setdefault("ship_id", []).append(f"No ship {sid!r} in this battle.")
+                continue
+            if ship.side != side:
+                illegal.setdefault(sid, {}).setdefault("ship_id", []).append(f"{ship.name} is not your ship.")
+                continue
+            if sid in seen:
+                invalid.setdefault(sid, {}).setdefault("ship_id", []).append("Two orders for one ship.")
+                continue
+            seen.add(sid)
+            if not ship.active:
+                illegal.setdefault(sid, {}).setdefault("ship_id", []).append(
+                    f"{ship.name} is {ship.status} and takes no orders."
+                )
+                continue
+            if side not in ordering:
+                illegal.setdefault(sid, {}).setdefault("__all__", []).append("Your side gives no orders this phase.")
+                continue
+            inv = validate_fields(self.order_fields(), order.data)
+            if inv:
+                invalid[sid] = inv
+                continue
+            ill = self.check_order(state, ship, order)
+            if ill:
+                illegal[sid] = ill
+        return OrderErrors(invalid=invalid, illegal=illegal)
+
+    def order_fields(self) -> tuple[FieldSpec, ...]:
+        """Return the field specs of an order payload: the union of the order types' fields."""
+        return tuple(f for ot in self.order_types for f in ot.fields)
+
+    @abstractmethod
+    def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
+        """Return what the rules forbid in a well-formed order of one ship (empty when legal)."""
+
+    @abstractmethod
+    def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
+        """Return the order a ship follows when its player gave none (A7). Must be legal."""
+
+    @abstractmethod
+    def resolve_phase(self, state: BattleState, orders: Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
+        """Adjudicate the current phase from legal ``orders`` (ship id -> order, one per ordering ship).
+
+        Return the state after the phase (with ``turn``/``phase`` still those of the phase resolved:
+        the engine advances them) and the events. Pure: no clock, no global random, no I/O.
+        """
+
+    def outcome(self, state: BattleState) -> tuple[bool, str | None]:
+        """Return (finished, winner): finished when at most one side has a ship able to fight."""
+        able = {s.side for s in state.ships if s.active}
+        if len(able) <= 1:
+            return True, (next(iter(able)) if able else None)
+        return False, None
+
+    # --- fog of war (A2) -------------------------------------------------------------------
+
+    def visible_ship_ids(self, state: BattleState, side: str) -> set[str]:
+        """Return the ids of the ships ``side`` can see. Default: every ship (by day, A2)."""
+        return {s.id for s in state.ships}
+
+    def public_sheet(self, ship: ShipState) -> dict[str, JSON]:
+        """Return what an opponent may see of a ship's sheet (A2). Default: nothing."""
+        return {}
+
+    def view_for(self, state: BattleState, side: str | None) -> BattleState:
+        """Return the state as ``side`` may see it (A2); ``None`` is the umpire, who sees everything.
+
+        Enemy ships out of sight are removed; enemy sheets are reduced to :meth:`public_sheet`;
+        terrain and pending effects hidden from ``side`` are removed.
+        """
+        if side is None:
+            return state
+        seen = self.visible_ship_ids(state, side)
+        ships = []
+        for s in state.ships:
+            if s.side == side:
+                ships.append(s)
+            elif s.id in seen:
+                ships.append(replace(s, sheet=self.public_sheet(s)))
+        terrain = tuple(t for t in state.terrain if t.visible_to is None or side in t.visible_to)
+        pending = tuple(p for p in state.pending if p.visible_to is None or side in p.visible_to)
+        return replace(state, ships=tuple(ships), terrain=terrain, pending=pending)
+
+    # --- reference -------------------------------------------------------------------------
+
+    @abstractmethod
+    def tables(self) -> dict[str, JSON]:
+        """Return every chart of the rule set as JSON, exactly as the engine uses it."""
+
+    def preview(self, state: BattleState, ship: ShipState, order: ShipOrder) -> list[str]:
+        """Return lines describing what an order would do (shown beside the order form)."""
+        return []
+
+    def describe(self) -> dict[str, JSON]:
+        """Return the rule set's declared metadata as JSON."""
+        from .serial import to_json
+
+        return {
+            "key": self.key,
+            "title": self.title,
+            "version": self.version,
+            "source": self.source,
+            "geometry": self.geometry,
+            "unit": self.unit,
+            "dice": list(self.dice),
+            "order_types": to_json(self.order_types),
+            "terrain_kinds": list(self.terrain_kinds),
+            "options": to_json(self.options),
+            "class_schema": to_json(self.class_schema()),
+        }
+
+
+def event_visible(event: Event, side: str | None) -> bool:
+    """Return True if ``side`` may see ``event`` (None = the umpire)."""
+    return side is None or event.visible_to is None or side in event.visible_to
+
+
+def round_half_up(x: float) -> int:
+    """Round to the nearest whole number, halves up (U01, U05 and the seeds' examples)."""
+    return int(math.floor(x + 0.5 + 1e-9))
+
+
+def roll_initiative(sides: Sequence[str], dice: Dice, events: list[Event], turn: int, *, high_first: bool,
+                    rule: str) -> list[str]:
+    """Roll a D6 per side and return the sides in acting order, re-rolling ties among tied sides.
+
+    ``high_first``: the high roller acts first (``ultra_simple``, ``acw_river``) or the lowest
+    (``memoir_sea``). One event per round of rolls.
+    """
+    order: list[str] = []
+
+    def settle(group: list[str]) -> None:
+        if len(group) <= 1:
+            order.extend(group)
+            return
+        start = len(dice.rolls)
+        scores = {s: dice.roll("D6", f"initiative {s}") for s in group}
+        events.append(Event(kind="initiative", turn=turn, text="Initiative: " + ", ".join(
+            f"{s} {v}" for s, v in scores.items()) + f" ({'high' if high_first else 'low'} moves first, {rule}).",
+            rolls=tuple(dice.rolls[start:]), data={k: v for k, v in scores.items()}))
+        for value in sorted(set(scores.values()), reverse=high_first):
+            settle([s for s in group if scores[s] == value])
+
+    settle(list(sides))
+    return order

@@ -1,0 +1,323 @@
+"""The data model of the adjudicator: battle state, orders, events and phase results.
+
+Every class is a frozen, keyword-only dataclass that round-trips losslessly to JSON through
+:mod:`rules.serial`. Change them with :func:`dataclasses.replace`, never in place.
+
+Units: table positions are in the rule set's unit (inches for ``ww2_jackson``, millimetres for
+``sail_1700``); hex positions are axial coordinates of flat-topped hexes (see :mod:`rules.geometry`).
+Headings are degrees clockwise from north (0 = up the map). Speeds are in the rule set's unit
+(knots for ``ww2_jackson``, millimetres per move for ``sail_1700``, hexes per turn for the hex sets).
+
+Source: ``../shared/rulings-product.md`` A1 (phases), A2 (visibility), A8 (dice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Literal, Union
+
+JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+"""Any JSON value. Rule sets keep their own sheet state and order payloads as JSON objects."""
+
+ShipStatus = Literal["active", "sunk", "struck", "withdrawn", "captured"]
+"""Where a ship stands in the battle. Only ``active`` ships move, fire or take orders."""
+
+Geometry = Literal["table_in", "table_mm", "hex6", "hex12"]
+"""How the table is measured: free movement in inches or millimetres, or hexes with 6 or 12 facings."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Point:
+    """A position on a free-movement table, in the rule set's unit (inches or millimetres)."""
+
+    x: float
+    y: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hex:
+    """A hex in axial coordinates (q, r) of a flat-topped hex grid. See :mod:`rules.geometry`."""
+
+    q: int
+    r: int
+
+
+Position = Union[Point, Hex]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShipState:
+    """One ship in a battle.
+
+    ``stats`` is the ship class's data as the rule set's class schema describes it (copied into the
+    battle so that a state is self-contained). ``sheet`` is the rule set's own record-sheet state
+    (damage, boxes marked, fires, loaded guns...). ``flags`` is the visible state everyone may see
+    (A2): for example ``on_fire``, ``dead_in_water``, ``sinking``, ``aground``, ``dismasted``.
+    ``offset`` is used by hex rule sets when a ship faces a hex corner: which of the two flanking
+    hexes it enters next (0 = the one to port, 1 = the one to starboard).
+    """
+
+    id: str
+    name: str
+    side: str
+    class_name: str = ""
+    position: Position
+    heading: float = 0.0
+    speed: float = 0.0
+    status: ShipStatus = "active"
+    flags: tuple[str, ...] = ()
+    offset: int = 0
+    stats: dict[str, JSON] = field(default_factory=dict)
+    sheet: dict[str, JSON] = field(default_factory=dict)
+
+    @property
+    def active(self) -> bool:
+        """Return True while the ship can still move, fire and take orders."""
+        return self.status == "active"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MapSpec:
+    """The playing area: a table ``width`` x ``height`` in its unit, or a hex map of columns x rows."""
+
+    geometry: Geometry
+    width: float
+    height: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TerrainFeature:
+    """A piece of terrain: a land, shore or shoal hex, a battery, a fort, a mine.
+
+    ``kind`` is one of the rule set's terrain kinds. ``props`` holds its data (shoal depth in fathoms,
+    a battery's dice and resistance...). ``visible_to`` is None when every side sees it, else the
+    sides that may (a mine is visible only to the side that laid it, A3).
+    """
+
+    kind: str
+    position: Position
+    props: dict[str, JSON] = field(default_factory=dict)
+    visible_to: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Conditions:
+    """Conditions of the battle: light, moon, wind and weather.
+
+    ``wind_from`` is the direction the wind blows from, degrees clockwise from north (``sail_1700``).
+    ``visibility`` is in the table's unit, or None for unlimited. ``extra`` holds rule-set specific
+    conditions.
+    """
+
+    night: bool = False
+    moon: Literal["none", "dim", "bright"] = "none"
+    wind_from: float | None = None
+    wind_force: str | None = None
+    weather: str | None = None
+    visibility: float | None = None
+    extra: dict[str, JSON] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PendingEffect:
+    """Something that will act in a later phase: a torpedo in the water, a fire, flooding, a mortar shell.
+
+    ``due_turn`` is the turn in which it acts (None for effects that act every turn until removed).
+    ``visible_to`` as for :class:`TerrainFeature`.
+    """
+
+    id: str
+    kind: str
+    ship_id: str | None = None
+    due_turn: int | None = None
+    data: dict[str, JSON] = field(default_factory=dict)
+    visible_to: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SideInfo:
+    """A side in the battle: key, display name and map colour (CSS hex)."""
+
+    key: str
+    name: str
+    colour: str = "#888888"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class BattleState:
+    """The whole state of a battle between two phases.
+
+    ``turn`` counts from 1; ``phase`` is the index into the rule set's phase plan for that turn
+    (:meth:`rules.base.RuleSet.phase_plan`). ``initiative`` holds the sides in the order they act this
+    turn, when the rule set rolls for it. ``options`` are campaign settings (for example the Ultra
+    Simple belt-armour option). ``finished`` is set when the battle is over; ``winner`` names the side,
+    if any.
+    """
+
+    ruleset: str
+    turn: int = 1
+    phase: int = 0
+    map: MapSpec
+    sides: tuple[SideInfo, ...]
+    ships: tuple[ShipState, ...]
+    conditions: Conditions = field(default_factory=Conditions)
+    terrain: tuple[TerrainFeature, ...] = ()
+    pending: tuple[PendingEffect, ...] = ()
+    initiative: tuple[str, ...] = ()
+    options: dict[str, JSON] = field(default_factory=dict)
+    extra: dict[str, JSON] = field(default_factory=dict)
+    finished: bool = False
+    winner: str | None = None
+
+    def ship(self, ship_id: str) -> ShipState:
+        """Return the ship with this id; raise KeyError if there is none."""
+        for s in self.ships:
+            if s.id == ship_id:
+                return s
+        raise KeyError(ship_id)
+
+    def ship_map(self) -> dict[str, ShipState]:
+        """Return the ships keyed by id."""
+        return {s.id: s for s in self.ships}
+
+    def with_ships(self, ships: dict[str, ShipState]) -> BattleState:
+        """Return a copy with ships replaced by those in ``ships`` (by id), order kept."""
+        return replace(self, ships=tuple(ships.get(s.id, s) for s in self.ships))
+
+    def side_keys(self) -> tuple[str, ...]:
+        """Return the keys of the sides in the battle."""
+        return tuple(s.key for s in self.sides)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ShipOrder:
+    """The orders of one ship for one phase.
+
+    ``data`` is the rule set's order payload (its order types say which keys it takes; see
+    ``RuleSet.order_types``). ``default`` is True when the order was filled in because the player
+    gave none (A7); the log says so.
+    """
+
+    ship_id: str
+    data: dict[str, JSON] = field(default_factory=dict)
+    default: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Roll:
+    """One die rolled: its kind (``D6``, ``D20``, ``AVG``, ``D100``, ``MEMOIR``), the value, and what for."""
+
+    die: str
+    value: int
+    purpose: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Modifier:
+    """One modifier applied to a roll or a number of dice, with the rule it comes from."""
+
+    label: str
+    value: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Event:
+    """Something that happened in a phase, as the turn log shows it.
+
+    ``kind`` is a stable code (``move``, ``fire``, ``hit``, ``damage``, ``sunk``, ``initiative``...).
+    ``rolls`` carries every die rolled for it, ``modifiers`` the modifiers applied, ``needed`` the
+    number the roll had to reach, ``outcome`` a short result (``hit``, ``miss``, ``sunk``...).
+    ``visible_to`` is None when every side may see the event, else the sides that may (A2); the
+    umpire sees everything.
+    """
+
+    kind: str
+    text: str
+    turn: int
+    phase: int = 0
+    ship_id: str | None = None
+    target_id: str | None = None
+    rolls: tuple[Roll, ...] = ()
+    modifiers: tuple[Modifier, ...] = ()
+    needed: int | None = None
+    outcome: str = ""
+    data: dict[str, JSON] = field(default_factory=dict)
+    visible_to: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseResult:
+    """What resolving one phase produced: the new state, the events in order, and every die rolled."""
+
+    state: BattleState
+    events: tuple[Event, ...]
+    rolls: tuple[Roll, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PhaseSpec:
+    """One phase of a turn (A1): its name and the sides that give orders for it."""
+
+    name: str
+    sides: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FieldSpec:
+    """One field of a ship-class schema or an order form.
+
+    ``type`` is ``int``, ``float``, ``str``, ``bool``, ``choice`` or ``rows`` (a list of inline rows,
+    each described by ``fields``). ``unit`` names the unit (``inches``, ``knots``, ``tons``...).
+    """
+
+    name: str
+    label: str
+    type: Literal["int", "float", "str", "bool", "choice", "rows"]
+    required: bool = True
+    min: float | None = None
+    max: float | None = None
+    choices: tuple[str, ...] = ()
+    unit: str = ""
+    help: str = ""
+    default: JSON = None
+    fields: tuple[FieldSpec, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OrderType:
+    """An order type a rule set accepts: its key (the key in ``ShipOrder.data``), label and fields."""
+
+    key: str
+    label: str
+    fields: tuple[FieldSpec, ...] = ()
+    help: str = ""
+
+
+FieldErrors = dict[str, list[str]]
+"""Errors keyed by field name (``__all__`` for errors of the whole object)."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OrderErrors:
+    """Errors in a side's orders, per ship and field.
+
+    ``invalid`` are malformed orders (unknown ship, wrong types, missing keys); ``illegal`` are orders
+    the rules forbid (speed above what the damaged ship can make, a target out of arc or range, a
+    sunk or enemy ship, a forbidden turn). Both map ship id -> field -> messages.
+    """
+
+    invalid: dict[str, FieldErrors] = field(default_factory=dict)
+    illegal: dict[str, FieldErrors] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """Return True when there are no errors at all."""
+        return not self.invalid and not self.illegal
+
+    def for_ship(self, ship_id: str) -> FieldErrors:
+        """Return every error for one ship, invalid and illegal together."""
+        out: FieldErrors = {}
+        for src in (self.invalid, self.illegal):
+            for fname, msgs in src.get(ship_id, {}).items():
+                out.setdefault(fname, []).extend(msgs)
+        return out

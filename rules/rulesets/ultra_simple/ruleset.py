@@ -1,0 +1,481 @@
+"""``ultra_simple`` (seed ``003_cc4ad023c2c48590.txt``), with rulings U01-U12.
+
+Turn (A1, seed 1.0): initiative toss, high moves first (U09: re-roll ties); ships move in initiative
+order; every ship fires, all at once, on positions after movement; damage is recorded at the end, so a
+ship sunk this turn still fires (U10).
+
+Movement (2.0, U08): 1 or 2 hexes along the facing, with at most one turn of 30 or 60 degrees at any
+point of the move (``turn_after`` hexes moved before it). Facings: the 12 hex-side and hex-corner
+facings. Ships may not share a hex: a ship whose next hex is occupied stops (ruling NW-US-01); a ship
+that leaves the map withdraws from the battle (NW-US-02).
+
+Shooting (3.0): one D6 per barrel bearing, +/-10% per inch of calibre from 15 inches, rounded halves up
+per calibre group (U01, U02); hits on 4+ at 1-2 hexes, 5+ at 3-4, 6 at 5-6, no fire beyond (U03).
+Arcs (A5, U07): forward within 30 degrees of the bow, aft within 30 of the stern, else broadside; the
+class says how many guns of each calibre bear in each arc.
+
+Damage (4.0): one point per hit; protection = tonnage / 4,000 rounded (minimum 1, U12), plus with the
+belt option 1 point per 4 inches of belt (U05 rounding); a ship sinks when damage reaches its
+protection (U04; configurable to "exceeds").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import cast
+
+from ...base import DefaultPolicy, RuleSet, roll_initiative, round_half_up
+from ...dice import Dice
+from ...geometry import arc_of, hex_bearing, hex_distance, hex_step, is_facing, norm_deg, on_hex_map
+from ...model import (
+    JSON,
+    BattleState,
+    Event,
+    FieldErrors,
+    FieldSpec,
+    Hex,
+    Modifier,
+    OrderType,
+    PhaseResult,
+    ShipOrder,
+    ShipState,
+)
+from . import tables as T
+
+GUN_ROW = (
+    FieldSpec(name="calibre", label="Calibre", type="float", min=4, max=20, unit="inches"),
+    FieldSpec(name="forward", label="Guns bearing forward", type="int", min=0, max=20),
+    FieldSpec(name="aft", label="Guns bearing aft", type="int", min=0, max=20),
+    FieldSpec(name="broadside", label="Guns on the broadside", type="int", min=1, max=20),
+)
+
+CLASS_SCHEMA: tuple[FieldSpec, ...] = (
+    FieldSpec(name="type", label="Type", type="choice", choices=("battleship", "battlecruiser", "cruiser"),
+              default="battleship"),
+    FieldSpec(name="tonnage", label="Standard tonnage", type="int", min=500, max=100_000, unit="tons"),
+    FieldSpec(name="belt", label="Maximum belt", type="float", required=False, min=0, max=24, unit="inches",
+              help="Used only with the belt-armour option (7.0)."),
+    FieldSpec(name="speed", label="Speed", type="int", required=False, min=0, max=45, unit="knots",
+              help="For reference; every ship moves 1-2 hexes (2.0)."),
+    FieldSpec(name="guns", label="Main guns by calibre", type="rows", min=1, max=4, fields=GUN_ROW,
+              help="One row per main calibre (U02); secondary armament is below the grain (note 3)."),
+)
+
+ORDER_TYPES: tuple[OrderType, ...] = (
+    OrderType(
+        key="move",
+        label="Movement",
+        help="Move 1 or 2 hexes; one turn of 30 or 60 degrees at any point (2.0, U08).",
+        fields=(
+            FieldSpec(name="hexes", label="Hexes", type="int", min=1, max=2, default=2),
+            FieldSpec(name="turn", label="Turn (degrees, + to starboard)", type="int", min=-60, max=60, default=0,
+                      required=False),
+            FieldSpec(name="turn_after", label="Turn after hex", type="int", min=0, max=2, default=0,
+                      required=False),
+        ),
+    ),
+    OrderType(
+        key="fire",
+        label="Gunfire",
+        help="One target; every main gun bearing in its arc fires (3.0).",
+        fields=(FieldSpec(name="target", label="Target", type="str", required=False, max=64),),
+    ),
+)
+
+OPTIONS: tuple[FieldSpec, ...] = (
+    FieldSpec(name="belt_armour", label="Belt armour adds protection (7.0)", type="bool", required=False,
+              default=False),
+    FieldSpec(name="sink_when", label="Sinks when damage", type="choice", choices=("reaches", "exceeds"),
+              required=False, default="reaches", help="U04"),
+    FieldSpec(name="arc_forward", label="Forward arc, degrees either side of the bow", type="float",
+              required=False, min=0, max=90, default=T.ARC_FORWARD_DEG, help="A5, U07"),
+    FieldSpec(name="arc_aft", label="Aft arc, degrees either side of the stern", type="float", required=False,
+              min=0, max=90, default=T.ARC_AFT_DEG, help="A5, U07"),
+)
+
+
+def gun_dice(guns: int, calibre: float) -> int:
+    """Return the D6 rolled for ``guns`` barrels of ``calibre`` inches (3.0; U01 halves up).
+
+    Prince of Wales' 10 x 14-inch -> 9; her forward 6 -> 5; Nelson's 9 x 16-inch -> 10, forward 6 -> 7.
+    """
+    if guns <= 0:
+        return 0
+    return max(0, round_half_up(guns * (1.0 + T.PER_INCH * (calibre - T.BASE_CALIBRE_IN))))
+
+
+def _round_tonnage(x: float) -> int:
+    return round_half_up(x)
+
+
+def protection(tonnage: int, belt: float | None = None, belt_option: bool = False) -> int:
+    """Return protection points: tonnage / 4,000 rounded (4.0), minimum 1 (U12).
+
+    With the belt option (7.0), add belt inches / 4 rounded. U05: if both are exact halves, tonnage
+    rounds up and belt down (Nelson 34,000 t, 14 in: 9 + 3 = 12); a single half rounds up.
+    """
+    t = tonnage / T.TONS_PER_POINT
+    points = max(1, round_half_up(t))
+    if belt_option and belt:
+        b = belt / T.BELT_INCHES_PER_POINT
+        t_half = abs(t - int(t) - 0.5) < 1e-9
+        b_half = abs(b - int(b) - 0.5) < 1e-9
+        points += int(b) if (t_half and b_half) else round_half_up(b)
+    return points
+
+
+def to_hit(range_hexes: int) -> int | None:
+    """Return the D6 score needed at a range in hexes, or None beyond 6 hexes (3.0, U03)."""
+    for max_range, needed in T.RANGE_BANDS:
+        if range_hexes <= max_range:
+            return needed
+    return None
+
+
+def _guns(ship: ShipState) -> list[dict[str, JSON]]:
+    rows = ship.stats.get("guns", [])
+    return [cast(dict[str, JSON], r) for r in rows] if isinstance(rows, list) else []
+
+
+def _num(v: JSON, default: float = 0.0) -> float:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+
+
+class UltraSimple(RuleSet):
+    """Ultra Simple Naval Rules for dreadnought battleships on a hex grid (seed 003)."""
+
+    key = "ultra_simple"
+    title = "Ultra Simple Naval Rules (hex)"
+    version = "1.0"
+    source = "seeds/003_cc4ad023c2c48590.txt"
+    geometry = "hex12"
+    unit = "hexes"
+    dice = ("D6",)
+    order_types = ORDER_TYPES
+    options = OPTIONS
+    default_map = (24, 18)
+
+    def class_schema(self) -> tuple[FieldSpec, ...]:
+        return CLASS_SCHEMA
+
+    def check_class(self, stats: Mapping[str, JSON]) -> FieldErrors:
+        errors: FieldErrors = {}
+        rows = stats.get("guns")
+        if isinstance(rows, list):
+            for i, row in enumerate(rows):
+                if not isinstance(row, dict):
+                    continue
+                broadside = _num(row.get("broadside"))
+                for arc in ("forward", "aft"):
+                    if _num(row.get(arc)) > broadside:
+                        errors.setdefault(f"guns.{i}.{arc}", []).append(
+                            f"More guns bear {arc} ({int(_num(row.get(arc)))}) than the ship carries "
+                            f"({int(broadside)})."
+                        )
+        return errors
+
+    def class_summary(self, stats: Mapping[str, JSON]) -> dict[str, JSON]:
+        dice: dict[str, JSON] = {}
+        rows = stats.get("guns")
+        for row in rows if isinstance(rows, list) else []:
+            if isinstance(row, dict):
+                cal = _num(row.get("calibre"), T.BASE_CALIBRE_IN)
+                dice[f"{cal:g}in"] = {arc: gun_dice(int(_num(row.get(arc))), cal) for arc in ("forward", "aft",
+                                                                                           "broadside")}
+        tonnage = int(_num(stats.get("tonnage"), 0))
+        belt = _num(stats.get("belt"), 0)
+        return {
+            "dice": dice,
+            "protection": protection(tonnage) if tonnage else 0,
+            "protection_with_belt": protection(tonnage, belt, True) if tonnage else 0,
+        }
+
+    # --- set-up ------------------------------------------------------------------------------
+
+    def _opt(self, state: BattleState, name: str) -> JSON:
+        for spec in OPTIONS:
+            if spec.name == name:
+                return state.options.get(name, spec.default)
+        raise KeyError(name)
+
+    def setup(self, state: BattleState, dice: Dice) -> tuple[BattleState, tuple[Event, ...]]:
+        belt_option = bool(self._opt(state, "belt_armour"))
+        ships = []
+        for s in state.ships:
+            if not isinstance(s.position, Hex):
+                raise ValueError(f"{s.name}: ultra_simple needs hex positions")
+            if not is_facing(s.heading, 12):
+                raise ValueError(f"{s.name}: heading {s.heading} is not a hex facing (multiples of 30 degrees)")
+            sheet = dict(s.sheet)
+            belt = s.stats.get("belt")
+            sheet.setdefault(
+                "protection",
+                protection(int(_num(s.stats.get("tonnage"))), _num(belt) if belt is not None else None, belt_option),
+            )
+            sheet.setdefault("damage", 0)
+            ships.append(replace(s, sheet=sheet, heading=norm_deg(s.heading)))
+        return replace(state, ships=tuple(ships)), ()
+
+    # --- orders ------------------------------------------------------------------------------
+
+    def _move(self, state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> tuple[Hex, float, int, list[Hex]]:
+        """Return the hex, heading and offset after the ordered move, and the hexes passed, ignoring others."""
+        assert isinstance(ship.position, Hex)
+        hexes = int(_num(data.get("hexes"), 1))
+        turn = int(_num(data.get("turn"), 0))
+        turn_after = int(_num(data.get("turn_after"), 0))
+        pos, heading, offset = ship.position, ship.heading, ship.offset
+        path = [pos]
+        for i in range(hexes + 1):
+            if i == turn_after and turn:
+                heading = norm_deg(heading + turn)
+                offset = 0 if turn < 0 else 1
+            if i < hexes:
+                pos, offset = hex_step(pos, heading, offset)
+                path.append(pos)
+        return pos, heading, offset, path
+
+    def guns_bearing(self, state: BattleState, ship: ShipState, pos: Hex, heading: float, target: Hex) -> tuple[str, list[tuple[float, int]]]:
+        """Return the arc the target lies in and the (calibre, guns) groups that bear on it (A5)."""
+        arc = arc_of(heading, hex_bearing(pos, target), _num(self._opt(state, "arc_forward")),
+                     _num(self._opt(state, "arc_aft")))
+        groups = [(_num(r.get("calibre"), T.BASE_CALIBRE_IN), int(_num(r.get(arc)))) for r in _guns(ship)]
+        return arc, [(c, n) for c, n in groups if n > 0]
+
+    def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
+        errors: FieldErrors = {}
+        data = order.data
+        hexes = int(_num(data.get("hexes"), 1))
+        turn = int(_num(data.get("turn"), 0))
+        turn_after = int(_num(data.get("turn_after"), 0))
+        if turn not in T.TURNS_DEG:
+            errors.setdefault("turn", []).append("One turn of 30 or 60 degrees, or none (2.0).")
+        if turn_after > hexes:
+            errors.setdefault("turn_after", []).append(f"The turn must come within the {hexes}-hex move (U08).")
+        target_id = data.get("target")
+        if errors or not target_id:
+            return errors
+        ships = state.ship_map()
+        target = ships.get(str(target_id))
+        if target is None:
+            errors.setdefault("target", []).append(f"No ship {target_id!r} in this battle.")
+        elif target.side == ship.side:
+            errors.setdefault("target", []).append(f"{target.name} is on your side.")
+        elif not target.active:
+            errors.setdefault("target", []).append(f"{target.name} is {target.status}.")
+        else:
+            pos, heading, _, _ = self._move(state, ship, data)
+            assert isinstance(target.position, Hex)
+            rng = hex_distance(pos, target.position)
+            arc, groups = self.guns_bearing(state, ship, pos, heading, target.position)
+            if to_hit(rng) is None:
+                errors.setdefault("target", []).append(
+                    f"{target.name} is {rng} hexes away after your move: beyond 6 hexes (U03)."
+                )
+            elif not groups:
+                errors.setdefault("target", []).append(f"No guns bear in the {arc} arc on {target.name}.")
+        return errors
+
+    def legal_targets(self, state: BattleState, ship: ShipState, move: Mapping[str, JSON]) -> list[ShipState]:
+        """Return the enemy ships this ship could fire at after the ordered move, nearest first."""
+        out = []
+        for t in state.ships:
+            if t.side != ship.side and t.active and not self.check_order(
+                state, ship, ShipOrder(ship_id=ship.id, data={**move, "target": t.id})
+            ):
+                out.append(t)
+        assert isinstance(ship.position, Hex)
+        pos = self._move(state, ship, move)[0]
+        return sorted(out, key=lambda t: (hex_distance(pos, cast(Hex, t.position)), t.id))
+
+    def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
+        move: dict[str, JSON] = {"hexes": 1, "turn": 0, "turn_after": 0}
+        if policy == "captain":
+            move = self._captain_move(state, ship)
+        data: dict[str, JSON] = dict(move)
+        if policy != "hold":
+            targets = self.legal_targets(state, ship, move)
+            if targets:
+                data["target"] = targets[0].id
+        return ShipOrder(ship_id=ship.id, data=data)
+
+    def _captain_move(self, state: BattleState, ship: ShipState) -> dict[str, JSON]:
+        """A7's automatic captain: close to 3-4 hexes, then turn to bring the broadside to bear."""
+        assert isinstance(ship.position, Hex)
+        enemies = [t for t in state.ships if t.side != ship.side and t.active]
+        if not enemies:
+            return {"hexes": 1, "turn": 0, "turn_after": 0}
+        here = ship.position
+        nearest = min(enemies, key=lambda t: (hex_distance(here, cast(Hex, t.position)), t.id))
+        best: tuple[float, dict[str, JSON]] | None = None
+        occupied = {cast(Hex, s.position) for s in state.ships if s.id != ship.id and s.active}
+        for hexes in T.MOVE_HEXES:
+            for turn in T.TURNS_DEG:
+                move: dict[str, JSON] = {"hexes": hexes, "turn": turn, "turn_after": 0}
+                pos, heading, _, path = self._move(state, ship, move)
+                if any(p in occupied for p in path[1:]) or not self._on_map(state, pos):
+                    continue
+                assert isinstance(nearest.position, Hex)
+                rng = hex_distance(pos, nearest.position)
+                arc, groups = self.guns_bearing(state, ship, pos, heading, nearest.position)
+                dice = sum(gun_dice(n, c) for c, n in groups)
+                score = -abs(rng - 3.5) * 2 + dice * 0.5 + (0 if to_hit(rng) is None else 2)
+                if best is None or score > best[0]:
+                    best = (score, move)
+        return best[1] if best else {"hexes": 1, "turn": 0, "turn_after": 0}
+
+    def _on_map(self, state: BattleState, h: Hex) -> bool:
+        return on_hex_map(h, state.map.width, state.map.height)
+
+    # --- resolution --------------------------------------------------------------------------
+
+    def resolve_phase(self, state: BattleState, orders: Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
+        turn = state.turn
+        events: list[Event] = []
+        start = len(dice.rolls)
+
+        # 1.0 initiative: each side rolls a D6, high moves first; U09 re-roll ties.
+        order_of_sides = self._initiative(state, dice, events)
+
+        # 2.0 movement, in initiative order; no two ships share a hex (NW-US-01).
+        ships = state.ship_map()
+        for side in order_of_sides:
+            for s in state.ships:
+                if s.side != side or not s.active or s.id not in orders:
+                    continue
+                ships[s.id] = self._move_ship(state, ships, ships[s.id], orders[s.id], events)
+
+        # 3.0 shooting, all at once on positions after movement (U10): damage is applied after.
+        moved = state.with_ships(ships)
+        damage: dict[str, int] = {}
+        for s in moved.ships:
+            if s.active and s.id in orders:
+                self._fire(moved, s, orders[s.id], dice, events, damage)
+
+        # 4.0 damage recorded, sinkings.
+        sink_exceeds = self._opt(state, "sink_when") == "exceeds"
+        for sid, hits in damage.items():
+            t = ships[sid]
+            total = int(_num(t.sheet.get("damage"))) + hits
+            prot = int(_num(t.sheet.get("protection"), 1))
+            sunk = total > prot if sink_exceeds else total >= prot
+            ships[sid] = replace(t, sheet={**t.sheet, "damage": total}, status="sunk" if sunk else t.status,
+                                 flags=("sinking",) if sunk else t.flags)
+            events.append(Event(kind="damage", turn=turn, ship_id=sid,
+                                text=f"{t.name} has taken {total} of {prot} points.",
+                                data={"damage": total, "protection": prot, "hits": hits},
+                                visible_to=(t.side,)))
+            if sunk:
+                events.append(Event(kind="sunk", turn=turn, ship_id=sid, outcome="sunk",
+                                    text=f"{t.name} sinks: damage {total} of {prot} protection (U04)."))
+        new = state.with_ships(ships)
+        new = replace(new, initiative=tuple(order_of_sides))
+        return PhaseResult(state=new, events=tuple(events), rolls=tuple(dice.rolls[start:]))
+
+    def _initiative(self, state: BattleState, dice: Dice, events: list[Event]) -> list[str]:
+        sides = [s for s in state.side_keys() if any(sh.side == s and sh.active for sh in state.ships)]
+        return roll_initiative(sides, dice, events, state.turn, high_first=True, rule="1.0, U09")
+
+    def _move_ship(self, state: BattleState, ships: dict[str, ShipState], ship: ShipState, order: ShipOrder,
+                   events: list[Event]) -> ShipState:
+        assert isinstance(ship.position, Hex)
+        data = order.data
+        hexes = int(_num(data.get("hexes"), 1))
+        turn = int(_num(data.get("turn"), 0))
+        turn_after = int(_num(data.get("turn_after"), 0))
+        occupied = {cast(Hex, s.position) for s in ships.values() if s.id != ship.id and s.status != "withdrawn"}
+        pos, heading, offset = ship.position, ship.heading, ship.offset
+        path: list[JSON] = [{"q": pos.q, "r": pos.r}]
+        note = ""
+        for i in range(hexes + 1):
+            if i == turn_after and turn:
+                heading = norm_deg(heading + turn)
+                offset = 0 if turn < 0 else 1
+            if i < hexes:
+                nxt, noff = hex_step(pos, heading, offset)
+                if nxt in occupied:
+                    note = " (stopped: next hex occupied, NW-US-01)"
+                    break
+                pos, offset = nxt, noff
+                path.append({"q": pos.q, "r": pos.r})
+        status = ship.status
+        if not self._on_map(state, pos):
+            status = "withdrawn"
+            note += " and leaves the map: withdrawn (NW-US-02)"
+        events.append(Event(kind="move", turn=state.turn, ship_id=ship.id,
+                            text=f"{ship.name} moves {len(path) - 1} hex(es) to ({pos.q},{pos.r}) heading "
+                                 f"{heading:g}{note}.",
+                            data={"path": path, "heading": heading, "default": order.default}))
+        return replace(ship, position=pos, heading=heading, offset=offset, status=status)
+
+    def _fire(self, state: BattleState, ship: ShipState, order: ShipOrder, dice: Dice, events: list[Event],
+              damage: dict[str, int]) -> None:
+        target_id = order.data.get("target")
+        if not target_id:
+            return
+        target = state.ship_map().get(str(target_id))
+        if target is None or not target.active:
+            events.append(Event(kind="no_shot", turn=state.turn, ship_id=ship.id, target_id=str(target_id),
+                                text=f"{ship.name} holds fire: target no longer on the table.",
+                                visible_to=(ship.side,)))
+            return
+        assert isinstance(ship.position, Hex) and isinstance(target.position, Hex)
+        rng = hex_distance(ship.position, target.position)
+        needed = to_hit(rng)
+        arc, groups = self.guns_bearing(state, ship, ship.position, ship.heading, target.position)
+        if needed is None or not groups:
+            why = f"{rng} hexes, beyond 6 (U03)" if needed is None else f"no guns bear in the {arc} arc"
+            events.append(Event(kind="no_shot", turn=state.turn, ship_id=ship.id, target_id=target.id,
+                                text=f"{ship.name} cannot fire at {target.name}: {why}.",
+                                visible_to=(ship.side,)))
+            return
+        for calibre, guns in groups:
+            n = gun_dice(guns, calibre)
+            rolls = [dice.roll("D6", f"{ship.name} {calibre:g}in at {target.name}") for _ in range(n)]
+            hits = sum(1 for r in rolls if r >= needed)
+            pct = round((calibre - T.BASE_CALIBRE_IN) * 10)
+            mods = (Modifier(label=f"{guns} x {calibre:g}in guns, {pct:+d}% dice (3.0, U01)", value=n - guns),)
+            recorded = tuple(dice.rolls[-n:]) if n else ()
+            events.append(Event(
+                kind="fire", turn=state.turn, ship_id=ship.id, target_id=target.id,
+                text=(f"{ship.name} fires {guns} x {calibre:g}in ({arc}) at {target.name}, {rng} hexes: "
+                      f"{n} D6 needing {needed}+ -> {hits} hit(s)."),
+                rolls=recorded, modifiers=mods, needed=needed, outcome="hit" if hits else "miss",
+                data={"hits": hits, "dice": n, "range": rng, "arc": arc, "calibre": calibre},
+            ))
+            if hits:
+                damage[target.id] = damage.get(target.id, 0) + hits
+
+    def public_sheet(self, ship: ShipState) -> dict[str, JSON]:
+        # A2: the hits scored on it are what an opponent knows; with one damage track that is "damage".
+        return {"damage": ship.sheet.get("damage", 0)}
+
+    def preview(self, state: BattleState, ship: ShipState, order: ShipOrder) -> list[str]:
+        lines = []
+        pos, heading, _, _ = self._move(state, ship, order.data)
+        lines.append(f"Ends at ({pos.q},{pos.r}) facing {heading:g} degrees.")
+        target = state.ship_map().get(str(order.data.get("target") or ""))
+        if target is not None and isinstance(target.position, Hex):
+            rng = hex_distance(pos, target.position)
+            needed = to_hit(rng)
+            arc, groups = self.guns_bearing(state, ship, pos, heading, target.position)
+            for cal, n in groups:
+                lines.append(f"{cal:g}-inch: {n} guns ({arc}) -> {gun_dice(n, cal)} D6, hits on "
+                             f"{needed}+ at {rng} hexes" if needed else f"{cal:g}-inch: out of range ({rng} hexes)")
+        return lines
+
+    def tables(self) -> dict[str, JSON]:
+        return {
+            "range_bands": [{"max_hexes": m, "d6_needed": n} for m, n in T.RANGE_BANDS],
+            "max_range_hexes": T.MAX_RANGE,
+            "calibre_modifier": {"base_calibre_in": T.BASE_CALIBRE_IN, "per_inch": T.PER_INCH,
+                                 "rounding": "halves up, per calibre group (U01, U02)"},
+            "protection": {"tons_per_point": T.TONS_PER_POINT, "belt_inches_per_point": T.BELT_INCHES_PER_POINT,
+                           "minimum": 1, "rounding": "halves up; both halves: tonnage up, belt down (U05)"},
+            "movement": {"hexes": list(T.MOVE_HEXES), "turns_deg": list(T.TURNS_DEG)},
+            "arcs_deg": {"forward": T.ARC_FORWARD_DEG, "aft": T.ARC_AFT_DEG},
+        }
+
+
+RULESET = UltraSimple()
