@@ -126,6 +126,9 @@ class RuleSet(ABC):
     options: ClassVar[tuple[FieldSpec, ...]] = ()
     """Campaign / battle settings the rule set reads from ``BattleState.options``."""
     default_map: ClassVar[tuple[float, float]] = (24, 18)
+    stacking: ClassVar[bool] = False
+    """True when two ships afloat may share one position (one hex, or one table point). The conformance test
+    checks that no two active ships ever share a position of a rule set that sets it False."""
 
     # --- ship classes ----------------------------------------------------------------------
 
