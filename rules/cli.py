@@ -3,10 +3,10 @@
 Commands::
 
     list                                   the registered rule sets and their bundled scenarios
-    describe KEY                           a rule set's declared metadata (geometry, dice, order types, class schema)
+    describe KEY                           a rule set's metadata (geometry, dice, order types, class schema)
     tables KEY                             every chart of a rule set, as JSON, exactly as the engine uses it
     scenario KEY_OR_FILE [--seed N]        the opening state of a scenario (after its set-up rolls), as JSON
-    resolve STATE ORDERS [--seed N | --dice 4,6,1]   resolve the current phase; print state, events, rolls, seed
+    resolve STATE ORDERS [--seed N | --dice 4,6,1]   resolve the current phase: state, events, rolls, seed
     validate STATE ORDERS [--side S]       the orders' errors per ship and field, invalid vs illegal
     view --side S STATE                    what one side may see of a state or a resolve output (A2)
     simulate SCENARIO --runs N --turns T   play a battle N times with the automatic captain (A7) on every ship
@@ -53,7 +53,7 @@ class CliError(Exception):
 
 
 def read_json(path: str) -> Any:
-    """Return the JSON document in file ``path`` (``-`` reads stdin). Raise :class:`CliError` if unreadable."""
+    """Return the JSON document in file ``path`` (``-``: stdin). Raise :class:`CliError` if unreadable."""
     if path == "-":
         text = sys.stdin.read()
     else:
@@ -86,8 +86,10 @@ def parse_state(doc: Any, where: str) -> BattleState:
     want = Hex if rs.geometry.startswith("hex") else Point
     for s in state.ships:
         if not isinstance(s.position, want):
-            raise CliError(f"{where}: ship {s.id!r}: {rs.key} needs {'hex {q, r}' if want is Hex else 'point {x, y}'}"
-                           " positions")
+            raise CliError(
+                f"{where}: ship {s.id!r}: {rs.key} needs {'hex {q, r}' if want is Hex else 'point {x, y}'}"
+                " positions"
+            )
     sides = set(state.side_keys())
     for s in state.ships:
         if s.side not in sides:
@@ -123,7 +125,7 @@ def parse_orders(doc: Any, where: str) -> list[ShipOrder]:
 
 
 def find_scenario(name: str) -> Scenario:
-    """Return a scenario from a file path, a bundled scenario key, or a rule set key (its first bundled scenario)."""
+    """Return a scenario from a file path, a bundled scenario key, or a rule set key (its first scenario)."""
     path = Path(name)
     if path.suffix == ".json" or path.is_file():
         doc = read_json(name)
@@ -183,8 +185,12 @@ class Output:
 
 def result_json(result: PhaseResult, seed: int | None) -> dict[str, Any]:
     """Return a phase result as ``resolve`` prints it: seed, state, events and rolls."""
-    return {"seed": seed, "state": to_json(result.state), "events": to_json(result.events),
-            "rolls": to_json(result.rolls)}
+    return {
+        "seed": seed,
+        "state": to_json(result.state),
+        "events": to_json(result.events),
+        "rolls": to_json(result.rolls),
+    }
 
 
 # --- commands ------------------------------------------------------------------------------------
@@ -196,8 +202,16 @@ def cmd_list(args: argparse.Namespace, io: Output) -> int:
     rows = []
     for rs in all_rulesets():
         keys = [k for k, sc in scenarios.items() if sc.ruleset == rs.key]
-        rows.append({"key": rs.key, "title": rs.title, "version": rs.version, "geometry": rs.geometry,
-                     "dice": list(rs.dice), "scenarios": keys})
+        rows.append(
+            {
+                "key": rs.key,
+                "title": rs.title,
+                "version": rs.version,
+                "geometry": rs.geometry,
+                "dice": list(rs.dice),
+                "scenarios": keys,
+            }
+        )
     if args.json:
         io.json(rows)
         return 0
@@ -328,7 +342,7 @@ def cmd_view(args: argparse.Namespace, io: Output) -> int:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RunOutcome:
-    """How one simulated battle ended: the winner (None: draw or undecided), turns played, each ship's status."""
+    """How one simulated battle ended: winner (None: draw or undecided), turns played, each ship's status."""
 
     seed: int
     finished: bool
@@ -338,19 +352,27 @@ class RunOutcome:
 
 
 def play(scenario: Scenario, seed: int, turns: int, policy: DefaultPolicy) -> RunOutcome:
-    """Play ``scenario`` for up to ``turns`` turns with ``policy`` (A7) on every ship; dice from ``SeededDice(seed)``."""
+    """Play ``scenario`` for up to ``turns`` turns, ``policy`` (A7) on every ship, ``SeededDice(seed)``."""
     rs = get_ruleset(scenario.ruleset)
     dice = SeededDice(seed)
     state, _ = scenario_state(scenario, dice)
     state = replace(state, options={**state.options, "default_orders": policy})
     while not state.finished and state.turn <= turns:
-        orders = [rs.default_order(state, ship, policy) for side in rs.ordering_sides(state)
-                  for ship in rs.orderable_ships(state, side)]
+        orders = [
+            rs.default_order(state, ship, policy)
+            for side in rs.ordering_sides(state)
+            for ship in rs.orderable_ships(state, side)
+        ]
         state = resolve_turn(state, orders, dice).state
     # turns begun: a battle may end part way through a turn of several phases
     played = state.turn if state.phase > 0 else state.turn - 1
-    return RunOutcome(seed=seed, finished=state.finished, winner=state.winner, turns=played,
-                      statuses={s.id: s.status for s in state.ships})
+    return RunOutcome(
+        seed=seed,
+        finished=state.finished,
+        winner=state.winner,
+        turns=played,
+        statuses={s.id: s.status for s in state.ships},
+    )
 
 
 def _play_task(task: tuple[Scenario, int, int, str]) -> RunOutcome:
@@ -358,8 +380,14 @@ def _play_task(task: tuple[Scenario, int, int, str]) -> RunOutcome:
     return play(scenario, seed, turns, cast(DefaultPolicy, policy))
 
 
-def simulate(scenario: Scenario, runs: int, turns: int, policy: DefaultPolicy = "captain", first_seed: int = 0,
-             workers: int | None = None) -> dict[str, Any]:
+def simulate(
+    scenario: Scenario,
+    runs: int,
+    turns: int,
+    policy: DefaultPolicy = "captain",
+    first_seed: int = 0,
+    workers: int | None = None,
+) -> dict[str, Any]:
     """Play ``runs`` battles with seeds ``first_seed`` .. ``first_seed + runs - 1``; return the frequencies.
 
     The result is the same whatever the number of worker processes.
@@ -412,15 +440,21 @@ def format_simulation(report: dict[str, Any]) -> list[str]:
         f"{'ship':<{name_w}}  {'side':<{side_w}}  " + "  ".join(f"{heads.get(c, c):>9}" for c in cols),
     ]
     for v in ships.values():
-        lines.append(f"{v['name']:<{name_w}}  {v['side']:<{side_w}}  "
-                     + "  ".join(f"{_pct(v[c], runs):>9}" for c in cols))
+        lines.append(
+            f"{v['name']:<{name_w}}  {v['side']:<{side_w}}  "
+            + "  ".join(f"{_pct(v[c], runs):>9}" for c in cols)
+        )
     lines.append("")
     lines.append(f"{'side':<{side_w}}  {'wins':>6}")
     for side, n in report["wins"].items():
         lines.append(f"{side:<{side_w}}  {_pct(n, runs):>6}")
-    lines.append(f"{'draw':<{side_w}}  {_pct(report['draws'], runs):>6}  (the battle ended with no side able to fight)")
-    lines.append(f"{'undecided':<{side_w}}  {_pct(report['undecided'], runs):>6}  "
-                 f"(still fighting after {report['turns']} turns)")
+    lines.append(
+        f"{'draw':<{side_w}}  {_pct(report['draws'], runs):>6}  (the battle ended with no side able to fight)"
+    )
+    lines.append(
+        f"{'undecided':<{side_w}}  {_pct(report['undecided'], runs):>6}  "
+        f"(still fighting after {report['turns']} turns)"
+    )
     lines.append(f"mean length: {report['mean_turns']} turns")
     return lines
 
@@ -449,8 +483,11 @@ def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of ``python -m rules``."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--compact", action="store_true", help="print JSON on one line")
-    parser = argparse.ArgumentParser(prog="python -m rules", description="Navalwar's rules engine: a JSON "
-                                     "adjudicator of naval wargame rule sets. See docs/rules-json.md.")
+    parser = argparse.ArgumentParser(
+        prog="python -m rules",
+        description="Navalwar's rules engine: a JSON "
+        "adjudicator of naval wargame rule sets. See docs/rules-json.md.",
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("list", parents=[common], help="list the rule sets and their bundled scenarios")
@@ -466,25 +503,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_tables)
 
     p = sub.add_parser("scenario", parents=[common], help="print the opening state of a scenario as JSON")
-    p.add_argument("scenario", metavar="KEY_OR_FILE", help="a scenario file, a bundled scenario key, or a rule set key")
+    p.add_argument(
+        "scenario", metavar="KEY_OR_FILE", help="a scenario file, a bundled scenario key, or a rule set key"
+    )
     p.add_argument("--seed", type=int, help="seed of the set-up rolls (default: a fresh one from secrets)")
     p.add_argument("--events", action="store_true", help="print {seed, state, events, rolls} as resolve does")
     p.set_defaults(func=cmd_scenario)
 
     p = sub.add_parser("resolve", parents=[common], help="resolve the current phase of a battle")
-    p.add_argument("state", metavar="STATE.json", help="a battle state, or a previous resolve's output ('-': stdin)")
+    p.add_argument(
+        "state", metavar="STATE.json", help="a battle state, or a previous resolve's output ('-': stdin)"
+    )
     p.add_argument("orders", metavar="ORDERS.json", help="the orders ('-': stdin)")
     p.add_argument("--ruleset", metavar="KEY", help="check that the state is a battle of this rule set")
     dice = p.add_mutually_exclusive_group()
-    dice.add_argument("--seed", type=int, help="seed of the dice (default: a fresh one from secrets, printed)")
-    dice.add_argument("--dice", metavar="4,6,1,...", help="scripted dice values, in the order they are rolled")
+    dice.add_argument(
+        "--seed", type=int, help="seed of the dice (default: a fresh one from secrets, printed)"
+    )
+    dice.add_argument(
+        "--dice", metavar="4,6,1,...", help="scripted dice values, in the order they are rolled"
+    )
     p.add_argument("--side", metavar="SIDE", help="print only what this side may see (A2)")
     p.set_defaults(func=cmd_resolve)
 
     p = sub.add_parser("validate", parents=[common], help="check orders: errors per ship and field")
     p.add_argument("state", metavar="STATE.json")
     p.add_argument("orders", metavar="ORDERS.json")
-    p.add_argument("--side", metavar="SIDE", help="the side giving the orders (default: each ship's own side)")
+    p.add_argument(
+        "--side", metavar="SIDE", help="the side giving the orders (default: each ship's own side)"
+    )
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("view", parents=[common], help="what one side may see of a state or a resolve output")
@@ -492,11 +539,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--side", metavar="SIDE", required=True)
     p.set_defaults(func=cmd_view)
 
-    p = sub.add_parser("simulate", parents=[common], help="play a scenario many times; print outcome frequencies")
-    p.add_argument("scenario", metavar="SCENARIO", help="a scenario file, a bundled scenario key, or a rule set key")
+    p = sub.add_parser(
+        "simulate", parents=[common], help="play a scenario many times; print outcome frequencies"
+    )
+    p.add_argument(
+        "scenario", metavar="SCENARIO", help="a scenario file, a bundled scenario key, or a rule set key"
+    )
     p.add_argument("--runs", type=int, default=100, help="battles to play (default 100); seeds 0 .. runs-1")
     p.add_argument("--turns", type=int, help="turns per battle at most (default: the scenario's)")
-    p.add_argument("--policy", choices=DEFAULT_POLICIES, default="captain", help="default orders (A7) of every ship")
+    p.add_argument(
+        "--policy", choices=DEFAULT_POLICIES, default="captain", help="default orders (A7) of every ship"
+    )
     p.add_argument("--first-seed", type=int, default=0, help="seed of the first battle (default 0)")
     p.add_argument("--workers", type=int, help="worker processes (default: one per CPU)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -504,8 +557,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    """Run ``python -m rules`` with ``argv``; return the exit status (0 ok, 1 orders with errors, 2 user error)."""
+def main(
+    argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
+) -> int:
+    """Run ``python -m rules`` with ``argv``; return the exit status (0 ok, 1 orders with errors, 2 error)."""
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     args = build_parser().parse_args(argv)
