@@ -38,7 +38,7 @@ from .model import (
 DefaultPolicy = Literal["hold", "fire_nearest", "captain"]
 """A7: keep course and speed and hold fire; ... and fire at the nearest enemy; the automatic captain."""
 
-DEFAULT_POLICIES: tuple[str, ...] = ("hold", "fire_nearest", "captain")
+DEFAULT_POLICIES: tuple[DefaultPolicy, ...] = ("hold", "fire_nearest", "captain")
 
 
 def validate_fields(specs: Sequence[FieldSpec], data: Mapping[str, JSON], prefix: str = "") -> FieldErrors:

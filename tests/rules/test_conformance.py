@@ -306,12 +306,11 @@ def test_default_orders_are_always_legal(key: str, sc_key: str | None) -> None:
             for side in rs.ordering_sides(state):
                 for ship in rs.orderable_ships(state, side):
                     for policy in DEFAULT_POLICIES:
-                        order = rs.default_order(state, ship, policy)  # type: ignore[arg-type]
+                        order = rs.default_order(state, ship, policy)
                         assert order.ship_id == ship.id
                         errors = validate_orders(state, side, [order])
                         assert errors.ok, (
-                            f"seed {seed} turn {state.turn}: {policy} order of {ship.id} is illegal: "
-                            f"{errors}"
+                            f"seed {seed} turn {state.turn}: {policy} order of {ship.id} is illegal: {errors}"
                         )
                         assert all(isinstance(line, str) for line in rs.preview(state, ship, order))
                         checked += 1
