@@ -27,6 +27,7 @@ from typing import cast
 
 from ...base import DefaultPolicy, RuleSet, roll_initiative, round_half_up
 from ...dice import Dice
+from ...errors import InvalidDocument
 from ...geometry import arc_of, hex_bearing, hex_distance, hex_step, is_facing, norm_deg, on_hex_map
 from ...model import (
     JSON,
@@ -204,9 +205,11 @@ class UltraSimple(RuleSet):
         ships = []
         for s in state.ships:
             if not isinstance(s.position, Hex):
-                raise ValueError(f"{s.name}: ultra_simple needs hex positions")
+                raise InvalidDocument(f"{s.name}: ultra_simple needs hex positions")
             if not is_facing(s.heading, 12):
-                raise ValueError(f"{s.name}: heading {s.heading} is not a hex facing (multiples of 30 degrees)")
+                raise InvalidDocument(
+                    f"{s.name}: heading {s.heading:g} is not a hex facing (multiples of 30 degrees, 2.0)"
+                )
             sheet = dict(s.sheet)
             belt = s.stats.get("belt")
             sheet.setdefault(
