@@ -1,5 +1,19 @@
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
+
+from battles import views
 
 app_name = "battles"
 
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("dashboard/", views.dashboard, name="dashboard"),
+    path("settings/", views.settings_page, name="settings"),
+    path("invite/<str:token>/", views.invitation, name="invitation"),
+    path("campaigns/<int:campaign_id>/", views.campaign, name="campaign"),
+    path("campaigns/<int:campaign_id>/sinkings/", views.campaign_sinkings, name="campaign_sinkings"),
+    path("battles/<int:battle_id>/", views.battle, name="battle"),
+    path("battles/<int:battle_id>/log/", views.battle_log, name="battle_log"),
+    path("battles/<int:battle_id>/sinkings/", views.battle_sinkings, name="battle_sinkings"),
+    path("battles/<int:battle_id>/ships/<str:ship_key>/", views.ship_sheet, name="ship_sheet"),
+    path("battles/<int:battle_id>/orders/", views.orders_post, name="orders"),
+    path("battles/<int:battle_id>/ready/", views.ready_post, name="ready"),
+]
