@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 
 import rules
@@ -205,6 +205,20 @@ def log_events_for(*, phase: Phase, viewer: Viewer) -> list[LogEvent]:
     key = viewer.side_key
     events = list(qs)
     return [e for e in events if e.visible_to is None or key in e.visible_to]
+
+
+def log_events_for_ship(*, battle: Battle, viewer: Viewer, ship_key: str) -> list[LogEvent]:
+    """Return the events of the battle's resolved, current phases about one ship (as actor or target) that
+    the viewer may see, oldest first (one query)."""
+    rows = list(
+        LogEvent.objects.filter(
+            phase__battle=battle, phase__superseded=False, phase__status=PhaseStatus.RESOLVED
+        )
+        .filter(Q(ship_key=ship_key) | Q(target_key=ship_key))
+        .select_related("phase")
+        .order_by("phase__number", "seq")
+    )
+    return [e for e in rows if e.visible_for(viewer.side_key)]
 
 
 def ship_edits_for(*, battle: Battle, viewer: Viewer) -> list[ShipEdit]:

@@ -77,6 +77,8 @@ MIDDLEWARE = [
     # Every view needs a login unless it is marked with @login_not_required (Django 5.1+).
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Deadlines and times in the user's time zone (battles.UserProfile).
+    "battles.middleware.UserTimezoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Axes wants to be last so it sees the outcome of the login view.

@@ -28,7 +28,10 @@ from typing import Any
 
 import pytest
 from django.db import connection, connections
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 
 from battles import services
 from battles.models import LogEvent, Order, Phase
@@ -143,6 +146,17 @@ def test_phase_submitted_by_both_sides_is_resolved_by_the_worker(celery_worker: 
     assert not [e for e in events if e.kind == "default_orders"]  # every ship had orders
     next_phase = wait_until(lambda: Phase.objects.filter(battle=game.battle, number=2).first(), timeout=10)
     assert next_phase.status == "open"
+
+    client = Client()
+    client.force_login(britain)
+    html = client.get(reverse("battles:battle_log", args=[game.battle.pk]) + "?phase=1").content.decode()
+    for event in events:
+        if event.visible_to is None or "britain" in event.visible_to:
+            assert escape(event.text) in html
+    assert f"Seed: {resolved.seed}" in html
+    hidden = [e for e in events if e.visible_to is not None and "britain" not in e.visible_to]
+    for event in hidden:
+        assert escape(event.text) not in html
 
 
 def test_five_concurrent_deliveries_resolve_once(celery_worker: CeleryWorker, tmp_path: Path) -> None:
