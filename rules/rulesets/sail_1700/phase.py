@@ -1,9 +1,11 @@
 """Resolution of one phase of ``sail_1700`` (A1: each side has its own move).
 
 Order inside a side's phase (A1 and the seed): at the first phase of a turn the wind and weather change
-(3., 4.; S03, S06) and entangled pairs drift (19.; S34); then for the moving side: colours struck by order (18.),
+(3., 4.; S03,
+ S06) and entangled pairs drift (19.; S34); then for the moving side: colours struck by order (18.),
 sinking countdowns (13.; S25), fires fought (14.; S27), movement (6., 7., 9., 10., 21., 22.), gunnery at what
-presented itself during the move (11.-13.), shore batteries and mortars (23., 24.), boarding melees (15.), attempts
+presented itself during the move (11.-13.), shore batteries and mortars (23.,
+                                                                         24.), boarding melees (15.), attempts
 to separate (19.), and at the end compulsory striking (18.; S31).
 """
 
@@ -37,7 +39,7 @@ GRID = 100.0
 class Rec:
     """A ship being changed in this phase: mutable copies of its position, heading, speed, status and sheet."""
 
-    __slots__ = ("ship", "pos", "heading", "speed", "status", "sheet", "dirty")
+    __slots__ = ("dirty", "heading", "pos", "sheet", "ship", "speed", "status")
 
     def __init__(self, ship: ShipState) -> None:
         self.ship = ship
@@ -58,7 +60,8 @@ class Rec:
 
     def view(self) -> ShipState:
         """Return the ship as it stands now."""
-        return replace(self.ship, position=self.pos, heading=self.heading, speed=self.speed, status=self.status,
+        return replace(self.ship, position=self.pos, heading=self.heading, speed=self.speed,
+                       status=self.status,
                        sheet=self.sheet)
 
 
@@ -120,7 +123,8 @@ class Phase:
         return value, self.dice.rolls[-1]
 
     def ev(self, kind: str, text: str, **kw: object) -> None:
-        self.events.append(Event(kind=kind, text=text, turn=self.turn, phase=self.phase, **kw))  # type: ignore[arg-type]
+        self.events.append(Event(kind=kind, text=text, turn=self.turn, phase=self.phase,
+                                 **kw))  # type: ignore[arg-type]
 
     def name(self, sid: str) -> str:
         return self.recs[sid].ship.name
@@ -179,7 +183,8 @@ class Phase:
         ships = []
         for s in self.state.ships:
             r = self.recs[s.id]
-            ships.append(replace(s, position=r.pos, heading=norm_deg(r.heading), speed=r.speed, status=r.status,
+            ships.append(replace(s, position=r.pos, heading=norm_deg(r.heading), speed=r.speed,
+                                 status=r.status,
                                  sheet=r.sheet, flags=flags_of(r.sheet, r.status)))
         new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
         return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start:]))
@@ -206,8 +211,10 @@ class Phase:
                 name = f"{deg:g} degrees"
             extra["wind_target"] = deg
             extra["wind_sense"] = sense
-            self.ev("wind", f"Wind change roll (turn {self.turn}): the wind will {sense} to {name} ({deg:g}), one "
-                    "point a move (3., S03).", rolls=(r1, r2), outcome=sense, data={"target": deg, "sense": sense})
+            self.ev("wind",
+                    f"Wind change roll (turn {self.turn}): the wind will {sense} to {name} ({deg:g}), one "
+                    "point a move (3., S03).", rolls=(r1, r2), outcome=sense, data={"target": deg,
+                                                                                    "sense": sense})
             w, r3 = self.roll("D100", "weather (4., S02, S04)")
             n = decimal_as_1_100(w)
             extra["weather_target"] = n
@@ -217,7 +224,8 @@ class Phase:
                     "(4., S06).", rolls=(r3,), outcome=wc, data={"target": n})
         elif self.turn > 1:
             tgt = extra.get("wind_target")
-            if isinstance(tgt, (int, float)) and cond.wind_from is not None and abs(cond.wind_from - tgt) > 1e-9:
+            if isinstance(tgt, (int,
+                                float)) and cond.wind_from is not None and abs(cond.wind_from - tgt) > 1e-9:
                 new = C.wind_step(cond.wind_from, float(tgt), S.sval(extra.get("wind_sense"), "veer"))
                 cond = replace(cond, wind_from=new)
                 self.ev("wind", f"The wind shifts to {new:g} degrees (3., S03).", data={"wind_from": new})
@@ -266,7 +274,8 @@ class Phase:
             if d > 0:
                 for x in (r, o):
                     end = advance(x.pos, heading, d)
-                    if S.depth_at(st, end, self.shoals) <= C.grounding_depth(S.rate_of(x.ship), self.total_guns(x)):
+                    if S.depth_at(st, end, self.shoals) <= C.grounding_depth(S.rate_of(x.ship),
+                                                                             self.total_guns(x)):
                         ground = x
                 if ground is None:
                     for x in (r, o):
@@ -321,7 +330,8 @@ class Phase:
         if left <= 0:
             self.sink(r, S.sval(r.sheet.get("sink_reason"), "the damage below the waterline"))
         else:
-            self.ev("sinking", f"{r.ship.name} is sinking: {left} move(s) left (13., S25).", ship_id=r.ship.id,
+            self.ev("sinking", f"{r.ship.name} is sinking: {left} move(s) left (13., S25).",
+                    ship_id=r.ship.id,
                     visible_to=(r.ship.side,), data={"moves_left": left})
 
     def damage(self, r: Rec, pts: int, by_side: str | None, why: str) -> None:
@@ -347,13 +357,15 @@ class Phase:
             sh["abandoned"] = True
             r.status = "struck"
             self.release(r)
-            self.ev("abandoned", f"{r.ship.name}: the fire is out of control; the crew abandon ship, which drifts "
+            self.ev("abandoned",
+                    f"{r.ship.name}: the fire is out of control; the crew abandon ship, which drifts "
                     "downwind as if dismasted (14.).", ship_id=sid, outcome="abandoned")
         for _ in range(ooc):
             if not self.afloat(r):
                 return
             self.damage(r, T.FIRE_OUT_OF_CONTROL_DAMAGE, None, "fire out of control")
-            self.ev("fire_damage", f"{r.ship.name}: fire out of control, {T.FIRE_OUT_OF_CONTROL_DAMAGE} damage "
+            self.ev("fire_damage",
+                    f"{r.ship.name}: fire out of control, {T.FIRE_OUT_OF_CONTROL_DAMAGE} damage "
                     "points (14.).", ship_id=sid, visible_to=(r.ship.side,),
                     data={"points": T.FIRE_OUT_OF_CONTROL_DAMAGE})
             if self.afloat(r) and self.explosion_check(r, "fire out of control"):
@@ -370,21 +382,24 @@ class Phase:
                 needed, exact = C.fire_needed(attempt, third_exact)
                 v, roll = self.roll("AVG", f"{r.ship.name} fights fire {i + 1}, attempt {attempt} (14., S27)")
                 ok = v == needed if exact else v >= needed
-                self.ev("fire_fight", f"{r.ship.name} fights fire {i + 1} (attempt {attempt}): average die {v}, "
+                self.ev("fire_fight",
+                        f"{r.ship.name} fights fire {i + 1} (attempt {attempt}): average die {v}, "
                         f"needs {'exactly ' if exact else ''}{needed}{'' if exact else '+'}: "
                         f"{'out' if ok else 'still burning'} (14., S27).", ship_id=sid, rolls=(roll,),
                         needed=needed, outcome="out" if ok else "burning", visible_to=(r.ship.side,))
                 if ok:
                     continue
             else:
-                self.ev("fire_fight", f"{r.ship.name} does not fight fire {i + 1}: counts as a failed attempt "
+                self.ev("fire_fight",
+                        f"{r.ship.name} does not fight fire {i + 1}: counts as a failed attempt "
                         "(NW-SAIL-13).", ship_id=sid, outcome="burning", visible_to=(r.ship.side,))
             if self.explosion_check(r, "a failed attempt to put out a fire"):
                 return
             if attempt >= len(T.FIRE_ATTEMPT_NEEDED):
                 sh["fires_out_of_control"] = S.inum(sh.get("fires_out_of_control")) + 1
                 sh["abandon_next"] = True
-                self.ev("fire_out_of_control", f"{r.ship.name}: fire {i + 1} is out of control; the crew must "
+                self.ev("fire_out_of_control",
+                        f"{r.ship.name}: fire {i + 1} is out of control; the crew must "
                         "abandon ship next move (14.).", ship_id=sid, outcome="out_of_control")
             else:
                 kept.append(attempt)
@@ -409,7 +424,8 @@ class Phase:
         for o in self.recs.values():
             if o is r or not self.afloat(o) or distance(o.pos, r.pos) > T.EXPLOSION_RADIUS_MM:
                 continue
-            n, roll = self.roll("D6", f"fires on {o.ship.name} from the explosion of {r.ship.name} (14., S28)")
+            n, roll = self.roll("D6",
+                                f"fires on {o.ship.name} from the explosion of {r.ship.name} (14., S28)")
             fl = o.sheet.get("fires")
             o.sheet["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * n
             self.ev("fire_started", f"The explosion of {r.ship.name} starts {n} fire(s) on {o.ship.name} "
@@ -505,10 +521,12 @@ class Phase:
         self.grid_move(sid, old, end)
         self.tracks[sid] = samples
         if plan.kind != "still" or plan.notes:
-            what = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}[plan.kind]
+            what = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts",
+                    "still": "stays"}[plan.kind]
             self.ev("move", f"{r.ship.name} {what} {moved:.0f} mm to ({end.x:.0f}, {end.y:.0f}), heading "
                     f"{end_h:.0f}{'; ' + '; '.join(plan.notes) if plan.notes else ''}{note}.", ship_id=sid,
-                    data={"path": [{"x": round(p.x, 1), "y": round(p.y, 1)} for p, _ in samples[:: max(1, len(samples) // 12)]]
+                    data={"path": [{"x": round(p.x, 1), "y": round(p.y, 1)} for p, _ in samples[:: max(1,
+                                                                                                       len(samples) // 12)]]
                           + [{"x": round(end.x, 1), "y": round(end.y, 1)}], "heading": end_h,
                           "distance": round(moved, 1), "kind": plan.kind},
                     visible_to=self.sides_seeing(r))
@@ -547,7 +565,8 @@ class Phase:
 
     def entangle(self, a: Rec, b: Rec, a_speed: float, a_heading: float) -> None:
         """``a`` has come into contact with ``b``: they become entangled (19.; NW-SAIL-4)."""
-        if b.sheet.get("entangled_with") or a.sheet.get("entangled_with") or b.status not in ("active", "struck"):
+        if b.sheet.get("entangled_with") or a.sheet.get("entangled_with") or b.status not in ("active",
+                                                                                              "struck"):
             self.ev("contact", f"{a.ship.name} comes up against {b.ship.name} and stops (NW-SAIL-4).",
                     ship_id=a.ship.id, target_id=b.ship.id)
             return
@@ -557,7 +576,8 @@ class Phase:
             x.sheet["entangle_heading"] = round(h, 3)
             x.sheet["entangle_distance"] = d
             x.sheet["entangle_still"] = False
-        self.ev("entangled", f"{a.ship.name} and {b.ship.name} come into contact and become entangled; together "
+        self.ev("entangled",
+                f"{a.ship.name} and {b.ship.name} come into contact and become entangled; together "
                 f"they will move {d} mm on {h:.0f} degrees, halving each move (19., S34).", ship_id=a.ship.id,
                 target_id=b.ship.id, data={"heading": h, "distance": d})
 
@@ -601,9 +621,11 @@ class Phase:
             sh["anchor_raise_left"] = 0
             self.ev("anchor", f"{r.ship.name} cuts her cable (22.).", ship_id=sid, outcome="cut")
         sails = S.sval(data.get("sails"), "keep")
-        if sails == "make" and S.sval(sh.get("sails"), "set") == "furled" and not S.inum(sh.get("make_sail_left")):
+        if sails == "make" and S.sval(sh.get("sails"),
+                                      "set") == "furled" and not S.inum(sh.get("make_sail_left")):
             sh["make_sail_left"] = T.MAN_MASTS_MOVES + T.SET_SAILS_MOVES
-            self.ev("sails", f"{r.ship.name} mans the masts to make sail: two moves, then two to set the sails "
+            self.ev("sails",
+                    f"{r.ship.name} mans the masts to make sail: two moves, then two to set the sails "
                     "(22.).", ship_id=sid, visible_to=(r.ship.side,))
         elif sails == "furl" and S.sval(sh.get("sails"), "set") == "set":
             sh["sails"] = "furled"
@@ -644,7 +666,8 @@ class Phase:
             v, roll = self.roll("AVG", f"{r.ship.name} refloats (21., S35)")
             total = C.refloat_total(v, len(helpers))
             ok = total >= T.REFLOAT_NEEDED
-            mods = tuple(Modifier(label=f"assisted by {h} (S35)", value=T.REFLOAT_ASSIST_BONUS) for h in helpers)
+            mods = tuple(Modifier(label=f"assisted by {h} (S35)",
+                                  value=T.REFLOAT_ASSIST_BONUS) for h in helpers)
             self.ev("refloat", f"{r.ship.name} tries to refloat: average die {v}"
                     f"{' + ' + str(len(helpers)) + ' assisting' if helpers else ''} = {total}, needs 5: "
                     f"{'floats off next move' if ok else 'stays fast and loses 20 points'} (21., S35).",
@@ -678,7 +701,8 @@ class Phase:
         b[side] = {"ready_turn": ready, "shot": "double"}
         r.sheet["broadsides"] = b
         if not fired:
-            self.ev("load", f"{r.ship.name} loads her {side} broadside with double shot: ready on turn {ready} "
+            self.ev("load",
+                    f"{r.ship.name} loads her {side} broadside with double shot: ready on turn {ready} "
                     "(11.).", ship_id=r.ship.id, visible_to=(r.ship.side,))
 
     # --- 11.-13. gunnery ----------------------------------------------------------------------------
@@ -708,12 +732,15 @@ class Phase:
             assert isinstance(bat[1].position, Point)
             tpos, thead, tname = bat[1].position, 0.0, S.sval(bat[1].props.get("name"), tid)
         else:
-            self.ev("no_shot", f"{r.ship.name} holds fire: no target {tid}.", ship_id=sid, visible_to=(r.ship.side,))
+            self.ev("no_shot", f"{r.ship.name} holds fire: no target {tid}.", ship_id=sid,
+                    visible_to=(r.ship.side,))
             return None
-        shot = S.best_shot(self.cstate(), r.view(), samples, tpos, thead, sides, target_is_battery=t_is_bat(bat, tid,
+        shot = S.best_shot(self.cstate(), r.view(), samples, tpos, thead, sides,
+                           target_is_battery=t_is_bat(bat, tid,
                                                                                                        self.recs))
         if shot is None:
-            self.ev("no_shot", f"{r.ship.name} cannot bring a loaded broadside to bear on {tname} within range "
+            self.ev("no_shot",
+                    f"{r.ship.name} cannot bring a loaded broadside to bear on {tname} within range "
                     "during her move (11., S12).", ship_id=sid, target_id=tid, visible_to=(r.ship.side,))
             return None
         guns = S.guns_on(r.view(), shot.side)
@@ -721,11 +748,13 @@ class Phase:
         rate = S.rate_of(r.ship)
         allowed = C.weather_guns_allowed(guns, rate, firing_rule)
         if allowed <= 0:
-            self.ev("no_shot", f"{r.ship.name} cannot fire in this weather (5., S05).", ship_id=sid, target_id=tid,
+            self.ev("no_shot", f"{r.ship.name} cannot fire in this weather (5., S05).", ship_id=sid,
+                    target_id=tid,
                     visible_to=(r.ship.side,))
             return None
         first = not r.sheet.get("fired_once")
-        mods = C.firing_factor_modifiers(grade=S.sval(r.sheet.get("grade"), "average"), nation=S.nation_of(r.ship),
+        mods = C.firing_factor_modifiers(grade=S.sval(r.sheet.get("grade"), "average"),
+                                         nation=S.nation_of(r.ship),
                                          range_name=shot.band, rake=shot.rake, first_time=first,
                                          wind_force=S.wind_force(self.cstate()),
                                          merchant=S.service_of(r.ship) != "warship")
@@ -746,12 +775,14 @@ class Phase:
                 f"{', ' + shot.rake + ' rake' if shot.rake else ''}): FF {sum(v for _, v in mods):+d} + {a} + {b} = "
                 f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} -> {pts} points, "
                 f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if shot.double else ''}).")
-        visible = None if self.cond.visibility is None else tuple(sorted({r.ship.side, self.side_of_target(tid)}))
+        visible = None if self.cond.visibility is None else tuple(sorted({r.ship.side,
+                                                                          self.side_of_target(tid)}))
         self.ev("fire", text, ship_id=sid, target_id=tid, rolls=(r1, r2),
                 modifiers=tuple(Modifier(label=lbl, value=v) for lbl, v in mods), needed=None,
                 outcome="hit" if pts else "no_effect",
                 data={"points": pts, "guns_destroyed": lost, "ff": ff, "guns": allowed, "side": shot.side,
-                      "range": round(shot.range, 1), "band": shot.band, "rake": shot.rake, "double": shot.double,
+                      "range": round(shot.range,
+                                     1), "band": shot.band, "rake": shot.rake, "double": shot.double,
                       "at": {"x": round(shot.at.x, 1), "y": round(shot.at.y, 1)}},
                 visible_to=visible)
         if tid in self.recs:
@@ -864,7 +895,8 @@ class Phase:
         if left <= 0 or S.inum(props.get("guns")) <= 0:
             props["silenced"] = True
         self.terrain[idx] = replace(t, props=props)
-        self.ev("battery_damage", f"Battery {S.sval(props.get('name'), S.sval(props.get('id')))} loses {pts} points "
+        self.ev("battery_damage",
+                f"Battery {S.sval(props.get('name'), S.sval(props.get('id')))} loses {pts} points "
                 f"and {lost} gun(s){': silenced' if props.get('silenced') else ''} (24., NW-SAIL-15).",
                 data={"points": props["points"], "guns": props["guns"]})
 
@@ -884,7 +916,8 @@ class Phase:
                     continue
                 d = distance(pos, o.pos)
                 band = C.range_band(d, "1st")
-                if band is None or abs(relative_bearing(facing, bearing(pos, o.pos))) > T.SHORE_BATTERY_ARC_DEG:
+                if band is None or abs(relative_bearing(facing, bearing(pos,
+                                                                        o.pos))) > T.SHORE_BATTERY_ARC_DEG:
                     continue
                 if self.cond.visibility is not None and d > self.cond.visibility:
                     continue
@@ -913,9 +946,11 @@ class Phase:
             name = S.sval(t.props.get("name"), S.sval(t.props.get("id"), "battery"))
             self.ev("fire", f"Battery {name} fires {allowed} guns at {o.ship.name}, {d:.0f} mm ({band}): FF "
                     f"{sum(v for _, v in mods):+d} + {a} + {b} = {ff} -> {pts} points, {lost} gun(s) (24., 28.).",
-                    target_id=o.ship.id, rolls=(r1, r2), modifiers=tuple(Modifier(label=lbl, value=v) for lbl, v
+                    target_id=o.ship.id, rolls=(r1, r2), modifiers=tuple(Modifier(label=lbl,
+                                                                                  value=v) for lbl, v
                                                                          in mods),
-                    outcome="hit" if pts else "no_effect", data={"points": pts, "guns_destroyed": lost, "ff": ff,
+                    outcome="hit" if pts else "no_effect", data={"points": pts, "guns_destroyed": lost,
+                                                                 "ff": ff,
                                                                  "battery": S.sval(t.props.get("id"))})
             self.hit_ship(o, None, pts, lost, None, pos, by_side=self.side)
 
@@ -932,7 +967,8 @@ class Phase:
         d = distance(r.pos, t.pos)
         lo, hi = T.MORTAR_RANGE_MM
         if not lo <= d <= hi:
-            self.ev("no_shot", f"{r.ship.name}'s mortar cannot reach {t.ship.name} at {d:.0f} mm (100-500; 23.).",
+            self.ev("no_shot",
+                    f"{r.ship.name}'s mortar cannot reach {t.ship.name} at {d:.0f} mm (100-500; 23.).",
                     ship_id=sid, visible_to=(r.ship.side,))
             return
         rolls: list[Roll] = []
@@ -962,7 +998,8 @@ class Phase:
         point = v2 % 10  # one decimal die: the units die of the pair
         r.sheet["mortar_ready_turn"] = self.turn + 1 + T.MORTAR_LOAD_MOVES
         if point == 0:
-            self.ev("mortar", f"{r.ship.name} fires her mortar at {t.ship.name} ({text}); spider 0: the shell fails "
+            self.ev("mortar",
+                    f"{r.ship.name} fires her mortar at {t.ship.name} ({text}); spider 0: the shell fails "
                     "to explode (23.).", ship_id=sid, target_id=tid, rolls=tuple(rolls), outcome="dud")
             return
         spacing = S.num(self.state.options.get("spider_spacing_mm"), T.MORTAR_SPIDER_SPACING_MM)
@@ -975,7 +1012,8 @@ class Phase:
                 dd = distance(o.pos, impact)
                 if dd <= best:
                     victim, best = o, dd
-        self.ev("mortar", f"{r.ship.name} fires her mortar at {t.ship.name} ({text}); spider {point}: the shell "
+        self.ev("mortar",
+                f"{r.ship.name} fires her mortar at {t.ship.name} ({text}); spider {point}: the shell "
                 f"falls at ({impact.x:.0f}, {impact.y:.0f})"
                 f"{' and hits ' + victim.ship.name if victim else ', a miss'} (23., S38, S39).", ship_id=sid,
                 target_id=victim.ship.id if victim else tid, rolls=tuple(rolls), outcome="hit" if victim else "miss",
@@ -994,7 +1032,8 @@ class Phase:
                     m: dict[str, JSON] = {"attacker": r.ship.id, "defender": tid, "deck": 1}
                     r.sheet["melee"] = dict(m)
                     t.sheet["melee"] = dict(m)
-                    self.ev("board", f"{r.ship.name} boards {t.ship.name}, leaving 20% of her crew aboard (15.).",
+                    self.ev("board",
+                            f"{r.ship.name} boards {t.ship.name}, leaving 20% of her crew aboard (15.).",
                             ship_id=r.ship.id, target_id=tid)
         seen: set[str] = set()
         for r in list(self.recs.values()):
@@ -1071,12 +1110,14 @@ class Phase:
             d.sheet["captured_by"] = a.ship.id
             d.sheet["prize_crew"] = prize
             self.release(d)
-            self.ev("captured", f"{a.ship.name} carries every deck and captures {d.ship.name}; a prize crew of "
+            self.ev("captured",
+                    f"{a.ship.name} carries every deck and captures {d.ship.name}; a prize crew of "
                     f"{prize} goes aboard (15., 16.).", ship_id=a.ship.id, target_id=d.ship.id, outcome="captured")
         else:
             d.status = "struck"
             self.release(d)
-            self.ev("struck", f"{d.ship.name} is taken but {a.ship.name} cannot muster a prize crew of {prize}: she "
+            self.ev("struck",
+                    f"{d.ship.name} is taken but {a.ship.name} cannot muster a prize crew of {prize}: she "
                     "is turned loose (16., NW-SAIL-16).", ship_id=d.ship.id, outcome="struck")
 
     # --- 19. separating ---------------------------------------------------------------------------------
@@ -1089,12 +1130,15 @@ class Phase:
             return
         o = self.recs[oid]
         v, roll = self.roll("AVG", f"{r.ship.name} separates from {o.ship.name} (19., S32)")
-        mods = C.separation_modifiers(o.ship.side == r.ship.side, C.broadside_to_broadside(r.heading, o.heading))
+        mods = C.separation_modifiers(o.ship.side == r.ship.side, C.broadside_to_broadside(r.heading,
+                                                                                           o.heading))
         total = v + sum(x for _, x in mods)
         ok = total >= T.ENTANGLE_SEPARATE_NEEDED
-        self.ev("cast_off", f"{r.ship.name} tries to separate from {o.ship.name}: average die {v} -> {total}, needs "
+        self.ev("cast_off",
+                f"{r.ship.name} tries to separate from {o.ship.name}: average die {v} -> {total}, needs "
                 f"4 or over: {'the vessels part' if ok else 'still entangled'} (19., S32, S33).", ship_id=r.ship.id,
-                target_id=oid, rolls=(roll,), modifiers=tuple(Modifier(label=lbl, value=x) for lbl, x in mods),
+                target_id=oid, rolls=(roll,), modifiers=tuple(Modifier(label=lbl, value=x) for lbl,
+                                                              x in mods),
                 needed=T.ENTANGLE_SEPARATE_NEEDED, outcome="separated" if ok else "entangled")
         if ok:
             for x in (r, o):
@@ -1118,20 +1162,23 @@ class Phase:
                 sh["anchor_raise_left"] = left - 1
                 if left - 1 == 0:
                     sh["anchored"] = False
-                    self.ev("anchor", f"{r.ship.name} has her anchor up (22.).", ship_id=r.ship.id, outcome="weighed")
+                    self.ev("anchor", f"{r.ship.name} has her anchor up (22.).", ship_id=r.ship.id,
+                            outcome="weighed")
             left = S.inum(sh.get("make_sail_left"))
             if left > 0:
                 sh["make_sail_left"] = left - 1
                 if left - 1 == 0:
                     sh["sails"] = "set"
-                    self.ev("sails", f"{r.ship.name} has her sails set (22.).", ship_id=r.ship.id, outcome="set")
+                    self.ev("sails", f"{r.ship.name} has her sails set (22.).", ship_id=r.ship.id,
+                            outcome="set")
             tgt = S.sval(sh.get("tow_target"))
             if tgt and tgt in self.recs:
                 t = self.recs[tgt]
                 if distance(t.pos, r.pos) > T.TOW_REACH_MM + T.TOW_LINE_MM or t.status != "active":
                     sh["tow_target"] = None
                     sh["tow_secure_left"] = 0
-                    self.ev("tow", f"{r.ship.name} loses touch with {t.ship.name}: no tow (9.).", ship_id=r.ship.id,
+                    self.ev("tow", f"{r.ship.name} loses touch with {t.ship.name}: no tow (9.).",
+                            ship_id=r.ship.id,
                             visible_to=(r.ship.side,))
                 else:
                     left = S.inum(sh.get("tow_secure_left")) - 1
@@ -1140,7 +1187,8 @@ class Phase:
                         sh["tow_target"] = None
                         sh["towing"] = tgt
                         t.sheet["towed_by"] = r.ship.id
-                        self.ev("tow", f"{r.ship.name} has {t.ship.name} in tow: at most 25% of her move (9.).",
+                        self.ev("tow",
+                                f"{r.ship.name} has {t.ship.name} in tow: at most 25% of her move (9.).",
                                 ship_id=r.ship.id, target_id=tgt, outcome="towing")
         # 18., S31: compulsory striking below 20% when the vessel cannot escape further fire (NW-SAIL-10)
         for r in self.recs.values():

@@ -49,7 +49,8 @@ Visible flags (``ShipState.flags``, A2): ``on_fire``, ``dismasted``, ``dead_in_w
 ``towing``, ``towed``. ``ShipState.speed`` is the distance moved in the ship's last move (mm): the 50% minimum
 of 6. is taken from it.
 
-Conditions: ``wind_from`` (degrees), ``wind_force`` (calm/light/moderate/strong/gale), ``weather`` (fog, clear,
+Conditions: ``wind_from`` (degrees), ``wind_force`` (calm/light/moderate/strong/gale), ``weather`` (fog,
+                                                                                                    clear,
 rain, storm: S05), ``visibility`` (mm, halved at night, None = unlimited); ``extra``: ``weather_number``
 (1-100, S06), ``weather_visibility``, ``wind_target``/``wind_sense``/``weather_target`` while changing.
 
@@ -98,8 +99,10 @@ CLASS_SCHEMA: tuple[FieldSpec, ...] = (
     FieldSpec(name="guns_starboard", label="Guns starboard", type="int", required=False, min=0, max=75,
               help="S42: half each side, the odd gun to starboard, when left empty."),
     FieldSpec(name="guns_port", label="Guns port", type="int", required=False, min=0, max=75),
-    FieldSpec(name="points", label="Crew / damage points", type="int", min=1, max=2000, help="27.; one pool (S41)."),
-    FieldSpec(name="mortars", label="Mortars", type="int", required=False, min=0, max=4, default=0, help="23."),
+    FieldSpec(name="points", label="Crew / damage points", type="int", min=1, max=2000,
+              help="27.; one pool (S41)."),
+    FieldSpec(name="mortars", label="Mortars", type="int", required=False, min=0, max=4, default=0,
+              help="23."),
     FieldSpec(name="crew", label="Historical crew", type="int", required=False, min=0, max=2000,
               help="Informational only; the rules use crew/damage points."),
 )
@@ -119,7 +122,8 @@ ORDER_TYPES: tuple[OrderType, ...] = (
             _f("tack", "Tack through the wind (a full move)", "bool", default=False),
             _f("row", "Row (vessels of 99 points or less, 50 mm)", "bool", default=False),
         )),
-    OrderType(key="sails", label="Sails and anchor", help="22.: drop 1 move; raise 5; cut 1; make sail 2 + 2.",
+    OrderType(key="sails", label="Sails and anchor",
+              help="22.: drop 1 move; raise 5; cut 1; make sail 2 + 2.",
               fields=(
                   _f("sails", "Sails", "choice", choices=("keep", "make", "furl"), default="keep"),
                   _f("anchor", "Anchor", "choice", choices=("none", "drop", "raise", "cut"), default="none"),
@@ -156,7 +160,8 @@ ORDER_TYPES: tuple[OrderType, ...] = (
 OPTIONS: tuple[FieldSpec, ...] = (
     _f("sea_depth_fathoms", "Depth of open water", "float", min=0, max=5000, default=50.0, unit="fathoms",
        help="Depth where no shoal is drawn (21., 22.)."),
-    _f("fire_third_exact", "Third fire attempt needs exactly 4", "bool", default=False, help="S27 alternative."),
+    _f("fire_third_exact", "Third fire attempt needs exactly 4", "bool", default=False,
+       help="S27 alternative."),
     _f("wind_change", "Wind change every ten moves", "choice", choices=("reroll", "shift"), default="reroll",
        help="S03: re-roll the direction (default) or shift one direction."),
     _f("spider_spacing_mm", "Mortar spider spacing", "float", min=5, max=65, default=round(
@@ -322,7 +327,8 @@ class Sail1700(RuleSet):
         base: dict[str, JSON] = {
             "points_start": start, "points": start, "damage_scored": 0,
             "guns": {"starboard": sb, "port": pt},
-            "broadsides": {"starboard": {"ready_turn": 1, "shot": shot}, "port": {"ready_turn": 1, "shot": shot}},
+            "broadsides": {"starboard": {"ready_turn": 1, "shot": shot}, "port": {"ready_turn": 1,
+                                                                                  "shot": shot}},
             "fired_once": False, "mast_hits": 0, "severe_underwater": False, "pumps_destroyed": False,
             "speed_reduction_pct": 0, "dismasted": False, "dismasted_moves": 0, "jury_mast": False,
             "fires": [], "fires_out_of_control": 0, "abandon_next": False, "abandoned": False, "exploded": False,
@@ -353,7 +359,8 @@ class Sail1700(RuleSet):
 
     # --- orders -------------------------------------------------------------------------------------------
 
-    def target_of(self, state: BattleState, ship: ShipState, tid: str) -> tuple[Point, float, bool, str] | str:
+    def target_of(self, state: BattleState, ship: ShipState, tid: str) -> tuple[Point, float, bool,
+                                                                                str] | str:
         """Return (position, heading, is battery, name) of a legal target, or the reason it is not one."""
         ships = state.ship_map()
         t = ships.get(tid)
@@ -387,7 +394,8 @@ class Sail1700(RuleSet):
             if not tid:
                 continue
             if key == "target_2" and tid == S.sval(data.get("target")):
-                errors.setdefault(key, []).append("Broadside fire cannot be split: pick another target (11.).")
+                errors.setdefault(key,
+                                  []).append("Broadside fire cannot be split: pick another target (11.).")
                 continue
             if ship.sheet.get("melee"):
                 errors.setdefault(key, []).append("No firing in a continuing melee (15.).")
@@ -404,7 +412,7 @@ class Sail1700(RuleSet):
                 continue
             firing, _ = S.weather_effect(state)
             if C.weather_guns_allowed(S.guns_on(ship, shot.side), S.rate_of(ship), firing) <= 0:
-                errors.setdefault(key, []).append(f"No firing in this weather for this vessel (5., S05).")
+                errors.setdefault(key, []).append("No firing in this weather for this vessel (5., S05).")
                 continue
             used.add(shot.side)
             shots.append((tid, shot))
@@ -422,7 +430,8 @@ class Sail1700(RuleSet):
             if sh.get("anchored"):
                 errors.setdefault("anchor", []).append("Already at anchor.")
             elif S.depth_at(state, plan.end) >= T.ANCHOR_MAX_DEPTH_FATHOMS:
-                errors.setdefault("anchor", []).append("Vessels may only anchor in less than 300 fathoms (22.).")
+                errors.setdefault("anchor",
+                                  []).append("Vessels may only anchor in less than 300 fathoms (22.).")
         elif anchor in ("raise", "cut") and not sh.get("anchored"):
             errors.setdefault("anchor", []).append("Not at anchor.")
         sails = S.sval(data.get("sails"), "keep")
@@ -445,7 +454,8 @@ class Sail1700(RuleSet):
             d = distance(o.position, ship.position)
             reach = T.TOW_REACH_MM if key == "tow" else T.REFLOAT_ASSIST_REACH_MM
             if d > reach:
-                errors.setdefault(key, []).append(f"{o.name} is {d:.0f} mm away; within {reach:g} mm to {what}.")
+                errors.setdefault(key,
+                                  []).append(f"{o.name} is {d:.0f} mm away; within {reach:g} mm to {what}.")
             if key == "assist" and not o.sheet.get("aground"):
                 errors.setdefault(key, []).append(f"{o.name} is not aground.")
         if data.get("cast_off_tow") and not (sh.get("towing") or sh.get("towed_by") or sh.get("tow_target")):
@@ -454,14 +464,17 @@ class Sail1700(RuleSet):
             errors.setdefault("refloat", []).append("Not aground.")
         if data.get("jury_rig"):
             if not sh.get("dismasted") or sh.get("jury_mast"):
-                errors.setdefault("jury_rig", []).append("Only a dismasted vessel without one raises a jury mast.")
+                errors.setdefault("jury_rig",
+                                  []).append("Only a dismasted vessel without one raises a jury mast.")
             elif S.inum(sh.get("dismasted_moves")) < T.JURY_MAST_AFTER_MOVES:
-                errors.setdefault("jury_rig", []).append("A temporary mast may be raised after two moves (6.).")
+                errors.setdefault("jury_rig",
+                                  []).append("A temporary mast may be raised after two moves (6.).")
         board = S.sval(data.get("board"))
         if board:
             o = ships.get(board)
             if o is None or sh.get("entangled_with") != board:
-                errors.setdefault("board", []).append("You can board only a vessel you are entangled with (15.).")
+                errors.setdefault("board",
+                                  []).append("You can board only a vessel you are entangled with (15.).")
             elif o.side == ship.side or not o.active:
                 errors.setdefault("board", []).append(f"{o.name} cannot be boarded.")
             elif sh.get("melee"):
@@ -486,7 +499,8 @@ class Sail1700(RuleSet):
                 d = distance(plan.end, o.position)
                 lo, hi = T.MORTAR_RANGE_MM
                 if not lo <= d <= hi:
-                    errors.setdefault("mortar_target", []).append(f"{o.name} would be {d:.0f} mm away: 100-500 (23.).")
+                    errors.setdefault("mortar_target",
+                                      []).append(f"{o.name} would be {d:.0f} mm away: 100-500 (23.).")
         if not plan.error:
             ferr, _ = self.fire_plan(state, ship, plan, data)
             for k, v in ferr.items():
@@ -505,7 +519,8 @@ class Sail1700(RuleSet):
         if sh.get("dismasted") and not sh.get("jury_mast") and \
                 S.inum(sh.get("dismasted_moves")) >= T.JURY_MAST_AFTER_MOVES:
             data["jury_rig"] = True
-        if policy == "captain" and S.sval(sh.get("sails"), "set") == "furled" and not S.inum(sh.get("make_sail_left")) \
+        if policy == "captain" and S.sval(sh.get("sails"),
+                                          "set") == "furled" and not S.inum(sh.get("make_sail_left")) \
                 and not sh.get("anchored"):
             data["sails"] = "make"
         move = self._keep_course(state, ship)
@@ -546,8 +561,10 @@ class Sail1700(RuleSet):
                 if e.id in out.values():
                     continue
                 assert isinstance(e.position, Point)
-                shot = S.best_shot(state, ship, plan.samples, e.position, e.heading, {"starboard", "port"} - used)
-                if shot is None or C.weather_guns_allowed(S.guns_on(ship, shot.side), S.rate_of(ship), firing) <= 0:
+                shot = S.best_shot(state, ship, plan.samples, e.position, e.heading, {"starboard",
+                                                                                      "port"} - used)
+                if shot is None or C.weather_guns_allowed(S.guns_on(ship, shot.side), S.rate_of(ship),
+                                                          firing) <= 0:
                     continue
                 if best is None or (shot.score, e.id) > (best[0], best[1]):
                     best = (shot.score, e.id, shot)
@@ -566,7 +583,8 @@ class Sail1700(RuleSet):
         if not enemies:
             return keep
         here = ship.position
-        nearest = min(enemies, key=lambda e: (distance(here, e.position) if isinstance(e.position, Point) else 1e9,
+        nearest = min(enemies, key=lambda e: (distance(here, e.position) if isinstance(e.position,
+                                                                                       Point) else 1e9,
                                               e.id))
         assert isinstance(nearest.position, Point)
         rate = S.rate_of(ship)
@@ -594,7 +612,8 @@ class Sail1700(RuleSet):
                 if shot is not None:
                     score += 8.0 + 3.0 * shot.score
             m = state.map
-            if not on_table(end, m.width, m.height) or min(end.x, end.y, m.width - end.x, m.height - end.y) < 40:
+            if not on_table(end, m.width, m.height) or min(end.x, end.y, m.width - end.x,
+                                                           m.height - end.y) < 40:
                 score -= 300.0
             for p, _ in plan.samples[1:]:
                 if any(distance(p, o.position) < T.CONTACT_MM + 8 for o in others
@@ -659,19 +678,23 @@ class Sail1700(RuleSet):
             return x  # type: ignore[no-any-return]
 
         return {
-            "wind_direction": [{"low": a, "high": b, "from": n, "degrees": d} for a, b, n, d in T.WIND_DIRECTION],
-            "wind_change": {"every_moves": T.WIND_CHANGE_EVERY_MOVES, "shift_per_move_deg": T.WIND_SHIFT_PER_MOVE_DEG,
+            "wind_direction": [{"low": a, "high": b, "from": n, "degrees": d} for a, b, n,
+                               d in T.WIND_DIRECTION],
+            "wind_change": {"every_moves": T.WIND_CHANGE_EVERY_MOVES,
+                            "shift_per_move_deg": T.WIND_SHIFT_PER_MOVE_DEG,
                             "sense_average_die": rows(T.WIND_SENSE)},
             "weather_chart": [{"low": a, "high": b, "condition": c, "wind": w, "visibility_mm": v}
                               for a, b, c, w, v in T.WEATHER_CHART],
-            "weather_change": {"every_moves": T.WEATHER_CHANGE_EVERY_MOVES, "step_per_move": T.WEATHER_STEP_PER_MOVE,
+            "weather_change": {"every_moves": T.WEATHER_CHANGE_EVERY_MOVES,
+                               "step_per_move": T.WEATHER_STEP_PER_MOVE,
                                "night_visibility_factor": T.NIGHT_VISIBILITY_FACTOR},
             "weather_effects": [{"condition": c, "wind": w, "firing": f, "speed_factor": s}
                                 for (c, w), (f, s) in T.WEATHER_EFFECTS.items()],
             "sailing_speeds_mm": rows(T.SAILING_SPEEDS),
             "rate_speed_group": rows(T.RATE_SPEED_GROUP),
             "points_of_sailing": [{"below_deg": b, "sector": n} for b, n in T.POINTS_OF_SAILING],
-            "manoeuvre": {"closest_to_wind_deg": T.CLOSEST_TO_WIND_DEG, "min_move_fraction": T.MIN_MOVE_FRACTION,
+            "manoeuvre": {"closest_to_wind_deg": T.CLOSEST_TO_WIND_DEG,
+                          "min_move_fraction": T.MIN_MOVE_FRACTION,
                           "half_speed_turns_when_lost": T.HALF_SPEED_TURN_LOSS_FRACTION,
                           "turning_circle_diameter_mm": rows(T.TURNING_CIRCLE_DIAMETER_MM),
                           "turning_circle_by_rate": rows(T.TURNING_CIRCLE_BY_RATE),
@@ -696,7 +719,8 @@ class Sail1700(RuleSet):
                               "max_column": T.FF_MAX_COLUMN, "nation_bonus": list(T.NATION_BONUS),
                               "nation_neutral": list(T.NATION_NEUTRAL), "chart_max_row": T.CHART_MAX_ROW},
             "gunnery_chart": [[list(c) for c in row] for row in T.GUNNERY_CHART],
-            "gunnery_chart_corrections": [{"guns": g, "ff": f, "printed": list(p), "used": list(u), "ruling": r}
+            "gunnery_chart_corrections": [{"guns": g, "ff": f, "printed": list(p), "used": list(u),
+                                           "ruling": r}
                                           for (g, f), (p, u, r) in T.GUNNERY_CHART_CORRECTIONS.items()],
             "damage_chart": [{"low": a, "high": b, "result": c, "text": T.DAMAGE_RESULT_TEXT[c]}
                              for a, b, c in T.DAMAGE_CHART],
@@ -728,7 +752,8 @@ class Sail1700(RuleSet):
             "mortars": {"damage": T.MORTAR_DAMAGE, "load_moves": T.MORTAR_LOAD_MOVES,
                         "range_mm": list(T.MORTAR_RANGE_MM), "hit_radius_mm": T.MORTAR_HIT_RADIUS_MM,
                         "spider_size_mm": T.MORTAR_SPIDER_SIZE_MM, "spider_spacing_mm": T.MORTAR_SPIDER_SPACING_MM},
-            "mortar_ranging": [{"low": a, "high": b, "result": r, "fraction": f} for a, b, r, f in T.MORTAR_RANGING],
+            "mortar_ranging": [{"low": a, "high": b, "result": r, "fraction": f} for a, b, r,
+                               f in T.MORTAR_RANGING],
             "mortar_spider": {str(k): list(v) for k, v in T.MORTAR_SPIDER.items()},
             "shore_batteries": {"gun_spacing_mm": T.BATTERY_GUN_SPACING_MM,
                                 "points_per_gun": rows(T.BATTERY_POINTS_PER_GUN),

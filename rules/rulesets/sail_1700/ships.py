@@ -149,7 +149,8 @@ def shoals(terrain: Iterable[TerrainFeature]) -> list[Shoal]:
         poly = [q for q in (point_xy(v) for v in raw) if q is not None] if isinstance(raw, list) else []
         radius = num(t.props.get("radius"), 0.0)
         if poly:
-            box = (min(q.x for q in poly), min(q.y for q in poly), max(q.x for q in poly), max(q.y for q in poly))
+            box = (min(q.x for q in poly), min(q.y for q in poly), max(q.x for q in poly),
+                   max(q.y for q in poly))
         else:
             c = t.position
             box = (c.x - radius, c.y - radius, c.x + radius, c.y + radius)
@@ -337,7 +338,8 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             down = norm_deg(wind_from(state) + 180.0)
             samples = _straight(pos, down, d)
             end = samples[-1][0]
-            plan = MovePlan(kind="drift", start=pos, heading=heading, end=end, end_heading=heading, distance=d,
+            plan = MovePlan(kind="drift", start=pos, heading=heading, end=end, end_heading=heading,
+                            distance=d,
                             max_distance=d, samples=[(q, heading) for q, _ in samples], path=[pos, end],
                             notes=[f"drifts {d:.0f} mm downwind ({reason})"], radius=radius)
             if wants_turn:
@@ -460,8 +462,10 @@ def best_shot(state: BattleState, ship: ShipState, samples: list[tuple[Point, fl
         band = C.range_band(d, rate, double)
         if band is None:
             continue
-        rake = None if target_is_battery else C.rake_of(relative_bearing(target_heading, bearing(target_pos, p)))
-        score = float({"short": 1, "medium": 0, "long": -1}[band] + (4 if rake == "stern" else 2 if rake == "bow" else 0))
+        rake = None if target_is_battery else C.rake_of(relative_bearing(target_heading, bearing(target_pos,
+                                                                                                 p)))
+        score = float({"short": 1, "medium": 0,
+                       "long": -1}[band] + (4 if rake == "stern" else 2 if rake == "bow" else 0))
         score -= i * 1e-4 + d * 1e-7
         if best is None or score > best.score:
             best = Shot(side=side, at=p, heading=h, range=d, band=band, rake=rake, double=double, score=score)

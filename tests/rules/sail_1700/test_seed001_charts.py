@@ -32,8 +32,10 @@ RS = get_ruleset("sail_1700")
     pytest.param(51, "South", 180.0, "L41 '51- 63 Wind from South'", id="003-wind-51-south"),
     pytest.param(63, "South", 180.0, "L41 '51- 63'", id="003-wind-63-south"),
     pytest.param(64, "South West", 225.0, "L41 '64 - 75 Wind from South West'", id="003-wind-64-sw"),
-    pytest.param(75, "South West", 225.0, "L41 '64 - 75' (S01: 74-75 are South West)", id="003-wind-75-sw-S01"),
-    pytest.param(74, "South West", 225.0, "L41 '74 - 88 Wind from West' overlaps (S01)", id="003-wind-74-sw-S01"),
+    pytest.param(75, "South West", 225.0, "L41 '64 - 75' (S01: 74-75 are South West)",
+                 id="003-wind-75-sw-S01"),
+    pytest.param(74, "South West", 225.0, "L41 '74 - 88 Wind from West' overlaps (S01)",
+                 id="003-wind-74-sw-S01"),
     pytest.param(76, "West", 270.0, "L41 S01: West = 76-88", id="003-wind-76-west-S01"),
     pytest.param(88, "West", 270.0, "L41 '74 - 88 Wind from West'", id="003-wind-88-west"),
     pytest.param(89, "North West", 315.0, "L41 '89 - 100 Wind from North West'", id="003-wind-89-nw"),
@@ -273,7 +275,8 @@ def test_manoeuvre_numbers() -> None:
 
 @pytest.mark.parametrize("d6, grade", [
     pytest.param(1, "poor", id="008-grade-1-poor"), pytest.param(2, "poor", id="008-grade-2-poor"),
-    pytest.param(3, "average", id="008-grade-3-average"), pytest.param(4, "average", id="008-grade-4-average"),
+    pytest.param(3, "average", id="008-grade-3-average"), pytest.param(4, "average",
+                                                                       id="008-grade-4-average"),
     pytest.param(5, "good", id="008-grade-5-good"), pytest.param(6, "good", id="008-grade-6-good"),
 ])
 def test_efficiency_grades(d6: int, grade: str) -> None:
@@ -431,7 +434,8 @@ def test_gunnery_chart_cells(guns: int, ff: int, cell: tuple[int, int]) -> None:
 
 def test_chart_corrections_listed() -> None:
     """S16-S19: every corrected cell is in GUNNERY_CHART_CORRECTIONS and the chart uses the corrected value."""
-    assert set(T.GUNNERY_CHART_CORRECTIONS) == {(18, 2), (21, 6), (27, 11), (30, 16), (24, 18), (25, 1), (14, 10)}
+    assert set(T.GUNNERY_CHART_CORRECTIONS) == {(18, 2), (21, 6), (27, 11), (30, 16), (24, 18), (25, 1),
+                                                (14, 10)}
     for (g, f), (_, used, _) in T.GUNNERY_CHART_CORRECTIONS.items():
         assert T.GUNNERY_CHART[g - 1][f - 1] == used
     assert len(T.GUNNERY_CHART) == 30 and all(len(r) == 19 for r in T.GUNNERY_CHART)
@@ -495,11 +499,13 @@ def test_damage_roll_count_S24(pts: int, rolls: int) -> None:
     pytest.param(3, "captain_wounded", id="013-dc-03-captain-wounded"),
     pytest.param(4, "mast_damage", id="013-dc-04-mast"), pytest.param(8, "mast_damage", id="013-dc-08-mast"),
     pytest.param(9, "one_fire", id="013-dc-09-fire"), pytest.param(13, "one_fire", id="013-dc-13-fire"),
-    pytest.param(14, "boat_destroyed", id="013-dc-14-boat"), pytest.param(18, "boat_destroyed", id="013-dc-18"),
+    pytest.param(14, "boat_destroyed", id="013-dc-14-boat"), pytest.param(18, "boat_destroyed",
+                                                                          id="013-dc-18"),
     pytest.param(19, "nothing", id="013-dc-19-nothing"), pytest.param(23, "nothing", id="013-dc-23"),
     pytest.param(24, "two_fires", id="013-dc-24-two-fires"), pytest.param(28, "two_fires", id="013-dc-28"),
     pytest.param(29, "mast_damage", id="013-dc-29-mast"), pytest.param(33, "mast_damage", id="013-dc-33"),
-    pytest.param(34, "boat_destroyed", id="013-dc-34-boat"), pytest.param(38, "boat_destroyed", id="013-dc-38"),
+    pytest.param(34, "boat_destroyed", id="013-dc-34-boat"), pytest.param(38, "boat_destroyed",
+                                                                          id="013-dc-38"),
     pytest.param(39, "one_fire", id="013-dc-39-fire"), pytest.param(43, "one_fire", id="013-dc-43"),
     pytest.param(44, "nothing", id="013-dc-44"), pytest.param(48, "nothing", id="013-dc-48"),
     pytest.param(49, "wheel_port", id="013-dc-49-wheel-port"),
@@ -507,14 +513,16 @@ def test_damage_roll_count_S24(pts: int, rolls: int) -> None:
     pytest.param(51, "anchor_cable", id="013-dc-51-anchor-cable"),
     pytest.param(52, "severe_underwater", id="013-dc-52-severe-S23"),
     pytest.param(53, "pumps_destroyed", id="013-dc-53-pumps"),
-    pytest.param(54, "boat_destroyed", id="013-dc-54-boat"), pytest.param(58, "boat_destroyed", id="013-dc-58"),
+    pytest.param(54, "boat_destroyed", id="013-dc-54-boat"), pytest.param(58, "boat_destroyed",
+                                                                          id="013-dc-58"),
     pytest.param(59, "nothing", id="013-dc-59"), pytest.param(63, "nothing", id="013-dc-63"),
     pytest.param(64, "mast_damage", id="013-dc-64-mast"), pytest.param(68, "mast_damage", id="013-dc-68"),
     pytest.param(69, "one_fire", id="013-dc-69-fire"), pytest.param(73, "one_fire", id="013-dc-73"),
     pytest.param(74, "two_fires", id="013-dc-74-two-fires"), pytest.param(78, "two_fires", id="013-dc-78"),
     pytest.param(79, "mast_damage", id="013-dc-79-mast"), pytest.param(83, "mast_damage", id="013-dc-83"),
     pytest.param(84, "nothing", id="013-dc-84"), pytest.param(88, "nothing", id="013-dc-88"),
-    pytest.param(89, "boat_destroyed", id="013-dc-89-boat"), pytest.param(93, "boat_destroyed", id="013-dc-93"),
+    pytest.param(89, "boat_destroyed", id="013-dc-89-boat"), pytest.param(93, "boat_destroyed",
+                                                                          id="013-dc-93"),
     pytest.param(94, "one_fire", id="013-dc-94-fire"), pytest.param(98, "one_fire", id="013-dc-98"),
     pytest.param(99, "magazine_explodes", id="013-dc-99-magazine"),
 ])
@@ -764,11 +772,15 @@ def test_reference_classes_every_row() -> None:
 
 @pytest.mark.parametrize("stats, field", [
     pytest.param({"nation": "USA", "rate": "4th", "points": 440}, "guns", id="002-class-missing-guns"),
-    pytest.param({"nation": "USA", "rate": "4th", "guns": -1, "points": 440}, "guns", id="002-class-negative-guns"),
-    pytest.param({"nation": "USA", "rate": "4th", "guns": 44, "points": 99999}, "points", id="002-class-absurd"),
-    pytest.param({"nation": "Mars", "rate": "4th", "guns": 44, "points": 440}, "nation", id="002-class-nation"),
+    pytest.param({"nation": "USA", "rate": "4th", "guns": -1, "points": 440}, "guns",
+                 id="002-class-negative-guns"),
+    pytest.param({"nation": "USA", "rate": "4th", "guns": 44, "points": 99999}, "points",
+                 id="002-class-absurd"),
+    pytest.param({"nation": "Mars", "rate": "4th", "guns": 44, "points": 440}, "nation",
+                 id="002-class-nation"),
     pytest.param({"nation": "USA", "rate": "7th", "guns": 44, "points": 440}, "rate", id="002-class-rate"),
-    pytest.param({"nation": "USA", "rate": "4th", "guns": 44, "guns_starboard": 30, "guns_port": 30, "points": 440},
+    pytest.param({"nation": "USA", "rate": "4th", "guns": 44, "guns_starboard": 30, "guns_port": 30,
+                  "points": 440},
                  "guns_starboard", id="002-class-more-guns-per-side-than-aboard"),
     pytest.param({"nation": "USA", "rate": "4th", "guns": 44, "guns_starboard": 22, "points": 440},
                  "guns_port", id="002-class-one-side-only-S42"),
@@ -783,7 +795,8 @@ def test_tables_json_has_every_chart() -> None:
     tables = RS.tables()
     text = json.dumps(tables)
     assert json.loads(text) == tables
-    for key in ("wind_direction", "weather_chart", "weather_effects", "sailing_speeds_mm", "efficiency_grades",
+    for key in ("wind_direction", "weather_chart", "weather_effects", "sailing_speeds_mm",
+                "efficiency_grades",
                 "gunnery_ranges_mm", "firing_factor_modifiers", "gunnery_chart", "gunnery_chart_corrections",
                 "damage_chart", "fires", "boarding", "entanglement", "ships_boats", "grounding_depth_by_rate",
                 "grounding_depth_by_guns", "anchoring", "mortar_ranging", "mortar_spider", "shore_batteries",

@@ -24,15 +24,18 @@ SEVENTY_FOUR_GB: dict[str, JSON] = {"nation": "Britain", "rate": "3rd", "guns": 
 SEVENTY_FOUR_FR: dict[str, JSON] = {"nation": "France", "rate": "3rd", "guns": 74, "points": 700}
 FRIGATE_US: dict[str, JSON] = {"nation": "USA", "rate": "4th", "guns": 44, "points": 440}
 FRIGATE_GB: dict[str, JSON] = {"nation": "Britain", "rate": "5th", "guns": 38, "points": 280}
-CUTTER_GB: dict[str, JSON] = {"nation": "Britain", "rate": "unrated", "type": "Cutter", "guns": 4, "points": 20}
+CUTTER_GB: dict[str, JSON] = {"nation": "Britain", "rate": "unrated", "type": "Cutter", "guns": 4,
+                              "points": 20}
 BOMB_GB: dict[str, JSON] = {"nation": "Britain", "rate": "unrated", "type": "Bomb", "guns": 4, "mortars": 2,
                             "points": 70}
 
 
-def ship(sid: str, side: str, stats: dict[str, JSON], x: float, y: float, heading: float = 0.0, speed: float = 0.0,
+def ship(sid: str, side: str, stats: dict[str, JSON], x: float, y: float, heading: float = 0.0,
+         speed: float = 0.0,
          **sheet: Any) -> ShipState:
     sheet.setdefault("grade", "average")
-    return ShipState(id=sid, name=sid.title(), side=side, position=Point(x=x, y=y), heading=heading, speed=speed,
+    return ShipState(id=sid, name=sid.title(), side=side, position=Point(x=x, y=y), heading=heading,
+                     speed=speed,
                      stats=dict(stats), sheet=sheet)
 
 
@@ -53,7 +56,8 @@ def play(state: BattleState, orders: dict[str, dict[str, JSON]], dice: list[int]
          turn: int | None = None) -> tuple[BattleState, list[Event]]:
     """Resolve one phase with scripted dice; every scripted value must be used."""
     if phase is not None or turn is not None:
-        state = replace(state, phase=state.phase if phase is None else phase, turn=state.turn if turn is None else turn)
+        state = replace(state, phase=state.phase if phase is None else phase,
+                        turn=state.turn if turn is None else turn)
     d = ScriptedDice(dice)
     res = RS.resolve_phase(state, {k: ShipOrder(ship_id=k, data=v) for k, v in orders.items()}, d)
     assert d.remaining == 0, f"{d.remaining} scripted dice unused"
@@ -75,8 +79,10 @@ def test_002_setup_rolls_initiative_wind_weather_grades() -> None:
     'Throw one ordinary dice' (grades); A1: a die per side, the higher moves first (re-roll ties)."""
     st = BattleState(ruleset="sail_1700", map=MapSpec(geometry="table_mm", width=2400, height=1800),
                      sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")),
-                     ships=(ShipState(id="x", name="X", side="a", position=Point(x=100, y=100), stats=FRIGATE_US),
-                            ShipState(id="y", name="Y", side="b", position=Point(x=900, y=900), stats=FRIGATE_GB)),
+                     ships=(ShipState(id="x", name="X", side="a", position=Point(x=100, y=100),
+                                      stats=FRIGATE_US),
+                            ShipState(id="y", name="Y", side="b", position=Point(x=900, y=900),
+                                      stats=FRIGATE_GB)),
                      conditions=Conditions(night=True))
     # initiative 3, 3 (tie), 2, 5 -> b first; wind 76 -> West (S01); weather 70 -> rain strong 1500; grades 6, 1
     state, events = RS.setup(st, ScriptedDice([3, 3, 2, 5, 76, 70, 6, 1]))
@@ -97,7 +103,8 @@ def test_002_setup_rolls_initiative_wind_weather_grades() -> None:
 def test_006_beam_reach_full_speed_and_minimum_move_S46() -> None:
     """Line 77: 'Beam or Quarter ... 200mm' (4th-5th); line 81: 'Vessels must move at least 50% of the distance moved
     from the previous move' (S46)."""
-    st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0, speed=200.0), ship("e", "b", FRIGATE_GB, 2000, 1500))
+    st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0, speed=200.0), ship("e", "b", FRIGATE_GB,
+                                                                                      2000, 1500))
     plan = S.plan_move(st, st.ship("f"), {})
     assert (plan.max_distance, plan.min_distance) == (200.0, 100.0)
     assert errs(st, "f", {"speed": 99.0}) == {"speed": [
@@ -112,7 +119,8 @@ def test_006_beam_reach_full_speed_and_minimum_move_S46() -> None:
 def test_007_turn_uses_lesser_speed_and_half_after_losses_S10() -> None:
     """Line 93: 'Use the lesser of the speeds for the old or the new course for the whole move.' Line 85: 'If 50% of
     the Crew or Damage points have been lost all course changes are at half speed.' (S10)"""
-    st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0, speed=0.0), ship("e", "b", FRIGATE_GB, 2000, 1500))
+    st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0, speed=0.0), ship("e", "b", FRIGATE_GB,
+                                                                                    2000, 1500))
     assert S.plan_move(st, st.ship("f"), {"turn": 90.0}).max_distance == 160.0  # beam 200, aft 160
     hurt = replace(st.ship("f"), sheet={**st.ship("f").sheet, "points": 140})
     assert S.plan_move(st, hurt, {"turn": 90.0}).max_distance == 80.0
@@ -128,7 +136,8 @@ def test_007_turning_circle_path() -> None:
     plan = S.plan_move(st, st.ship("f"), {"turn": 90.0, "speed": 160.0})
     assert plan.end_heading == 180.0
     # arc of radius 23.75 to (523.75, 523.75), then 160 - 37.31 mm south
-    assert round(plan.end.x, 2) == 523.75 and round(plan.end.y, 2) == round(523.75 + 160 - 23.75 * 3.14159265 / 2, 2)
+    assert round(plan.end.x, 2) == 523.75 and round(plan.end.y,
+                                                    2) == round(523.75 + 160 - 23.75 * 3.14159265 / 2, 2)
     assert plan.samples[-1][0] == plan.end
 
 
@@ -154,7 +163,8 @@ def test_007_tacking() -> None:
     masted = replace(st, ships=(replace(st.ship("f"), sheet={**st.ship("f").sheet, "mast_hits": 1}),
                                 st.ship("e")))
     assert errs(masted, "f", {"tack": True}) == {"tack": ["Only vessels with no mast damage may tack (7.)."]}
-    strong = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=300.0), ship("e", "b", FRIGATE_GB, 2000, 1500),
+    strong = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=300.0), ship("e", "b", FRIGATE_GB, 2000,
+                                                                              1500),
                     number=55)
     assert errs(strong, "f", {"tack": True}) == {"tack": ["No tacking in a strong wind (7.)."]}
 
@@ -191,7 +201,8 @@ def test_012_broadside_exact() -> None:
     assert fire.data["ff"] == 11 and fire.data["points"] == 69 and fire.data["guns_destroyed"] == 14
     assert fire.data["side"] == "starboard" and fire.data["band"] == "short"
     fr = new.ship("fr").sheet
-    assert fr["points"] == 631 and fr["guns"] == {"starboard": 37, "port": 23}  # French port side faces the Briton
+    assert fr["points"] == 631 and fr["guns"] == {"starboard": 37,
+                                                  "port": 23}  # French port side faces the Briton
     assert [e.outcome for e in events if e.kind == "damage_chart"] == ["nothing", "nothing"]
     gb = new.ship("gb").sheet
     assert gb["broadsides"]["starboard"] == {"ready_turn": 3, "shot": "round"}  # type: ignore[index]
@@ -212,7 +223,8 @@ def test_011_double_shot_two_moves_halved_ranges_doubled() -> None:
     """Line 146: 'To load double shot takes two moves. When firing double shot all ranges are halved.' Line 170:
     '(Double result when firing double shot)'."""
     st, ev = play(duel(), {"gb": {"speed": 0.0, "load_double": "starboard"}}, [])
-    assert st.ship("gb").sheet["broadsides"]["starboard"] == {"ready_turn": 3, "shot": "double"}  # type: ignore
+    assert st.ship("gb").sheet["broadsides"]["starboard"] == {"ready_turn": 3,
+                                                              "shot": "double"}  # type: ignore
     assert errs(replace(st, turn=2), "gb", {"speed": 0.0, "target": "fr"}) != {}
     st3 = replace(st, turn=3)
     new, events = play(st3, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20, 45, 45])
@@ -428,14 +440,16 @@ def test_015_boarding_melee_decks_capture() -> None:
     """Lines 219-233: 20% left aboard; one die each modified (S29); the chart's bracket figure is the casualties;
     deck by deck (S30: a 5th rate has two decks); lines 241: prize crew 10%."""
     st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr", grade="good"),
-                ship("fr", "b", {**FRIGATE_GB, "nation": "Spain"}, 1000, 1014, heading=90.0, entangled_with="gb",
+                ship("fr", "b", {**FRIGATE_GB, "nation": "Spain"}, 1000, 1014, heading=90.0,
+                     entangled_with="gb",
                      grade="poor"), wind=0.0)
     new, ev = play(st, {"gb": {"board": "fr"}}, [4, 3])
     melee = next(e for e in ev if e.kind == "melee")
     # GB 224 men (280 - 56), roll 4 +1 good +1 British = 6; Spain 280 men, 3 -1 poor -1 Spain = 1
     # 224 = 7 x 30 + 14: 7 x 5 + 2 = 37 casualties; 280 = 9 x 30 + 10: 9 x 1 + 0 = 9
     assert melee.data["casualties_defender"] == 37 and melee.data["casualties_attacker"] == 9
-    assert melee.outcome == "attacker" and new.ship("fr").sheet["melee"] == {"attacker": "gb", "defender": "fr",
+    assert melee.outcome == "attacker" and new.ship("fr").sheet["melee"] == {"attacker": "gb",
+                                                                             "defender": "fr",
                                                                              "deck": 2}
     assert new.ship("fr").sheet["points"] == 243 and new.ship("gb").sheet["points"] == 271
     assert errs(replace(new, phase=1), "fr", {"speed": 0.0, "target": "gb"}) == {
@@ -463,7 +477,8 @@ def test_015_tie_continues_S29() -> None:
     new, ev = play(st, {"gb": {"board": "fr"}}, [1, 1])  # 1 - 1 poor - 1 Spain = -1: no casualties either way
     melee = next(e for e in ev if e.kind == "melee")
     assert melee.data["casualties_defender"] == 0 and melee.data["casualties_attacker"] == 0
-    assert melee.outcome == "tie" and new.ship("fr").sheet["melee"] == {"attacker": "gb", "defender": "fr", "deck": 1}
+    assert melee.outcome == "tie" and new.ship("fr").sheet["melee"] == {"attacker": "gb", "defender": "fr",
+                                                                        "deck": 1}
     # 224 British men at 2 vs 280 at 2: 7 x 2 + 1 = 15 against 9 x 2 + 1 = 19: the defenders win
     st2 = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr"),
                  ship("fr", "b", FRIGATE_GB, 1000, 1014, heading=90.0, entangled_with="gb"), wind=0.0)
@@ -549,7 +564,8 @@ def test_022_anchor_drop_raise_make_sail() -> None:
     assert st.ship("f").sheet["anchored"] is False
     deep = battle(ship("f", "a", FRIGATE_GB, 1000, 1000), ship("e", "b", FRIGATE_GB, 2000, 1500),
                   options={"sea_depth_fathoms": 2000.0})
-    assert errs(deep, "f", {"anchor": "drop"}) == {"anchor": ["Vessels may only anchor in less than 300 fathoms (22.)."]}
+    assert errs(deep, "f",
+                {"anchor": "drop"}) == {"anchor": ["Vessels may only anchor in less than 300 fathoms (22.)."]}
 
 
 # --- 6. dismasted drift and jury masts; 9. towing; 10. rowing --------------------------------------------------
@@ -562,7 +578,8 @@ def test_006_dismasted_drift_and_jury_mast_S09() -> None:
     st, ev = play(st, {"f": {}}, [])
     f = st.ship("f")
     assert isinstance(f.position, Point) and round(f.position.y, 6) == 1040.0  # 25% of 160 downwind (south)
-    assert errs(st, "f", {"jury_rig": True}) == {"jury_rig": ["A temporary mast may be raised after two moves (6.)."]}
+    assert errs(st, "f",
+                {"jury_rig": True}) == {"jury_rig": ["A temporary mast may be raised after two moves (6.)."]}
     st, _ = play(st, {"f": {}}, [])
     st, ev = play(st, {"f": {"jury_rig": True}}, [])
     f = st.ship("f")
@@ -573,7 +590,8 @@ def test_006_dismasted_drift_and_jury_mast_S09() -> None:
 def test_009_towing() -> None:
     """Line 120: 'It takes two moves to secure a tow rope. 25% of the towing vessels move distance is the maximum'."""
     st = battle(ship("t", "a", FRIGATE_GB, 1000, 1000, heading=90.0),
-                ship("d", "a", FRIGATE_GB, 970, 1000, heading=90.0, dismasted=True, mast_hits=4, anchored=True),
+                ship("d", "a", FRIGATE_GB, 970, 1000, heading=90.0, dismasted=True, mast_hits=4,
+                     anchored=True),
                 ship("e", "b", FRIGATE_GB, 2000, 1500), wind=0.0)
     st, ev = play(st, {"t": {"speed": 0.0, "tow": "d"}, "d": {}}, [])
     assert st.ship("t").sheet["tow_secure_left"] == 1
@@ -619,9 +637,11 @@ def test_024_shore_battery_fires_land_based() -> None:
     """Lines 335-341: battery points by construction; '+1 Guns land based'; arc 35 degrees either side of the
     perpendicular."""
     bat = TerrainFeature(kind="battery", position=Point(x=1000, y=1200),
-                         props={"id": "fort", "name": "Fort", "side": "a", "guns": 10, "construction": "stone",
+                         props={"id": "fort", "name": "Fort", "side": "a", "guns": 10,
+                                "construction": "stone",
                                 "facing": 0.0, "nation": "France"})
-    st = battle(ship("x", "a", FRIGATE_GB, 200, 200), ship("fr", "b", SEVENTY_FOUR_GB, 1000, 1050, heading=90.0),
+    st = battle(ship("x", "a", FRIGATE_GB, 200, 200), ship("fr", "b", SEVENTY_FOUR_GB, 1000, 1050,
+                                                           heading=90.0),
                 terrain=(bat,))
     assert st.terrain[0].props["points"] == 400
     new, ev = play(st, {"x": {"speed": 0.0}}, [3, 3, 20])
@@ -671,7 +691,8 @@ def test_A7_default_orders_are_legal(policy: str) -> None:
     for sid in ("gb", "fr"):
         o = RS.default_order(st, st.ship(sid), policy)  # type: ignore[arg-type]
         assert RS.check_order(st, st.ship(sid), o) == {}
-    assert RS.default_order(st, st.ship("gb"), "fire_nearest").data.get("target") == "fr"  # type: ignore[arg-type]
+    assert RS.default_order(st, st.ship("gb"),
+                            "fire_nearest").data.get("target") == "fr"  # type: ignore[arg-type]
 
 
 def test_json_round_trip_after_play() -> None:
@@ -689,7 +710,76 @@ def test_public_sheet_A2() -> None:
 
 def test_preview_lines() -> None:
     """The order form shows what an order would do."""
-    lines = RS.preview(duel(), duel().ship("gb"), ShipOrder(ship_id="gb", data={"speed": 0.0, "target": "fr"}))
+    lines = RS.preview(duel(), duel().ship("gb"), ShipOrder(ship_id="gb", data={"speed": 0.0,
+                                                                                "target": "fr"}))
     assert lines[0].startswith("Sail: 0 mm")
     assert lines[-1] == ("Starboard broadside, 37 guns at fr: 90 mm short; FF +4 + 2 average dice -> 44/69/86 "
                          "points (low/average/high).")
+
+
+# --- NW-SAIL rulings (docs/rulings.md) ----------------------------------------------------------------------------
+
+def test_NW_SAIL_12_leaving_the_table_withdraws() -> None:
+    """NW-SAIL-12: 'A vessel whose move ends off the table leaves the battle (withdrawn).'"""
+    st = battle(ship("f", "a", FRIGATE_GB, 2350, 1000, heading=90.0), ship("e", "b", FRIGATE_GB, 500, 500))
+    new, ev = play(st, {"f": {}}, [])
+    assert new.ship("f").status == "withdrawn" and ev[-1].kind == "withdrawn"
+
+
+def test_NW_SAIL_13_unfought_fire_is_a_failed_attempt() -> None:
+    """NW-SAIL-13: 'a fire not fought counts as a failed attempt, with its explosion check.'"""
+    st = battle(ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[0]),
+                ship("gb", "b", SEVENTY_FOUR_GB, 2000, 1500))
+    new, ev = play(st, {"fr": {"speed": 0.0, "fight_fires": False}}, [2, 2])
+    assert new.ship("fr").sheet["fires"] == [1] and kinds(ev)[:2] == ["fire_fight", "explosion_check"]
+
+
+def test_NW_SAIL_16_prize_crew_cannot_be_mustered() -> None:
+    """Line 241: 'If these cannot be mustered, the vessel must be turned loose.' (NW-SAIL-16: struck, not captured)"""
+    st = battle(ship("gb", "a", {**CUTTER_GB, "points": 60}, 1000, 1000, heading=90.0, entangled_with="fr",
+                     grade="good"),
+                ship("fr", "b", {**CUTTER_GB, "nation": "Spain", "points": 600}, 1000, 1014, heading=90.0,
+                     entangled_with="gb", grade="poor", points=200), wind=0.0)
+    # 48 men at 6 + 2 = 8: 30 -> 36 (7) + 18 -> 23 (5) = 12 casualties; 200 men at 1 - 2 = -1: none (S29).
+    # The single deck is carried; the prize crew is 60 (10% of 600) and the cutter has only 60 points.
+    new, ev = play(st, {"gb": {"board": "fr"}}, [6, 1])
+    melee = next(e for e in ev if e.kind == "melee")
+    assert (melee.data["casualties_defender"], melee.data["casualties_attacker"]) == (12, 0)
+    assert new.ship("fr").status == "struck" and "turned loose" in ev[-1].text
+
+
+def test_NW_SAIL_15_battery_takes_points_and_guns() -> None:
+    """NW-SAIL-15: a battery hit takes points and guns only; at 0 it is silenced."""
+    bat = TerrainFeature(kind="battery", position=Point(x=1090, y=1000),
+                         props={"id": "fort", "name": "Fort", "side": "b", "guns": 2, "construction": "open",
+                                "facing": 270.0})
+    st = battle(ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
+                ship("e", "b", FRIGATE_GB, 2000, 1700), terrain=(bat,), wind=270.0)
+    new, ev = play(st, {"gb": {"speed": 0.0, "target": "fort"}}, [3, 4])
+    assert new.terrain[0].props["silenced"] is True and new.terrain[0].props["points"] == 0
+    assert "damage_chart" not in kinds(ev)
+
+
+def test_NW_SAIL_17_pair_stationary_then_drifts() -> None:
+    """Line 261 / S34 / NW-SAIL-17: halved to 0, stationary for one move, then drift downwind at 25% of the lesser
+    Aft speed."""
+    st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr",
+                     entangle_distance=1),
+                ship("fr", "b", SEVENTY_FOUR_FR, 1000, 1015, heading=90.0, entangled_with="gb",
+                     entangle_distance=1),
+                wind=0.0)
+    st, ev = play(replace(st, turn=2), {"gb": {}}, [], phase=0)
+    assert ev[0].data["distance"] == 1
+    st, ev = play(replace(st, turn=3), {"gb": {}}, [], phase=0)
+    assert "stationary" in ev[0].text
+    st, ev = play(replace(st, turn=4), {"gb": {}}, [], phase=0)
+    assert ev[0].data["distance"] == 30 and ev[0].data["heading"] == 180.0  # 25% of the 74's Aft 120
+
+
+def test_NW_SAIL_4_already_entangled_stops_alongside() -> None:
+    """NW-SAIL-4: a vessel meeting one already entangled with another stops alongside without entangling."""
+    st = battle(ship("m", "a", FRIGATE_GB, 900, 1000, heading=90.0, speed=200.0),
+                ship("x", "b", FRIGATE_GB, 1000, 1000, heading=0.0, entangled_with="y"),
+                ship("y", "b", FRIGATE_GB, 1000, 1015, heading=0.0, entangled_with="x"), wind=0.0)
+    new, ev = play(st, {"m": {}}, [])
+    assert new.ship("m").sheet["entangled_with"] is None and "contact" in kinds(ev)
