@@ -510,7 +510,10 @@ class Phase:
         end, end_h = samples[-1]
         if stop_at is None:
             end, end_h = plan.end, plan.end_heading
-        moved = sum(distance(samples[i - 1][0], samples[i][0]) for i in range(1, len(samples)))
+        if stop_at is None:
+            moved = plan.distance
+        else:
+            moved = sum(distance(samples[i - 1][0], samples[i][0]) for i in range(1, len(samples)))
         if plan.kind == "tack":
             moved = 0.0  # a tack is a full move; forward movement begins next move (7.)
         old = r.pos

@@ -593,7 +593,8 @@ class Sail1700(RuleSet):
         shoal_list = S.shoals(state.terrain)
         gdepth = C.grounding_depth(rate, sum(S.inum(v) for v in S.dval(ship.sheet.get("guns")).values()))
         others = [s for s in state.ships if s.id != ship.id and s.status in ("active", "struck", "captured")
-                  and isinstance(s.position, Point) and distance(s.position, here) < 350]
+                  and isinstance(s.position, Point)
+                  and abs(s.position.x - here.x) < 270 and abs(s.position.y - here.y) < 270]
         best: tuple[float, dict[str, JSON]] | None = None
         for turn in (0, 15, -15, 30, -30, 45, -45, 60, -60, 90, -90, 120, -120, 150, -150, 180):
             move: dict[str, JSON] = {"turn": float(turn)}
@@ -615,9 +616,10 @@ class Sail1700(RuleSet):
             if not on_table(end, m.width, m.height) or min(end.x, end.y, m.width - end.x,
                                                            m.height - end.y) < 40:
                 score -= 300.0
-            for p, _ in plan.samples[1:]:
-                if any(distance(p, o.position) < T.CONTACT_MM + 8 for o in others
-                       if isinstance(o.position, Point)):
+            near = [o.position for o in others if isinstance(o.position, Point)
+                    and distance(o.position, here) <= plan.distance + T.CONTACT_MM + 8]
+            for p, _ in plan.samples[1:] if near else ():
+                if any(distance(p, q) < T.CONTACT_MM + 8 for q in near):
                     score -= 100.0
                     break
             if shoal_list:

@@ -58,7 +58,7 @@ def test_06_every_phase_round_trips() -> None:
 def test_07_nile_setup_and_result() -> None:
     """07: eight British 74s (620, Good) against the anchored French van (five 74s of 700 and Franklin 80 of 830,
     Poor), night (visibility halved). Expected game result: the French van strikes, no British ship lost; seed 1
-    gives exactly that in 15 turns."""
+    gives exactly that in 14 turns."""
     sc = bundled_scenarios("sail_1700")["sail_nile_1798_van_action"]
     state, _ = scenario_state(sc, SeededDice(1))
     fr = [s for s in state.ships if s.side == "france"]
@@ -67,6 +67,6 @@ def test_07_nile_setup_and_result() -> None:
     assert state.ship("vanguard").sheet["admiral"] is True and state.conditions.night is True
     assert len([s for s in state.ships if s.side == "britain"]) == 8
     out = play(sc, 1, sc.turns, "captain")
-    assert out.finished and out.winner == "britain" and out.turns == 15
+    assert out.finished and out.winner == "britain" and out.turns == 14
     assert all(out.statuses[s.id] in ("struck", "sunk") for s in fr)
     assert all(out.statuses[s.id] == "active" for s in state.ships if s.side == "britain")
