@@ -1,9 +1,9 @@
 """The examples of ``docs/rules-json.md`` run from a fresh checkout and print what the doc says.
 
-The doc marks each runnable block with a comment, ``<!-- example: KEY[, exit=N][, output=PATH] -->``, before a
-```` ```console ```` block. In the block, a line starting ``$ `` is a command and the lines after it, up to the next
-command, its expected standard output, where ``...`` stands for any text. ``output=PATH`` also requires the whole
-output to equal the file at PATH (the example files in ``docs/examples/<key>/``).
+The doc marks each runnable block with a comment, ``<!-- example: KEY[, exit=N][, output=PATH] -->``, before
+a console block. In the block, a line starting ``$ `` is a command and the lines after it, up to the next
+command, its expected standard output, where ``...`` stands for any text. ``output=PATH`` also requires the
+whole output to equal the file at PATH (the example files in ``docs/examples/<key>/``).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def parse(text: str) -> list[Example]:
         line = text.count("\n", 0, m.start("body")) + 1
         command: str | None = None
         lines: list[str] = []
-        for raw in m.group("body").split("\n") + ["$ END"]:
+        for raw in [*m.group("body").split("\n"), "$ END"]:
             if raw.startswith("$ "):
                 if command is not None:
                     out.append(
