@@ -196,6 +196,7 @@ class RuleSet(ABC):
         ships = state.ship_map()
         seen: set[str] = set()
         ordering = self.ordering_sides(state)
+        fields = self.order_fields()
         for order in orders:
             sid = order.ship_id
             ship = ships.get(sid)
@@ -217,7 +218,7 @@ class RuleSet(ABC):
             if side not in ordering:
                 illegal.setdefault(sid, {}).setdefault("__all__", []).append("Your side gives no orders this phase.")
                 continue
-            inv = validate_fields(self.order_fields(), order.data)
+            inv = validate_fields(fields, order.data)
             if inv:
                 invalid[sid] = inv
                 continue

@@ -48,14 +48,17 @@ def complete_orders(state: BattleState, orders: Iterable[ShipOrder]) -> tuple[di
     out: dict[str, ShipOrder] = {}
     events: list[Event] = []
     for side in rs.ordering_sides(state):
-        for ship in rs.orderable_ships(state, side):
+        ships = rs.orderable_ships(state, side)
+        # one call per side: rule sets can share per-phase work across the side's orders
+        errors = rs.validate_orders(state, side, [given[s.id] for s in ships if s.id in given])
+        for ship in ships:
             order = given.get(ship.id)
             if order is not None:
-                errors = rs.validate_orders(state, side, [order])
-                if errors.ok:
+                mine = errors.for_ship(ship.id)
+                if not mine:
                     out[ship.id] = order
                     continue
-                msgs = "; ".join(f"{k}: {' '.join(v)}" for k, v in errors.for_ship(ship.id).items())
+                msgs = "; ".join(f"{k}: {' '.join(v)}" for k, v in mine.items())
                 events.append(
                     Event(
                         kind="order_rejected",

@@ -162,7 +162,9 @@ def hex_neighbours(h: Hex) -> list[Hex]:
 
 def hex_bearing(a: Hex, b: Hex) -> float:
     """Return the bearing from the centre of ``a`` to the centre of ``b`` (A5: centre to centre)."""
-    return bearing(hex_center(a), hex_center(b))
+    dq = b.q - a.q
+    # the difference of the two hex_center() points, without building them
+    return norm_deg(math.degrees(math.atan2(1.5 * dq, -SQRT3 * (b.r - a.r + dq / 2.0))))
 
 
 def is_side_facing(heading: float) -> bool:

@@ -96,6 +96,9 @@ OPTIONS: tuple[FieldSpec, ...] = (
 )
 
 
+_OPTION_DEFAULTS: dict[str, JSON] = {spec.name: spec.default for spec in OPTIONS}
+
+
 def gun_dice(guns: int, calibre: float) -> int:
     """Return the D6 rolled for ``guns`` barrels of ``calibre`` inches (3.0; U01 halves up).
 
@@ -135,8 +138,9 @@ def to_hit(range_hexes: int) -> int | None:
 
 
 def _guns(ship: ShipState) -> list[dict[str, JSON]]:
-    rows = ship.stats.get("guns", [])
-    return [cast(dict[str, JSON], r) for r in rows] if isinstance(rows, list) else []
+    rows = ship.stats.get("guns")
+    # the class schema makes every row an object (validate_class)
+    return cast(list[dict[str, JSON]], rows) if isinstance(rows, list) else []
 
 
 def _num(v: JSON, default: float = 0.0) -> float:
@@ -195,10 +199,7 @@ class UltraSimple(RuleSet):
     # --- set-up ------------------------------------------------------------------------------
 
     def _opt(self, state: BattleState, name: str) -> JSON:
-        for spec in OPTIONS:
-            if spec.name == name:
-                return state.options.get(name, spec.default)
-        raise KeyError(name)
+        return state.options.get(name, _OPTION_DEFAULTS[name])
 
     def setup(self, state: BattleState, dice: Dice) -> tuple[BattleState, tuple[Event, ...]]:
         belt_option = bool(self._opt(state, "belt_armour"))
@@ -243,8 +244,12 @@ class UltraSimple(RuleSet):
         """Return the arc the target lies in and the (calibre, guns) groups that bear on it (A5)."""
         arc = arc_of(heading, hex_bearing(pos, target), _num(self._opt(state, "arc_forward")),
                      _num(self._opt(state, "arc_aft")))
-        groups = [(_num(r.get("calibre"), T.BASE_CALIBRE_IN), int(_num(r.get(arc)))) for r in _guns(ship)]
-        return arc, [(c, n) for c, n in groups if n > 0]
+        groups = []
+        for row in _guns(ship):
+            n = int(_num(row.get(arc)))  # a whole number; the schema also lets 6.0 through
+            if n > 0:
+                groups.append((_num(row.get("calibre"), T.BASE_CALIBRE_IN), n))
+        return arc, groups
 
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
         errors: FieldErrors = {}
@@ -259,7 +264,10 @@ class UltraSimple(RuleSet):
         target_id = data.get("target")
         if errors or not target_id:
             return errors
-        target = next((t for t in state.ships if t.id == str(target_id)), None)
+        try:
+            target = state.ship(str(target_id))
+        except KeyError:
+            target = None
         if target is None:
             errors.setdefault("target", []).append(f"No ship {target_id!r} in this battle.")
             return errors
@@ -345,11 +353,18 @@ class UltraSimple(RuleSet):
 
         # 2.0 movement, in initiative order; no two ships share a hex (NW-US-01).
         ships = state.ship_map()
+        # hex -> ship in it, afloat or sunk (NW-US-01); kept up to date as ships move
+        occupied = {cast(Hex, s.position): s.id for s in state.ships if s.status != "withdrawn"}
         for side in order_of_sides:
             for s in state.ships:
                 if s.side != side or not s.active or s.id not in orders:
                     continue
-                ships[s.id] = self._move_ship(state, ships, ships[s.id], orders[s.id], events)
+                after = self._move_ship(state, occupied, ships[s.id], orders[s.id], events)
+                if occupied.get(cast(Hex, s.position)) == s.id:
+                    del occupied[cast(Hex, s.position)]
+                if after.status != "withdrawn":
+                    occupied[cast(Hex, after.position)] = s.id
+                ships[s.id] = after
 
         # 3.0 shooting, all at once on positions after movement (U10): damage is applied after.
         moved = state.with_ships(ships)
@@ -382,14 +397,14 @@ class UltraSimple(RuleSet):
         sides = [s for s in state.side_keys() if any(sh.side == s and sh.active for sh in state.ships)]
         return roll_initiative(sides, dice, events, state.turn, high_first=True, rule="1.0, U09")
 
-    def _move_ship(self, state: BattleState, ships: dict[str, ShipState], ship: ShipState, order: ShipOrder,
+    def _move_ship(self, state: BattleState, occupied: Mapping[Hex, str], ship: ShipState, order: ShipOrder,
                    events: list[Event]) -> ShipState:
+        """Move one ship as ordered, stopping short of a hex another ship is in (``occupied``, NW-US-01)."""
         assert isinstance(ship.position, Hex)
         data = order.data
         hexes = int(_num(data.get("hexes"), 1))
         turn = int(_num(data.get("turn"), 0))
         turn_after = int(_num(data.get("turn_after"), 0))
-        occupied = {cast(Hex, s.position) for s in ships.values() if s.id != ship.id and s.status != "withdrawn"}
         pos, heading, offset = ship.position, ship.heading, ship.offset
         path: list[JSON] = [{"q": pos.q, "r": pos.r}]
         note = ""
@@ -399,7 +414,7 @@ class UltraSimple(RuleSet):
                 offset = 0 if turn < 0 else 1
             if i < hexes:
                 nxt, noff = hex_step(pos, heading, offset)
-                if nxt in occupied:
+                if occupied.get(nxt, ship.id) != ship.id:
                     note = " (stopped: next hex occupied, NW-US-01)"
                     break
                 pos, offset = nxt, noff
@@ -438,7 +453,8 @@ class UltraSimple(RuleSet):
             return
         for calibre, guns in groups:
             n = gun_dice(guns, calibre)
-            rolls = [dice.roll("D6", f"{ship.name} {calibre:g}in at {target.name}") for _ in range(n)]
+            purpose = f"{ship.name} {calibre:g}in at {target.name}"
+            rolls = [dice.roll("D6", purpose) for _ in range(n)]
             hits = sum(1 for r in rolls if r >= needed)
             pct = round((calibre - T.BASE_CALIBRE_IN) * 10)
             mods = (Modifier(label=f"{guns} x {calibre:g}in guns, {pct:+d}% dice (3.0, U01)", value=n - guns),)
