@@ -34,7 +34,9 @@ def validate_orders(state: BattleState, side: str, orders: Iterable[ShipOrder]) 
     return get_ruleset(state.ruleset).validate_orders(state, side, list(orders))
 
 
-def complete_orders(state: BattleState, orders: Iterable[ShipOrder]) -> tuple[dict[str, ShipOrder], list[Event]]:
+def complete_orders(
+    state: BattleState, orders: Iterable[ShipOrder]
+) -> tuple[dict[str, ShipOrder], list[Event]]:
     """Return one legal order per ship that orders this phase, and events for what was filled in.
 
     A ship with no order, or whose order is invalid or illegal, gets the default order of the
@@ -87,7 +89,9 @@ def complete_orders(state: BattleState, orders: Iterable[ShipOrder]) -> tuple[di
     return out, events
 
 
-def resolve_turn(state: BattleState, orders: Iterable[ShipOrder] | Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
+def resolve_turn(
+    state: BattleState, orders: Iterable[ShipOrder] | Mapping[str, ShipOrder], dice: Dice
+) -> PhaseResult:
     """Resolve the current phase of ``state`` with ``orders`` and ``dice``; return the new state and events.
 
     Orders missing or rejected are replaced by defaults (A7). The returned state has the phase and

@@ -189,7 +189,7 @@ def hex_step(h: Hex, heading: float, offset: int = 0) -> tuple[Hex, int]:
     heading = norm_deg(heading)
     if not is_facing(heading, 12):
         raise ValueError(f"heading {heading} is not a hex facing (multiples of 30 degrees)")
-    k = int(round(heading / 30.0)) % 12
+    k = round(heading / 30.0) % 12
     if k % 2 == 0:
         dq, dr = HEX_SIDE_STEPS[k // 2]
         return hex_add(h, dq, dr), offset
@@ -271,5 +271,5 @@ def on_hex_map(h: Hex, width: float, height: float) -> bool:
 
 
 def on_table(p: Point, width: float, height: float) -> bool:
-    """Return True if a table point lies on a table ``width`` x ``height`` (origin at the north-west corner)."""
+    """Return True if a point lies on a table ``width`` x ``height`` (origin at the north-west corner)."""
     return 0 <= p.x <= width and 0 <= p.y <= height

@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal, Union
 
-JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+# Union, not |: a recursive alias whose forward references typing.get_type_hints resolves (rules.serial)
+JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]  # noqa: UP007
 """Any JSON value. Rule sets keep their own sheet state and order payloads as JSON objects."""
 
 ShipStatus = Literal["active", "sunk", "struck", "withdrawn", "captured"]
@@ -42,7 +43,7 @@ class Hex:
     r: int
 
 
-Position = Union[Point, Hex]
+Position = Union[Point, Hex]  # noqa: UP007 - a runtime alias that serial reads like JSON
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
