@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from collections.abc import Iterator
 from dataclasses import replace
@@ -49,7 +50,8 @@ from rules.base import DEFAULT_POLICIES, event_visible
 from rules.model import JSON, FieldSpec, Hex, Point
 from rules.scenario import Scenario, bundled_scenarios, scenario_state
 
-SEEDS = range(25)
+SEEDS = range(int(os.environ.get("NW_CONFORMANCE_SEEDS", "25")))
+"""Battles per scenario; ``NW_CONFORMANCE_SEEDS=5`` for a quick run while developing a rule set."""
 PHASES = 8
 """Phases played per battle (a turn of ``sail_1700`` has two)."""
 
@@ -162,7 +164,7 @@ def play(sc: Scenario, seed: int) -> tuple[BattleState, tuple[Phase, ...]]:
     dice = SeededDice(seed)
     rng = random.Random(f"orders-{seed}")
     opening, _ = scenario_state(sc, dice)
-    if seed % 5 == 4:
+    if seed % 5 == 1:
         opening = sink_one(opening)
     state = opening
     phases: list[Phase] = []
@@ -206,8 +208,9 @@ def all_phases(sc_key: str) -> Iterator[tuple[int, Phase]]:
 @pytest.mark.parametrize(("key", "sc_key"), CASES)
 def test_same_seed_same_result(key: str, sc_key: str | None) -> None:
     sc = _scenario(key, sc_key)
+    assert sc_key is not None
     for seed in SEEDS:
-        first_open, first = play(sc, seed)
+        first_open, first = game(sc_key, seed)
         again_open, again = play(sc, seed)
         assert to_json(first_open) == to_json(again_open), f"seed {seed}: set-up differs"
         assert len(first) == len(again)
