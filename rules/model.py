@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal, Union
 
-# Union, not |: a recursive alias whose forward references typing.get_type_hints resolves (rules.serial)
+# Union kept for this recursive alias: its forward references are strings ("JSON")
 JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]  # noqa: UP007
 """Any JSON value. Rule sets keep their own sheet state and order payloads as JSON objects."""
 
@@ -43,7 +43,7 @@ class Hex:
     r: int
 
 
-Position = Union[Point, Hex]  # noqa: UP007 - a runtime alias that serial reads like JSON
+Position = Point | Hex
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
