@@ -14,6 +14,7 @@ from .errors import UnknownRuleset
 # key -> module that defines ``RULESET``. Each rule set lives in rules/rulesets/<key>/.
 _MODULES: dict[str, str] = {
     "ultra_simple": "rules.rulesets.ultra_simple",
+    "ww2_jackson": "rules.rulesets.ww2_jackson",
 }
 
 
