@@ -25,8 +25,8 @@ def _family(ship_type: str) -> str:
 
 def heuristic_stats(*, ship_type: str, tonnage: int, speed: float, main: list[Gun], secondary: list[Gun],
                     light_aa_barrels: int, torpedoes: list[tuple[str, int, int, str, bool]], reloads: int,
-                    belt: str, underwater_protection: str, radar: str, aircraft: int = 0, turning: str = ""
-                    ) -> dict[str, JSON]:
+                    belt: str, underwater_protection: str, radar: str, aircraft: int = 0, turning: str = "",
+                    family: str = "") -> dict[str, JSON]:
     """Return class stats by the A4 house heuristic.
 
     Main armament: one box per turret or mount (given). Secondary: one box per two mounts, per mount on cruisers
@@ -35,7 +35,7 @@ def heuristic_stats(*, ship_type: str, tonnage: int, speed: float, main: list[Gu
     them (rounded down) carry the belt letter. General underwater: half the above-water count, at least 1.
     Engines 4 (2 destroyers); damage control 3 / 2 / 1; fire control 2 / 1 / 1.
     """
-    fam = _family(ship_type)
+    fam = family or _family(ship_type)
     above = max(2, tonnage // T.HEURISTIC_TONS_PER_ABOVE_BOX[fam])
     armoured = above // 2 if belt else 0
     aa = light_aa_barrels // T.HEURISTIC_AA_BARRELS_PER_BOX
@@ -145,11 +145,12 @@ _add("deutschland", "Deutschland (Admiral Graf Spee)", "Germany",
      "12,100 t std; 6 x 11 in (3/3/6) in 2 triple turrets, armour D; 8 x 5.9 in single, 4 per broadside (6 in new "
      "row); ~18 light AA barrels; 8 x 21 in in 2 quadruple deck mounts, 4 per side, reloads not verified (none); "
      "28 kn; UW D, belt E (80 mm); Seetakt: poor. A small capital ship (scenario note): capital critical table, "
-     "cruiser turning circle: shared/scenarios/02_river_plate_1939.md; grokipedia Graf Spee.",
+     "cruiser turning circle; her boxes use the heuristic's cruiser rates (she has a cruiser's tonnage), a house "
+     "departure from A4 flagged here: shared/scenarios/02_river_plate_1939.md; grokipedia Graf Spee.",
      heuristic_stats(ship_type="battleship", tonnage=12100, speed=28, main=_turrets(11, "D", [3], [3]),
                      secondary=_wings(5.9, "", [2, 2], kind="new", label="15cm"), light_aa_barrels=18,
                      torpedoes=_tubes(21, [4]), reloads=0, belt="E", underwater_protection="D", radar="poor",
-                     aircraft=1, turning="cruiser"))
+                     aircraft=1, turning="cruiser", family="cruiser"))
 _add("york", "York (Exeter)", "Britain",
      "8,390 t std; 6 x 8 in (4/2/6) in 3 twin turrets, armour E (1 in); 4 x 4 in HA single; 2 x 21 in triple "
      "mounts, 3 per side; 32 kn; UW D, belt E (3 in); no radar: shared/scenarios/02_river_plate_1939.md; "

@@ -37,7 +37,7 @@ the underwater protection letter (seed line 288; NW-WW2-04); every other box is 
       "turned": 0.0,                    # degrees of course change in the turn just resolved
       "searchlight": "",                # target lit by this ship's searchlight last turn
       "star_shell": "",                 # target lit by this ship's star shell last turn
-      "preference": "spare_main",       # standing damage-allocation preference (order field)
+      "preference": "keep_afloat",      # standing damage-allocation preference (order field)
       "max_speed": 26.0,                # knots the damaged ship can make now (W38)
       "hits": [{"turn": 2, "by": "bismarck", "calibre": 15.0, "location": "main", "penetrated": true}]
                                         # the hits scored on the ship, as the enemy sees them (A2)
@@ -268,7 +268,7 @@ class Sheet:
     turned: float = 0.0
     searchlight: str = ""
     star_shell: str = ""
-    preference: str = "spare_main"
+    preference: str = "keep_afloat"
     max_speed: float = 0.0
     hits: list[dict[str, JSON]] = field(default_factory=list)
 
@@ -419,7 +419,7 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     sh.turned = _f(data.get("turned"))
     sh.searchlight = _s(data.get("searchlight"))
     sh.star_shell = _s(data.get("star_shell"))
-    sh.preference = _s(data.get("preference"), "spare_main")
+    sh.preference = _s(data.get("preference"), "keep_afloat")
     sh.max_speed = _f(data.get("max_speed"))
     sh.hits = [dict(h) for h in _rows(data.get("hits"))]
     return sh

@@ -368,15 +368,16 @@ RADAR_GRADES: Final[tuple[str, ...]] = ("none", "poor", "adequate", "very_good")
 
 # Damage allocation: the standing preference the ship's player sets (order field ``damage_preference``) for
 # collateral damage and substituted hits (lines 139-141: "target ship's choice"). The sheet never chooses the last
-# underwater box while any other box is left (NW-WW2-06).
+# underwater box while any other box is left (NW-WW2-06). The default keeps the ship afloat: underwater and engine
+# boxes last, since marking them all sinks the ship (A6).
 DAMAGE_PREFERENCES: Final[dict[str, tuple[str, ...]]] = {
-    "spare_main": ("above", "above_armoured", "aa", "torpedo", "secondary", "underwater", "engine", "main",
-                   "fire_control", "damage_control"),
-    "spare_speed": ("above", "above_armoured", "aa", "torpedo", "secondary", "main", "underwater", "engine",
-                    "fire_control", "damage_control"),
-    "spare_guns": ("above", "above_armoured", "aa", "torpedo", "underwater", "engine", "secondary", "main",
-                   "fire_control", "damage_control"),
-    "spare_torpedoes": ("above", "above_armoured", "aa", "secondary", "underwater", "engine", "main", "torpedo",
-                        "fire_control", "damage_control"),
+    "keep_afloat": ("above", "above_armoured", "aa", "torpedo", "secondary", "main", "fire_control",
+                    "damage_control", "underwater", "engine"),
+    "spare_main": ("above", "above_armoured", "aa", "torpedo", "secondary", "fire_control", "damage_control",
+                   "underwater", "engine", "main"),
+    "spare_guns": ("above", "above_armoured", "aa", "torpedo", "fire_control", "damage_control", "underwater",
+                   "engine", "secondary", "main"),
+    "spare_torpedoes": ("above", "above_armoured", "aa", "secondary", "main", "fire_control", "damage_control",
+                        "underwater", "engine", "torpedo"),
 }
-DEFAULT_PREFERENCE: Final = "spare_main"
+DEFAULT_PREFERENCE: Final = "keep_afloat"
