@@ -83,7 +83,7 @@ def test_turning_circles(ship_type: str, radius: float) -> None:
 def test_turn_on_circle_partial() -> None:
     """NW-WW2-09: a 6-inch-radius ship moving 4.71 inches turns 45 degrees at most; the rest of a 90-degree order is
     lost."""
-    end, heading, turned, _ = move(Point(x=50, y=50), 0.0, 90.0, 4 * math.pi * 6 / 4 / 4, 6.0)
+    end, heading, turned, _ = move(Point(x=50, y=50), 0.0, 90.0, 6 * math.pi, 6.0)  # 6 pi knots = 4.712 in
     assert turned == pytest.approx(45.0, abs=0.01) and heading == pytest.approx(45.0, abs=0.01)
 
 
