@@ -820,7 +820,8 @@ class WW2Jackson(RuleSet):
         firer = str(p.data.get("firer"))
         fname = str(p.data.get("firer_name"))
         if tgt is None or hulls[tid].sunk:
-            ctx.events.append(Event(kind="torpedo_miss", turn=ctx.turn, ship_id=firer, target_id=tid,
+            # The torpedoes run on their own: the event names no acting ship (the firer may be sunk by now).
+            ctx.events.append(Event(kind="torpedo_miss", turn=ctx.turn, target_id=tid, data={"firer": firer},
                                     text=f"{fname}'s torpedoes run on: the target is gone.",
                                     visible_to=p.visible_to))
             return
@@ -851,14 +852,14 @@ class WW2Jackson(RuleSet):
         hits = sum(1 for r in rolls if r + total >= needed)
         mods_text = "".join(f", {mm.value:+g} {mm.label}" for mm in mods)
         ctx.events.append(Event(
-            kind="torpedo", turn=ctx.turn, ship_id=firer, target_id=tid, rolls=ctx.since(m), modifiers=tuple(mods),
+            kind="torpedo", turn=ctx.turn, target_id=tid, rolls=ctx.since(m), modifiers=tuple(mods),
             needed=needed, outcome="hit" if hits else "miss",
             text=f"{fname}'s {p.data.get('calibre')}-inch torpedoes reach {tgt.ship.name}: {number} D20"
                  f"{' (halved: radical manoeuvre, W14/W15)' if radical else ''} at {band} range, {needed}+"
                  f"{mods_text}: {', '.join(str(r) for r in rolls)} -> {hits} hit(s).",
-            data={"hits": hits, "number": number, "band": band}, visible_to=p.visible_to))
+            data={"hits": hits, "number": number, "band": band, "firer": firer}, visible_to=p.visible_to))
         if hits:
-            ctx.events.append(Event(kind="torpedo_hit", turn=ctx.turn, ship_id=firer, target_id=tid,
+            ctx.events.append(Event(kind="torpedo_hit", turn=ctx.turn, target_id=tid, data={"firer": firer},
                                     text=f"{tgt.ship.name} is hit by {hits} torpedo(es).", outcome="hit"))
         for _ in range(hits):
             if hulls[tid].sunk:
