@@ -55,18 +55,48 @@ class Ctx:
         """Return the rolls made after ``mark``."""
         return tuple(self.dice.rolls[mark:])
 
-    def own(self, hull: Hull, kind: str, text: str, *, mark: int | None = None, data: dict[str, JSON] | None = None,
-            outcome: str = "", needed: int | None = None, modifiers: tuple[Modifier, ...] = ()) -> None:
+    def own(
+        self,
+        hull: Hull,
+        kind: str,
+        text: str,
+        *,
+        mark: int | None = None,
+        data: dict[str, JSON] | None = None,
+        outcome: str = "",
+        needed: int | None = None,
+        modifiers: tuple[Modifier, ...] = (),
+    ) -> None:
         """Append an event only the hull's side sees (its boxes, A2)."""
-        self.events.append(Event(kind=kind, turn=self.turn, ship_id=hull.ship_id, text=f"{hull.name}: {text}",
-                                 rolls=self.since(mark) if mark is not None else (), data=data or {},
-                                 outcome=outcome, needed=needed, modifiers=modifiers, visible_to=(hull.side,)))
+        self.events.append(
+            Event(
+                kind=kind,
+                turn=self.turn,
+                ship_id=hull.ship_id,
+                text=f"{hull.name}: {text}",
+                rolls=self.since(mark) if mark is not None else (),
+                data=data or {},
+                outcome=outcome,
+                needed=needed,
+                modifiers=modifiers,
+                visible_to=(hull.side,),
+            )
+        )
 
-    def public(self, hull: Hull, kind: str, text: str, *, outcome: str = "", data: dict[str, JSON] | None = None
-               ) -> None:
+    def public(
+        self, hull: Hull, kind: str, text: str, *, outcome: str = "", data: dict[str, JSON] | None = None
+    ) -> None:
         """Append an event every side sees (sinking, withdrawal, a ship on fire)."""
-        self.events.append(Event(kind=kind, turn=self.turn, ship_id=hull.ship_id, text=f"{hull.name} {text}",
-                                 outcome=outcome, data=data or {}))
+        self.events.append(
+            Event(
+                kind=kind,
+                turn=self.turn,
+                ship_id=hull.ship_id,
+                text=f"{hull.name} {text}",
+                outcome=outcome,
+                data=data or {},
+            )
+        )
 
 
 def lookup(table: Iterable[tuple[int, int, object]], roll: int) -> object:
@@ -117,8 +147,9 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
     return out
 
 
-def mark_area(ctx: Ctx, hull: Hull, area: str, n: int, why: str, *, substitute: bool = True
-              ) -> list[tuple[str, int | None]]:
+def mark_area(
+    ctx: Ctx, hull: Hull, area: str, n: int, why: str, *, substitute: bool = True
+) -> list[tuple[str, int | None]]:
     """Mark ``n`` boxes in an area; when it is used up, substitute by preference (line 139) if ``substitute``.
 
     ``above`` takes the unarmoured general above-water boxes first, then the belt boxes (no shell to stop here).
@@ -160,9 +191,15 @@ def general_underwater(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str
             box = hull.sheet.mark(hull.cd, "engine")
             if box is not None:
                 out.append(box)
-        ctx.own(hull, "flooding", f"general underwater boxes gone: extra flooding roll {r} "
-                f"({'engine room flooded' if r >= T.EXTRA_FLOODING_NEEDED else 'no hit'}, 16+, W34).",
-                mark=m, needed=T.EXTRA_FLOODING_NEEDED, outcome="hit" if r >= T.EXTRA_FLOODING_NEEDED else "none")
+        ctx.own(
+            hull,
+            "flooding",
+            f"general underwater boxes gone: extra flooding roll {r} "
+            f"({'engine room flooded' if r >= T.EXTRA_FLOODING_NEEDED else 'no hit'}, 16+, W34).",
+            mark=m,
+            needed=T.EXTRA_FLOODING_NEEDED,
+            outcome="hit" if r >= T.EXTRA_FLOODING_NEEDED else "none",
+        )
     return out
 
 
@@ -218,7 +255,9 @@ def penetrates(ctx: Ctx, row: str, letter: str, band: str, what: str) -> tuple[b
 # --- shell hits ---------------------------------------------------------------------------------
 
 
-def shell_hit(ctx: Ctx, hull: Hull, row: GunRow, calibre: float, band: str, firer: str, firer_side: str) -> None:
+def shell_hit(
+    ctx: Ctx, hull: Hull, row: GunRow, calibre: float, band: str, firer: str, firer_side: str
+) -> None:
     """Resolve one shell hit (lines 105-141, 237-288): location, penetration, located box and collateral.
 
     W29: a shell that does not penetrate does nothing, collateral included. W32: damage in half boxes with a
@@ -237,7 +276,9 @@ def shell_hit(ctx: Ctx, hull: Hull, row: GunRow, calibre: float, band: str, fire
     if location in GUN_AREAS:
         intact = sh.intact_boxes(cd, location)
         if intact:
-            idx = max(intact, key=lambda i: ({"A": 5, "B": 4, "C": 3, "D": 2, "E": 1}.get(cd.guns[i].armour, 0), i))
+            idx = max(
+                intact, key=lambda i: ({"A": 5, "B": 4, "C": 3, "D": 2, "E": 1}.get(cd.guns[i].armour, 0), i)
+            )
             target_box = (location, idx)
             letter = cd.guns[idx].armour
     elif location == "above":
@@ -262,21 +303,41 @@ def shell_hit(ctx: Ctx, hull: Hull, row: GunRow, calibre: float, band: str, fire
                 pen_text = f"; armour {letter}: {'penetrates (ALL)' if ok else 'cannot penetrate (NO)'}"
             else:
                 bonus = " +5 short range" if band == "short" else ""
-                pen_text = f"; armour {letter}: D20 {pr}{bonus} vs {needed}+ {'penetrates' if ok else 'fails'}"
+                pen_text = (
+                    f"; armour {letter}: D20 {pr}{bonus} vs {needed}+ {'penetrates' if ok else 'fails'}"
+                )
         if not ok:
-            hull.sheet.hits.append({"turn": ctx.turn, "by": firer, "calibre": calibre, "location": location,
-                                    "penetrated": False})
-            ctx.events.append(Event(
-                kind="hit", turn=ctx.turn, ship_id=firer, target_id=hull.ship_id, rolls=ctx.since(m),
-                text=f"{calibre:g}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no damage (W29).",
-                outcome="no_penetration", data={"location": location, "calibre": calibre, "penetrated": False}))
+            hull.sheet.hits.append(
+                {"turn": ctx.turn, "by": firer, "calibre": calibre, "location": location, "penetrated": False}
+            )
+            ctx.events.append(
+                Event(
+                    kind="hit",
+                    turn=ctx.turn,
+                    ship_id=firer,
+                    target_id=hull.ship_id,
+                    rolls=ctx.since(m),
+                    text=f"{calibre:g}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no damage (W29).",
+                    outcome="no_penetration",
+                    data={"location": location, "calibre": calibre, "penetrated": False},
+                )
+            )
             return
-    hull.sheet.hits.append({"turn": ctx.turn, "by": firer, "calibre": calibre, "location": location,
-                            "penetrated": True})
-    ctx.events.append(Event(
-        kind="hit", turn=ctx.turn, ship_id=firer, target_id=hull.ship_id, rolls=ctx.since(m),
-        text=f"{calibre:g}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}.",
-        outcome="hit", data={"location": location, "calibre": calibre, "penetrated": True}))
+    hull.sheet.hits.append(
+        {"turn": ctx.turn, "by": firer, "calibre": calibre, "location": location, "penetrated": True}
+    )
+    ctx.events.append(
+        Event(
+            kind="hit",
+            turn=ctx.turn,
+            ship_id=firer,
+            target_id=hull.ship_id,
+            rolls=ctx.since(m),
+            text=f"{calibre:g}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}.",
+            outcome="hit",
+            data={"location": location, "calibre": calibre, "penetrated": True},
+        )
+    )
     available = row.damage_halves + sh.half
     if available < 2:
         sh.half = available
@@ -304,12 +365,19 @@ def shell_hit(ctx: Ctx, hull: Hull, row: GunRow, calibre: float, band: str, fire
     coll = allocate(ctx, hull, collateral, "collateral")
     if location == "underwater" and ctx.shell_flooding:
         start_torpedo_flooding(ctx, hull)
-    ctx.own(hull, "damage",
-            f"{calibre:g}-inch hit on {location}{note}: marked {', '.join(_box_text(cd, b) for b in marked) or '-'}"
-            f"; collateral {', '.join(_box_text(cd, b) for b in coll) or '-'}"
-            f"{'; half a box carried' if sh.half else ''}.",
-            mark=m2, data={"located": [_box_json(b) for b in marked], "collateral": [_box_json(b) for b in coll],
-                           "half": sh.half})
+    ctx.own(
+        hull,
+        "damage",
+        f"{calibre:g}-inch hit on {location}{note}: marked {', '.join(_box_text(cd, b) for b in marked) or '-'}"
+        f"; collateral {', '.join(_box_text(cd, b) for b in coll) or '-'}"
+        f"{'; half a box carried' if sh.half else ''}.",
+        mark=m2,
+        data={
+            "located": [_box_json(b) for b in marked],
+            "collateral": [_box_json(b) for b in coll],
+            "half": sh.half,
+        },
+    )
 
 
 def _box_json(box: tuple[str, int | None]) -> JSON:
@@ -349,15 +417,23 @@ def specialized_hit(ctx: Ctx, hull: Hull) -> str:
             ctx.own(hull, "specialized", f"specialized hit D20 {r}: no result (W24), re-roll.", mark=m)
             continue
         if kind == "torpedo_tubes" and sh.remaining(cd, "torpedo") <= 0:
-            ctx.own(hull, "specialized", f"specialized hit D20 {r}: torpedo tubes, but none aboard: re-roll (W24).",
-                    mark=m)
+            ctx.own(
+                hull,
+                "specialized",
+                f"specialized hit D20 {r}: torpedo tubes, but none aboard: re-roll (W24).",
+                mark=m,
+            )
             continue
         if kind == "radar":
             sh.conditions["radar_out"] = Cond(since=ctx.turn)
-            ctx.own(hull, "specialized", f"specialized hit D20 {r}: radar knocked out.", mark=m, outcome="radar")
+            ctx.own(
+                hull, "specialized", f"specialized hit D20 {r}: radar knocked out.", mark=m, outcome="radar"
+            )
             return " (radar knocked out)"
         if kind == "fire":
-            ctx.own(hull, "specialized", f"specialized hit D20 {r}: ship on fire (W24).", mark=m, outcome="fire")
+            ctx.own(
+                hull, "specialized", f"specialized hit D20 {r}: ship on fire (W24).", mark=m, outcome="fire"
+            )
             start_fire(ctx, hull)
             return " (ship on fire)"
         sub = ctx.roll(f"{hull.name} torpedo tube hit")
@@ -369,17 +445,29 @@ def specialized_hit(ctx: Ctx, hull: Hull) -> str:
             # Lose 1/2 of all above-water boxes (W14 rounds up) and 2 underwater hits; the tubes go too (NW-WW2-08).
             n = halve(cd.capacity("above") + cd.capacity("above_armoured"))
             boxes = mark_area(ctx, hull, "above", n, "warhead") + general_underwater(ctx, hull, 2, "warhead")
-            ctx.own(hull, "specialized", f"specialized hit D20 {r}, torpedo tube hit D20 {sub}: warhead explosion, "
-                    f"{len(boxes)} boxes and all {len(lost)} torpedo mounts lost.", mark=m, outcome="warhead")
+            ctx.own(
+                hull,
+                "specialized",
+                f"specialized hit D20 {r}, torpedo tube hit D20 {sub}: warhead explosion, "
+                f"{len(boxes)} boxes and all {len(lost)} torpedo mounts lost.",
+                mark=m,
+                outcome="warhead",
+            )
             return " (warhead explosion)"
-        ctx.own(hull, "specialized", f"specialized hit D20 {r}, torpedo tube hit D20 {sub}: all torpedo boxes and "
-                f"reloads lost.", mark=m, outcome="torpedo_tubes")
+        ctx.own(
+            hull,
+            "specialized",
+            f"specialized hit D20 {r}, torpedo tube hit D20 {sub}: all torpedo boxes and reloads lost.",
+            mark=m,
+            outcome="torpedo_tubes",
+        )
         return " (torpedo tubes lost)"
     return ""
 
 
-def critical_hit(ctx: Ctx, hull: Hull, table: str, *, row: GunRow | None = None, band: str = "long",
-                 torpedo: int = 0) -> str:
+def critical_hit(
+    ctx: Ctx, hull: Hull, table: str, *, row: GunRow | None = None, band: str = "long", torpedo: int = 0
+) -> str:
     """Roll on a critical table and apply the result (lines 301-380); return a note for the log.
 
     Magazine hits: from shellfire W22 (the shell must be able to penetrate the underwater protection, else
@@ -394,16 +482,26 @@ def critical_hit(ctx: Ctx, hull: Hull, table: str, *, row: GunRow | None = None,
         if code == "magazine":
             if torpedo:
                 if torpedo < 21:
-                    ctx.own(hull, "critical", f"critical D20 {r}: magazine, but an {torpedo}-inch torpedo: re-roll "
-                            f"(W21).", mark=m)
+                    ctx.own(
+                        hull,
+                        "critical",
+                        f"critical D20 {r}: magazine, but an {torpedo}-inch torpedo: re-roll (W21).",
+                        mark=m,
+                    )
                     continue
             elif row is not None and hull.cd.underwater_protection:
-                ok, pr, needed = penetrates(ctx, row.penetration, hull.cd.underwater_protection, band,
-                                            "magazine (W22)")
+                ok, pr, needed = penetrates(
+                    ctx, row.penetration, hull.cd.underwater_protection, band, "magazine (W22)"
+                )
                 if not ok:
-                    ctx.own(hull, "critical", f"critical D20 {r}: magazine, but the shell cannot penetrate the "
-                            f"underwater protection {hull.cd.underwater_protection}"
-                            f"{'' if pr is None else f' (D20 {pr} vs {needed}+)'}: re-roll (W22).", mark=m)
+                    ctx.own(
+                        hull,
+                        "critical",
+                        f"critical D20 {r}: magazine, but the shell cannot penetrate the "
+                        f"underwater protection {hull.cd.underwater_protection}"
+                        f"{'' if pr is None else f' (D20 {pr} vs {needed}+)'}: re-roll (W22).",
+                        mark=m,
+                    )
                     continue
             return magazine(ctx, hull, str(eff["table"]), r, m)
         return apply_critical(ctx, hull, eff, r, m, table)
@@ -429,8 +527,11 @@ def apply_critical(ctx: Ctx, hull: Hull, eff: dict[str, object], r: int, m: int,
         sh.conditions["bridge"] = Cond(since=turn)
         text = "bridge hit: straight ahead, no change of speed or heading till a 16+"
     elif code == "fire_control":
-        lost = mark_all(hull, "fire_control") if eff.get("fc") == "all" else mark_area(
-            ctx, hull, "fire_control", 1, "critical", substitute=False)
+        lost = (
+            mark_all(hull, "fire_control")
+            if eff.get("fc") == "all"
+            else mark_area(ctx, hull, "fire_control", 1, "critical", substitute=False)
+        )
         text = f"fire control destroyed ({len(lost)} box(es))"
     elif code == "dc_wiped":
         lost = mark_all(hull, "damage_control")
@@ -440,7 +541,12 @@ def apply_critical(ctx: Ctx, hull: Hull, eff: dict[str, object], r: int, m: int,
         until = turn + turns if isinstance(turns, int) else None
         sh.conditions["steering"] = Cond(since=turn, until=until, fixed=turns == "game")
         text = "steering gear damaged: helm orders one turn in advance" + (
-            f" till turn {until}" if until is not None else " for the rest of the game" if turns == "game" else "")
+            f" till turn {until}"
+            if until is not None
+            else " for the rest of the game"
+            if turns == "game"
+            else ""
+        )
     elif code == "ammo":
         if "ammo_exhausted" not in sh.conditions:
             sh.conditions["ammo_short"] = Cond(since=turn)
@@ -449,9 +555,16 @@ def apply_critical(ctx: Ctx, hull: Hull, eff: dict[str, object], r: int, m: int,
         fast = hull.speed >= T.FAST_FLOODING_KNOTS
         now = int(str(eff["now_fast" if fast else "now"]))
         extra += general_underwater(ctx, hull, now, "flooding")
-        sh.floods.append(Flood(kind="critical", since=turn, per_turn=int(str(eff["per_turn"])),
-                               per_turn_fast=int(str(eff["per_turn_fast"])), fail=str(eff["fail"]),
-                               fail_on=int(str(eff["fail_on"]))))
+        sh.floods.append(
+            Flood(
+                kind="critical",
+                since=turn,
+                per_turn=int(str(eff["per_turn"])),
+                per_turn_fast=int(str(eff["per_turn_fast"])),
+                fail=str(eff["fail"]),
+                fail_on=int(str(eff["fail_on"])),
+            )
+        )
         text = f"progressive flooding begins ({now} underwater box(es) now{', 20+ knots' if fast else ''})"
     elif code == "electrical":
         sh.conditions["electrical"] = Cond(since=turn, until=turn + int(str(eff.get("turns", 2))))
@@ -464,15 +577,22 @@ def apply_critical(ctx: Ctx, hull: Hull, eff: dict[str, object], r: int, m: int,
             text += ", aircraft aboard catch fire"
     elif code in ("boiler", "fuel"):
         sh.conditions[code] = Cond(since=turn)
-        text = ("smoke and flame in the boiler rooms" if code == "boiler" else "flooding contaminates the fuel"
-                ) + ": half speed till repaired or a 16+"
+        text = (
+            "smoke and flame in the boiler rooms" if code == "boiler" else "flooding contaminates the fuel"
+        ) + ": half speed till repaired or a 16+"
     elif code == "keel":
         hull.sunk = "keel cracked: breaks in two and sinks"
         text = "keel cracked: the ship breaks in two and sinks"
     if extra:
         text += f"; boxes lost: {', '.join(_box_text(cd, b) for b in extra)}"
-    ctx.own(hull, "critical", f"critical hit ({table}) D20 {r}: {text}.", mark=m, outcome=code,
-            data={"effect": code, "boxes": [_box_json(b) for b in extra]})
+    ctx.own(
+        hull,
+        "critical",
+        f"critical hit ({table}) D20 {r}: {text}.",
+        mark=m,
+        outcome=code,
+        data={"effect": code, "boxes": [_box_json(b) for b in extra]},
+    )
     return f" (critical: {code})"
 
 
@@ -513,9 +633,13 @@ def magazine(ctx: Ctx, hull: Hull, table: str, crit_roll: int, m: int) -> str:
         text = "all gun armament lost to flooded magazines"
     elif code == "flood_all":
         sh.conditions["no_main_fire"] = Cond(since=turn, fixed=True)
-        boxes += mark_area(ctx, hull, "secondary", halve(cd.capacity("secondary")), "magazine", substitute=False)
+        boxes += mark_area(
+            ctx, hull, "secondary", halve(cd.capacity("secondary")), "magazine", substitute=False
+        )
         boxes += mark_area(ctx, hull, "aa", halve(cd.capacity("aa")), "magazine", substitute=False)
-        text = "all magazines flood: no main armament fire for the rest of the game, half secondary and AA lost"
+        text = (
+            "all magazines flood: no main armament fire for the rest of the game, half secondary and AA lost"
+        )
     elif code == "one_main":
         boxes += mark_area(ctx, hull, "main", 1, "magazine")
         text = "torpedo flash floods one magazine: one main armament box lost"
@@ -524,9 +648,14 @@ def magazine(ctx: Ctx, hull: Hull, table: str, crit_roll: int, m: int) -> str:
         text = "no gun armament fire for two turns (ammunition supply interrupted)"
     if boxes:
         text += f"; boxes lost: {', '.join(_box_text(cd, b) for b in boxes)}"
-    ctx.own(hull, "critical", f"critical D20 {crit_roll}: magazine hit, D20 {r}: {text}.", mark=m,
-            outcome=f"magazine_{code}", data={"effect": "magazine", "result": code,
-                                              "boxes": [_box_json(b) for b in boxes]})
+    ctx.own(
+        hull,
+        "critical",
+        f"critical D20 {crit_roll}: magazine hit, D20 {r}: {text}.",
+        mark=m,
+        outcome=f"magazine_{code}",
+        data={"effect": "magazine", "result": code, "boxes": [_box_json(b) for b in boxes]},
+    )
     return f" (magazine: {code})"
 
 
@@ -578,9 +707,14 @@ def torpedo_hit(ctx: Ctx, hull: Hull, calibre: int) -> None:
             hull.sheet.conditions["steering"] = Cond(since=ctx.turn)
         parts.append("steering hit (W19)")
     start_torpedo_flooding(ctx, hull)
-    ctx.own(hull, "damage", f"{calibre}-inch torpedo, Torpedo Table {number} D20 {r}: {', '.join(parts)}{note}; "
-            f"marked {', '.join(_box_text(cd, b) for b in boxes) or '-'}.", mark=m,
-            data={"table": number, "boxes": [_box_json(b) for b in boxes]})
+    ctx.own(
+        hull,
+        "damage",
+        f"{calibre}-inch torpedo, Torpedo Table {number} D20 {r}: {', '.join(parts)}{note}; "
+        f"marked {', '.join(_box_text(cd, b) for b in boxes) or '-'}.",
+        mark=m,
+        data={"table": number, "boxes": [_box_json(b) for b in boxes]},
+    )
 
 
 # --- end of turn --------------------------------------------------------------------------------
@@ -598,15 +732,22 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
         m = ctx.mark()
         r = ctx.roll(f"{hull.name} fire")
         if r >= T.RECOVERY_NEEDED:
-            ctx.own(hull, "fire", f"fire D20 {r}: put out (16+).", mark=m, needed=T.RECOVERY_NEEDED, outcome="out")
+            ctx.own(
+                hull, "fire", f"fire D20 {r}: put out (16+).", mark=m, needed=T.RECOVERY_NEEDED, outcome="out"
+            )
             continue
         if r == 1:
             fire.intensity = 2
         loss = T.FIRE_LOSS["intense" if fire.intensity == 2 else "normal"]
         boxes = mark_area(ctx, hull, "above", loss, "fire")
-        ctx.own(hull, "fire", f"fire D20 {r}{': intensifies' if r == 1 else ''}; burns "
-                f"{', '.join(_box_text(cd, b) for b in boxes) or 'nothing left'}.", mark=m,
-                outcome="intensifies" if r == 1 else "burns")
+        ctx.own(
+            hull,
+            "fire",
+            f"fire D20 {r}{': intensifies' if r == 1 else ''}; burns "
+            f"{', '.join(_box_text(cd, b) for b in boxes) or 'nothing left'}.",
+            mark=m,
+            outcome="intensifies" if r == 1 else "burns",
+        )
         kept.append(fire)
     sh.fires = kept
     # Flooding: torpedo process (W35, 1-16 lose a box, 17+ stops) and critical flooding (16+ stops, low roll fails).
@@ -619,12 +760,23 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
         r = ctx.roll(f"{hull.name} {fl.kind} flooding")
         if fl.kind == "torpedo":
             if r >= T.PROGRESSIVE_FLOODING_STOP:
-                ctx.own(hull, "flooding", f"progressive flooding D20 {r}: eliminated (17+, W35).", mark=m,
-                        outcome="stopped")
+                ctx.own(
+                    hull,
+                    "flooding",
+                    f"progressive flooding D20 {r}: eliminated (17+, W35).",
+                    mark=m,
+                    outcome="stopped",
+                )
                 continue
             boxes = general_underwater(ctx, hull, 1, "flooding")
-            ctx.own(hull, "flooding", f"progressive flooding D20 {r}: one more underwater box "
-                    f"({', '.join(_box_text(cd, b) for b in boxes) or 'none left'}).", mark=m, outcome="floods")
+            ctx.own(
+                hull,
+                "flooding",
+                f"progressive flooding D20 {r}: one more underwater box "
+                f"({', '.join(_box_text(cd, b) for b in boxes) or 'none left'}).",
+                mark=m,
+                outcome="floods",
+            )
             floods.append(fl)
             continue
         if r >= T.RECOVERY_NEEDED:
@@ -633,17 +785,33 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
         if r <= fl.fail_on:
             if fl.fail == "capsize":
                 hull.sunk = "capsizes from progressive flooding"
-                ctx.own(hull, "flooding", f"critical flooding D20 {r}: the ship capsizes.", mark=m,
-                        outcome="capsize")
+                ctx.own(
+                    hull,
+                    "flooding",
+                    f"critical flooding D20 {r}: the ship capsizes.",
+                    mark=m,
+                    outcome="capsize",
+                )
             else:
                 sh.conditions["list"] = Cond(since=turn, fixed=True)
-                ctx.own(hull, "flooding", f"critical flooding D20 {r}: list, no main armament fire for the rest "
-                        f"of the game.", mark=m, outcome="list")
+                ctx.own(
+                    hull,
+                    "flooding",
+                    f"critical flooding D20 {r}: list, no main armament fire for the rest of the game.",
+                    mark=m,
+                    outcome="list",
+                )
             continue
         n = fl.per_turn_fast if hull.speed >= T.FAST_FLOODING_KNOTS else fl.per_turn
         boxes = general_underwater(ctx, hull, n, "flooding")
-        ctx.own(hull, "flooding", f"critical flooding D20 {r}: {n} underwater box(es) "
-                f"({', '.join(_box_text(cd, b) for b in boxes) or 'none left'}).", mark=m, outcome="floods")
+        ctx.own(
+            hull,
+            "flooding",
+            f"critical flooding D20 {r}: {n} underwater box(es) "
+            f"({', '.join(_box_text(cd, b) for b in boxes) or 'none left'}).",
+            mark=m,
+            outcome="floods",
+        )
         floods.append(fl)
     sh.floods = floods
     # Recovery rolls and expiry of timed conditions.
@@ -660,27 +828,54 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
         r = ctx.roll(f"{hull.name} {name} recovery")
         if r >= T.RECOVERY_NEEDED:
             del sh.conditions[name]
-            ctx.own(hull, "recovery", f"{name.replace('_', ' ')} recovery D20 {r}: recovered (16+, W39).", mark=m,
-                    needed=T.RECOVERY_NEEDED, outcome="recovered")
+            ctx.own(
+                hull,
+                "recovery",
+                f"{name.replace('_', ' ')} recovery D20 {r}: recovered (16+, W39).",
+                mark=m,
+                needed=T.RECOVERY_NEEDED,
+                outcome="recovered",
+            )
         elif name == "bridge" and r == 1:
             del sh.conditions[name]
             hull.withdrawn = "commanding officer's morale fails"
-            ctx.own(hull, "recovery", f"bridge recovery D20 {r}: the commanding officer's morale fails.", mark=m,
-                    outcome="withdraws")
+            ctx.own(
+                hull,
+                "recovery",
+                f"bridge recovery D20 {r}: the commanding officer's morale fails.",
+                mark=m,
+                outcome="withdraws",
+            )
         elif name == "ammo_short" and r == 1:
             del sh.conditions[name]
             sh.conditions["ammo_exhausted"] = Cond(since=turn, fixed=True)
-            ctx.own(hull, "recovery", f"ammunition recovery D20 {r}: exhausted, no more main battery fire.",
-                    mark=m, outcome="exhausted")
+            ctx.own(
+                hull,
+                "recovery",
+                f"ammunition recovery D20 {r}: exhausted, no more main battery fire.",
+                mark=m,
+                outcome="exhausted",
+            )
         elif name in ("boiler", "fuel") and r <= 2:
             del sh.conditions[name]
             lost = mark_area(ctx, hull, "engine", 2, "boiler", substitute=False)
             sh.wrecked_engines += len(lost)
-            ctx.own(hull, "recovery", f"{name} recovery D20 {r}: two engine boxes lost for the rest of the game.",
-                    mark=m, outcome="engines_lost")
+            ctx.own(
+                hull,
+                "recovery",
+                f"{name} recovery D20 {r}: two engine boxes lost for the rest of the game.",
+                mark=m,
+                outcome="engines_lost",
+            )
         else:
-            ctx.own(hull, "recovery", f"{name.replace('_', ' ')} recovery D20 {r}: no change (16+ needed).",
-                    mark=m, needed=T.RECOVERY_NEEDED, outcome="none")
+            ctx.own(
+                hull,
+                "recovery",
+                f"{name.replace('_', ' ')} recovery D20 {r}: no change (16+ needed).",
+                mark=m,
+                needed=T.RECOVERY_NEEDED,
+                outcome="none",
+            )
     # Sinking (A6, W01).
     if not hull.sunk:
         if sh.underwater_remaining(cd) <= 0 and (cd.capacity("underwater") + cd.capacity("engine")) > 0:

@@ -127,7 +127,9 @@ def box_bears(box: GunBox, arc: str, side: str) -> bool:
     return box.broadside
 
 
-def bfn_by_calibre(cd: ClassData, sheet: Sheet, area: str, arc: str, side: str) -> list[tuple[float, str, int]]:
+def bfn_by_calibre(
+    cd: ClassData, sheet: Sheet, area: str, arc: str, side: str
+) -> list[tuple[float, str, int]]:
     """Return (calibre, kind, BFN) for each calibre of a battery bearing in the target's arc (lines 25, 29).
 
     Guns lost with their boxes do not count. Calibres are listed largest first.

@@ -65,8 +65,9 @@ def plan_turn(heading: float, course: float, direction: str = "auto") -> float:
     return t
 
 
-def move(pos: Point, heading: float, course: float, knots: float, radius: float, direction: str = "auto"
-         ) -> tuple[Point, float, float, list[Point]]:
+def move(
+    pos: Point, heading: float, course: float, knots: float, radius: float, direction: str = "auto"
+) -> tuple[Point, float, float, list[Point]]:
     """Move a ship: turn toward ``course`` on its turning circle, then straight on, ``knots`` / 4 inches in all.
 
     Return the end point, the end heading, the degrees actually turned and the path. A turn the distance does

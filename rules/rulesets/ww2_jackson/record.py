@@ -53,7 +53,13 @@ from typing import cast
 from ...model import JSON
 
 COUNT_AREAS: tuple[str, ...] = (
-    "aa", "above", "above_armoured", "underwater", "engine", "damage_control", "fire_control",
+    "aa",
+    "above",
+    "above_armoured",
+    "underwater",
+    "engine",
+    "damage_control",
+    "fire_control",
 )
 GUN_AREAS: tuple[str, ...] = ("main", "secondary")
 ALL_AREAS: tuple[str, ...] = ("main", "secondary", "torpedo", *COUNT_AREAS)
@@ -196,22 +202,44 @@ class ClassData:
 def parse_class(stats: Mapping[str, JSON]) -> ClassData:
     """Return the class data of valid stats (see ``schema.CLASS_SCHEMA``)."""
     guns = tuple(
-        GunBox(index=i, area=_s(r.get("area"), "main"), name=_s(r.get("name")) or f"{_s(r.get('area'), 'main')} {i + 1}",
-               calibre=_f(r.get("calibre"), 4.0), kind=_s(r.get("kind"), "standard"), guns=_i(r.get("guns"), 1),
-               armour=_s(r.get("armour")), forward=_b(r.get("forward")), aft=_b(r.get("aft")),
-               broadside=_b(r.get("broadside"), True), side=_s(r.get("side"), "centre"))
+        GunBox(
+            index=i,
+            area=_s(r.get("area"), "main"),
+            name=_s(r.get("name")) or f"{_s(r.get('area'), 'main')} {i + 1}",
+            calibre=_f(r.get("calibre"), 4.0),
+            kind=_s(r.get("kind"), "standard"),
+            guns=_i(r.get("guns"), 1),
+            armour=_s(r.get("armour")),
+            forward=_b(r.get("forward")),
+            aft=_b(r.get("aft")),
+            broadside=_b(r.get("broadside"), True),
+            side=_s(r.get("side"), "centre"),
+        )
         for i, r in enumerate(_rows(stats.get("guns")))
     )
     torps = tuple(
-        TorpedoMount(index=i, name=_s(r.get("name")) or f"torpedo mount {i + 1}", calibre=_i(r.get("calibre"), 21),
-                     tubes=_i(r.get("tubes"), 1), side=_s(r.get("side"), "centre"), fixed=_b(r.get("fixed")))
+        TorpedoMount(
+            index=i,
+            name=_s(r.get("name")) or f"torpedo mount {i + 1}",
+            calibre=_i(r.get("calibre"), 21),
+            tubes=_i(r.get("tubes"), 1),
+            side=_s(r.get("side"), "centre"),
+            fixed=_b(r.get("fixed")),
+        )
         for i, r in enumerate(_rows(stats.get("torpedoes")))
     )
     return ClassData(
-        type=_s(stats.get("type"), "cruiser"), tonnage=_i(stats.get("tonnage")), speed=_f(stats.get("speed")),
-        turning=_s(stats.get("turning")), underwater_protection=_s(stats.get("underwater_protection")),
-        belt=_s(stats.get("belt")), radar=_s(stats.get("radar"), "none"), aircraft=_i(stats.get("aircraft")),
-        guns=guns, torpedoes=torps, torpedo_reloads=_i(stats.get("torpedo_reloads")),
+        type=_s(stats.get("type"), "cruiser"),
+        tonnage=_i(stats.get("tonnage")),
+        speed=_f(stats.get("speed")),
+        turning=_s(stats.get("turning")),
+        underwater_protection=_s(stats.get("underwater_protection")),
+        belt=_s(stats.get("belt")),
+        radar=_s(stats.get("radar"), "none"),
+        aircraft=_i(stats.get("aircraft")),
+        guns=guns,
+        torpedoes=torps,
+        torpedo_reloads=_i(stats.get("torpedo_reloads")),
         counts={a: _i(stats.get(a)) for a in COUNT_AREAS},
     )
 
@@ -398,16 +426,26 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     for f in _rows(data.get("fires")):
         sh.fires.append(Fire(intensity=_i(f.get("intensity"), 1), since=_i(f.get("since"))))
     for f in _rows(data.get("floods")):
-        sh.floods.append(Flood(kind=_s(f.get("kind"), "torpedo"), since=_i(f.get("since")),
-                               per_turn=_i(f.get("per_turn"), 1), per_turn_fast=_i(f.get("per_turn_fast"), 1),
-                               fail=_s(f.get("fail")), fail_on=_i(f.get("fail_on"))))
+        sh.floods.append(
+            Flood(
+                kind=_s(f.get("kind"), "torpedo"),
+                since=_i(f.get("since")),
+                per_turn=_i(f.get("per_turn"), 1),
+                per_turn_fast=_i(f.get("per_turn_fast"), 1),
+                fail=_s(f.get("fail")),
+                fail_on=_i(f.get("fail_on")),
+            )
+        )
     conds = data.get("conditions")
     if isinstance(conds, dict):
         for k, v in conds.items():
             if isinstance(v, dict):
                 until = v.get("until")
-                sh.conditions[k] = Cond(since=_i(v.get("since")), until=None if until is None else _i(until),
-                                        fixed=_b(v.get("fixed")))
+                sh.conditions[k] = Cond(
+                    since=_i(v.get("since")),
+                    until=None if until is None else _i(until),
+                    fixed=_b(v.get("fixed")),
+                )
     helm = data.get("helm")
     if isinstance(helm, dict):
         sh.helm = (_f(helm.get("course")), _f(helm.get("speed")))
@@ -427,8 +465,9 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
 
 def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
     """Return the JSON of a working sheet (the shape in the module docstring)."""
-    conds: dict[str, JSON] = {k: {"since": c.since, "until": c.until, "fixed": c.fixed}
-                              for k, c in sorted(sh.conditions.items())}
+    conds: dict[str, JSON] = {
+        k: {"since": c.since, "until": c.until, "fixed": c.fixed} for k, c in sorted(sh.conditions.items())
+    }
     return {
         "guns_lost": list(sh.guns_lost),
         "torpedo_lost": list(sh.torpedo_lost),
@@ -439,8 +478,17 @@ def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
         "half": sh.half,
         "last_marks": [{"area": a, "index": i} for a, i in sh.last_marks],
         "fires": [{"intensity": f.intensity, "since": f.since} for f in sh.fires],
-        "floods": [{"kind": f.kind, "since": f.since, "per_turn": f.per_turn, "per_turn_fast": f.per_turn_fast,
-                    "fail": f.fail, "fail_on": f.fail_on} for f in sh.floods],
+        "floods": [
+            {
+                "kind": f.kind,
+                "since": f.since,
+                "per_turn": f.per_turn,
+                "per_turn_fast": f.per_turn_fast,
+                "fail": f.fail,
+                "fail_on": f.fail_on,
+            }
+            for f in sh.floods
+        ],
         "conditions": conds,
         "helm": None if sh.helm is None else {"course": sh.helm[0], "speed": sh.helm[1]},
         "cleared": sh.cleared,

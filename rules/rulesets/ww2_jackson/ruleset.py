@@ -139,18 +139,34 @@ class WW2Jackson(RuleSet):
         cd = parse_class(stats)
         sh = Sheet()
         arcs: dict[str, JSON] = {}
-        for arc, side in (("forward", "starboard"), ("aft", "starboard"), ("broadside", "starboard"),
-                          ("broadside_port", "port")):
+        for arc, side in (
+            ("forward", "starboard"),
+            ("aft", "starboard"),
+            ("broadside", "starboard"),
+            ("broadside_port", "port"),
+        ):
             rows: list[JSON] = []
             for battery in BATTERIES:
                 for cal, kind, bfn in bfn_by_calibre(cd, sh, battery, arc.split("_")[0], side):
                     row = gun_row(cal, kind)
-                    rows.append({"battery": battery, "calibre": cal, "bfn": bfn, "mfn": mfn(bfn, row.mfn),
-                                 "ranges_in": list(T.RANGE_TABLE[row.range])})
+                    rows.append(
+                        {
+                            "battery": battery,
+                            "calibre": cal,
+                            "bfn": bfn,
+                            "mfn": mfn(bfn, row.mfn),
+                            "ranges_in": list(T.RANGE_TABLE[row.range]),
+                        }
+                    )
             arcs[arc] = rows
         cs = combat_speed(cd.speed)
-        return {"arcs": arcs, "combat_speed_knots": cs, "move_inches": inches(cs),
-                "turning_radius_in": turning_radius(cd), "boxes": sh.total_boxes(cd)}
+        return {
+            "arcs": arcs,
+            "combat_speed_knots": cs,
+            "move_inches": inches(cs),
+            "turning_radius_in": turning_radius(cd),
+            "boxes": sh.total_boxes(cd),
+        }
 
     # --- set-up ----------------------------------------------------------------------------------
 
@@ -162,11 +178,21 @@ class WW2Jackson(RuleSet):
             sh = sheet_from_json(cd, s.sheet)
             sh.max_speed = max_speed(cd, sh, state.turn)
             speed = min(s.speed, sh.max_speed)
-            ships.append(replace(s, sheet=sheet_to_json(sh), speed=speed, heading=norm_deg(s.heading),
-                                 flags=self._flags(cd, sh, speed, s.flags)))
+            ships.append(
+                replace(
+                    s,
+                    sheet=sheet_to_json(sh),
+                    speed=speed,
+                    heading=norm_deg(s.heading),
+                    flags=self._flags(cd, sh, speed, s.flags),
+                )
+            )
         new = replace(state, ships=tuple(ships))
-        ev = Event(kind="setup", turn=state.turn, text=f"{len(ships)} ships take station; "
-                   f"{'night' if state.conditions.night else 'day'} action.")
+        ev = Event(
+            kind="setup",
+            turn=state.turn,
+            text=f"{len(ships)} ships take station; {'night' if state.conditions.night else 'day'} action.",
+        )
         return new, (ev,)
 
     # --- helpers ---------------------------------------------------------------------------------
@@ -183,7 +209,7 @@ class WW2Jackson(RuleSet):
         flags = []
         if sh.fires:
             flags.append("on_fire")
-        if sh.max_speed <= 0 or speed <= 0 and sh.max_speed <= 0:
+        if sh.max_speed <= 0 or (speed <= 0 and sh.max_speed <= 0):
             flags.append("dead_in_water")
         if sh.fired:
             flags.append("fired")
@@ -197,8 +223,14 @@ class WW2Jackson(RuleSet):
 
     def _live(self, s: ShipState) -> Live:
         cd = parse_class(s.stats)
-        return Live(ship=s, cd=cd, sheet=sheet_from_json(cd, s.sheet), pos=_pt(s.position), heading=s.heading,
-                    speed=s.speed)
+        return Live(
+            ship=s,
+            cd=cd,
+            sheet=sheet_from_json(cd, s.sheet),
+            pos=_pt(s.position),
+            heading=s.heading,
+            speed=s.speed,
+        )
 
     def _night(self, state: BattleState) -> bool:
         return state.conditions.night
@@ -210,8 +242,10 @@ class WW2Jackson(RuleSet):
         if any(f in target.flags for f in ("on_fire", "fired", "illuminated", "searchlight")):
             return True
         tp = _pt(target.position)
-        return any(s.side == side and s.active and distance(_pt(s.position), tp) <= T.NIGHT_SIGHT_IN + 1e-9
-                   for s in state.ships)
+        return any(
+            s.side == side and s.active and distance(_pt(s.position), tp) <= T.NIGHT_SIGHT_IN + 1e-9
+            for s in state.ships
+        )
 
     def visible_ship_ids(self, state: BattleState, side: str) -> set[str]:
         return {s.id for s in state.ships if self._visible(state, side, s)}
@@ -252,11 +286,14 @@ class WW2Jackson(RuleSet):
 
     def _predict(self, live: Live, data: Mapping[str, JSON], turn: int) -> tuple[Point, float, float, float]:
         course, speed, direction = self._planned(live, data, turn)
-        pos, heading, turned, _ = move(live.pos, live.heading, course, speed, turning_radius(live.cd), direction)
+        pos, heading, turned, _ = move(
+            live.pos, live.heading, course, speed, turning_radius(live.cd), direction
+        )
         return pos, heading, speed, turned
 
-    def _night_keys(self, state: BattleState, firer: Live, target: Live, lit: dict[str, set[str]],
-                    dist: float) -> set[str]:
+    def _night_keys(
+        self, state: BattleState, firer: Live, target: Live, lit: dict[str, set[str]], dist: float
+    ) -> set[str]:
         """Return the night modifiers available to ``firer`` against ``target`` (lines 74-83)."""
         keys: set[str] = set()
         turn = state.turn
@@ -265,8 +302,11 @@ class WW2Jackson(RuleSet):
             keys.add("searchlight")
         if target.id in lit.get(f"star_shell:{side}", set()):
             keys.add("star_shell")
-        if (firer.cd.radar != "none" and not firer.sheet.has("radar_out", turn)
-                and not firer.sheet.has("electrical", turn)):
+        if (
+            firer.cd.radar != "none"
+            and not firer.sheet.has("radar_out", turn)
+            and not firer.sheet.has("electrical", turn)
+        ):
             keys.add(f"radar_{firer.cd.radar}")
         if target.sheet.fires:
             keys.add("target_on_fire")
@@ -277,9 +317,19 @@ class WW2Jackson(RuleSet):
             keys.add(f"{moon}_moon")
         return keys
 
-    def solutions(self, state: BattleState, firer: Live, target: Live, battery: str, *, pos: Point | None = None,
-                  heading: float | None = None, speed: float | None = None, turned: float | None = None,
-                  lit: dict[str, set[str]] | None = None) -> tuple[list[Solution], str]:
+    def solutions(
+        self,
+        state: BattleState,
+        firer: Live,
+        target: Live,
+        battery: str,
+        *,
+        pos: Point | None = None,
+        heading: float | None = None,
+        speed: float | None = None,
+        turned: float | None = None,
+        lit: dict[str, set[str]] | None = None,
+    ) -> tuple[list[Solution], str]:
         """Return the fire solutions of one battery at one target, and why it cannot fire ("" when it can)."""
         turn = state.turn
         reason = self._no_fire_reason(firer.sheet, battery, turn)
@@ -297,11 +347,14 @@ class WW2Jackson(RuleSet):
         if self._night(state):
             night = night_modifier(self._night_keys(state, firer, target, lit or {}, dist))
             if night is None:
-                return [], "night: no searchlight, star shell, radar, fire, gun flashes or moon to aim by (line 86)"
+                return (
+                    [],
+                    "night: no searchlight, star shell, radar, fire, gun flashes or moon to aim by (line 86)",
+                )
         groups = bfn_by_calibre(firer.cd, firer.sheet, battery, arc, side)
         if not groups:
             return [], f"no {battery} guns bear in the {arc} arc"
-        halved = (firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn))
+        halved = firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
         out: list[Solution] = []
         for cal, kind, bfn in groups:
             row = gun_row(cal, kind)
@@ -337,8 +390,19 @@ class WW2Jackson(RuleSet):
             if night is not None:
                 v, label = T.NIGHT_MODIFIERS[night[0]]
                 mods.append(Modifier(label=f"night: {label} (best, W10)", value=v))
-            out.append(Solution(calibre=cal, kind=kind, row=row, bfn=bfn, mfn=n, band=band, needed=T.TO_HIT[band],
-                                modifiers=tuple(mods), halved=halved))
+            out.append(
+                Solution(
+                    calibre=cal,
+                    kind=kind,
+                    row=row,
+                    bfn=bfn,
+                    mfn=n,
+                    band=band,
+                    needed=T.TO_HIT[band],
+                    modifiers=tuple(mods),
+                    halved=halved,
+                )
+            )
         if not out:
             return [], f"{target.ship.name} is beyond the {battery} battery's range ({dist:.1f} in)"
         return out, ""
@@ -386,8 +450,9 @@ class WW2Jackson(RuleSet):
             t = enemy(f"target_{battery}")
             if t is None:
                 continue
-            sols, why = self.solutions(state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd,
-                                       turned=turned)
+            sols, why = self.solutions(
+                state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
+            )
             if not sols and not why.startswith("night"):
                 add(f"target_{battery}", f"{ship.name} cannot fire its {battery} battery at {t.name}: {why}.")
         t = enemy("torpedo_target")
@@ -406,7 +471,9 @@ class WW2Jackson(RuleSet):
                 continue
             if not self._night(state):
                 add(key, "Searchlights and star shell are for night actions (A6).")
-            elif key == "searchlight" and (live.sheet.has("electrical", turn) or live.sheet.has("no_power", turn)):
+            elif key == "searchlight" and (
+                live.sheet.has("electrical", turn) or live.sheet.has("no_power", turn)
+            ):
                 add(key, "Electrical failure: no searchlights.")
             elif key == "star_shell" and not any(live.sheet.intact_boxes(live.cd, b) for b in BATTERIES):
                 add(key, "No guns left to fire star shell.")
@@ -431,8 +498,9 @@ class WW2Jackson(RuleSet):
                     add("dc_repair", "Nothing of that kind to repair (never the bridge, line 393).")
         return errors
 
-    def _torpedo_mounts(self, live: Live, data: Mapping[str, JSON], pos: Point, heading: float, tpos: Point
-                        ) -> tuple[list[tuple[int, int, str]], str]:
+    def _torpedo_mounts(
+        self, live: Live, data: Mapping[str, JSON], pos: Point, heading: float, tpos: Point
+    ) -> tuple[list[tuple[int, int, str]], str]:
         """Return the (mount, loaded, band) that may launch at a target position, or why none can."""
         if not live.sheet.cleared:
             return [], "Not cleared for action (W11)."
@@ -454,7 +522,9 @@ class WW2Jackson(RuleSet):
             if not self._bears_torpedo(m.side, arc, side):
                 continue
             short, medium, long_ = T.TORPEDO_RANGES[m.calibre]
-            band = "short" if dist <= short else "medium" if dist <= medium else "long" if dist <= long_ else ""
+            band = (
+                "short" if dist <= short else "medium" if dist <= medium else "long" if dist <= long_ else ""
+            )
             if not band:
                 why = f"Out of torpedo range ({dist:.1f} in; {m.calibre}-inch runs {long_:g} in, A6)."
                 continue
@@ -465,16 +535,21 @@ class WW2Jackson(RuleSet):
 
     def _nearest_enemies(self, state: BattleState, ship: ShipState) -> list[ShipState]:
         here = _pt(ship.position)
-        foes = [t for t in state.ships if t.side != ship.side and t.active and self._visible(state, ship.side, t)]
+        foes = [
+            t for t in state.ships if t.side != ship.side and t.active and self._visible(state, ship.side, t)
+        ]
         return sorted(foes, key=lambda t: (distance(here, _pt(t.position)), t.id))
 
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
         live = self._live(ship)
         turn = state.turn
         cap = max_speed(live.cd, live.sheet, turn)
-        data: dict[str, JSON] = {"course": norm_deg(ship.heading), "speed": round(min(ship.speed, cap), 4),
-                                 "cleared_for_action": live.sheet.cleared,
-                                 "damage_preference": live.sheet.preference}
+        data: dict[str, JSON] = {
+            "course": norm_deg(ship.heading),
+            "speed": round(min(ship.speed, cap), 4),
+            "cleared_for_action": live.sheet.cleared,
+            "damage_preference": live.sheet.preference,
+        }
         foes = self._nearest_enemies(state, ship)
         if policy == "captain":
             data.update(self._captain_move(state, live, foes, cap))
@@ -484,8 +559,9 @@ class WW2Jackson(RuleSet):
         pos, heading, spd, turned = self._predict(live, data, turn)
         for battery in BATTERIES:
             for t in foes[:6]:
-                sols, _ = self.solutions(state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd,
-                                         turned=turned)
+                sols, _ = self.solutions(
+                    state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
+                )
                 if sols:
                     data[f"target_{battery}"] = t.id
                     break
@@ -497,7 +573,8 @@ class WW2Jackson(RuleSet):
         if policy == "captain" and self._night(state) and foes and live.cd.radar == "none":
             t = foes[0]
             if distance(pos, _pt(t.position)) <= T.NIGHT_SIGHT_IN * 1.5 and any(
-                    live.sheet.intact_boxes(live.cd, b) for b in BATTERIES):
+                live.sheet.intact_boxes(live.cd, b) for b in BATTERIES
+            ):
                 data["star_shell"] = t.id
         order = ShipOrder(ship_id=ship.id, data=data)
         # Never return an illegal order: drop whatever the checks refuse.
@@ -516,7 +593,9 @@ class WW2Jackson(RuleSet):
                     data["speed"] = cap
         return ShipOrder(ship_id=ship.id, data=data)
 
-    def _captain_move(self, state: BattleState, live: Live, foes: list[ShipState], cap: float) -> dict[str, JSON]:
+    def _captain_move(
+        self, state: BattleState, live: Live, foes: list[ShipState], cap: float
+    ) -> dict[str, JSON]:
         """A7's automatic captain: close to the main battery's best range with the broadside bearing, keep on the
         table."""
         if not foes:
@@ -525,8 +604,11 @@ class WW2Jackson(RuleSet):
         tpos = _pt(t.position)
         dist = distance(live.pos, tpos)
         brg = bearing(live.pos, tpos)
-        ranges = [T.RANGE_TABLE[gun_row(g.calibre, g.kind).range] for g in live.cd.guns
-                  if g.area == "main" and g.index not in live.sheet.guns_lost]
+        ranges = [
+            T.RANGE_TABLE[gun_row(g.calibre, g.kind).range]
+            for g in live.cd.guns
+            if g.area == "main" and g.index not in live.sheet.guns_lost
+        ]
         if any(live.sheet.loaded) and live.sheet.remaining(live.cd, "torpedo") > 0:
             best = min(T.TORPEDO_RANGES[m.calibre][1] for m in live.cd.torpedoes) * 0.9
         elif ranges:
@@ -547,9 +629,12 @@ class WW2Jackson(RuleSet):
         margin = 4.0
         if not (margin <= end.x <= w - margin and margin <= end.y <= h - margin):
             centre = Point(x=w / 2, y=h / 2)
-            course = min(options + [bearing(live.pos, centre)],
-                         key=lambda c: distance(move(live.pos, live.heading, c, cap, turning_radius(live.cd))[0],
-                                                centre))
+            course = min(
+                options + [bearing(live.pos, centre)],
+                key=lambda c: distance(
+                    move(live.pos, live.heading, c, cap, turning_radius(live.cd))[0], centre
+                ),
+            )
         return {"course": round(course, 2), "speed": cap}
 
     def _captain_dc(self, live: Live) -> dict[str, JSON]:
@@ -575,8 +660,12 @@ class WW2Jackson(RuleSet):
     def resolve_phase(self, state: BattleState, orders: Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
         turn = state.turn
         start = len(dice.rolls)
-        ctx = Ctx(turn=turn, dice=dice, carrier_table=str(self._opt(state, "carrier_table") or "capital"),
-                  shell_flooding=bool(self._opt(state, "shell_flooding")))
+        ctx = Ctx(
+            turn=turn,
+            dice=dice,
+            carrier_table=str(self._opt(state, "carrier_table") or "capital"),
+            shell_flooding=bool(self._opt(state, "shell_flooding")),
+        )
         lives: dict[str, Live] = {}
         hulls: dict[str, Hull] = {}
         for s in state.ships:
@@ -589,7 +678,9 @@ class WW2Jackson(RuleSet):
             lv.sheet.searchlight = ""
             lv.sheet.star_shell = ""
             lives[s.id] = lv
-            hulls[s.id] = Hull(ship_id=s.id, name=s.name, side=s.side, cd=lv.cd, sheet=lv.sheet, speed=s.speed)
+            hulls[s.id] = Hull(
+                ship_id=s.id, name=s.name, side=s.side, cd=lv.cd, sheet=lv.sheet, speed=s.speed
+            )
         # (0) standing orders and damage control (A6, W41).
         for sid, lv in lives.items():
             data = orders[sid].data if sid in orders else {}
@@ -617,7 +708,9 @@ class WW2Jackson(RuleSet):
             for key in ("searchlight", "star_shell"):
                 tid = _s(data.get(key))
                 if tid and tid in lives and self._night(state):
-                    if key == "searchlight" and (lv.sheet.has("electrical", turn) or lv.sheet.has("no_power", turn)):
+                    if key == "searchlight" and (
+                        lv.sheet.has("electrical", turn) or lv.sheet.has("no_power", turn)
+                    ):
                         continue
                     lit.setdefault(f"{key}:{lv.ship.side}", set()).add(tid)
                     setattr(lv.sheet, key, tid)
@@ -634,33 +727,68 @@ class WW2Jackson(RuleSet):
                     continue
                 tgt = lives.get(tid)
                 if tgt is None or tid in withdrawn:
-                    ctx.events.append(Event(kind="no_fire", turn=turn, ship_id=sid, target_id=tid,
-                                            text=f"{lv.ship.name} holds {battery} fire: target gone.",
-                                            visible_to=(lv.ship.side,)))
+                    ctx.events.append(
+                        Event(
+                            kind="no_fire",
+                            turn=turn,
+                            ship_id=sid,
+                            target_id=tid,
+                            text=f"{lv.ship.name} holds {battery} fire: target gone.",
+                            visible_to=(lv.ship.side,),
+                        )
+                    )
                     continue
                 sols, why = self.solutions(state, lv, tgt, battery, lit=lit)
                 if not sols:
-                    ctx.events.append(Event(kind="no_fire", turn=turn, ship_id=sid, target_id=tid,
-                                            text=f"{lv.ship.name} cannot fire its {battery} battery at "
-                                                 f"{tgt.ship.name}: {why}.", visible_to=(lv.ship.side,)))
+                    ctx.events.append(
+                        Event(
+                            kind="no_fire",
+                            turn=turn,
+                            ship_id=sid,
+                            target_id=tid,
+                            text=f"{lv.ship.name} cannot fire its {battery} battery at "
+                            f"{tgt.ship.name}: {why}.",
+                            visible_to=(lv.ship.side,),
+                        )
+                    )
                     continue
                 targets[battery] = tid
                 lv.sheet.fired = True
                 for sol in sols:
                     m = len(dice.rolls)
-                    rolls = [dice.roll("D20", f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}")
-                             for _ in range(sol.mfn)]
+                    rolls = [
+                        dice.roll("D20", f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}")
+                        for _ in range(sol.mfn)
+                    ]
                     hits = sum(1 for r in rolls if r + sol.total >= sol.needed)
                     mods_text = "".join(f", {mm.value:+g} {mm.label}" for mm in sol.modifiers)
-                    ctx.events.append(Event(
-                        kind="fire", turn=turn, ship_id=sid, target_id=tid, rolls=tuple(dice.rolls[m:]),
-                        modifiers=sol.modifiers, needed=sol.needed, outcome="hit" if hits else "miss",
-                        text=(f"{lv.ship.name} {battery} {sol.calibre:g}-inch at {tgt.ship.name}: BFN {sol.bfn} -> "
-                              f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} range, "
-                              f"{sol.needed}+{mods_text}: D20 {', '.join(str(r) for r in rolls)} -> {hits} hit(s)."),
-                        data={"battery": battery, "calibre": sol.calibre, "bfn": sol.bfn, "mfn": sol.mfn,
-                              "band": sol.band, "hits": hits, "modifier": sol.total},
-                        visible_to=(lv.ship.side,)))
+                    ctx.events.append(
+                        Event(
+                            kind="fire",
+                            turn=turn,
+                            ship_id=sid,
+                            target_id=tid,
+                            rolls=tuple(dice.rolls[m:]),
+                            modifiers=sol.modifiers,
+                            needed=sol.needed,
+                            outcome="hit" if hits else "miss",
+                            text=(
+                                f"{lv.ship.name} {battery} {sol.calibre:g}-inch at {tgt.ship.name}: BFN {sol.bfn} -> "
+                                f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} range, "
+                                f"{sol.needed}+{mods_text}: D20 {', '.join(str(r) for r in rolls)} -> {hits} hit(s)."
+                            ),
+                            data={
+                                "battery": battery,
+                                "calibre": sol.calibre,
+                                "bfn": sol.bfn,
+                                "mfn": sol.mfn,
+                                "band": sol.band,
+                                "hits": hits,
+                                "modifier": sol.total,
+                            },
+                            visible_to=(lv.ship.side,),
+                        )
+                    )
                     if hits:
                         assert sol.band is not None
                         pending_hits.append((tid, sol.row, sol.calibre, sol.band, sid, lv.ship.side, hits))
@@ -692,8 +820,12 @@ class WW2Jackson(RuleSet):
                 end_of_turn(ctx, hull)
             for mt in lv.cd.torpedoes:
                 # NW-WW2-11: a mount that did not fire this turn reloads from the reloads aboard.
-                if (mt.index not in fired_mounts.get(sid, set()) and mt.index not in lv.sheet.torpedo_lost
-                        and lv.sheet.loaded[mt.index] < mt.tubes and lv.sheet.reloads > 0):
+                if (
+                    mt.index not in fired_mounts.get(sid, set())
+                    and mt.index not in lv.sheet.torpedo_lost
+                    and lv.sheet.loaded[mt.index] < mt.tubes
+                    and lv.sheet.reloads > 0
+                ):
                     n = min(mt.tubes - lv.sheet.loaded[mt.index], lv.sheet.reloads)
                     lv.sheet.loaded[mt.index] += n
                     lv.sheet.reloads -= n
@@ -706,14 +838,25 @@ class WW2Jackson(RuleSet):
                 ctx.public(hull, "sunk", f"sinks: {hull.sunk}.", outcome="sunk")
             elif hull.withdrawn or sid in withdrawn:
                 status = "withdrawn"
-                ctx.public(hull, "withdrawn", f"withdraws from the battle: {hull.withdrawn or withdrawn[sid]}.",
-                           outcome="withdrawn")
+                ctx.public(
+                    hull,
+                    "withdrawn",
+                    f"withdraws from the battle: {hull.withdrawn or withdrawn[sid]}.",
+                    outcome="withdrawn",
+                )
             lit_now = any(sid in v for v in lit.values())
             flags = self._flags(lv.cd, lv.sheet, lv.speed, ("illuminated",) if lit_now else ())
             if status == "sunk":
                 flags = ("sinking",)
-            ships[sid] = replace(lv.ship, position=lv.pos, heading=lv.heading, speed=lv.speed, status=status,
-                                 sheet=sheet_to_json(lv.sheet), flags=flags)
+            ships[sid] = replace(
+                lv.ship,
+                position=lv.pos,
+                heading=lv.heading,
+                speed=lv.speed,
+                status=status,
+                sheet=sheet_to_json(lv.sheet),
+                flags=flags,
+            )
         new = replace(state.with_ships(ships), pending=tuple(keep))
         return PhaseResult(state=new, events=tuple(ctx.events), rolls=tuple(dice.rolls[start:]))
 
@@ -745,12 +888,26 @@ class WW2Jackson(RuleSet):
                 done = f"repairs: {name.replace('_', ' ')}"
         if done:
             sh.marked["damage_control"] += 1
-            ctx.events.append(Event(kind="damage_control", turn=ctx.turn, ship_id=lv.id,
-                                    text=f"{lv.ship.name} spends a damage control box: {done} (A6, W41).",
-                                    visible_to=(lv.ship.side,), outcome=action))
+            ctx.events.append(
+                Event(
+                    kind="damage_control",
+                    turn=ctx.turn,
+                    ship_id=lv.id,
+                    text=f"{lv.ship.name} spends a damage control box: {done} (A6, W41).",
+                    visible_to=(lv.ship.side,),
+                    outcome=action,
+                )
+            )
 
-    def _move(self, ctx: Ctx, state: BattleState, lv: Live, data: Mapping[str, JSON], leave: bool,
-              withdrawn: dict[str, str]) -> None:
+    def _move(
+        self,
+        ctx: Ctx,
+        state: BattleState,
+        lv: Live,
+        data: Mapping[str, JSON],
+        leave: bool,
+        withdrawn: dict[str, str],
+    ) -> None:
         turn = state.turn
         course, speed, direction = self._planned(lv, data, turn)
         note = ""
@@ -768,24 +925,47 @@ class WW2Jackson(RuleSet):
             else:
                 pos = Point(x=min(max(pos.x, 0.0), w), y=min(max(pos.y, 0.0), h))
         lv.pos, lv.heading, lv.speed = pos, heading, speed
-        ctx.events.append(Event(
-            kind="move", turn=turn, ship_id=lv.id,
-            text=f"{lv.ship.name} steers {heading:.0f} at {speed:g} knots ({inches(speed):g} in){note}.",
-            data={"path": [{"x": round(p.x, 3), "y": round(p.y, 3)} for p in path], "heading": heading,
-                  "speed": speed, "turned": lv.sheet.turned},
-            visible_to=None if not self._night(state) else (lv.ship.side,)))
+        ctx.events.append(
+            Event(
+                kind="move",
+                turn=turn,
+                ship_id=lv.id,
+                text=f"{lv.ship.name} steers {heading:.0f} at {speed:g} knots ({inches(speed):g} in){note}.",
+                data={
+                    "path": [{"x": round(p.x, 3), "y": round(p.y, 3)} for p in path],
+                    "heading": heading,
+                    "speed": speed,
+                    "turned": lv.sheet.turned,
+                },
+                visible_to=None if not self._night(state) else (lv.ship.side,),
+            )
+        )
 
-    def _launch(self, ctx: Ctx, state: BattleState, lv: Live, data: Mapping[str, JSON], lives: dict[str, Live],
-                fired_mounts: dict[str, set[int]]) -> list[PendingEffect]:
+    def _launch(
+        self,
+        ctx: Ctx,
+        state: BattleState,
+        lv: Live,
+        data: Mapping[str, JSON],
+        lives: dict[str, Live],
+        fired_mounts: dict[str, set[int]],
+    ) -> list[PendingEffect]:
         tid = _s(data.get("torpedo_target"))
         tgt = lives.get(tid)
         if not tid or tgt is None:
             return []
         mounts, why = self._torpedo_mounts(lv, data, lv.pos, lv.heading, tgt.pos)
         if not mounts:
-            ctx.events.append(Event(kind="no_fire", turn=ctx.turn, ship_id=lv.id, target_id=tid,
-                                    text=f"{lv.ship.name} cannot launch torpedoes at {tgt.ship.name}: {why}",
-                                    visible_to=(lv.ship.side,)))
+            ctx.events.append(
+                Event(
+                    kind="no_fire",
+                    turn=ctx.turn,
+                    ship_id=lv.id,
+                    target_id=tid,
+                    text=f"{lv.ship.name} cannot launch torpedoes at {tgt.ship.name}: {why}",
+                    visible_to=(lv.ship.side,),
+                )
+            )
             return []
         left = _i(data.get("torpedo_number"))
         left = left if left > 0 else sum(n for _, n, _ in mounts)
@@ -800,17 +980,37 @@ class WW2Jackson(RuleSet):
             fired_mounts.setdefault(lv.id, set()).add(idx)
             mount = lv.cd.torpedoes[idx]
             due = ctx.turn + T.TORPEDO_DELAY[band]
-            out.append(PendingEffect(
-                id=f"torpedo-{ctx.turn}-{lv.id}-{idx}", kind="torpedo", ship_id=tid, due_turn=due,
-                data={"firer": lv.id, "firer_name": lv.ship.name, "target": tid, "calibre": mount.calibre,
-                      "number": n, "band": band, "no_fire_control": no_fc,
-                      "fixed": mount.fixed and lv.cd.type in ("battleship", "battlecruiser")},
-                visible_to=(lv.ship.side,)))
-            ctx.events.append(Event(
-                kind="torpedo_launch", turn=ctx.turn, ship_id=lv.id, target_id=tid,
-                text=f"{lv.ship.name} launches {n} {mount.calibre}-inch torpedoes from {mount.name} at "
-                     f"{tgt.ship.name}: {band} range, due turn {due}.",
-                data={"number": n, "band": band, "due_turn": due, "mount": idx}, visible_to=(lv.ship.side,)))
+            out.append(
+                PendingEffect(
+                    id=f"torpedo-{ctx.turn}-{lv.id}-{idx}",
+                    kind="torpedo",
+                    ship_id=tid,
+                    due_turn=due,
+                    data={
+                        "firer": lv.id,
+                        "firer_name": lv.ship.name,
+                        "target": tid,
+                        "calibre": mount.calibre,
+                        "number": n,
+                        "band": band,
+                        "no_fire_control": no_fc,
+                        "fixed": mount.fixed and lv.cd.type in ("battleship", "battlecruiser"),
+                    },
+                    visible_to=(lv.ship.side,),
+                )
+            )
+            ctx.events.append(
+                Event(
+                    kind="torpedo_launch",
+                    turn=ctx.turn,
+                    ship_id=lv.id,
+                    target_id=tid,
+                    text=f"{lv.ship.name} launches {n} {mount.calibre}-inch torpedoes from {mount.name} at "
+                    f"{tgt.ship.name}: {band} range, due turn {due}.",
+                    data={"number": n, "band": band, "due_turn": due, "mount": idx},
+                    visible_to=(lv.ship.side,),
+                )
+            )
         return out
 
     def _strike(self, ctx: Ctx, p: PendingEffect, lives: dict[str, Live], hulls: dict[str, Hull]) -> None:
@@ -821,9 +1021,16 @@ class WW2Jackson(RuleSet):
         fname = str(p.data.get("firer_name"))
         if tgt is None or hulls[tid].sunk:
             # The torpedoes run on their own: the event names no acting ship (the firer may be sunk by now).
-            ctx.events.append(Event(kind="torpedo_miss", turn=ctx.turn, target_id=tid, data={"firer": firer},
-                                    text=f"{fname}'s torpedoes run on: the target is gone.",
-                                    visible_to=p.visible_to))
+            ctx.events.append(
+                Event(
+                    kind="torpedo_miss",
+                    turn=ctx.turn,
+                    target_id=tid,
+                    data={"firer": firer},
+                    text=f"{fname}'s torpedoes run on: the target is gone.",
+                    visible_to=p.visible_to,
+                )
+            )
             return
         number = _i(p.data.get("number"), 1)
         band = str(p.data.get("band"))
@@ -851,16 +1058,33 @@ class WW2Jackson(RuleSet):
         rolls = [ctx.roll(f"{fname} torpedo at {tgt.ship.name}") for _ in range(number)]
         hits = sum(1 for r in rolls if r + total >= needed)
         mods_text = "".join(f", {mm.value:+g} {mm.label}" for mm in mods)
-        ctx.events.append(Event(
-            kind="torpedo", turn=ctx.turn, target_id=tid, rolls=ctx.since(m), modifiers=tuple(mods),
-            needed=needed, outcome="hit" if hits else "miss",
-            text=f"{fname}'s {p.data.get('calibre')}-inch torpedoes reach {tgt.ship.name}: {number} D20"
-                 f"{' (halved: radical manoeuvre, W14/W15)' if radical else ''} at {band} range, {needed}+"
-                 f"{mods_text}: {', '.join(str(r) for r in rolls)} -> {hits} hit(s).",
-            data={"hits": hits, "number": number, "band": band, "firer": firer}, visible_to=p.visible_to))
+        ctx.events.append(
+            Event(
+                kind="torpedo",
+                turn=ctx.turn,
+                target_id=tid,
+                rolls=ctx.since(m),
+                modifiers=tuple(mods),
+                needed=needed,
+                outcome="hit" if hits else "miss",
+                text=f"{fname}'s {p.data.get('calibre')}-inch torpedoes reach {tgt.ship.name}: {number} D20"
+                f"{' (halved: radical manoeuvre, W14/W15)' if radical else ''} at {band} range, {needed}+"
+                f"{mods_text}: {', '.join(str(r) for r in rolls)} -> {hits} hit(s).",
+                data={"hits": hits, "number": number, "band": band, "firer": firer},
+                visible_to=p.visible_to,
+            )
+        )
         if hits:
-            ctx.events.append(Event(kind="torpedo_hit", turn=ctx.turn, target_id=tid, data={"firer": firer},
-                                    text=f"{tgt.ship.name} is hit by {hits} torpedo(es).", outcome="hit"))
+            ctx.events.append(
+                Event(
+                    kind="torpedo_hit",
+                    turn=ctx.turn,
+                    target_id=tid,
+                    data={"firer": firer},
+                    text=f"{tgt.ship.name} is hit by {hits} torpedo(es).",
+                    outcome="hit",
+                )
+            )
         for _ in range(hits):
             if hulls[tid].sunk:
                 break
@@ -872,8 +1096,12 @@ class WW2Jackson(RuleSet):
         live = self._live(ship)
         turn = state.turn
         pos, heading, spd, turned = self._predict(live, order.data, turn)
-        lines = [(f"Ends near ({pos.x:.1f}, {pos.y:.1f}) heading {heading:.0f} at {spd:g} knots "
-                  f"({inches(spd):g} in); can make {max_speed(live.cd, live.sheet, turn):g} knots.")]
+        lines = [
+            (
+                f"Ends near ({pos.x:.1f}, {pos.y:.1f}) heading {heading:.0f} at {spd:g} knots "
+                f"({inches(spd):g} in); can make {max_speed(live.cd, live.sheet, turn):g} knots."
+            )
+        ]
         for name in sorted(live.sheet.conditions):
             if live.sheet.has(name, turn):
                 lines.append(CONDITIONS.get(name, name))
@@ -882,20 +1110,25 @@ class WW2Jackson(RuleSet):
             t = ships.get(_s(order.data.get(f"target_{battery}")))
             if t is None:
                 continue
-            sols, why = self.solutions(state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd,
-                                       turned=turned)
+            sols, why = self.solutions(
+                state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
+            )
             if not sols:
                 lines.append(f"{battery}: {why}.")
             for s in sols:
                 mods = "".join(f", {m.value:+g} {m.label}" for m in s.modifiers)
-                lines.append(f"{s.calibre:g}-inch: BFN {s.bfn} -> MFN {s.mfn} D20, hits on {s.needed}+ at {s.band} "
-                             f"range{mods}")
+                lines.append(
+                    f"{s.calibre:g}-inch: BFN {s.bfn} -> MFN {s.mfn} D20, hits on {s.needed}+ at {s.band} "
+                    f"range{mods}"
+                )
         t = ships.get(_s(order.data.get("torpedo_target")))
         if t is not None:
             mounts, why = self._torpedo_mounts(live, order.data, pos, heading, _pt(t.position))
             for idx, n, band in mounts:
-                lines.append(f"{live.cd.torpedoes[idx].name}: {n} x {live.cd.torpedoes[idx].calibre}-inch, {band} "
-                             f"range, {T.TORPEDO_TO_HIT[band]}+, strike turn {turn + T.TORPEDO_DELAY[band]}")
+                lines.append(
+                    f"{live.cd.torpedoes[idx].name}: {n} x {live.cd.torpedoes[idx].calibre}-inch, {band} "
+                    f"range, {T.TORPEDO_TO_HIT[band]}+, strike turn {turn + T.TORPEDO_DELAY[band]}"
+                )
             if not mounts:
                 lines.append(why)
         return lines
@@ -916,8 +1149,10 @@ class WW2Jackson(RuleSet):
             "HIT_LOCATION_LONG": bands(T.HIT_LOCATION_LONG),
             "HIT_LOCATION_MEDIUM": bands(T.HIT_LOCATION_MEDIUM),
             "HIT_LOCATION_SHORT": bands(T.HIT_LOCATION_SHORT),
-            "PENETRATION": {k: {ltr: ("NO" if n == T.NO else "ALL" if n == T.ALL else n) for ltr, n in v.items()}
-                            for k, v in T.PENETRATION.items()},
+            "PENETRATION": {
+                k: {ltr: ("NO" if n == T.NO else "ALL" if n == T.ALL else n) for ltr, n in v.items()}
+                for k, v in T.PENETRATION.items()
+            },
             "SHORT_RANGE_PENETRATION_BONUS": T.SHORT_RANGE_PENETRATION_BONUS,
             "EXTRA_FLOODING_NEEDED": T.EXTRA_FLOODING_NEEDED,
             "PROGRESSIVE_FLOODING_STOP": T.PROGRESSIVE_FLOODING_STOP,
@@ -929,7 +1164,9 @@ class WW2Jackson(RuleSet):
             "TORPEDO_CRITICAL_FOR": dict(T.TORPEDO_CRITICAL_FOR),
             "MAGAZINE_TABLES": {k: bands(v) for k, v in T.MAGAZINE_TABLES.items()},
             "TORPEDO_TO_HIT": dict(T.TORPEDO_TO_HIT),
-            "TORPEDO_MODIFIERS": {k: {"value": v, "label": lbl} for k, (v, lbl) in T.TORPEDO_MODIFIERS.items()},
+            "TORPEDO_MODIFIERS": {
+                k: {"value": v, "label": lbl} for k, (v, lbl) in T.TORPEDO_MODIFIERS.items()
+            },
             "TORPEDO_RANGES": {str(k): list(v) for k, v in T.TORPEDO_RANGES.items()},
             "TORPEDO_DELAY": dict(T.TORPEDO_DELAY),
             "TORPEDO_TABLE_FOR": {str(k): dict(v) for k, v in T.TORPEDO_TABLE_FOR.items()},
@@ -941,10 +1178,13 @@ class WW2Jackson(RuleSet):
             "TURNING_RADIUS": dict(T.TURNING_RADIUS),
             "ARCS_DEG": {"forward": T.ARC_FORWARD_DEG, "aft": T.ARC_AFT_DEG},
             "DAMAGE_PREFERENCES": {k: list(v) for k, v in T.DAMAGE_PREFERENCES.items()},
-            "A4_HEURISTIC": {"tons_per_above_box": dict(T.HEURISTIC_TONS_PER_ABOVE_BOX),
-                             "engines": dict(T.HEURISTIC_ENGINES), "damage_control": dict(T.HEURISTIC_DC),
-                             "fire_control": dict(T.HEURISTIC_FC),
-                             "aa_barrels_per_box": T.HEURISTIC_AA_BARRELS_PER_BOX},
+            "A4_HEURISTIC": {
+                "tons_per_above_box": dict(T.HEURISTIC_TONS_PER_ABOVE_BOX),
+                "engines": dict(T.HEURISTIC_ENGINES),
+                "damage_control": dict(T.HEURISTIC_DC),
+                "fire_control": dict(T.HEURISTIC_FC),
+                "aa_barrels_per_box": T.HEURISTIC_AA_BARRELS_PER_BOX,
+            },
         }
 
 

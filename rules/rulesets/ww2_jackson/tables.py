@@ -106,19 +106,36 @@ DAMAGE_HALVES: Final[dict[str, int]] = {
 
 # Lines 107-134: HIT LOCATION TABLES for shell fire (W40: the "DAC"). (low, high, location) on a D20.
 HIT_LOCATION_LONG: Final[tuple[tuple[int, int, str], ...]] = (
-    (1, 4, "main"), (5, 7, "secondary"), (8, 9, "aa"), (10, 13, "above"), (14, 16, "underwater"),
-    (17, 18, "engine"), (19, 19, "specialized"), (20, 20, "critical"),
+    (1, 4, "main"),
+    (5, 7, "secondary"),
+    (8, 9, "aa"),
+    (10, 13, "above"),
+    (14, 16, "underwater"),
+    (17, 18, "engine"),
+    (19, 19, "specialized"),
+    (20, 20, "critical"),
 )
 HIT_LOCATION_MEDIUM: Final[tuple[tuple[int, int, str], ...]] = (
-    (1, 4, "main"), (5, 8, "secondary"), (9, 10, "aa"), (11, 16, "above"), (17, 18, "underwater"),
-    (19, 19, "specialized"), (20, 20, "critical"),
+    (1, 4, "main"),
+    (5, 8, "secondary"),
+    (9, 10, "aa"),
+    (11, 16, "above"),
+    (17, 18, "underwater"),
+    (19, 19, "specialized"),
+    (20, 20, "critical"),
 )
 HIT_LOCATION_SHORT: Final[tuple[tuple[int, int, str], ...]] = (
-    (1, 4, "main"), (5, 8, "secondary"), (9, 10, "aa"), (11, 18, "above"), (19, 19, "specialized"),
+    (1, 4, "main"),
+    (5, 8, "secondary"),
+    (9, 10, "aa"),
+    (11, 18, "above"),
+    (19, 19, "specialized"),
     (20, 20, "critical"),
 )
 HIT_LOCATION: Final[dict[str, tuple[tuple[int, int, str], ...]]] = {
-    "long": HIT_LOCATION_LONG, "medium": HIT_LOCATION_MEDIUM, "short": HIT_LOCATION_SHORT,
+    "long": HIT_LOCATION_LONG,
+    "medium": HIT_LOCATION_MEDIUM,
+    "short": HIT_LOCATION_SHORT,
 }
 
 # Lines 272-287: PENETRATION table: D20 needed per armour letter; 0 = NO (cannot), 1 = ALL (automatic).
@@ -155,7 +172,10 @@ RECOVERY_NEEDED: Final = 16
 
 # Lines 290-299 with W24: SPECIALIZED HITS. 11-15 cannot be recovered: re-roll. 16-20 = ship on fire.
 SPECIALIZED_HITS: Final[tuple[tuple[int, int, str], ...]] = (
-    (1, 5, "radar"), (6, 10, "torpedo_tubes"), (11, 15, "reroll"), (16, 20, "fire"),
+    (1, 5, "radar"),
+    (6, 10, "torpedo_tubes"),
+    (11, 15, "reroll"),
+    (16, 20, "fire"),
 )
 # W24: the torpedo-tube sub-roll: 1-2 warhead explosion, 3-20 lose all torpedo boxes including reloads.
 TORPEDO_TUBE_HIT: Final[tuple[tuple[int, int, str], ...]] = ((1, 2, "warhead"), (3, 20, "lose_all"))
@@ -176,8 +196,19 @@ CRITICAL_DD_CRUISER: Final[tuple[CritRow, ...]] = (
     (10, 11, {"effect": "dc_wiped"}),
     (12, 13, {"effect": "steering", "turns": None}),
     (14, 15, {"effect": "ammo"}),
-    (16, 19, {"effect": _FLOOD, "now": 1, "per_turn": 1, "now_fast": 2, "per_turn_fast": 2, "fail": "capsize",
-              "fail_on": 1}),
+    (
+        16,
+        19,
+        {
+            "effect": _FLOOD,
+            "now": 1,
+            "per_turn": 1,
+            "now_fast": 2,
+            "per_turn_fast": 2,
+            "fail": "capsize",
+            "fail_on": 1,
+        },
+    ),
     (20, 20, {"effect": "magazine", "table": "shell"}),
 )
 
@@ -191,8 +222,19 @@ CRITICAL_CAPITAL: Final[tuple[CritRow, ...]] = (
     (10, 11, {"effect": "dc_wiped", "boxes": {"above": 3}}),
     (12, 13, {"effect": "steering", "turns": 2}),
     (14, 15, {"effect": "boiler"}),
-    (16, 19, {"effect": _FLOOD, "now": 2, "per_turn": 1, "now_fast": 3, "per_turn_fast": 2, "fail": "list",
-              "fail_on": 2}),
+    (
+        16,
+        19,
+        {
+            "effect": _FLOOD,
+            "now": 2,
+            "per_turn": 1,
+            "now_fast": 3,
+            "per_turn_fast": 2,
+            "fail": "list",
+            "fail_on": 2,
+        },
+    ),
     (20, 20, {"effect": "magazine", "table": "shell"}),
 )
 
@@ -204,8 +246,19 @@ CRITICAL_TORPEDO_E: Final[tuple[CritRow, ...]] = (
     (10, 11, {"effect": "dc_wiped", "boxes": {"engine": 1, "underwater": 1}}),
     (12, 13, {"effect": "steering", "turns": None, "boxes": {"underwater": 2}}),
     (14, 15, {"effect": "ammo", "boxes": {"underwater": 2}}),
-    (16, 18, {"effect": _FLOOD, "now": 3, "per_turn": 1, "now_fast": 3, "per_turn_fast": 2, "fail": "capsize",
-              "fail_on": 1}),
+    (
+        16,
+        18,
+        {
+            "effect": _FLOOD,
+            "now": 3,
+            "per_turn": 1,
+            "now_fast": 3,
+            "per_turn_fast": 2,
+            "fail": "capsize",
+            "fail_on": 1,
+        },
+    ),
     (19, 20, {"effect": "magazine", "table": "torpedo_e"}),
 )
 CRITICAL_TORPEDO_CD: Final[tuple[CritRow, ...]] = (
@@ -213,8 +266,19 @@ CRITICAL_TORPEDO_CD: Final[tuple[CritRow, ...]] = (
     (10, 11, {"effect": "dc_wiped", "boxes": {"underwater": 2}}),
     (12, 13, {"effect": "steering", "turns": None, "boxes": {"underwater": 2}}),
     (14, 15, {"effect": "ammo", "boxes": {"underwater": 2}}),
-    (16, 18, {"effect": _FLOOD, "now": 2, "per_turn": 1, "now_fast": 3, "per_turn_fast": 2, "fail": "capsize",
-              "fail_on": 1}),
+    (
+        16,
+        18,
+        {
+            "effect": _FLOOD,
+            "now": 2,
+            "per_turn": 1,
+            "now_fast": 3,
+            "per_turn_fast": 2,
+            "fail": "capsize",
+            "fail_on": 1,
+        },
+    ),
     (19, 20, {"effect": "magazine", "table": "torpedo_cd"}),
 )
 CRITICAL_TORPEDO_B: Final[tuple[CritRow, ...]] = (
@@ -222,8 +286,19 @@ CRITICAL_TORPEDO_B: Final[tuple[CritRow, ...]] = (
     (10, 11, {"effect": "dc_wiped", "boxes": {"underwater": 3}}),
     (12, 13, {"effect": "steering", "turns": None, "boxes": {"underwater": 3}}),
     (14, 15, {"effect": "ammo", "boxes": {"underwater": 2}}),
-    (16, 18, {"effect": _FLOOD, "now": 2, "per_turn": 1, "now_fast": 3, "per_turn_fast": 2, "fail": "list",
-              "fail_on": 2}),
+    (
+        16,
+        18,
+        {
+            "effect": _FLOOD,
+            "now": 2,
+            "per_turn": 1,
+            "now_fast": 3,
+            "per_turn_fast": 2,
+            "fail": "list",
+            "fail_on": 2,
+        },
+    ),
     (19, 20, {"effect": "magazine", "table": "torpedo_b"}),
 )
 CRITICAL_TORPEDO_A: Final[tuple[CritRow, ...]] = (
@@ -232,8 +307,19 @@ CRITICAL_TORPEDO_A: Final[tuple[CritRow, ...]] = (
     (12, 12, {"effect": "steering", "turns": "game", "boxes": {"underwater": 3}}),
     (13, 13, {"effect": "electrical", "turns": 2}),
     (14, 15, {"effect": "fuel"}),
-    (16, 18, {"effect": _FLOOD, "now": 2, "per_turn": 1, "now_fast": 3, "per_turn_fast": 2, "fail": "list",
-              "fail_on": 2}),
+    (
+        16,
+        18,
+        {
+            "effect": _FLOOD,
+            "now": 2,
+            "per_turn": 1,
+            "now_fast": 3,
+            "per_turn_fast": 2,
+            "fail": "list",
+            "fail_on": 2,
+        },
+    ),
     (19, 20, {"effect": "magazine", "table": "torpedo_a"}),
 )
 CRITICAL_TABLES: Final[dict[str, tuple[CritRow, ...]]] = {
@@ -246,7 +332,12 @@ CRITICAL_TABLES: Final[dict[str, tuple[CritRow, ...]]] = {
 }
 # W20: which torpedo critical table for which underwater protection ("" = none -> E).
 TORPEDO_CRITICAL_FOR: Final[dict[str, str]] = {
-    "": "torpedo_e", "E": "torpedo_e", "D": "torpedo_cd", "C": "torpedo_cd", "B": "torpedo_b", "A": "torpedo_a",
+    "": "torpedo_e",
+    "E": "torpedo_e",
+    "D": "torpedo_cd",
+    "C": "torpedo_cd",
+    "B": "torpedo_b",
+    "A": "torpedo_a",
 }
 
 # Magazine sub-tables (lines 307-312, 327-332, 339-344, 351-356, 363-368, 375-380). W22 for shellfire.
@@ -304,7 +395,11 @@ TORPEDO_MODIFIERS: Final[dict[str, tuple[int, str]]] = {
     "agile": (-2, "very agile target (destroyer or sub-chaser)"),
 }
 # A6 / W12: torpedo range bands, inches: (short, medium, long) by torpedo calibre.
-TORPEDO_RANGES: Final[dict[int, tuple[float, float, float]]] = {18: (6, 12, 18), 21: (8, 16, 24), 24: (12, 24, 48)}
+TORPEDO_RANGES: Final[dict[int, tuple[float, float, float]]] = {
+    18: (6, 12, 18),
+    21: (8, 16, 24),
+    24: (12, 24, 48),
+}
 # Lines 157-160: turns after launch at which a torpedo of each band strikes.
 TORPEDO_DELAY: Final[dict[str, int]] = {"short": 1, "medium": 1, "long": 2}
 
@@ -320,21 +415,55 @@ TORPEDO_TABLE_FOR: Final[dict[int, dict[str, int]]] = {
 # is 14-19. W18: Tables 6 and 8 kept as printed.
 TorpRow = tuple[int, int, dict[str, object]]
 TORPEDO_TABLES: Final[dict[int, tuple[TorpRow, ...]]] = {
-    1: ((1, 6, {"general": 4, "engine": 1, "steering": True}), (7, 13, {"general": 4, "engine": 2}),
-        (14, 18, {"general": 5, "engine": "all"}), (19, 20, {"critical": True})),
-    2: ((1, 6, {"general": 3, "engine": 1, "steering": True}), (7, 13, {"general": 3, "engine": 2}),
-        (14, 19, {"general": 4, "engine": "all"}), (20, 20, {"critical": True})),
-    3: ((1, 6, {"general": 3, "engine": 1, "steering": True}), (7, 13, {"general": 3, "engine": 2}),
-        (14, 19, {"general": 4, "engine": 2}), (20, 20, {"critical": True})),
-    4: ((1, 6, {"general": 3, "engine": 1, "steering": True}), (7, 13, {"general": 4, "engine": 1}),
-        (14, 19, {"general": 4}), (20, 20, {"critical": True})),
-    5: ((1, 6, {"general": 3, "engine": 1, "steering": True}), (7, 13, {"general": 3, "steering": True}),
-        (14, 19, {"general": 3}), (20, 20, {"critical": True})),
-    6: ((1, 6, {"general": 2, "engine": 1}), (7, 13, {"general": 3}), (14, 19, {"general": 3}),
-        (20, 20, {"critical": True})),
-    7: ((1, 6, {"general": 2}), (7, 10, {"general": 1, "engine": 1}), (11, 14, {"general": 2}),
-        (15, 19, {"general": 1, "steering": True}), (20, 20, {"critical": True})),
-    8: ((1, 6, {"engine": 1}), (7, 13, {"general": 2}), (14, 19, {"general": 3}), (20, 20, {"critical": True})),
+    1: (
+        (1, 6, {"general": 4, "engine": 1, "steering": True}),
+        (7, 13, {"general": 4, "engine": 2}),
+        (14, 18, {"general": 5, "engine": "all"}),
+        (19, 20, {"critical": True}),
+    ),
+    2: (
+        (1, 6, {"general": 3, "engine": 1, "steering": True}),
+        (7, 13, {"general": 3, "engine": 2}),
+        (14, 19, {"general": 4, "engine": "all"}),
+        (20, 20, {"critical": True}),
+    ),
+    3: (
+        (1, 6, {"general": 3, "engine": 1, "steering": True}),
+        (7, 13, {"general": 3, "engine": 2}),
+        (14, 19, {"general": 4, "engine": 2}),
+        (20, 20, {"critical": True}),
+    ),
+    4: (
+        (1, 6, {"general": 3, "engine": 1, "steering": True}),
+        (7, 13, {"general": 4, "engine": 1}),
+        (14, 19, {"general": 4}),
+        (20, 20, {"critical": True}),
+    ),
+    5: (
+        (1, 6, {"general": 3, "engine": 1, "steering": True}),
+        (7, 13, {"general": 3, "steering": True}),
+        (14, 19, {"general": 3}),
+        (20, 20, {"critical": True}),
+    ),
+    6: (
+        (1, 6, {"general": 2, "engine": 1}),
+        (7, 13, {"general": 3}),
+        (14, 19, {"general": 3}),
+        (20, 20, {"critical": True}),
+    ),
+    7: (
+        (1, 6, {"general": 2}),
+        (7, 10, {"general": 1, "engine": 1}),
+        (11, 14, {"general": 2}),
+        (15, 19, {"general": 1, "steering": True}),
+        (20, 20, {"critical": True}),
+    ),
+    8: (
+        (1, 6, {"engine": 1}),
+        (7, 13, {"general": 2}),
+        (14, 19, {"general": 3}),
+        (20, 20, {"critical": True}),
+    ),
 }
 
 # --- 5. MOVEMENT -----------------------------------------------------------------------------
@@ -371,13 +500,53 @@ RADAR_GRADES: Final[tuple[str, ...]] = ("none", "poor", "adequate", "very_good")
 # underwater box while any other box is left (NW-WW2-06). The default keeps the ship afloat: underwater and engine
 # boxes last, since marking them all sinks the ship (A6).
 DAMAGE_PREFERENCES: Final[dict[str, tuple[str, ...]]] = {
-    "keep_afloat": ("above", "above_armoured", "aa", "torpedo", "secondary", "main", "fire_control",
-                    "damage_control", "underwater", "engine"),
-    "spare_main": ("above", "above_armoured", "aa", "torpedo", "secondary", "fire_control", "damage_control",
-                   "underwater", "engine", "main"),
-    "spare_guns": ("above", "above_armoured", "aa", "torpedo", "fire_control", "damage_control", "underwater",
-                   "engine", "secondary", "main"),
-    "spare_torpedoes": ("above", "above_armoured", "aa", "secondary", "main", "fire_control", "damage_control",
-                        "underwater", "engine", "torpedo"),
+    "keep_afloat": (
+        "above",
+        "above_armoured",
+        "aa",
+        "torpedo",
+        "secondary",
+        "main",
+        "fire_control",
+        "damage_control",
+        "underwater",
+        "engine",
+    ),
+    "spare_main": (
+        "above",
+        "above_armoured",
+        "aa",
+        "torpedo",
+        "secondary",
+        "fire_control",
+        "damage_control",
+        "underwater",
+        "engine",
+        "main",
+    ),
+    "spare_guns": (
+        "above",
+        "above_armoured",
+        "aa",
+        "torpedo",
+        "fire_control",
+        "damage_control",
+        "underwater",
+        "engine",
+        "secondary",
+        "main",
+    ),
+    "spare_torpedoes": (
+        "above",
+        "above_armoured",
+        "aa",
+        "secondary",
+        "main",
+        "fire_control",
+        "damage_control",
+        "underwater",
+        "engine",
+        "torpedo",
+    ),
 }
 DEFAULT_PREFERENCE: Final = "keep_afloat"

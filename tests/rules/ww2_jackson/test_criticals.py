@@ -4,6 +4,7 @@ W35, W39, W41 and NW-WW2-13, -17, -19. Each critical result is checked for its l
 from __future__ import annotations
 
 import pytest
+from ww2_helpers import ctx, gun, hull, live, marked, ship, state, stats
 
 from rules.dice import ScriptedDice
 from rules.model import ShipOrder
@@ -14,53 +15,117 @@ from rules.rulesets.ww2_jackson.gunnery import gun_row
 from rules.rulesets.ww2_jackson.movement import max_speed
 from rules.rulesets.ww2_jackson.record import sheet_to_json
 
-from ww2_helpers import ctx, gun, hull, live, marked, ship, state, stats
+CAPITAL = stats(
+    "battleship",
+    guns=[gun("main", 15, 2, fwd=True, armour="A"), gun("main", 15, 2, aft=True, armour="A")],
+    above=8,
+    above_armoured=8,
+    belt="A",
+    underwater=8,
+    dc=3,
+    fc=2,
+    uw="A",
+    aircraft=2,
+    speed=30,
+)
 
-CAPITAL = stats("battleship", guns=[gun("main", 15, 2, fwd=True, armour="A"), gun("main", 15, 2, aft=True,
-                                                                                  armour="A")],
-                above=8, above_armoured=8, belt="A", underwater=8, dc=3, fc=2, uw="A", aircraft=2, speed=30)
-
-SEED_DD = [(1, 5, "bridge"), (6, 9, "fire_control"), (10, 11, "dc_wiped"), (12, 13, "steering"), (14, 15, "ammo"),
-           (16, 19, "flooding"), (20, 20, "magazine")]
-SEED_CAPITAL = [(1, 2, "bridge"), (3, 4, "electrical"), (5, 6, "aircraft"), (7, 9, "fire_control"),
-                (10, 11, "dc_wiped"), (12, 13, "steering"), (14, 15, "boiler"), (16, 19, "flooding"),
-                (20, 20, "magazine")]
+SEED_DD = [
+    (1, 5, "bridge"),
+    (6, 9, "fire_control"),
+    (10, 11, "dc_wiped"),
+    (12, 13, "steering"),
+    (14, 15, "ammo"),
+    (16, 19, "flooding"),
+    (20, 20, "magazine"),
+]
+SEED_CAPITAL = [
+    (1, 2, "bridge"),
+    (3, 4, "electrical"),
+    (5, 6, "aircraft"),
+    (7, 9, "fire_control"),
+    (10, 11, "dc_wiped"),
+    (12, 13, "steering"),
+    (14, 15, "boiler"),
+    (16, 19, "flooding"),
+    (20, 20, "magazine"),
+]
 SEED_TORP = {
-    "torpedo_e": [(1, 1, "keel"), (2, 9, "fire_control"), (10, 11, "dc_wiped"), (12, 13, "steering"),
-                  (14, 15, "ammo"), (16, 18, "flooding"), (19, 20, "magazine")],
-    "torpedo_cd": [(1, 9, "fire_control"), (10, 11, "dc_wiped"), (12, 13, "steering"), (14, 15, "ammo"),
-                   (16, 18, "flooding"), (19, 20, "magazine")],
-    "torpedo_b": [(1, 9, "fire_control"), (10, 11, "dc_wiped"), (12, 13, "steering"), (14, 15, "ammo"),
-                  (16, 18, "flooding"), (19, 20, "magazine")],
-    "torpedo_a": [(1, 9, "fire_control"), (10, 11, "dc_wiped"), (12, 12, "steering"), (13, 13, "electrical"),
-                  (14, 15, "fuel"), (16, 18, "flooding"), (19, 20, "magazine")],
+    "torpedo_e": [
+        (1, 1, "keel"),
+        (2, 9, "fire_control"),
+        (10, 11, "dc_wiped"),
+        (12, 13, "steering"),
+        (14, 15, "ammo"),
+        (16, 18, "flooding"),
+        (19, 20, "magazine"),
+    ],
+    "torpedo_cd": [
+        (1, 9, "fire_control"),
+        (10, 11, "dc_wiped"),
+        (12, 13, "steering"),
+        (14, 15, "ammo"),
+        (16, 18, "flooding"),
+        (19, 20, "magazine"),
+    ],
+    "torpedo_b": [
+        (1, 9, "fire_control"),
+        (10, 11, "dc_wiped"),
+        (12, 13, "steering"),
+        (14, 15, "ammo"),
+        (16, 18, "flooding"),
+        (19, 20, "magazine"),
+    ],
+    "torpedo_a": [
+        (1, 9, "fire_control"),
+        (10, 11, "dc_wiped"),
+        (12, 12, "steering"),
+        (13, 13, "electrical"),
+        (14, 15, "fuel"),
+        (16, 18, "flooding"),
+        (19, 20, "magazine"),
+    ],
 }
-CASES = ([("shell_dd_cruiser", lo, hi, e) for lo, hi, e in SEED_DD]
-         + [("shell_capital", lo, hi, e) for lo, hi, e in SEED_CAPITAL]
-         + [(k, lo, hi, e) for k, rows in SEED_TORP.items() for lo, hi, e in rows])
+CASES = (
+    [("shell_dd_cruiser", lo, hi, e) for lo, hi, e in SEED_DD]
+    + [("shell_capital", lo, hi, e) for lo, hi, e in SEED_CAPITAL]
+    + [(k, lo, hi, e) for k, rows in SEED_TORP.items() for lo, hi, e in rows]
+)
 
 
-@pytest.mark.parametrize(("table", "roll", "effect"), [
-    pytest.param(t, r, e, id=f"000-critical-{t}-{r}-{e}") for t, lo, hi, e in CASES for r in sorted({lo, hi})
-])
+@pytest.mark.parametrize(
+    ("table", "roll", "effect"),
+    [
+        pytest.param(t, r, e, id=f"000-critical-{t}-{r}-{e}")
+        for t, lo, hi, e in CASES
+        for r in sorted({lo, hi})
+    ],
+)
 def test_critical_band_edges(table: str, roll: int, effect: str) -> None:
     """Lines 301-380: the critical tables, one entry per band (W25); W23 capital bands; W21 torpedo 16-18 / 19-20."""
     res = lookup(T.CRITICAL_TABLES[table], roll)
     assert isinstance(res, dict) and res["effect"] == effect
 
 
-@pytest.mark.parametrize(("ship_type", "option", "table"), [
-    pytest.param("destroyer", "capital", "shell_dd_cruiser", id="W26-destroyer"),
-    pytest.param("cruiser", "capital", "shell_dd_cruiser", id="W26-cruiser"),
-    pytest.param("battlecruiser", "capital", "shell_capital", id="W26-battlecruiser"),
-    pytest.param("carrier", "capital", "shell_capital", id="W26-carrier-default-capital"),
-    pytest.param("carrier", "cruiser", "shell_dd_cruiser", id="W26-carrier-option-cruiser"),
-])
+@pytest.mark.parametrize(
+    ("ship_type", "option", "table"),
+    [
+        pytest.param("destroyer", "capital", "shell_dd_cruiser", id="W26-destroyer"),
+        pytest.param("cruiser", "capital", "shell_dd_cruiser", id="W26-cruiser"),
+        pytest.param("battlecruiser", "capital", "shell_capital", id="W26-battlecruiser"),
+        pytest.param("carrier", "capital", "shell_capital", id="W26-carrier-default-capital"),
+        pytest.param("carrier", "cruiser", "shell_dd_cruiser", id="W26-carrier-option-cruiser"),
+    ],
+)
 def test_which_shell_table(ship_type: str, option: str, table: str) -> None:
     """W26: destroyers and all cruisers use the destroyer/cruiser table; battleships, battlecruisers and carriers the
     capital table (a parameter for carriers)."""
-    assert shell_table(__import__("rules.rulesets.ww2_jackson.record", fromlist=["x"]).parse_class(
-        stats(ship_type)), option) == table
+    assert (
+        shell_table(
+            __import__("rules.rulesets.ww2_jackson.record", fromlist=["x"]).parse_class(stats(ship_type)),
+            option,
+        )
+        == table
+    )
 
 
 def _turn(st, orders, dice):
@@ -70,8 +135,16 @@ def _turn(st, orders, dice):
 def test_bridge_straight_ahead_then_recovery_and_withdrawal() -> None:
     """Line 302: "Bridge hit - ship must go straight ahead next turn and cannot vary speed or heading till it rolls 16+
     on a D20. If ship rolls "1" ... ship withdraws from battle." (W39: from the turn after; A6: withdrawn)."""
-    s = ship("a", "blue", stats(), 50, 50, heading=90, speed=15,
-             sheet={"conditions": {"bridge": {"since": 1, "until": None}}})
+    s = ship(
+        "a",
+        "blue",
+        stats(),
+        50,
+        50,
+        heading=90,
+        speed=15,
+        sheet={"conditions": {"bridge": {"since": 1, "until": None}}},
+    )
     st = state(s, ship("b", "red", stats(), 10, 10), turn=2)
     res = _turn(st, {"a": ShipOrder(ship_id="a", data={"course": 0, "speed": 25})}, [15])
     a = res.state.ship("a")
@@ -98,18 +171,33 @@ def test_damage_control_party_wiped_out() -> None:
     h = hull(stats(dc=2))
     critical_hit(ctx([10]), h, "shell_dd_cruiser")
     assert h.sheet.remaining(h.cd, "damage_control") == 0
-    s = ship("a", "blue", stats(dc=2), 50, 50, sheet=sheet_to_json(h.sheet) | {"fires": [{"intensity": 1,
-                                                                                           "since": 1}]})
-    errs = RULESET.check_order(state(s), s, ShipOrder(ship_id="a", data={"course": 0, "speed": 15,
-                                                                         "dc_action": "fire"}))
+    s = ship(
+        "a",
+        "blue",
+        stats(dc=2),
+        50,
+        50,
+        sheet=sheet_to_json(h.sheet) | {"fires": [{"intensity": 1, "since": 1}]},
+    )
+    errs = RULESET.check_order(
+        state(s), s, ShipOrder(ship_id="a", data={"course": 0, "speed": 15, "dc_action": "fire"})
+    )
     assert "dc_action" in errs
 
 
 def test_steering_executes_last_turns_helm_order() -> None:
     """Line 305: "Steering gear damaged, must write down helm orders 1 turn in advance": the ship executes the order
     of the turn before (NW-WW2-19) and queues the new one."""
-    s = ship("a", "blue", stats("destroyer"), 50, 50, heading=0, speed=10,
-             sheet={"conditions": {"steering": {"since": 1, "until": None}}, "helm": {"course": 0, "speed": 10}})
+    s = ship(
+        "a",
+        "blue",
+        stats("destroyer"),
+        50,
+        50,
+        heading=0,
+        speed=10,
+        sheet={"conditions": {"steering": {"since": 1, "until": None}}, "helm": {"course": 0, "speed": 10}},
+    )
     st = state(s, turn=2)
     res = _turn(st, {"a": ShipOrder(ship_id="a", data={"course": 90, "speed": 20})}, [])
     a = res.state.ship("a")
@@ -120,21 +208,29 @@ def test_ammunition_short_recovery_and_exhaustion() -> None:
     """Line 306: "Only roll 1/2 normal fire dice till it rolls 16+ on D20. If ship rolls 1 ... ammunition is exhausted
     and no more main battery fire."."""
     h = hull(stats())
-    critical_hit(ctx([14]), h, "shell_dd_cruiser", )
+    critical_hit(
+        ctx([14]),
+        h,
+        "shell_dd_cruiser",
+    )
     assert "ammo_short" in h.sheet.conditions
     end_of_turn(ctx([1], turn=2), h)
     assert "ammo_exhausted" in h.sheet.conditions and "ammo_short" not in h.sheet.conditions
     f = ship("f", "blue", stats(), 50, 50, sheet=sheet_to_json(h.sheet))
     t = ship("t", "red", stats(), 50, 30)
-    errs = RULESET.check_order(state(f, t), f, ShipOrder(ship_id="f", data={"course": 0, "speed": 15,
-                                                                            "target_main": "t"}))
+    errs = RULESET.check_order(
+        state(f, t), f, ShipOrder(ship_id="f", data={"course": 0, "speed": 15, "target_main": "t"})
+    )
     assert "target_main" in errs
 
 
-@pytest.mark.parametrize(("speed", "now", "later"), [
-    pytest.param(15, 1, 1, id="000-crit-dd-flooding-slow"),
-    pytest.param(20, 2, 2, id="000-crit-dd-flooding-20kn"),
-])
+@pytest.mark.parametrize(
+    ("speed", "now", "later"),
+    [
+        pytest.param(15, 1, 1, id="000-crit-dd-flooding-slow"),
+        pytest.param(20, 2, 2, id="000-crit-dd-flooding-20kn"),
+    ],
+)
 def test_progressive_flooding_critical(speed: float, now: int, later: int) -> None:
     """Line 306: "Progressive flooding begins, lose 1 underwater box and 1 more each turn. If ship is moving at 20+
     knots, lose 2 ... and 2 more each turn. Can stop ... by rolling 16+ ... "1" ... capsize and sink"."""
@@ -183,11 +279,14 @@ def test_magazine_explodes_unprotected_always_qualifies() -> None:
     assert h.sunk == "magazine explodes"
 
 
-@pytest.mark.parametrize(("roll", "guns_lost", "extra"), [
-    pytest.param(3, [0, 1], {"underwater": 2, "engine": 2}, id="000-magazine-3-4-main-half"),
-    pytest.param(5, [1], {"aa": 1}, id="000-magazine-5-14-half-guns"),
-    pytest.param(15, [0, 1], {"aa": 1}, id="000-magazine-15-20-all-guns"),
-])
+@pytest.mark.parametrize(
+    ("roll", "guns_lost", "extra"),
+    [
+        pytest.param(3, [0, 1], {"underwater": 2, "engine": 2}, id="000-magazine-3-4-main-half"),
+        pytest.param(5, [1], {"aa": 1}, id="000-magazine-5-14-half-guns"),
+        pytest.param(15, [0, 1], {"aa": 1}, id="000-magazine-15-20-all-guns"),
+    ],
+)
 def test_magazine_results(roll: int, guns_lost: list[int], extra: dict[str, int]) -> None:
     """Lines 310-312: "3-4 ... loses all main armament, 1/2 underwater general hits, and 1/2 engines / 5-14 Lose 1/2
     of all gun armament boxes / 15-20 Lose all gun armament" (W14 halves up, NW-WW2-08 of the sheet's totals)."""
@@ -218,8 +317,11 @@ def test_electrical_failure_two_turns() -> None:
     assert h.sheet.has("electrical", 3) and not h.sheet.has("electrical", 4)
     s = ship("a", "blue", CAPITAL, 50, 50, sheet=sheet_to_json(h.sheet))
     t = ship("t", "red", stats(), 50, 40)
-    errs = RULESET.check_order(state(s, t, night=True, turn=2), s, ShipOrder(
-        ship_id="a", data={"course": 0, "speed": 10, "searchlight": "t"}))
+    errs = RULESET.check_order(
+        state(s, t, night=True, turn=2),
+        s,
+        ShipOrder(ship_id="a", data={"course": 0, "speed": 10, "searchlight": "t"}),
+    )
     assert "searchlight" in errs
     end_of_turn(ctx([], turn=3), h)
     assert "electrical" not in h.sheet.conditions
@@ -251,7 +353,9 @@ def test_boiler_smoke_half_speed_and_engines() -> None:
     critical_hit(ctx([14]), h, "shell_capital")
     assert max_speed(h.cd, h.sheet, 2) == 14.0
     end_of_turn(ctx([2], turn=2), h)
-    assert "boiler" not in h.sheet.conditions and h.sheet.marked["engine"] == 2 and h.sheet.wrecked_engines == 2
+    assert (
+        "boiler" not in h.sheet.conditions and h.sheet.marked["engine"] == 2 and h.sheet.wrecked_engines == 2
+    )
     assert max_speed(h.cd, h.sheet, 3) == 14.0
     assert h.sheet.restore(h.cd, "engine", None) is False
 
@@ -262,8 +366,15 @@ def test_fuel_contamination_torpedo_a() -> None:
     h = hull(CAPITAL)
     critical_hit(ctx([14]), h, "torpedo_a", torpedo=21)
     s = ship("a", "blue", CAPITAL, 50, 50, sheet=sheet_to_json(h.sheet), speed=10)
-    res = _turn(state(s, turn=2), {"a": ShipOrder(ship_id="a", data={"course": 0, "speed": 10, "dc_action": "repair",
-                                                                    "dc_repair": "fuel"})}, [])
+    res = _turn(
+        state(s, turn=2),
+        {
+            "a": ShipOrder(
+                ship_id="a", data={"course": 0, "speed": 10, "dc_action": "repair", "dc_repair": "fuel"}
+            )
+        },
+        [],
+    )
     sh = res.state.ship("a").sheet
     assert "fuel" not in sh["conditions"] and sh["marked"]["damage_control"] == 1 and sh["max_speed"] == 28
 
@@ -303,23 +414,35 @@ def test_torpedo_progressive_flooding_w35() -> None:
     end_of_turn(ctx([17], turn=3), h)
     assert h.sheet.floods == []
     s = ship("a", "blue", stats(underwater=6), 50, 50, sheet={"floods": [{"kind": "torpedo", "since": 1}]})
-    res = _turn(state(s, turn=2), {"a": ShipOrder(ship_id="a", data={"course": 0, "speed": 15,
-                                                                    "dc_action": "flooding"})}, [])
+    res = _turn(
+        state(s, turn=2),
+        {"a": ShipOrder(ship_id="a", data={"course": 0, "speed": 15, "dc_action": "flooding"})},
+        [],
+    )
     assert res.state.ship("a").sheet["floods"] == [] and res.rolls == ()
 
 
 def test_damage_control_restores_box_marked_last_turn() -> None:
     """Lines 389-393, A6: "in its next orders a player may restore one box marked in the turn just resolved"; W41:
     each use spends a box; an older box cannot be restored."""
-    s = ship("a", "blue", stats(), 50, 50, sheet={"marked": {"engine": 1}, "last_marks": [{"area": "engine",
-                                                                                         "index": None}]})
+    s = ship(
+        "a",
+        "blue",
+        stats(),
+        50,
+        50,
+        sheet={"marked": {"engine": 1}, "last_marks": [{"area": "engine", "index": None}]},
+    )
     st = state(s, turn=2)
-    order = ShipOrder(ship_id="a", data={"course": 0, "speed": 15, "dc_action": "restore", "dc_area": "engine"})
+    order = ShipOrder(
+        ship_id="a", data={"course": 0, "speed": 15, "dc_action": "restore", "dc_area": "engine"}
+    )
     assert RULESET.check_order(st, s, order) == {}
     sh = _turn(st, {"a": order}, []).state.ship("a").sheet
     assert sh["marked"]["engine"] == 0 and sh["marked"]["damage_control"] == 1
-    bad = ShipOrder(ship_id="a", data={"course": 0, "speed": 15, "dc_action": "restore", "dc_area": "main",
-                                       "dc_index": 0})
+    bad = ShipOrder(
+        ship_id="a", data={"course": 0, "speed": 15, "dc_action": "restore", "dc_area": "main", "dc_index": 0}
+    )
     assert "dc_area" in RULESET.check_order(st, s, bad)
 
 

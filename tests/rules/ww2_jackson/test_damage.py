@@ -3,32 +3,58 @@
 from __future__ import annotations
 
 import pytest
+from ww2_helpers import ctx, gun, hull, marked, stats
 
 from rules.dice import ScriptedDice
 from rules.rulesets.ww2_jackson import tables as T
 from rules.rulesets.ww2_jackson.damage import Ctx, general_underwater, penetrates, shell_hit
 from rules.rulesets.ww2_jackson.gunnery import gun_row
 
-from ww2_helpers import ctx, gun, hull, marked, stats
-
 # Hit location tables exactly as printed (lines 109-134): (low, high, location).
 SEED_LOCATIONS = {
-    "long": [(1, 4, "main"), (5, 7, "secondary"), (8, 9, "aa"), (10, 13, "above"), (14, 16, "underwater"),
-             (17, 18, "engine"), (19, 19, "specialized"), (20, 20, "critical")],
-    "medium": [(1, 4, "main"), (5, 8, "secondary"), (9, 10, "aa"), (11, 16, "above"), (17, 18, "underwater"),
-               (19, 19, "specialized"), (20, 20, "critical")],
-    "short": [(1, 4, "main"), (5, 8, "secondary"), (9, 10, "aa"), (11, 18, "above"), (19, 19, "specialized"),
-              (20, 20, "critical")],
+    "long": [
+        (1, 4, "main"),
+        (5, 7, "secondary"),
+        (8, 9, "aa"),
+        (10, 13, "above"),
+        (14, 16, "underwater"),
+        (17, 18, "engine"),
+        (19, 19, "specialized"),
+        (20, 20, "critical"),
+    ],
+    "medium": [
+        (1, 4, "main"),
+        (5, 8, "secondary"),
+        (9, 10, "aa"),
+        (11, 16, "above"),
+        (17, 18, "underwater"),
+        (19, 19, "specialized"),
+        (20, 20, "critical"),
+    ],
+    "short": [
+        (1, 4, "main"),
+        (5, 8, "secondary"),
+        (9, 10, "aa"),
+        (11, 18, "above"),
+        (19, 19, "specialized"),
+        (20, 20, "critical"),
+    ],
 }
 
 
-@pytest.mark.parametrize(("band", "roll", "location"), [
-    pytest.param(band, r, loc, id=f"000-hit-location-{band}-{r}-{loc}")
-    for band, rows in SEED_LOCATIONS.items() for lo, hi, loc in rows for r in sorted({lo, hi})
-])
+@pytest.mark.parametrize(
+    ("band", "roll", "location"),
+    [
+        pytest.param(band, r, loc, id=f"000-hit-location-{band}-{r}-{loc}")
+        for band, rows in SEED_LOCATIONS.items()
+        for lo, hi, loc in rows
+        for r in sorted({lo, hi})
+    ],
+)
 def test_hit_location_band_edges(band: str, roll: int, location: str) -> None:
     """Lines 107-134: HIT LOCATION TABLES - Use for shell fire (W40: the "DAC")."""
     from rules.rulesets.ww2_jackson.damage import lookup
+
     assert lookup(T.HIT_LOCATION[band], roll) == location
 
 
@@ -46,10 +72,14 @@ SEED_PEN = {
 }
 
 
-@pytest.mark.parametrize(("row", "letter", "cell"), [
-    pytest.param(row, ltr, cell, id=f"000-penetration-{row}-{ltr}") for row, cells in SEED_PEN.items()
-    for ltr, cell in cells.items()
-])
+@pytest.mark.parametrize(
+    ("row", "letter", "cell"),
+    [
+        pytest.param(row, ltr, cell, id=f"000-penetration-{row}-{ltr}")
+        for row, cells in SEED_PEN.items()
+        for ltr, cell in cells.items()
+    ],
+)
 def test_penetration_cells(row: str, letter: str, cell: int | str) -> None:
     """Lines 272-287: "For each hit on an armed box, roll a D20 to see if the shell penetrates" (W29 armoured).
     W31: +5 at short range, but NO stays impossible and ALL is automatic (no die is rolled)."""
@@ -84,8 +114,16 @@ def test_scharnhorst_example_no_penetration() -> None:
 def test_rodney_example_penetrates() -> None:
     """Line 285: "Rodney armed with 16" guns gets a hit on the main battery of the German Battleship Bismark ... 11
     or greater. The D20 roll is a 16, so that hit plus the appropriate collateral damage is marked" (W30)."""
-    h = hull(stats("battleship", guns=[gun("main", 15, 2, armour="A", fwd=True)] * 2, above=8, above_armoured=8,
-                   belt="A", uw="A"))
+    h = hull(
+        stats(
+            "battleship",
+            guns=[gun("main", 15, 2, armour="A", fwd=True)] * 2,
+            above=8,
+            above_armoured=8,
+            belt="A",
+            uw="A",
+        )
+    )
     c = ctx([3, 16])
     shell_hit(c, h, gun_row(16), 16, "long", "rodney", "blue")
     assert h.sheet.guns_lost == [1]
@@ -105,21 +143,24 @@ def test_twelve_inch_hit_on_main_with_two_collateral() -> None:
     assert c.events[-1].data["collateral"] == [{"area": "above", "index": None}] * 2
 
 
-@pytest.mark.parametrize(("calibre", "kind", "halves"), [
-    pytest.param(18, "standard", 10, id="000-damage-18in-5-hits"),
-    pytest.param(16, "standard", 8, id="000-damage-16in-4-hits"),
-    pytest.param(13, "standard", 8, id="000-damage-13in-4-hits"),
-    pytest.param(12, "standard", 6, id="000-damage-12in-3-hits"),
-    pytest.param(11, "standard", 6, id="000-damage-11in-3-hits"),
-    pytest.param(12, "old", 5, id="000-damage-old-12in-2.5-hits"),
-    pytest.param(9, "standard", 5, id="000-damage-9in-2.5-hits"),
-    pytest.param(8, "standard", 4, id="000-damage-8in-2-hits"),
-    pytest.param(7, "standard", 4, id="000-damage-7in-2-hits"),
-    pytest.param(6, "old", 3, id="000-damage-6in-1.5-hits"),
-    pytest.param(5, "standard", 2, id="W33-5in-1-hit"),
-    pytest.param(4, "standard", 1, id="W33-4in-half-hit"),
-    pytest.param(3, "standard", 1, id="W06-3in-as-4in"),
-])
+@pytest.mark.parametrize(
+    ("calibre", "kind", "halves"),
+    [
+        pytest.param(18, "standard", 10, id="000-damage-18in-5-hits"),
+        pytest.param(16, "standard", 8, id="000-damage-16in-4-hits"),
+        pytest.param(13, "standard", 8, id="000-damage-13in-4-hits"),
+        pytest.param(12, "standard", 6, id="000-damage-12in-3-hits"),
+        pytest.param(11, "standard", 6, id="000-damage-11in-3-hits"),
+        pytest.param(12, "old", 5, id="000-damage-old-12in-2.5-hits"),
+        pytest.param(9, "standard", 5, id="000-damage-9in-2.5-hits"),
+        pytest.param(8, "standard", 4, id="000-damage-8in-2-hits"),
+        pytest.param(7, "standard", 4, id="000-damage-7in-2-hits"),
+        pytest.param(6, "old", 3, id="000-damage-6in-1.5-hits"),
+        pytest.param(5, "standard", 2, id="W33-5in-1-hit"),
+        pytest.param(4, "standard", 1, id="W33-4in-half-hit"),
+        pytest.param(3, "standard", 1, id="W06-3in-as-4in"),
+    ],
+)
 def test_damage_done(calibre: float, kind: str, halves: int) -> None:
     """Lines 237-245 and the DAMAGE DONE column (lines 91-103), in half boxes (W32, W33)."""
     assert gun_row(calibre, kind).damage_halves == halves
@@ -159,8 +200,11 @@ def test_preference_spare_main_vs_keep_afloat() -> None:
     assert h.sheet.guns_lost == [0, 1] and marked(h.sheet) == {"above_armoured": 1, "fire_control": 1}
     h = hull(st, sheet={"preference": "spare_main"})
     shell_hit(ctx([12]), h, gun_row(16), 16, "medium", "f", "blue")
-    assert h.sheet.guns_lost == [] and marked(h.sheet) == {"above_armoured": 1, "fire_control": 1,
-                                                             "damage_control": 2}
+    assert h.sheet.guns_lost == [] and marked(h.sheet) == {
+        "above_armoured": 1,
+        "fire_control": 1,
+        "damage_control": 2,
+    }
 
 
 def test_underwater_hit_uses_underwater_protection() -> None:

@@ -5,24 +5,25 @@ from __future__ import annotations
 import math
 
 import pytest
+from ww2_helpers import ship, state, stats
 
 from rules.dice import ScriptedDice
-from rules.model import ShipOrder
+from rules.model import Point, ShipOrder
 from rules.rulesets.ww2_jackson import RULESET
 from rules.rulesets.ww2_jackson.movement import combat_speed, inches, max_speed, move, turning_radius
 from rules.rulesets.ww2_jackson.record import Cond, Sheet, parse_class
-from rules.model import Point
-
-from ww2_helpers import ship, state, stats
 
 
-@pytest.mark.parametrize(("rated", "combat", "move_in"), [
-    pytest.param(33, 31, 7.75, id="000-move-33kn-31kn-7.75in-line395"),
-    pytest.param(32, 30, 7.5, id="W36-32kn-moves-7.5in"),
-    pytest.param(20, 19, 4.75, id="W37-exactly-20kn-loses-1"),
-    pytest.param(21, 19, 4.75, id="000-move-21kn-loses-2"),
-    pytest.param(19, 18, 4.5, id="000-move-19kn-loses-1"),
-])
+@pytest.mark.parametrize(
+    ("rated", "combat", "move_in"),
+    [
+        pytest.param(33, 31, 7.75, id="000-move-33kn-31kn-7.75in-line395"),
+        pytest.param(32, 30, 7.5, id="W36-32kn-moves-7.5in"),
+        pytest.param(20, 19, 4.75, id="W37-exactly-20kn-loses-1"),
+        pytest.param(21, 19, 4.75, id="000-move-21kn-loses-2"),
+        pytest.param(19, 18, 4.5, id="000-move-19kn-loses-1"),
+    ],
+)
 def test_combat_speed(rated: float, combat: float, move_in: float) -> None:
     """Line 395: "We subtract 2 knots from any ship speed over 20 knots, and one knot for speeds under 20 knots. A ship
     ... able to do 33 knots ... would achieve 31 knots or 7-3/4" maximum speed"."""
@@ -35,12 +36,15 @@ def test_quarter_inch_per_knot() -> None:
     assert inches(32) == 8.0
 
 
-@pytest.mark.parametrize(("engines", "lost", "fraction"), [
-    pytest.param(2, 1, 0.5, id="000-move-two-engines-one-lost-half"),
-    pytest.param(2, 2, 0.0, id="000-move-two-engines-both-lost"),
-    pytest.param(3, 1, 2 / 3, id="000-move-three-engines-lose-third"),
-    pytest.param(4, 3, 0.25, id="000-move-four-engines-three-lost"),
-])
+@pytest.mark.parametrize(
+    ("engines", "lost", "fraction"),
+    [
+        pytest.param(2, 1, 0.5, id="000-move-two-engines-one-lost-half"),
+        pytest.param(2, 2, 0.0, id="000-move-two-engines-both-lost"),
+        pytest.param(3, 1, 2 / 3, id="000-move-three-engines-lose-third"),
+        pytest.param(4, 3, 0.25, id="000-move-four-engines-three-lost"),
+    ],
+)
 def test_engine_losses(engines: int, lost: int, fraction: float) -> None:
     """Line 397: "A ship with two engine boxes will lose 1/2 of it's speed if one box is checked off ... a ship with
     three engine boxes would lose 1/3 of its speed when the first box was checked off" (W38)."""
@@ -49,13 +53,16 @@ def test_engine_losses(engines: int, lost: int, fraction: float) -> None:
     assert max_speed(cd, sh, 1) == pytest.approx(20 * fraction, abs=1e-3)
 
 
-@pytest.mark.parametrize(("uw_lost", "boiler", "expected"), [
-    pytest.param(1, False, 20, id="000-move-underwater-below-half"),
-    pytest.param(2, False, 15, id="000-move-underwater-half-quarter-speed-lost"),
-    pytest.param(4, False, 10, id="000-move-underwater-all-half-speed-lost"),
-    pytest.param(4, True, 5, id="W38-underwater-all-and-boiler"),
-    pytest.param(0, True, 10, id="000-crit-boiler-half-speed"),
-])
+@pytest.mark.parametrize(
+    ("uw_lost", "boiler", "expected"),
+    [
+        pytest.param(1, False, 20, id="000-move-underwater-below-half"),
+        pytest.param(2, False, 15, id="000-move-underwater-half-quarter-speed-lost"),
+        pytest.param(4, False, 10, id="000-move-underwater-all-half-speed-lost"),
+        pytest.param(4, True, 5, id="W38-underwater-all-and-boiler"),
+        pytest.param(0, True, 10, id="000-crit-boiler-half-speed"),
+    ],
+)
 def test_underwater_losses_combine(uw_lost: int, boiler: bool, expected: float) -> None:
     """Line 399: "when 1/2 of the general underwater hit boxes have been checked off, the ship loses 1/4 speed. If all
     ... the ship loses 1/2 speed" and W38: the losses multiply, u is not added."""
@@ -69,12 +76,15 @@ def test_underwater_losses_combine(uw_lost: int, boiler: bool, expected: float) 
     assert max_speed(cd, sh, 2) == pytest.approx(expected * 0.75)
 
 
-@pytest.mark.parametrize(("ship_type", "radius"), [
-    pytest.param("destroyer", 3.0, id="000-move-turning-destroyer-3in"),
-    pytest.param("cruiser", 4.5, id="000-move-turning-cruiser-4.5in"),
-    pytest.param("battleship", 6.0, id="000-move-turning-capital-6in"),
-    pytest.param("carrier", 6.0, id="000-move-turning-carrier-capital"),
-])
+@pytest.mark.parametrize(
+    ("ship_type", "radius"),
+    [
+        pytest.param("destroyer", 3.0, id="000-move-turning-destroyer-3in"),
+        pytest.param("cruiser", 4.5, id="000-move-turning-cruiser-4.5in"),
+        pytest.param("battleship", 6.0, id="000-move-turning-capital-6in"),
+        pytest.param("carrier", 6.0, id="000-move-turning-carrier-capital"),
+    ],
+)
 def test_turning_circles(ship_type: str, radius: float) -> None:
     """Lines 401-407: "Destroyers - 3" radius ... Cruisers - 4.5" radius ... Capitol ships - 6" radius"."""
     assert turning_radius(parse_class(stats(ship_type))) == radius
@@ -102,16 +112,22 @@ def test_move_resolution_and_course_change() -> None:
     a 180-degree order: more than 90 degrees, so the course-change modifiers apply."""
     s = ship("a", "blue", stats("destroyer"), 50, 50, heading=0, speed=20)
     st = state(s, ship("b", "red", stats(), 10, 10))
-    res = RULESET.resolve_phase(st, {"a": ShipOrder(ship_id="a", data={"course": 180, "speed": 20,
-                                                                         "turn_direction": "starboard"})},
-                                ScriptedDice([]))
+    res = RULESET.resolve_phase(
+        st,
+        {"a": ShipOrder(ship_id="a", data={"course": 180, "speed": 20, "turn_direction": "starboard"})},
+        ScriptedDice([]),
+    )
     a = res.state.ship("a")
-    assert a.heading == pytest.approx(95.493, abs=0.01) and a.sheet["turned"] == pytest.approx(95.493, abs=0.01)
+    assert a.heading == pytest.approx(95.493, abs=0.01) and a.sheet["turned"] == pytest.approx(
+        95.493, abs=0.01
+    )
 
 
 def test_leaving_the_table_withdraws() -> None:
     """NW-WW2-10: a ship whose move ends off the table withdraws (not sunk)."""
     s = ship("a", "blue", stats(), 95, 30, heading=90, speed=20)
     st = state(s, ship("b", "red", stats(), 10, 10))
-    res = RULESET.resolve_phase(st, {"a": ShipOrder(ship_id="a", data={"course": 90, "speed": 20})}, ScriptedDice([]))
+    res = RULESET.resolve_phase(
+        st, {"a": ShipOrder(ship_id="a", data={"course": 90, "speed": 20})}, ScriptedDice([])
+    )
     assert res.state.ship("a").status == "withdrawn"

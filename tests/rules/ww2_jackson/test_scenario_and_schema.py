@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from ww2_helpers import IOWA, stats
 
 from rules.dice import SeededDice
 from rules.engine import resolve_turn
@@ -14,8 +15,6 @@ from rules.rulesets.ww2_jackson.classes import CLASSES, heuristic_stats
 from rules.scenario import bundled_scenarios, scenario_state
 from rules.serial import from_json, to_json
 
-from ww2_helpers import IOWA, stats
-
 
 def test_denmark_strait_plays_12_turns() -> None:
     """The Denmark Strait from its historical start (shared/scenarios/01) plays 12 turns with a fixed seed without
@@ -23,7 +22,11 @@ def test_denmark_strait_plays_12_turns() -> None:
     sc = bundled_scenarios()["denmark_strait_1941"]
     st, _ = scenario_state(sc, SeededDice(7))
     assert {s.id: (s.heading, s.speed) for s in st.ships} == {
-        "hood": (310, 27), "prince_of_wales": (310, 26), "prinz_eugen": (220, 27), "bismarck": (220, 27)}
+        "hood": (310, 27),
+        "prince_of_wales": (310, 26),
+        "prinz_eugen": (220, 27),
+        "bismarck": (220, 27),
+    }
     log = []
     for turn in range(12):
         res = resolve_turn(st, [], SeededDice(7000 + turn))
@@ -62,26 +65,63 @@ def test_a4_heuristic_bismarck() -> None:
     that; engines 4, damage control 3, fire control 2; AA one per eight light barrels."""
     s = CLASSES["bismarck"]["stats"]
     assert isinstance(s, dict)
-    assert (s["above"], s["above_armoured"], s["underwater"], s["engine"], s["damage_control"],
-            s["fire_control"], s["aa"]) == (8, 8, 8, 4, 3, 2, 4)
-    dd = heuristic_stats(ship_type="destroyer", tonnage=700, speed=30, main=[], secondary=[], light_aa_barrels=0,
-                         torpedoes=[], reloads=0, belt="", underwater_protection="", radar="none")
-    assert (dd["above"], dd["underwater"], dd["engine"], dd["damage_control"], dd["fire_control"]) == (2, 1, 2, 1, 1)
+    assert (
+        s["above"],
+        s["above_armoured"],
+        s["underwater"],
+        s["engine"],
+        s["damage_control"],
+        s["fire_control"],
+        s["aa"],
+    ) == (8, 8, 8, 4, 3, 2, 4)
+    dd = heuristic_stats(
+        ship_type="destroyer",
+        tonnage=700,
+        speed=30,
+        main=[],
+        secondary=[],
+        light_aa_barrels=0,
+        torpedoes=[],
+        reloads=0,
+        belt="",
+        underwater_protection="",
+        radar="none",
+    )
+    assert (dd["above"], dd["underwater"], dd["engine"], dd["damage_control"], dd["fire_control"]) == (
+        2,
+        1,
+        2,
+        1,
+        1,
+    )
 
 
-@pytest.mark.parametrize(("change", "key"), [
-    pytest.param({"tonnage": -5}, "tonnage", id="schema-negative-tonnage"),
-    pytest.param({"speed": 99}, "speed", id="schema-absurd-speed"),
-    pytest.param({"engine": None}, "engine", id="schema-missing-engine"),
-    pytest.param({"guns": [{"area": "main", "calibre": 2, "guns": 2}]}, "guns.0.calibre", id="schema-calibre-2in"),
-    pytest.param({"guns": [{"area": "main", "calibre": 8, "guns": 2, "broadside": False}]}, "guns.0.broadside",
-                 id="schema-gun-bears-nowhere"),
-    pytest.param({"torpedoes": [{"calibre": 22, "tubes": 3}]}, "torpedoes.0.calibre", id="schema-torpedo-22in"),
-    pytest.param({"above_armoured": 3, "belt": ""}, "belt", id="schema-belt-letter-missing"),
-    pytest.param({"underwater_protection": "F"}, "underwater_protection", id="schema-unknown-letter"),
-    pytest.param({"guns": [{"area": "main", "calibre": 8, "guns": 2, "kind": "old"}]}, "guns.0.kind",
-                 id="schema-old-8in"),
-])
+@pytest.mark.parametrize(
+    ("change", "key"),
+    [
+        pytest.param({"tonnage": -5}, "tonnage", id="schema-negative-tonnage"),
+        pytest.param({"speed": 99}, "speed", id="schema-absurd-speed"),
+        pytest.param({"engine": None}, "engine", id="schema-missing-engine"),
+        pytest.param(
+            {"guns": [{"area": "main", "calibre": 2, "guns": 2}]}, "guns.0.calibre", id="schema-calibre-2in"
+        ),
+        pytest.param(
+            {"guns": [{"area": "main", "calibre": 8, "guns": 2, "broadside": False}]},
+            "guns.0.broadside",
+            id="schema-gun-bears-nowhere",
+        ),
+        pytest.param(
+            {"torpedoes": [{"calibre": 22, "tubes": 3}]}, "torpedoes.0.calibre", id="schema-torpedo-22in"
+        ),
+        pytest.param({"above_armoured": 3, "belt": ""}, "belt", id="schema-belt-letter-missing"),
+        pytest.param({"underwater_protection": "F"}, "underwater_protection", id="schema-unknown-letter"),
+        pytest.param(
+            {"guns": [{"area": "main", "calibre": 8, "guns": 2, "kind": "old"}]},
+            "guns.0.kind",
+            id="schema-old-8in",
+        ),
+    ],
+)
 def test_class_validation(change: dict, key: str) -> None:
     """A4 / W02: the record sheet is class data, validated with field errors."""
     s = dict(IOWA)
@@ -124,13 +164,24 @@ def test_preview_lines() -> None:
     """The order form shows what an order would do: BFN -> MFN, the number needed and the modifiers."""
     st, _ = scenario_state(bundled_scenarios()["denmark_strait_1941"], SeededDice(0))
     pow_ = st.ship("prince_of_wales")
-    lines = RULESET.preview(st, pow_, ShipOrder(ship_id="prince_of_wales", data={
-        "course": 310, "speed": 26, "target_main": "bismarck"}))
+    lines = RULESET.preview(
+        st,
+        pow_,
+        ShipOrder(ship_id="prince_of_wales", data={"course": 310, "speed": 26, "target_main": "bismarck"}),
+    )
     assert any(ln.startswith("14-inch: BFN 6 -> MFN 4 D20, hits on 16+ at long range") for ln in lines), lines
 
 
 def test_public_sheet_hides_boxes() -> None:
     """A2: an opponent sees the hits scored and where they landed, not the boxes."""
     from ww2_helpers import ship
-    s = ship("a", "blue", stats(), 1, 1, sheet={"marked": {"engine": 1}, "hits": [{"turn": 1, "location": "engine"}]})
+
+    s = ship(
+        "a",
+        "blue",
+        stats(),
+        1,
+        1,
+        sheet={"marked": {"engine": 1}, "hits": [{"turn": 1, "location": "engine"}]},
+    )
     assert RULESET.public_sheet(s) == {"hits": [{"turn": 1, "location": "engine"}]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from ww2_helpers import ctx, gun, hull, marked, ship, state, stats
 
 from rules.dice import ScriptedDice
 from rules.model import ShipOrder
@@ -12,10 +13,16 @@ from rules.rulesets.ww2_jackson import RULESET
 from rules.rulesets.ww2_jackson import tables as T
 from rules.rulesets.ww2_jackson.damage import lookup, torpedo_hit, torpedo_table
 
-from ww2_helpers import ctx, gun, hull, marked, ship, state, stats
-
-DD = stats("destroyer", guns=[gun("main", 5, 1, fwd=True)], above=4, underwater=2, engine=2, dc=1,
-           torpedoes=[{"name": "mount", "calibre": 21, "tubes": 4, "side": "centre", "fixed": False}], reloads=4)
+DD = stats(
+    "destroyer",
+    guns=[gun("main", 5, 1, fwd=True)],
+    above=4,
+    underwater=2,
+    engine=2,
+    dc=1,
+    torpedoes=[{"name": "mount", "calibre": 21, "tubes": 4, "side": "centre", "fixed": False}],
+    reloads=4,
+)
 
 
 def _launch(dist: float, calibre: int = 21, target_stats: dict | None = None, number: int = 0) -> tuple:
@@ -23,21 +30,34 @@ def _launch(dist: float, calibre: int = 21, target_stats: dict | None = None, nu
     f = ship("f", "blue", dd, 50, 50, heading=0, speed=0)
     t = ship("t", "red", target_stats or stats(), 50 + dist, 50, heading=0, speed=0)
     st = state(f, t)
-    order = ShipOrder(ship_id="f", data={"course": 0, "speed": 0, "torpedo_target": "t", "torpedo_mount": -1,
-                                          "torpedo_number": number})
+    order = ShipOrder(
+        ship_id="f",
+        data={"course": 0, "speed": 0, "torpedo_target": "t", "torpedo_mount": -1, "torpedo_number": number},
+    )
     return st, order
 
 
-@pytest.mark.parametrize(("calibre", "dist", "band"), [
-    pytest.param(c, d, b, id=f"A6-W12-torpedo-{c}in-{d}in-{b or 'out'}")
-    for c, (s, m, lg) in {18: (6, 12, 18), 21: (8, 16, 24), 24: (12, 24, 48)}.items()
-    for d, b in ((s, "short"), (s + 0.5, "medium"), (m, "medium"), (m + 0.5, "long"), (lg, "long"), (lg + 0.5, ""))
-])
+@pytest.mark.parametrize(
+    ("calibre", "dist", "band"),
+    [
+        pytest.param(c, d, b, id=f"A6-W12-torpedo-{c}in-{d}in-{b or 'out'}")
+        for c, (s, m, lg) in {18: (6, 12, 18), 21: (8, 16, 24), 24: (12, 24, 48)}.items()
+        for d, b in (
+            (s, "short"),
+            (s + 0.5, "medium"),
+            (m, "medium"),
+            (m + 0.5, "long"),
+            (lg, "long"),
+            (lg + 0.5, ""),
+        )
+    ],
+)
 def test_torpedo_range_bands(calibre: int, dist: float, band: str) -> None:
     """A6 (W12): "Short / medium / long, in inches: 18-inch 6 / 12 / 18; 21-inch 8 / 16 / 24; 24-inch 12 / 24 / 48"."""
     st, order = _launch(dist, calibre)
-    mounts, why = RULESET._torpedo_mounts(RULESET._live(st.ship("f")), order.data, st.ship("f").position,
-                                          0.0, st.ship("t").position)
+    mounts, why = RULESET._torpedo_mounts(
+        RULESET._live(st.ship("f")), order.data, st.ship("f").position, 0.0, st.ship("t").position
+    )
     if band:
         assert [b for _, _, b in mounts] == [band]
     else:
@@ -45,11 +65,14 @@ def test_torpedo_range_bands(calibre: int, dist: float, band: str) -> None:
         assert "torpedo_target" in RULESET.check_order(st, st.ship("f"), order)
 
 
-@pytest.mark.parametrize(("dist", "due"), [
-    pytest.param(8, 2, id="000-torpedo-timing-short-next-turn"),
-    pytest.param(16, 2, id="000-torpedo-timing-medium-next-turn"),
-    pytest.param(24, 3, id="000-torpedo-timing-long-two-turns"),
-])
+@pytest.mark.parametrize(
+    ("dist", "due"),
+    [
+        pytest.param(8, 2, id="000-torpedo-timing-short-next-turn"),
+        pytest.param(16, 2, id="000-torpedo-timing-medium-next-turn"),
+        pytest.param(24, 3, id="000-torpedo-timing-long-two-turns"),
+    ],
+)
 def test_launch_and_timing(dist: float, due: int) -> None:
     """Lines 157-160: "Short range torpedoes impact on turn after they are launched. Medium range ... on turn after ...
     Long range torpedoes impact two turns after they are launched."."""
@@ -62,8 +85,9 @@ def test_launch_and_timing(dist: float, due: int) -> None:
     assert res.state.ship("f").sheet["reloads"] == 4
 
 
-def _strike(target_speed: float, rolls: list[int], turned: float = 0.0, target_type: str = "cruiser",
-            dist: float = 12) -> list:
+def _strike(
+    target_speed: float, rolls: list[int], turned: float = 0.0, target_type: str = "cruiser", dist: float = 12
+) -> list:
     st, order = _launch(dist, target_stats=stats(target_type))
     res = RULESET.resolve_phase(st, {"f": order}, ScriptedDice([]))
     st2 = replace(res.state, turn=2)
@@ -72,20 +96,26 @@ def _strike(target_speed: float, rolls: list[int], turned: float = 0.0, target_t
     course = 0.0
     if turned:
         course = 180.0
-    orders = {"t": ShipOrder(ship_id="t", data={"course": course, "speed": target_speed,
-                                                 "turn_direction": "starboard"}),
-              "f": ShipOrder(ship_id="f", data={"course": 0, "speed": 0})}
+    orders = {
+        "t": ShipOrder(
+            ship_id="t", data={"course": course, "speed": target_speed, "turn_direction": "starboard"}
+        ),
+        "f": ShipOrder(ship_id="f", data={"course": 0, "speed": 0}),
+    }
     res2 = RULESET.resolve_phase(st2, orders, ScriptedDice(rolls))
     return [e for e in res2.events if e.kind == "torpedo"]
 
 
-@pytest.mark.parametrize(("speed", "mod"), [
-    pytest.param(0, 1, id="000-torpedo-mod-stationary"),
-    pytest.param(20, 0, id="W13-20kn-no-modifier"),
-    pytest.param(21, -1, id="W13-21kn-minus-1"),
-    pytest.param(26, -1, id="W13-26kn-minus-1"),
-    pytest.param(27, -2, id="W13-27kn-minus-2-not-3"),
-])
+@pytest.mark.parametrize(
+    ("speed", "mod"),
+    [
+        pytest.param(0, 1, id="000-torpedo-mod-stationary"),
+        pytest.param(20, 0, id="W13-20kn-no-modifier"),
+        pytest.param(21, -1, id="W13-21kn-minus-1"),
+        pytest.param(26, -1, id="W13-26kn-minus-1"),
+        pytest.param(27, -2, id="W13-27kn-minus-2-not-3"),
+    ],
+)
 def test_torpedo_speed_modifiers(speed: float, mod: int) -> None:
     """Lines 149-151: "Target stationary, +1 / Target moving 21 knots or more, -1 / Target moving 27 knots or more, -2"
     (W13: bands, 27+ is -2 not -3). Four torpedoes at medium range, all missing on 1s."""
@@ -119,13 +149,19 @@ def test_agile_target_and_hits() -> None:
 
 def test_no_fire_control_and_fixed_tubes() -> None:
     """Lines 153-154: "Firing ship has no fire control remaining, -4 / Battleships firing from fixed tubes: -3"."""
-    bb = stats("battleship", torpedoes=[{"name": "fixed", "calibre": 21, "tubes": 2, "side": "centre",
-                                          "fixed": True}], fc=1)
+    bb = stats(
+        "battleship",
+        torpedoes=[{"name": "fixed", "calibre": 21, "tubes": 2, "side": "centre", "fixed": True}],
+        fc=1,
+    )
     f = ship("f", "blue", bb, 50, 50, heading=0, speed=0, sheet={"marked": {"fire_control": 1}})
     t = ship("t", "red", stats(), 60, 50, heading=0, speed=10)
     st = state(f, t)
-    res = RULESET.resolve_phase(st, {"f": ShipOrder(ship_id="f", data={"course": 0, "speed": 0,
-                                                                      "torpedo_target": "t"})}, ScriptedDice([]))
+    res = RULESET.resolve_phase(
+        st,
+        {"f": ShipOrder(ship_id="f", data={"course": 0, "speed": 0, "torpedo_target": "t"})},
+        ScriptedDice([]),
+    )
     st2 = replace(res.state, turn=2)
     res2 = RULESET.resolve_phase(st2, {}, ScriptedDice([1, 1]))
     (ev,) = [e for e in res2.events if e.kind == "torpedo"]
@@ -133,14 +169,21 @@ def test_no_fire_control_and_fixed_tubes() -> None:
 
 
 # Torpedo table choice as printed (lines 164-186): calibre -> protection -> table.
-SEED_CHOICE = {18: {"": 3, "E": 4, "D": 5, "C": 6, "B": 7, "A": 8}, 21: {"": 2, "E": 3, "D": 4, "C": 5, "B": 6, "A": 7},
-               24: {"": 1, "E": 2, "D": 3, "C": 4, "B": 5, "A": 6}}
+SEED_CHOICE = {
+    18: {"": 3, "E": 4, "D": 5, "C": 6, "B": 7, "A": 8},
+    21: {"": 2, "E": 3, "D": 4, "C": 5, "B": 6, "A": 7},
+    24: {"": 1, "E": 2, "D": 3, "C": 4, "B": 5, "A": 6},
+}
 
 
-@pytest.mark.parametrize(("calibre", "prot", "table"), [
-    pytest.param(c, p, n, id=f"000-torpedo-table-{c}in-{p or 'none'}-table{n}")
-    for c, row in SEED_CHOICE.items() for p, n in row.items()
-])
+@pytest.mark.parametrize(
+    ("calibre", "prot", "table"),
+    [
+        pytest.param(c, p, n, id=f"000-torpedo-table-{c}in-{p or 'none'}-table{n}")
+        for c, row in SEED_CHOICE.items()
+        for p, n in row.items()
+    ],
+)
 def test_torpedo_table_choice(calibre: int, prot: str, table: int) -> None:
     """Lines 164-186: the table by torpedo calibre and underwater protection."""
     assert torpedo_table(calibre, prot) == table
@@ -148,28 +191,67 @@ def test_torpedo_table_choice(calibre: int, prot: str, table: int) -> None:
 
 # Tables 1-8 band edges as printed (lines 188-235), with W16 (Table 3: 20 critical) and W17 (Table 5: 14-19).
 SEED_TABLES = {
-    1: [(1, 6, {"general": 4, "engine": 1, "steering": True}), (7, 13, {"general": 4, "engine": 2}),
-        (14, 18, {"general": 5, "engine": "all"}), (19, 20, {"critical": True})],
-    2: [(1, 6, {"general": 3, "engine": 1, "steering": True}), (7, 13, {"general": 3, "engine": 2}),
-        (14, 19, {"general": 4, "engine": "all"}), (20, 20, {"critical": True})],
-    3: [(1, 6, {"general": 3, "engine": 1, "steering": True}), (7, 13, {"general": 3, "engine": 2}),
-        (14, 19, {"general": 4, "engine": 2}), (20, 20, {"critical": True})],
-    4: [(1, 6, {"general": 3, "engine": 1, "steering": True}), (7, 13, {"general": 4, "engine": 1}),
-        (14, 19, {"general": 4}), (20, 20, {"critical": True})],
-    5: [(1, 6, {"general": 3, "engine": 1, "steering": True}), (7, 13, {"general": 3, "steering": True}),
-        (14, 19, {"general": 3}), (20, 20, {"critical": True})],
-    6: [(1, 6, {"general": 2, "engine": 1}), (7, 13, {"general": 3}), (14, 19, {"general": 3}),
-        (20, 20, {"critical": True})],
-    7: [(1, 6, {"general": 2}), (7, 10, {"general": 1, "engine": 1}), (11, 14, {"general": 2}),
-        (15, 19, {"general": 1, "steering": True}), (20, 20, {"critical": True})],
-    8: [(1, 6, {"engine": 1}), (7, 13, {"general": 2}), (14, 19, {"general": 3}), (20, 20, {"critical": True})],
+    1: [
+        (1, 6, {"general": 4, "engine": 1, "steering": True}),
+        (7, 13, {"general": 4, "engine": 2}),
+        (14, 18, {"general": 5, "engine": "all"}),
+        (19, 20, {"critical": True}),
+    ],
+    2: [
+        (1, 6, {"general": 3, "engine": 1, "steering": True}),
+        (7, 13, {"general": 3, "engine": 2}),
+        (14, 19, {"general": 4, "engine": "all"}),
+        (20, 20, {"critical": True}),
+    ],
+    3: [
+        (1, 6, {"general": 3, "engine": 1, "steering": True}),
+        (7, 13, {"general": 3, "engine": 2}),
+        (14, 19, {"general": 4, "engine": 2}),
+        (20, 20, {"critical": True}),
+    ],
+    4: [
+        (1, 6, {"general": 3, "engine": 1, "steering": True}),
+        (7, 13, {"general": 4, "engine": 1}),
+        (14, 19, {"general": 4}),
+        (20, 20, {"critical": True}),
+    ],
+    5: [
+        (1, 6, {"general": 3, "engine": 1, "steering": True}),
+        (7, 13, {"general": 3, "steering": True}),
+        (14, 19, {"general": 3}),
+        (20, 20, {"critical": True}),
+    ],
+    6: [
+        (1, 6, {"general": 2, "engine": 1}),
+        (7, 13, {"general": 3}),
+        (14, 19, {"general": 3}),
+        (20, 20, {"critical": True}),
+    ],
+    7: [
+        (1, 6, {"general": 2}),
+        (7, 10, {"general": 1, "engine": 1}),
+        (11, 14, {"general": 2}),
+        (15, 19, {"general": 1, "steering": True}),
+        (20, 20, {"critical": True}),
+    ],
+    8: [
+        (1, 6, {"engine": 1}),
+        (7, 13, {"general": 2}),
+        (14, 19, {"general": 3}),
+        (20, 20, {"critical": True}),
+    ],
 }
 
 
-@pytest.mark.parametrize(("table", "roll", "result"), [
-    pytest.param(n, r, res, id=f"000-torpedo-table{n}-{r}") for n, rows in SEED_TABLES.items()
-    for lo, hi, res in rows for r in sorted({lo, hi})
-])
+@pytest.mark.parametrize(
+    ("table", "roll", "result"),
+    [
+        pytest.param(n, r, res, id=f"000-torpedo-table{n}-{r}")
+        for n, rows in SEED_TABLES.items()
+        for lo, hi, res in rows
+        for r in sorted({lo, hi})
+    ],
+)
 def test_torpedo_table_band_edges(table: int, roll: int, result: dict) -> None:
     """Lines 188-235 (W16: Table 3 "0 =" is 20; W17: Table 5's third band is 14-19; W18 kept as printed)."""
     assert lookup(T.TORPEDO_TABLES[table], roll) == result
@@ -177,7 +259,9 @@ def test_torpedo_table_band_edges(table: int, roll: int, result: dict) -> None:
 
 def test_w17_table5_rolls_12_13() -> None:
     """W17: "Rolls 12-13 give 3 general + steering hit"."""
-    assert lookup(T.TORPEDO_TABLES[5], 12) == lookup(T.TORPEDO_TABLES[5], 13) == {"general": 3, "steering": True}
+    assert (
+        lookup(T.TORPEDO_TABLES[5], 12) == lookup(T.TORPEDO_TABLES[5], 13) == {"general": 3, "steering": True}
+    )
 
 
 def test_torpedo_hit_all_engines_steering_and_flooding_start() -> None:
