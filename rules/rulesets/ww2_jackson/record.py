@@ -159,6 +159,8 @@ class ClassData:
     torpedoes: tuple[TorpedoMount, ...]
     torpedo_reloads: int
     counts: dict[str, int]
+    caps: dict[str, int] = field(default_factory=dict)
+    """Boxes per area (every area of ALL_AREAS), computed once by :func:`parse_class`."""
 
     @property
     def capital(self) -> bool:
@@ -172,11 +174,7 @@ class ClassData:
 
     def capacity(self, area: str) -> int:
         """Return the number of boxes in an area."""
-        if area in GUN_AREAS:
-            return sum(1 for g in self.guns if g.area == area)
-        if area == "torpedo":
-            return len(self.torpedoes)
-        return self.counts.get(area, 0)
+        return self.caps.get(area, 0)
 
     def armour(self, area: str, index: int | None = None) -> str:
         """Return the armour letter of a box ("" when unarmoured)."""
@@ -228,7 +226,13 @@ def parse_class(stats: Mapping[str, JSON]) -> ClassData:
         )
         for i, r in enumerate(_rows(stats.get("torpedoes")))
     )
+    counts = {a: _i(stats.get(a)) for a in COUNT_AREAS}
+    caps = dict(counts)
+    for area in GUN_AREAS:
+        caps[area] = sum(1 for g in guns if g.area == area)
+    caps["torpedo"] = len(torps)
     return ClassData(
+        caps=caps,
         type=_s(stats.get("type"), "cruiser"),
         tonnage=_i(stats.get("tonnage")),
         speed=_f(stats.get("speed")),
@@ -240,7 +244,7 @@ def parse_class(stats: Mapping[str, JSON]) -> ClassData:
         guns=guns,
         torpedoes=torps,
         torpedo_reloads=_i(stats.get("torpedo_reloads")),
-        counts={a: _i(stats.get(a)) for a in COUNT_AREAS},
+        counts=counts,
     )
 
 
@@ -307,7 +311,7 @@ class Sheet:
         if area in GUN_AREAS:
             return sum(1 for g in cd.guns if g.area == area and g.index not in self.guns_lost)
         if area == "torpedo":
-            return sum(1 for t in cd.torpedoes if t.index not in self.torpedo_lost)
+            return len(cd.torpedoes) - len(self.torpedo_lost)
         return max(0, cd.counts.get(area, 0) - self.marked.get(area, 0))
 
     def intact_boxes(self, cd: ClassData, area: str) -> list[int]:

@@ -49,6 +49,7 @@ from .record import (
 from .schema import CLASS_SCHEMA, OPTIONS, ORDER_TYPES, check_class
 
 BATTERIES: tuple[str, ...] = ("main", "secondary")
+_CLASS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassData]] = {}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -221,8 +222,19 @@ class WW2Jackson(RuleSet):
             flags.append("listing")
         return tuple(flags)
 
+    def _class(self, stats: Mapping[str, JSON]) -> ClassData:
+        """Return the parsed class data of stats, cached by the stats object (states share it between phases)."""
+        hit = _CLASS_CACHE.get(id(stats))
+        if hit is not None and hit[0] is stats:
+            return hit[1]
+        cd = parse_class(stats)
+        if len(_CLASS_CACHE) > 4096:
+            _CLASS_CACHE.clear()
+        _CLASS_CACHE[id(stats)] = (stats, cd)
+        return cd
+
     def _live(self, s: ShipState) -> Live:
-        cd = parse_class(s.stats)
+        cd = self._class(s.stats)
         return Live(
             ship=s,
             cd=cd,
