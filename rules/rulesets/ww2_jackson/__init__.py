@@ -1,4 +1,5 @@
-"""``ww2_jackson``: the Jackson Gamers' WWII naval rules (seed 000): D20 gunnery, damage, torpedoes, movement."""
+"""``ww2_jackson``: the Jackson Gamers' WWII naval rules (seed 000): D20 gunnery, damage, torpedoes,
+movement."""
 
 from .ruleset import RULESET, WW2Jackson
 

@@ -1,9 +1,9 @@
 """Bundled ship classes of ``ww2_jackson`` for the scenarios, authored with the A4 house heuristic.
 
-Every class here is marked ``heuristic: true``: the record sheet (W02) is not in the seed, so its boxes are made by
-the house heuristic of ``../shared/rulings-product.md`` A4 (:func:`heuristic_stats`) from the historical data in
-``../shared/scenarios/01, 02, 04``; armour letters, underwater classes and radar grades are those scenarios'
-assessments. The scenario JSON files are built from these (see :func:`scenario_classes`).
+Every class here is marked ``heuristic: true``: the record sheet (W02) is not in the seed, so its boxes are
+made by the house heuristic of ``../shared/rulings-product.md`` A4 (:func:`heuristic_stats`) from the
+historical data in ``../shared/scenarios/01, 02, 04``; armour letters, underwater classes and radar grades
+are those scenarios' assessments. The scenario JSON files are built from these (see :func:`scenario_classes`).
 """
 
 from __future__ import annotations
@@ -42,11 +42,11 @@ def heuristic_stats(
 ) -> dict[str, JSON]:
     """Return class stats by the A4 house heuristic.
 
-    Main armament: one box per turret or mount (given). Secondary: one box per two mounts, per mount on cruisers
-    (given already grouped). AA: one box per eight light barrels (rounded down, at least one if any). General above
-    water: capital ships one per 2,500 t, cruisers one per 1,000 t, destroyers one per 500 t, at least 2; half of
-    them (rounded down) carry the belt letter. General underwater: half the above-water count, at least 1.
-    Engines 4 (2 destroyers); damage control 3 / 2 / 1; fire control 2 / 1 / 1.
+    Main armament: one box per turret or mount (given). Secondary: one box per two mounts, per mount on
+    cruisers (given already grouped). AA: one box per eight light barrels (rounded down, at least one if
+    any). General above water: capital ships one per 2,500 t, cruisers one per 1,000 t, destroyers one per
+    500 t, at least 2; half of them (rounded down) carry the belt letter. General underwater: half the
+    above-water count, at least 1. Engines 4 (2 destroyers); damage control 3 / 2 / 1; fire control 2 / 1 / 1.
     """
     fam = family or _family(ship_type)
     above = max(2, tonnage // T.HEURISTIC_TONS_PER_ABOVE_BOX[fam])
@@ -155,7 +155,8 @@ _add(
     "hood",
     "Hood",
     "Britain",
-    "42,670 t std; 8 x 15 in (4/4/8) turrets B; 14 x 4 in HA in 7 twin; 3 x 8-barrel pom-poms; 4 x 21 in fixed TT "
+    "42,670 t std; 8 x 15 in (4/4/8) turrets B; 14 x 4 in HA in 7 twin; 3 x 8-barrel pom-poms; 4 x 21 in "
+    "fixed TT "
     "2 per side, no reloads; ~28-29 kn by 1941 (29 used); UW B, belt B; no FC radar: shared/scenarios/"
     "01_denmark_strait_1941.md; hoopandstick.blogspot.com (HMS Hood).",
     heuristic_stats(
@@ -163,8 +164,10 @@ _add(
         tonnage=42670,
         speed=29,
         main=_turrets(15, "B", [2, 2], [2, 2]),
-        secondary=_wings(4, "", [4, 2], label="4in HA")
-        + [("centreline 4in HA", 4, 2, "", False, True, "centre", "standard")],
+        secondary=[
+            *_wings(4, "", [4, 2], label="4in HA"),
+            ("centreline 4in HA", 4, 2, "", False, True, "centre", "standard"),
+        ],
         light_aa_barrels=24,
         torpedoes=_tubes(21, [2], fixed=True),
         reloads=0,
@@ -203,7 +206,8 @@ _add(
     "bismarck",
     "Bismarck",
     "Germany",
-    "41,700 t std; 8 x 15 in (4/4/8) armour A; 12 x 5.9 in (6 twin, 3 per side; 6 in new row) and 16 x 4.1 in HA "
+    "41,700 t std; 8 x 15 in (4/4/8) armour A; 12 x 5.9 in (6 twin, 3 per side; 6 in new row) and 16 x 4.1 "
+    "in HA "
     "(8 twin; 4 in row); ~36 light AA barrels; 30 kn; UW A, belt A; FuMO 23: poor; 4 Arado: shared/scenarios/"
     "01_denmark_strait_1941.md; ww2ships.com Bismarck.",
     heuristic_stats(
@@ -227,8 +231,10 @@ _add(
     "Admiral Hipper (Prinz Eugen)",
     "Germany",
     "14,680 t std (sources differ); 8 x 8 in (4/4/8) armour D; 12 x 4.1 in HA (6 twin; one box per mount on "
-    "cruisers); ~20 light AA barrels; 12 x 21 in in 4 triple mounts, 6 per side, reloads not verified (none); "
-    "32.5 kn; UW D, belt D; FuMO: poor: shared/scenarios/01_denmark_strait_1941.md; lasecondaguerramondiale.org.",
+    "cruisers); ~20 light AA barrels; 12 x 21 in in 4 triple mounts, 6 per side, reloads not verified "
+    "(none); "
+    "32.5 kn; UW D, belt D; FuMO: poor: shared/scenarios/01_denmark_strait_1941.md; "
+    "lasecondaguerramondiale.org.",
     heuristic_stats(
         ship_type="cruiser",
         tonnage=14680,
@@ -250,10 +256,14 @@ _add(
     "deutschland",
     "Deutschland (Admiral Graf Spee)",
     "Germany",
-    "12,100 t std; 6 x 11 in (3/3/6) in 2 triple turrets, armour D; 8 x 5.9 in single, 4 per broadside (6 in new "
-    "row); ~18 light AA barrels; 8 x 21 in in 2 quadruple deck mounts, 4 per side, reloads not verified (none); "
-    "28 kn; UW D, belt E (80 mm); Seetakt: poor. A small capital ship (scenario note): capital critical table, "
-    "cruiser turning circle; her boxes use the heuristic's cruiser rates (she has a cruiser's tonnage), a house "
+    "12,100 t std; 6 x 11 in (3/3/6) in 2 triple turrets, armour D; 8 x 5.9 in single, 4 per broadside (6 "
+    "in new "
+    "row); ~18 light AA barrels; 8 x 21 in in 2 quadruple deck mounts, 4 per side, reloads not verified "
+    "(none); "
+    "28 kn; UW D, belt E (80 mm); Seetakt: poor. A small capital ship (scenario note): capital critical "
+    "table, "
+    "cruiser turning circle; her boxes use the heuristic's cruiser rates (she has a cruiser's tonnage), a "
+    "house "
     "departure from A4 flagged here: shared/scenarios/02_river_plate_1939.md; grokipedia Graf Spee.",
     heuristic_stats(
         ship_type="battleship",
@@ -298,7 +308,8 @@ _add(
     "leander",
     "Leander (Ajax, Achilles)",
     "Britain",
-    "7,270 t std; 8 x 6 in new (4/4/8) in 4 twin turrets, armour E; 4 x 4 in HA single; 12 x 0.5 in MG; 2 x 21 in "
+    "7,270 t std; 8 x 6 in new (4/4/8) in 4 twin turrets, armour E; 4 x 4 in HA single; 12 x 0.5 in MG; 2 x "
+    "21 in "
     "quadruple mounts, 4 per side; 32.5 kn; UW E, belt E (3 in); no radar: shared/scenarios/"
     "02_river_plate_1939.md; navypedia Achilles.",
     heuristic_stats(
@@ -344,7 +355,8 @@ _add(
     "South Dakota",
     "United States",
     "35,000 t std; 9 x 16 in (6/3/9) armour A; 16 x 5 in (8 twin, 8 per broadside); 27.5 kn; UW A, belt A "
-    "(12.2 in inclined); adequate radar: shared/scenarios/04_guadalcanal_14-15nov1942.md; pwencycl South Dakota.",
+    "(12.2 in inclined); adequate radar: shared/scenarios/04_guadalcanal_14-15nov1942.md; pwencycl South "
+    "Dakota.",
     heuristic_stats(
         ship_type="battleship",
         tonnage=35000,
@@ -365,9 +377,8 @@ _add(
     "sims",
     "Sims (Walke)",
     "United States",
-    "1,570 t std; 4 x 5 in (2/2/4); 8 x 21 in in 2 quad centreline mounts, no reloads; 37 kn trials; poor radar. "
-    + _dd
-    + " shared/scenarios/04_guadalcanal_14-15nov1942.md; midway1942.ru Sims.",
+    "1,570 t std; 4 x 5 in (2/2/4); 8 x 21 in in 2 quad centreline mounts, no reloads; 37 kn trials; poor "
+    "radar. " + _dd + " shared/scenarios/04_guadalcanal_14-15nov1942.md; midway1942.ru Sims.",
     heuristic_stats(
         ship_type="destroyer",
         tonnage=1570,
@@ -491,7 +502,8 @@ _add(
     "takao",
     "Takao (Atago, Takao)",
     "Japan",
-    "~11,350 t std; 10 x 8 in (6/4/10) armour D (1 in turrets; D per scenario); 4 x 4.7 in HA single (5 in row); "
+    "~11,350 t std; 10 x 8 in (6/4/10) armour D (1 in turrets; D per scenario); 4 x 4.7 in HA single (5 in "
+    "row); "
     "16 x 24 in in 4 quad mounts, 8 per side, 8 reloads; 34-35.5 kn (34 used); UW D, belt D; no radar: "
     "shared/scenarios/04_guadalcanal_14-15nov1942.md; combinedfleet.com.",
     heuristic_stats(
@@ -513,7 +525,8 @@ _add(
     "nagara",
     "Nagara",
     "Japan",
-    "5,170 t std; 7 x 5.5 in single (~6 per broadside; 6 in old row), armour E; 8 x 24 in in 4 twin mounts, 4 per "
+    "5,170 t std; 7 x 5.5 in single (~6 per broadside; 6 in old row), armour E; 8 x 24 in in 4 twin mounts, "
+    "4 per "
     "side, 8 reloads (reloads per the scenario); 36 kn; UW E, belt E; no radar: shared/scenarios/"
     "04_guadalcanal_14-15nov1942.md; Nagara class.",
     heuristic_stats(
@@ -541,8 +554,10 @@ _add(
     "sendai",
     "Sendai",
     "Japan",
-    "5,195 t std; 7 x 5.5 in single (~6 per broadside; 6 in old row); 8 x 24 in in 4 twin mounts, 4 per side, "
-    "8 reloads; 35.25 kn; UW E, belt E; no radar: shared/scenarios/04_guadalcanal_14-15nov1942.md; shipshub.com.",
+    "5,195 t std; 7 x 5.5 in single (~6 per broadside; 6 in old row); 8 x 24 in in 4 twin mounts, 4 per "
+    "side, "
+    "8 reloads; 35.25 kn; UW E, belt E; no radar: shared/scenarios/04_guadalcanal_14-15nov1942.md; "
+    "shipshub.com.",
     heuristic_stats(
         ship_type="cruiser",
         tonnage=5195,

@@ -1,8 +1,8 @@
 """Damage of ``ww2_jackson``: shell hits, penetration, collateral, criticals, torpedoes, fires and flooding.
 
-Seed 000 section 4 (lines 105-141, 237-393) and section 3's torpedo tables (lines 162-235), with rulings W14-W35,
-W39, W41 and NW-WW2-03..12. The functions act on a :class:`Hull` (a ship's class data and working sheet) and
-append :class:`~rules.model.Event` objects, each with the rolls made for it.
+Seed 000 section 4 (lines 105-141, 237-393) and section 3's torpedo tables (lines 162-235), with rulings
+W14-W35, W39, W41 and NW-WW2-03..12. The functions act on a :class:`Hull` (a ship's class data and working
+sheet) and append :class:`~rules.model.Event` objects, each with the rolls made for it.
 """
 
 from __future__ import annotations
@@ -122,7 +122,8 @@ def _box_text(cd: ClassData, box: tuple[str, int | None]) -> str:
 def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | None]]:
     """Mark ``n`` boxes of the owner's choice by the standing preference (lines 139-141, NW-WW2-06).
 
-    The sheet never marks the last underwater box (general underwater and engine, A6) while another box is left.
+    The sheet never marks the last underwater box (general underwater and engine, A6) while another box is
+    left.
     """
     out: list[tuple[str, int | None]] = []
     sh, cd = hull.sheet, hull.cd
@@ -152,7 +153,8 @@ def mark_area(
 ) -> list[tuple[str, int | None]]:
     """Mark ``n`` boxes in an area; when it is used up, substitute by preference (line 139) if ``substitute``.
 
-    ``above`` takes the unarmoured general above-water boxes first, then the belt boxes (no shell to stop here).
+    ``above`` takes the unarmoured general above-water boxes first, then the belt boxes (no shell to stop
+    here).
     """
     out: list[tuple[str, int | None]] = []
     for _ in range(n):
@@ -175,8 +177,8 @@ def mark_area(
 
 
 def general_underwater(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | None]]:
-    """Mark ``n`` general underwater hits (W19). Once none are left, roll a D20 per hit: 16+ marks one remaining
-    underwater box, an engine room (lines 252-254, W34)."""
+    """Mark ``n`` general underwater hits (W19). Once none are left, roll a D20 per hit: 16+ marks one
+    remaining underwater box, an engine room (lines 252-254, W34)."""
     out: list[tuple[str, int | None]] = []
     for _ in range(n):
         box = hull.sheet.mark(hull.cd, "underwater")
@@ -231,7 +233,8 @@ def mark_all(hull: Hull, area: str) -> list[tuple[str, int | None]]:
 
 
 def penetration_needed(row: str, letter: str) -> int:
-    """Return the D20 needed to penetrate armour ``letter`` (T.NO: cannot, T.ALL: automatic; "" is unarmoured)."""
+    """Return the D20 needed to penetrate armour ``letter`` (T.NO: cannot, T.ALL: automatic; "" is
+    unarmoured)."""
     if not letter:
         return T.ALL
     return T.PENETRATION[row][letter]
@@ -240,7 +243,8 @@ def penetration_needed(row: str, letter: str) -> int:
 def penetrates(ctx: Ctx, row: str, letter: str, band: str, what: str) -> tuple[bool, int | None, int | None]:
     """Roll penetration of a shell of penetration row ``row`` against armour ``letter`` (lines 272-288).
 
-    W31: +5 to the roll at short range; NO stays impossible and ALL automatic. Return (penetrated, roll, needed).
+    W31: +5 to the roll at short range; NO stays impossible and ALL automatic. Return (penetrated, roll,
+    needed).
     """
     needed = penetration_needed(row, letter)
     if needed == T.NO:
@@ -261,9 +265,9 @@ def shell_hit(
     """Resolve one shell hit (lines 105-141, 237-288): location, penetration, located box and collateral.
 
     W29: a shell that does not penetrate does nothing, collateral included. W32: damage in half boxes with a
-    half-box credit per target: the located box is marked when a whole box is available, the rest is collateral,
-    an odd half carries. NW-WW2-03: substituted hits and collateral never roll penetration; a specialized or
-    critical hit takes the located box's place.
+    half-box credit per target: the located box is marked when a whole box is available, the rest is
+    collateral, an odd half carries. NW-WW2-03: substituted hits and collateral never roll penetration; a
+    specialized or critical hit takes the located box's place.
     """
     sh, cd = hull.sheet, hull.cd
     m = ctx.mark()
@@ -317,7 +321,8 @@ def shell_hit(
                     ship_id=firer,
                     target_id=hull.ship_id,
                     rolls=ctx.since(m),
-                    text=f"{calibre:g}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no damage (W29).",
+                    text=f"{calibre:g}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no "
+                    f"damage (W29).",
                     outcome="no_penetration",
                     data={"location": location, "calibre": calibre, "penetrated": False},
                 )
@@ -368,7 +373,8 @@ def shell_hit(
     ctx.own(
         hull,
         "damage",
-        f"{calibre:g}-inch hit on {location}{note}: marked {', '.join(_box_text(cd, b) for b in marked) or '-'}"
+        f"{calibre:g}-inch hit on {location}{note}: "
+        f"marked {', '.join(_box_text(cd, b) for b in marked) or '-'}"
         f"; collateral {', '.join(_box_text(cd, b) for b in coll) or '-'}"
         f"{'; half a box carried' if sh.half else ''}.",
         mark=m2,
@@ -442,7 +448,8 @@ def specialized_hit(ctx: Ctx, hull: Hull) -> str:
         sh.reloads = 0
         sh.loaded = [0 for _ in sh.loaded]
         if what == "warhead":
-            # Lose 1/2 of all above-water boxes (W14 rounds up) and 2 underwater hits; the tubes go too (NW-WW2-08).
+            # Lose 1/2 of all above-water boxes (W14 rounds up) and 2 underwater hits; the tubes go too
+            # (NW-WW2-08).
             n = halve(cd.capacity("above") + cd.capacity("above_armoured"))
             boxes = mark_area(ctx, hull, "above", n, "warhead") + general_underwater(ctx, hull, 2, "warhead")
             ctx.own(
@@ -680,8 +687,8 @@ def torpedo_table(calibre: int, protection: str) -> int:
 
 
 def torpedo_hit(ctx: Ctx, hull: Hull, calibre: int) -> None:
-    """Resolve one torpedo hit: the table by calibre and protection (Tables 1-8, W16-W19), then start progressive
-    flooding (W35). Torpedo hits have no collateral damage (line 248)."""
+    """Resolve one torpedo hit: the table by calibre and protection (Tables 1-8, W16-W19), then start
+    progressive flooding (W35). Torpedo hits have no collateral damage (line 248)."""
     cd = hull.cd
     number = torpedo_table(calibre, cd.underwater_protection)
     m = ctx.mark()
@@ -750,7 +757,8 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
         )
         kept.append(fire)
     sh.fires = kept
-    # Flooding: torpedo process (W35, 1-16 lose a box, 17+ stops) and critical flooding (16+ stops, low roll fails).
+    # Flooding: torpedo process (W35, 1-16 lose a box, 17+ stops) and critical flooding (16+ stops, low roll
+    # fails).
     floods: list[Flood] = []
     for fl in sh.floods:
         if fl.since >= turn or hull.sunk:

@@ -42,8 +42,8 @@ def gun_size(calibre: float) -> int:
 def gun_row(calibre: float, kind: str = "standard") -> GunRow:
     """Return the chart rows for a gun of ``calibre`` inches; ``kind`` "new"/"old" picks the 12" and 6" rows.
 
-    W03: 9" uses the 10" MFN row and 7" the 8" row. W06: 3" and smaller use the 4" rows, against small craft only.
-    17" and above use the 18" rows. A 6" or 12" gun of kind "standard" is "new" (NW-WW2-01).
+    W03: 9" uses the 10" MFN row and 7" the 8" row. W06: 3" and smaller use the 4" rows, against small craft
+    only. 17" and above use the 18" rows. A 6" or 12" gun of kind "standard" is "new" (NW-WW2-01).
     """
     s = gun_size(calibre)
     old = kind == "old"

@@ -50,7 +50,8 @@ def max_speed(cd: ClassData, sheet: Sheet, turn: int) -> float:
 
 
 def turning_radius(cd: ClassData) -> float:
-    """Return the turning circle radius in inches: destroyers 3, cruisers 4.5, capital ships 6 (lines 401-407)."""
+    """Return the turning circle radius in inches: destroyers 3, cruisers 4.5, capital ships 6 (lines
+    401-407)."""
     return T.TURNING_RADIUS[cd.turning_class()]
 
 
@@ -68,7 +69,8 @@ def plan_turn(heading: float, course: float, direction: str = "auto") -> float:
 def move(
     pos: Point, heading: float, course: float, knots: float, radius: float, direction: str = "auto"
 ) -> tuple[Point, float, float, list[Point]]:
-    """Move a ship: turn toward ``course`` on its turning circle, then straight on, ``knots`` / 4 inches in all.
+    """Move a ship: turn toward ``course`` on its turning circle, then straight on, ``knots`` / 4 inches in
+    all.
 
     Return the end point, the end heading, the degrees actually turned and the path. A turn the distance does
     not allow is made only in part (NW-WW2-09); a ship dead in the water does not turn.

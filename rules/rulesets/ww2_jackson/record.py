@@ -8,8 +8,8 @@ Class stats (``ShipState.stats``, the A4 record sheet; :data:`CLASS_SCHEMA` in `
 - ``aa``, ``above`` (general above water, no armour), ``above_armoured`` (general above water with the belt
   letter), ``underwater`` (general underwater), ``engine``, ``damage_control``, ``fire_control``: counts.
 
-Armour letters: a gun box has its own; ``above_armoured`` has ``stats.belt``; ``underwater`` and ``engine`` carry
-the underwater protection letter (seed line 288; NW-WW2-04); every other box is unarmoured.
+Armour letters: a gun box has its own; ``above_armoured`` has ``stats.belt``; ``underwater`` and ``engine``
+carry the underwater protection letter (seed line 288; NW-WW2-04); every other box is unarmoured.
 
 **Sheet JSON** (``ShipState.sheet``; the website draws the status sheet from it)::
 
@@ -22,8 +22,8 @@ the underwater protection letter (seed line 288; NW-WW2-04); every other box is 
                  "damage_control": 1, "fire_control": 0},   # boxes marked per counted area
       "wrecked_engines": 0,             # engine boxes marked for good (boiler / fuel 1-2), never restored
       "half": 1,                        # W32 half-box credit carried (0 or 1)
-      "last_marks": [{"area": "engine", "index": null}],    # marked in the turn just resolved (DC may restore)
-      "fires": [{"intensity": 1, "since": 3}],               # each fire: 1 normal, 2 intensified; turn it began
+      "last_marks": [{"area": "engine", "index": null}],    # marked in the turn just resolved (DC)
+      "fires": [{"intensity": 1, "since": 3}],               # fire: intensity 1 or 2, turn it began
       "floods": [{"kind": "critical", "per_turn": 1, "per_turn_fast": 2, "fail": "capsize", "fail_on": 1,
                   "since": 4}],         # progressive flooding: "torpedo" (W35) or "critical"
       "conditions": {"bridge": {"since": 3, "until": null, "fixed": false},
@@ -32,7 +32,7 @@ the underwater protection letter (seed line 288; NW-WW2-04); every other box is 
                                         # force (null: till recovered); fixed = no repair
       "helm": {"course": 270.0, "speed": 20.0},              # helm order queued (steering damage)
       "cleared": true,                  # cleared for action (W11)
-      "last_targets": {"main": "bismarck"},                  # target of each battery last turn (A6 first fired on)
+      "last_targets": {"main": "bismarck"},                  # each battery's target last turn (A6)
       "fired": false,                   # fired guns in the turn just resolved (night gun flashes, A2)
       "turned": 0.0,                    # degrees of course change in the turn just resolved
       "searchlight": "",                # target lit by this ship's searchlight last turn
@@ -270,7 +270,8 @@ class Flood:
 
 @dataclass(slots=True)
 class Cond:
-    """A critical effect in force from turn ``since`` until the end of turn ``until`` (None: till recovered)."""
+    """A critical effect in force from turn ``since`` until the end of turn ``until`` (None: till
+    recovered)."""
 
     since: int
     until: int | None = None
@@ -323,10 +324,11 @@ class Sheet:
         return []
 
     def mark(self, cd: ClassData, area: str, index: int | None = None) -> tuple[str, int | None] | None:
-        """Mark one box of an area (a given gun/torpedo box, or the sheet's choice); return it, None if none left.
+        """Mark one box of an area (a given gun/torpedo box, or the sheet's choice); return it, None if none
+        left.
 
-        A gun box chosen by the sheet is the intact one with the strongest armour, the last listed among equals
-        (the owner's choice, NW-WW2-05).
+        A gun box chosen by the sheet is the intact one with the strongest armour, the last listed among
+        equals (the owner's choice, NW-WW2-05).
         """
         if area in GUN_AREAS:
             intact = self.intact_boxes(cd, area)

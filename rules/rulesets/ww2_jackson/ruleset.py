@@ -2,11 +2,11 @@
 
 Turn (A1): one phase, all sides plot at once. (0) damage control orders spent (A6, W41); (1) movement of all
 ships at once, 1/4 inch per knot on turning circles (lines 395-407, W36-W38); (2) gunfire, all at once, on
-positions after movement: BFN -> MFN D20 per calibre, 6+/11+/16+ by range band with the cumulative and the best
-night modifier (lines 25-105, W03-W10); hits are applied after all fire is resolved, so a ship sunk this turn still
-fires (A1): location, penetration, located box and collateral (lines 105-141, 237-288, W27-W33); (3) torpedoes:
-launches recorded, torpedoes due this turn strike (lines 143-235, A6, W12-W21); (4) end of turn: fires, flooding,
-recovery rolls (W39), sinking (A6).
+positions after movement: BFN -> MFN D20 per calibre, 6+/11+/16+ by range band with the cumulative and the
+best night modifier (lines 25-105, W03-W10); hits are applied after all fire is resolved, so a ship sunk this
+turn still fires (A1): location, penetration, located box and collateral (lines 105-141, 237-288, W27-W33);
+(3) torpedoes: launches recorded, torpedoes due this turn strike (lines 143-235, A6, W12-W21); (4) end of
+turn: fires, flooding, recovery rolls (W39), sinking (A6).
 
 Record sheet (A4): see :mod:`.record` for the class data and the ``ShipState.sheet`` JSON shape.
 Rulings of our own: ``docs/rulings.md`` NW-WW2-01..
@@ -223,7 +223,8 @@ class WW2Jackson(RuleSet):
         return tuple(flags)
 
     def _class(self, stats: Mapping[str, JSON]) -> ClassData:
-        """Return the parsed class data of stats, cached by the stats object (states share it between phases)."""
+        """Return the parsed class data of stats, cached by the stats object (states share it between
+        phases)."""
         hit = _CLASS_CACHE.get(id(stats))
         if hit is not None and hit[0] is stats:
             return hit[1]
@@ -248,7 +249,8 @@ class WW2Jackson(RuleSet):
         return state.conditions.night
 
     def _visible(self, state: BattleState, side: str, target: ShipState) -> bool:
-        """A2: by day every ship; at night within 20 inches of a ship of ``side``, or lit, on fire or firing."""
+        """A2: by day every ship; at night within 20 inches of a ship of ``side``, or lit, on fire or
+        firing."""
         if target.side == side or not self._night(state):
             return True
         if any(f in target.flags for f in ("on_fire", "fired", "illuminated", "searchlight")):
@@ -608,8 +610,8 @@ class WW2Jackson(RuleSet):
     def _captain_move(
         self, state: BattleState, live: Live, foes: list[ShipState], cap: float
     ) -> dict[str, JSON]:
-        """A7's automatic captain: close to the main battery's best range with the broadside bearing, keep on the
-        table."""
+        """A7's automatic captain: close to the main battery's best range with the broadside bearing, keep on
+        the table."""
         if not foes:
             return {"course": norm_deg(live.heading), "speed": cap}
         t = foes[0]
@@ -642,7 +644,7 @@ class WW2Jackson(RuleSet):
         if not (margin <= end.x <= w - margin and margin <= end.y <= h - margin):
             centre = Point(x=w / 2, y=h / 2)
             course = min(
-                options + [bearing(live.pos, centre)],
+                [*options, bearing(live.pos, centre)],
                 key=lambda c: distance(
                     move(live.pos, live.heading, c, cap, turning_radius(live.cd))[0], centre
                 ),
@@ -785,9 +787,12 @@ class WW2Jackson(RuleSet):
                             needed=sol.needed,
                             outcome="hit" if hits else "miss",
                             text=(
-                                f"{lv.ship.name} {battery} {sol.calibre:g}-inch at {tgt.ship.name}: BFN {sol.bfn} -> "
-                                f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} range, "
-                                f"{sol.needed}+{mods_text}: D20 {', '.join(str(r) for r in rolls)} -> {hits} hit(s)."
+                                f"{lv.ship.name} {battery} {sol.calibre:g}-inch at {tgt.ship.name}: BFN "
+                                f"{sol.bfn} -> "
+                                f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} "
+                                f"range, "
+                                f"{sol.needed}+{mods_text}: D20 {', '.join(str(r) for r in rolls)} -> "
+                                f"{hits} hit(s)."
                             ),
                             data={
                                 "battery": battery,

@@ -270,7 +270,8 @@ ORDER_TYPES: tuple[OrderType, ...] = (
     OrderType(
         key="damage_control",
         label="Damage control",
-        help="Spend one damage control box (A6, W41): restore a box marked last turn (never the bridge), stop a "
+        help="Spend one damage control box (A6, W41): restore a box marked last turn (never the bridge), "
+        "stop a "
         "fire or a flooding, or repair a critical (steering, ammunition, boiler, fuel, radar, electrical).",
         fields=(
             FieldSpec(

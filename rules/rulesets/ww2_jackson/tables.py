@@ -1,8 +1,8 @@
 """The charts of ``ww2_jackson``, as data. Source: ``seeds/000_6c8b418afcdd1c2b.txt`` (line numbers below).
 
 Every chart is one constant, named as the rule book names it. Rulings of ``../shared/rulings.md`` (W..) and
-``docs/rulings.md`` (NW-WW2-..) that changed a cell are noted beside it. Damage is kept in **half boxes** (W32):
-a 6-inch shell does 3 halves (1-1/2 hits).
+``docs/rulings.md`` (NW-WW2-..) that changed a cell are noted beside it. Damage is kept in **half boxes**
+(W32): a 6-inch shell does 3 halves (1-1/2 hits).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ BANDS: Final[tuple[Band, ...]] = ("short", "medium", "long")
 
 # --- 2. GUNNERY ------------------------------------------------------------------------------
 
-# Lines 29-43: MFN chart, BFN 1..20 per gun size. W03: 9" uses the 10" row, 7" the 8" row. W04: a BFN above 20 is
-# split into parts of 20 or less and their MFNs added. W05: the 18" cell at BFN 16 is kept as printed (7).
+# Lines 29-43: MFN chart, BFN 1..20 per gun size. W03: 9" uses the 10" row, 7" the 8" row. W04: a BFN above 20
+# is split into parts of 20 or less and their MFNs added. W05: the 18" cell at BFN 16 is kept as printed (7).
 # W06: 3" guns (against small craft only) use the 4" row.
 MFN_CHART: Final[dict[str, tuple[int, ...]]] = {
     "18": (1, 1, 1, 2, 2, 2, 3, 3, 4, 4, 4, 5, 5, 6, 6, 7, 7, 7, 8, 8),
@@ -35,8 +35,8 @@ MFN_CHART: Final[dict[str, tuple[int, ...]]] = {
 }
 MFN_MAX_BFN: Final = 20
 
-# Lines 89-103: RANGES FOR GUNS, inches: (short, medium, long). W07: close = short. W08: each figure is an inclusive
-# upper limit; beyond long no fire. W09: the 8" short range is 18". W06: 3" uses the 4" ranges.
+# Lines 89-103: RANGES FOR GUNS, inches: (short, medium, long). W07: close = short. W08: each figure is an
+# inclusive upper limit; beyond long no fire. W09: the 8" short range is 18". W06: 3" uses the 4" ranges.
 RANGE_TABLE: Final[dict[str, tuple[float, float, float]]] = {
     "18": (24, 48, 72),
     "15-16": (24, 48, 72),
@@ -73,8 +73,8 @@ LOW_SPEED_KNOTS: Final = 6
 LARGE_VS_SMALL_MIN_CALIBRE: Final = 7.0
 TURNED_DEG: Final = 90.0
 
-# Lines 74-83: night modifiers, NOT cumulative: the best (smallest penalty, W10 b) applies. Lines 85-87: no fire at
-# night without one of them.
+# Lines 74-83: night modifiers, NOT cumulative: the best (smallest penalty, W10 b) applies. Lines 85-87: no
+# fire at night without one of them.
 NIGHT_MODIFIERS: Final[dict[str, tuple[int, str]]] = {
     "searchlight": (-1, "target illuminated by searchlight beam"),
     "radar_very_good": (-1, "very good fire control radar"),
@@ -91,8 +91,9 @@ NIGHT_SIGHT_IN: Final = 20.0
 
 # --- DAMAGE ----------------------------------------------------------------------------------
 
-# Lines 237-245 and the DAMAGE DONE column (lines 91-103), in HALF boxes (W32). W33: 5" = 1 hit, 4" = 1/2 hit, no
-# collateral. W06: 3" = 4" damage. The first whole box goes where the location table says; the rest is collateral.
+# Lines 237-245 and the DAMAGE DONE column (lines 91-103), in HALF boxes (W32). W33: 5" = 1 hit, 4" = 1/2 hit,
+# no collateral. W06: 3" = 4" damage. The first whole box goes where the location table says; the rest is
+# collateral.
 DAMAGE_HALVES: Final[dict[str, int]] = {
     "18": 10,
     "13-16": 8,
@@ -139,8 +140,9 @@ HIT_LOCATION: Final[dict[str, tuple[tuple[int, int, str], ...]]] = {
 }
 
 # Lines 272-287: PENETRATION table: D20 needed per armour letter; 0 = NO (cannot), 1 = ALL (automatic).
-# W27: 10' and 8' read as inches. W28: 4" and smaller penetrate no letter-coded box (W06: 3" too). W31: +5 at short
-# range, but NO stays impossible and ALL automatic. W29: a non-penetrating shell does nothing, collateral included.
+# W27: 10' and 8' read as inches. W28: 4" and smaller penetrate no letter-coded box (W06: 3" too). W31: +5 at
+# short range, but NO stays impossible and ALL automatic. W29: a non-penetrating shell does nothing,
+# collateral included.
 NO: Final = 0
 ALL: Final = 1
 PENETRATION: Final[dict[str, dict[str, int]]] = {
@@ -157,16 +159,17 @@ PENETRATION: Final[dict[str, dict[str, int]]] = {
 SHORT_RANGE_PENETRATION_BONUS: Final = 5
 ARMOUR_LETTERS: Final[tuple[str, ...]] = ("A", "B", "C", "D", "E")
 
-# Lines 252-254: extra flooding once the general underwater boxes are gone (W34): D20 per further underwater hit,
-# 16+ marks one remaining underwater box (an engine room).
+# Lines 252-254: extra flooding once the general underwater boxes are gone (W34): D20 per further underwater
+# hit, 16+ marks one remaining underwater box (an engine room).
 EXTRA_FLOODING_NEEDED: Final = 16
 
 # Lines 382-386: progressive flooding after torpedo damage (W35): each turn after, D20 1-16 lose one general
 # underwater box, 17+ the chance is eliminated. A damage control box eliminates it.
 PROGRESSIVE_FLOODING_STOP: Final = 17
 
-# Lines 297-299 / 319-321: ship on fire: lose 1 general above-water box each turn (2 once intensified); out on 16+;
-# a 1 intensifies. W39: every recovery roll is once per turn, at the end of the turn, from the turn after.
+# Lines 297-299 / 319-321: ship on fire: lose 1 general above-water box each turn (2 once intensified); out on
+# 16+; a 1 intensifies. W39: every recovery roll is once per turn, at the end of the turn, from the turn
+# after.
 FIRE_LOSS: Final[dict[str, int]] = {"normal": 1, "intense": 2}
 RECOVERY_NEEDED: Final = 16
 
@@ -212,8 +215,8 @@ CRITICAL_DD_CRUISER: Final[tuple[CritRow, ...]] = (
     (20, 20, {"effect": "magazine", "table": "shell"}),
 )
 
-# Lines 314-332: Critical Hits - Shellfire on Capital Ships. W23: "16-20 Ship on fire" is the fire definition that
-# 5-6 points to, not a die band.
+# Lines 314-332: Critical Hits - Shellfire on Capital Ships. W23: "16-20 Ship on fire" is the fire definition
+# that 5-6 points to, not a die band.
 CRITICAL_CAPITAL: Final[tuple[CritRow, ...]] = (
     (1, 2, {"effect": "bridge"}),
     (3, 4, {"effect": "electrical", "turns": 2}),
@@ -238,8 +241,8 @@ CRITICAL_CAPITAL: Final[tuple[CritRow, ...]] = (
     (20, 20, {"effect": "magazine", "table": "shell"}),
 )
 
-# Lines 334-380: Critical Hits - Torpedo, by underwater protection. W20: no protection uses E. W21: 16-18 flooding,
-# 19-20 magazine (21" or larger, otherwise re-roll).
+# Lines 334-380: Critical Hits - Torpedo, by underwater protection. W20: no protection uses E. W21: 16-18
+# flooding, 19-20 magazine (21" or larger, otherwise re-roll).
 CRITICAL_TORPEDO_E: Final[tuple[CritRow, ...]] = (
     (1, 1, {"effect": "keel"}),
     (2, 9, {"effect": "fire_control", "fc": "all", "boxes": {"main": 1, "underwater": 3}}),
@@ -410,9 +413,9 @@ TORPEDO_TABLE_FOR: Final[dict[int, dict[str, int]]] = {
     24: {"": 1, "E": 2, "D": 3, "C": 4, "B": 5, "A": 6},
 }
 
-# Lines 188-235: Torpedo Tables 1-8. W19: general = general underwater box; engine = 1 engine box; "all" = every
-# remaining engine box; steering = the critical steering effect. W16: Table 3 "0 =" is 20. W17: Table 5 third band
-# is 14-19. W18: Tables 6 and 8 kept as printed.
+# Lines 188-235: Torpedo Tables 1-8. W19: general = general underwater box; engine = 1 engine box; "all" =
+# every remaining engine box; steering = the critical steering effect. W16: Table 3 "0 =" is 20. W17: Table 5
+# third band is 14-19. W18: Tables 6 and 8 kept as printed.
 TorpRow = tuple[int, int, dict[str, object]]
 TORPEDO_TABLES: Final[dict[int, tuple[TorpRow, ...]]] = {
     1: (
@@ -468,12 +471,12 @@ TORPEDO_TABLES: Final[dict[int, tuple[TorpRow, ...]]] = {
 
 # --- 5. MOVEMENT -----------------------------------------------------------------------------
 
-# Line 395: 1/4 inch per knot; subtract 2 knots from speeds over 20, 1 knot from speeds under 20 (W36: applied in
-# play; W37: exactly 20 knots loses 1).
+# Line 395: 1/4 inch per knot; subtract 2 knots from speeds over 20, 1 knot from speeds under 20 (W36: applied
+# in play; W37: exactly 20 knots loses 1).
 INCHES_PER_KNOT: Final = 0.25
 COMBAT_REDUCTION: Final[dict[str, float]] = {"over_20": 2.0, "up_to_20": 1.0}
-# Lines 397-399 with W38: speed = max x intact engines / engines x (1 - u) x (1/2 while a half-speed critical is in
-# force); u = 1/4 when half the general underwater boxes are gone, 1/2 when all are (not added).
+# Lines 397-399 with W38: speed = max x intact engines / engines x (1 - u) x (1/2 while a half-speed critical
+# is in force); u = 1/4 when half the general underwater boxes are gone, 1/2 when all are (not added).
 UNDERWATER_SPEED_LOSS: Final[dict[str, float]] = {"half": 0.25, "all": 0.5}
 HALF_SPEED_FACTOR: Final = 0.5
 # Lines 401-407: turning circle radius in inches.
@@ -496,9 +499,9 @@ HEURISTIC_AA_BARRELS_PER_BOX: Final = 8
 RADAR_GRADES: Final[tuple[str, ...]] = ("none", "poor", "adequate", "very_good")
 
 # Damage allocation: the standing preference the ship's player sets (order field ``damage_preference``) for
-# collateral damage and substituted hits (lines 139-141: "target ship's choice"). The sheet never chooses the last
-# underwater box while any other box is left (NW-WW2-06). The default keeps the ship afloat: underwater and engine
-# boxes last, since marking them all sinks the ship (A6).
+# collateral damage and substituted hits (lines 139-141: "target ship's choice"). The sheet never chooses the
+# last underwater box while any other box is left (NW-WW2-06). The default keeps the ship afloat: underwater
+# and engine boxes last, since marking them all sinks the ship (A6).
 DAMAGE_PREFERENCES: Final[dict[str, tuple[str, ...]]] = {
     "keep_afloat": (
         "above",

@@ -1,6 +1,8 @@
-"""Rebuild the ww2_jackson scenario JSON files: `python tests/rules/ww2_jackson/build_scenarios.py` from the repo root.
+"""Rebuild the ww2_jackson scenario JSON files: `python tests/rules/ww2_jackson/build_scenarios.py` from the
+repo root.
 
-The classes come from rules/rulesets/ww2_jackson/classes.py (A4 house heuristic); positions from shared/scenarios."""
+The classes come from rules/rulesets/ww2_jackson/classes.py (A4 house heuristic); positions from
+shared/scenarios."""
 
 import json
 import sys
@@ -42,7 +44,9 @@ write(
         "description": (
             "05:52: Hood and Prince of Wales, closing at a fine angle on course 300, open fire at about "
             "26,000 yards (65 inches, long range) on Bismarck and Prinz Eugen, steering 220 at 27-28 knots; "
-            "only the British forward turrets bear (the British head 310 here, not the historical ~300, so that the enemy at ~336 lies inside the 30-degree forward arc of A5, as it did for their real turret arcs). Full daylight. Hood blew up at about 06:00; Prince of "
+            "only the British forward turrets bear (the British head 310 here, not the historical ~300, so "
+            "that the enemy at ~336 lies inside the 30-degree forward arc of A5, as it did for their real "
+            "turret arcs). Full daylight. Hood blew up at about 06:00; Prince of "
             "Wales broke off at about 06:09 after 3 hits on Bismarck. " + SCALE
         ),
         "date": "1941-05-24",
@@ -78,7 +82,8 @@ write(
         "name": "Battle of the River Plate, 13 December 1939",
         "description": (
             "06:18-06:20: Admiral Graf Spee, closing from the north-west, opens fire on Exeter at about "
-            "19,500 yards; Exeter, turned west to engage from the south, replies at 18,700 yards (47 inches); "
+            "19,500 yards; Exeter, turned west to engage from the south, replies at 18,700 yards (47 "
+            "inches); "
             "Ajax and Achilles engage from the east on about 340. Sunrise 05:56, extreme visibility. No ship "
             "sank in the action. " + SCALE
         ),

@@ -1,4 +1,5 @@
-"""Make the repository and this folder's helpers importable when the tests run without an installed package."""
+"""Make the repository and this folder's helpers importable when the tests run without an installed
+package."""
 
 import sys
 from pathlib import Path

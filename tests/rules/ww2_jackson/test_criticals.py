@@ -1,5 +1,6 @@
-"""Specialized and critical hits, fires, flooding, recovery and damage control (lines 290-393), with W20-W24, W26,
-W35, W39, W41 and NW-WW2-13, -17, -19. Each critical result is checked for its lasting effect in later turns."""
+"""Specialized and critical hits, fires, flooding, recovery and damage control (lines 290-393), with W20-W24,
+W26, W35, W39, W41 and NW-WW2-13, -17, -19. Each critical result is checked for its lasting effect in later
+turns."""
 
 from __future__ import annotations
 
@@ -101,7 +102,8 @@ CASES = (
     ],
 )
 def test_critical_band_edges(table: str, roll: int, effect: str) -> None:
-    """Lines 301-380: the critical tables, one entry per band (W25); W23 capital bands; W21 torpedo 16-18 / 19-20."""
+    """Lines 301-380: the critical tables, one entry per band (W25); W23 capital bands; W21 torpedo 16-18 /
+    19-20."""
     res = lookup(T.CRITICAL_TABLES[table], roll)
     assert isinstance(res, dict) and res["effect"] == effect
 
@@ -117,8 +119,8 @@ def test_critical_band_edges(table: str, roll: int, effect: str) -> None:
     ],
 )
 def test_which_shell_table(ship_type: str, option: str, table: str) -> None:
-    """W26: destroyers and all cruisers use the destroyer/cruiser table; battleships, battlecruisers and carriers the
-    capital table (a parameter for carriers)."""
+    """W26: destroyers and all cruisers use the destroyer/cruiser table; battleships, battlecruisers and
+    carriers the capital table (a parameter for carriers)."""
     assert (
         shell_table(
             __import__("rules.rulesets.ww2_jackson.record", fromlist=["x"]).parse_class(stats(ship_type)),
@@ -133,8 +135,9 @@ def _turn(st, orders, dice):
 
 
 def test_bridge_straight_ahead_then_recovery_and_withdrawal() -> None:
-    """Line 302: "Bridge hit - ship must go straight ahead next turn and cannot vary speed or heading till it rolls 16+
-    on a D20. If ship rolls "1" ... ship withdraws from battle." (W39: from the turn after; A6: withdrawn)."""
+    """Line 302: "Bridge hit - ship must go straight ahead next turn and cannot vary speed or heading till it
+    rolls 16+ on a D20. If ship rolls "1" ... ship withdraws from battle." (W39: from the turn after; A6:
+    withdrawn)."""
     s = ship(
         "a",
         "blue",
@@ -186,8 +189,8 @@ def test_damage_control_party_wiped_out() -> None:
 
 
 def test_steering_executes_last_turns_helm_order() -> None:
-    """Line 305: "Steering gear damaged, must write down helm orders 1 turn in advance": the ship executes the order
-    of the turn before (NW-WW2-19) and queues the new one."""
+    """Line 305: "Steering gear damaged, must write down helm orders 1 turn in advance": the ship executes
+    the order of the turn before (NW-WW2-19) and queues the new one."""
     s = ship(
         "a",
         "blue",
@@ -205,8 +208,8 @@ def test_steering_executes_last_turns_helm_order() -> None:
 
 
 def test_ammunition_short_recovery_and_exhaustion() -> None:
-    """Line 306: "Only roll 1/2 normal fire dice till it rolls 16+ on D20. If ship rolls 1 ... ammunition is exhausted
-    and no more main battery fire."."""
+    """Line 306: "Only roll 1/2 normal fire dice till it rolls 16+ on D20. If ship rolls 1 ... ammunition is
+    exhausted and no more main battery fire."."""
     h = hull(stats())
     critical_hit(
         ctx([14]),
@@ -232,8 +235,9 @@ def test_ammunition_short_recovery_and_exhaustion() -> None:
     ],
 )
 def test_progressive_flooding_critical(speed: float, now: int, later: int) -> None:
-    """Line 306: "Progressive flooding begins, lose 1 underwater box and 1 more each turn. If ship is moving at 20+
-    knots, lose 2 ... and 2 more each turn. Can stop ... by rolling 16+ ... "1" ... capsize and sink"."""
+    """Line 306: "Progressive flooding begins, lose 1 underwater box and 1 more each turn. If ship is moving
+    at 20+ knots, lose 2 ... and 2 more each turn. Can stop ... by rolling 16+ ... "1" ... capsize and
+    sink"."""
     h = hull(stats(underwater=6), speed=speed)
     critical_hit(ctx([16]), h, "shell_dd_cruiser")
     assert h.sheet.marked["underwater"] == now
@@ -250,8 +254,8 @@ def test_progressive_flooding_critical(speed: float, now: int, later: int) -> No
 
 
 def test_capital_flooding_list_stops_main_fire() -> None:
-    """Line 326: capital 16-19 "lose 2 underwater boxes and 1 more each turn ... "1 or 2" ... list which will not allow
-    any main armament fire for remainder of game"."""
+    """Line 326: capital 16-19 "lose 2 underwater boxes and 1 more each turn ... "1 or 2" ... list which will
+    not allow any main armament fire for remainder of game"."""
     h = hull(CAPITAL, speed=15)
     critical_hit(ctx([16]), h, "shell_capital")
     assert h.sheet.marked["underwater"] == 2
@@ -264,8 +268,8 @@ def test_capital_flooding_list_stops_main_fire() -> None:
 
 
 def test_magazine_w22_requires_penetration() -> None:
-    """W22: a shell that cannot penetrate the underwater protection re-rolls the critical; 8" against A is NO, so the
-    20 is re-rolled (here into a bridge hit)."""
+    """W22: a shell that cannot penetrate the underwater protection re-rolls the critical; 8" against A is
+    NO, so the 20 is re-rolled (here into a bridge hit)."""
     h = hull(CAPITAL)
     c = ctx([20, 1])
     critical_hit(c, h, "shell_capital", row=gun_row(8), band="long")
@@ -288,15 +292,17 @@ def test_magazine_explodes_unprotected_always_qualifies() -> None:
     ],
 )
 def test_magazine_results(roll: int, guns_lost: list[int], extra: dict[str, int]) -> None:
-    """Lines 310-312: "3-4 ... loses all main armament, 1/2 underwater general hits, and 1/2 engines / 5-14 Lose 1/2
-    of all gun armament boxes / 15-20 Lose all gun armament" (W14 halves up, NW-WW2-08 of the sheet's totals)."""
+    """Lines 310-312: "3-4 ... loses all main armament, 1/2 underwater general hits, and 1/2 engines / 5-14
+    Lose 1/2 of all gun armament boxes / 15-20 Lose all gun armament" (W14 halves up, NW-WW2-08 of the
+    sheet's totals)."""
     h = hull(stats(underwater=3, engine=4, aa=1))
     critical_hit(ctx([20, roll]), h, "shell_dd_cruiser", row=gun_row(16), band="long")
     assert h.sheet.guns_lost == guns_lost and marked(h.sheet) == extra
 
 
 def test_torpedo_magazine_needs_21_inch() -> None:
-    """W21: "Magazine hit (21" torpedo or larger, otherwise re-roll.)": an 18" torpedo re-rolls 19 into shock damage."""
+    """W21: "Magazine hit (21" torpedo or larger, otherwise re-roll.)": an 18" torpedo re-rolls 19 into shock
+    damage."""
     h = hull(stats(underwater=6, uw="D"))
     critical_hit(ctx([19, 5]), h, "torpedo_cd", torpedo=18)
     assert h.sheet.remaining(h.cd, "fire_control") == 0 and h.sheet.guns_lost == [1]
@@ -311,7 +317,8 @@ def test_keel_broken() -> None:
 
 
 def test_electrical_failure_two_turns() -> None:
-    """Line 316: "Electrical service failure, no radar, no searchlights, roll only 1/2 gunnery dice for two turns"."""
+    """Line 316: "Electrical service failure, no radar, no searchlights, roll only 1/2 gunnery dice for two
+    turns"."""
     h = hull(CAPITAL)
     critical_hit(ctx([3]), h, "shell_capital")
     assert h.sheet.has("electrical", 3) and not h.sheet.has("electrical", 4)
@@ -335,7 +342,8 @@ def test_aircraft_facility_fire() -> None:
 
 
 def test_fire_burns_out_and_intensifies() -> None:
-    """Lines 297-299 / 319-321: "Lose one general above water hit each turn ... Roll 16+ to put out fire ... If roll is
+    """Lines 297-299 / 319-321: "Lose one general above water hit each turn ... Roll 16+ to put out fire ...
+    If roll is
     "1" fire intensifies and lose 2 general above water hit each turn" (NW-WW2-13)."""
     h = hull(stats(above=10), sheet={"fires": [{"intensity": 1, "since": 1}]})
     end_of_turn(ctx([5], turn=2), h)
@@ -347,8 +355,8 @@ def test_fire_burns_out_and_intensifies() -> None:
 
 
 def test_boiler_smoke_half_speed_and_engines() -> None:
-    """Line 326: "Smoke & Flame ... 1/2 speed till repaired ... or by rolling 16+ ... If ship rolls 1 or 2 Check off 2
-    engine boxes for remainder of game" (W38, NW-WW2-13)."""
+    """Line 326: "Smoke & Flame ... 1/2 speed till repaired ... or by rolling 16+ ... If ship rolls 1 or 2
+    Check off 2 engine boxes for remainder of game" (W38, NW-WW2-13)."""
     h = hull(CAPITAL)
     critical_hit(ctx([14]), h, "shell_capital")
     assert max_speed(h.cd, h.sheet, 2) == 14.0
@@ -361,8 +369,8 @@ def test_boiler_smoke_half_speed_and_engines() -> None:
 
 
 def test_fuel_contamination_torpedo_a() -> None:
-    """Line 374: "14-15 Flooding interferes with fuel supply. 1/2 speed till repaired with damage control party" (W41:
-    a DC order repairs it and spends a box)."""
+    """Line 374: "14-15 Flooding interferes with fuel supply. 1/2 speed till repaired with damage control
+    party" (W41: a DC order repairs it and spends a box)."""
     h = hull(CAPITAL)
     critical_hit(ctx([14]), h, "torpedo_a", torpedo=21)
     s = ship("a", "blue", CAPITAL, 50, 50, sheet=sheet_to_json(h.sheet), speed=10)
@@ -380,16 +388,16 @@ def test_fuel_contamination_torpedo_a() -> None:
 
 
 def test_torpedo_a_steering_for_the_game_cannot_be_repaired() -> None:
-    """Line 373: "12 Steering gear damaged, take 3 underwater hits ... helm orders 1 turn in advance for remainder of
-    game" (NW-WW2-17: not repairable)."""
+    """Line 373: "12 Steering gear damaged, take 3 underwater hits ... helm orders 1 turn in advance for
+    remainder of game" (NW-WW2-17: not repairable)."""
     h = hull(CAPITAL)
     critical_hit(ctx([12]), h, "torpedo_a", torpedo=21)
     assert h.sheet.conditions["steering"].fixed and h.sheet.marked["underwater"] == 3
 
 
 def test_specialized_hits() -> None:
-    """Lines 290-299 with W24: 1-5 radar; 6-10 torpedo tube hit (no tubes: re-roll); 11-15 re-roll; 16-20 fire;
-    tube sub-roll 1-2 warhead, 3-20 lose all torpedo boxes including reloads."""
+    """Lines 290-299 with W24: 1-5 radar; 6-10 torpedo tube hit (no tubes: re-roll); 11-15 re-roll; 16-20
+    fire; tube sub-roll 1-2 warhead, 3-20 lose all torpedo boxes including reloads."""
     h = hull(stats())
     specialized_hit(ctx([12, 7, 3]), h)  # 12 re-roll, 7 no tubes re-roll, 3 radar
     assert "radar_out" in h.sheet.conditions
@@ -406,8 +414,8 @@ def test_specialized_hits() -> None:
 
 
 def test_torpedo_progressive_flooding_w35() -> None:
-    """Lines 382-386, W35: each turn after the torpedo damage, 1-16 lose a general underwater box, 17+ eliminated;
-    a damage control box eliminates it."""
+    """Lines 382-386, W35: each turn after the torpedo damage, 1-16 lose a general underwater box, 17+
+    eliminated; a damage control box eliminates it."""
     h = hull(stats(underwater=6), sheet={"floods": [{"kind": "torpedo", "since": 1}]})
     end_of_turn(ctx([16], turn=2), h)
     assert h.sheet.marked["underwater"] == 1 and h.sheet.floods
@@ -423,8 +431,8 @@ def test_torpedo_progressive_flooding_w35() -> None:
 
 
 def test_damage_control_restores_box_marked_last_turn() -> None:
-    """Lines 389-393, A6: "in its next orders a player may restore one box marked in the turn just resolved"; W41:
-    each use spends a box; an older box cannot be restored."""
+    """Lines 389-393, A6: "in its next orders a player may restore one box marked in the turn just resolved";
+    W41: each use spends a box; an older box cannot be restored."""
     s = ship(
         "a",
         "blue",
@@ -447,8 +455,8 @@ def test_damage_control_restores_box_marked_last_turn() -> None:
 
 
 def test_sinking_when_all_underwater_boxes_marked() -> None:
-    """A6 (W01): a ship sinks at the end of the turn in which all its underwater boxes (general underwater and engine
-    rooms) are marked."""
+    """A6 (W01): a ship sinks at the end of the turn in which all its underwater boxes (general underwater
+    and engine rooms) are marked."""
     h = hull(stats(underwater=2, engine=2), sheet={"marked": {"underwater": 2, "engine": 2}})
     end_of_turn(ctx([], turn=1), h)
     assert h.sunk == "all underwater boxes marked"

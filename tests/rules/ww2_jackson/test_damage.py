@@ -81,8 +81,8 @@ SEED_PEN = {
     ],
 )
 def test_penetration_cells(row: str, letter: str, cell: int | str) -> None:
-    """Lines 272-287: "For each hit on an armed box, roll a D20 to see if the shell penetrates" (W29 armoured).
-    W31: +5 at short range, but NO stays impossible and ALL is automatic (no die is rolled)."""
+    """Lines 272-287: "For each hit on an armed box, roll a D20 to see if the shell penetrates" (W29
+    armoured). W31: +5 at short range, but NO stays impossible and ALL is automatic (no die is rolled)."""
     if cell == "NO":
         c = ctx([])
         assert penetrates(c, row, letter, "short", "x")[0] is False
@@ -102,8 +102,9 @@ def test_penetration_cells(row: str, letter: str, cell: int | str) -> None:
 
 
 def test_scharnhorst_example_no_penetration() -> None:
-    """Line 283: "Scharnhorst armed with 12" guns gets a hit on the main battery of ... Duke of York ... 12" and 11"
-    guns cannot penetrate the British armor. That hit would not count." (W29: no collateral either)."""
+    """Line 283: "Scharnhorst armed with 12" guns gets a hit on the main battery of ... Duke of York ... 12"
+    and 11" guns cannot penetrate the British armor. That hit would not count." (W29: no collateral
+    either)."""
     h = hull(stats("battleship", guns=[gun("main", 14, 4, armour="A")], above=7, above_armoured=7, belt="A"))
     c = ctx([1])  # location: main armament; no penetration die for NO
     shell_hit(c, h, gun_row(12), 12, "long", "scharnhorst", "red")
@@ -112,8 +113,9 @@ def test_scharnhorst_example_no_penetration() -> None:
 
 
 def test_rodney_example_penetrates() -> None:
-    """Line 285: "Rodney armed with 16" guns gets a hit on the main battery of the German Battleship Bismark ... 11
-    or greater. The D20 roll is a 16, so that hit plus the appropriate collateral damage is marked" (W30)."""
+    """Line 285: "Rodney armed with 16" guns gets a hit on the main battery of the German Battleship Bismark
+    ... 11 or greater. The D20 roll is a 16, so that hit plus the appropriate collateral damage is marked"
+    (W30)."""
     h = hull(
         stats(
             "battleship",
@@ -134,8 +136,9 @@ def test_rodney_example_penetrates() -> None:
 
 
 def test_twelve_inch_hit_on_main_with_two_collateral() -> None:
-    """Line 105: "a 12" shell hit does "3 hits" of damage. If the DAC calls for the hit to be on the Main Armament,
-    one Main Armament box will be checked off and 2 other boxes (target ship's choice) will be checked off also."."""
+    """Line 105: "a 12" shell hit does "3 hits" of damage. If the DAC calls for the hit to be on the Main
+    Armament, one Main Armament box will be checked off and 2 other boxes (target ship's choice) will be
+    checked off also."."""
     h = hull(stats(guns=[gun("main", 8, 2, armour="D", name="A"), gun("main", 8, 2, armour="D", name="X")]))
     c = ctx([2])  # main; 12" against D: ALL
     shell_hit(c, h, gun_row(12), 12, "medium", "f", "blue")
@@ -176,7 +179,8 @@ def test_half_box_credit_four_inch() -> None:
 
 
 def test_half_box_credit_six_inch() -> None:
-    """W32: a 6" shell (1-1/2 hits) marks its box and carries 1/2; the next marks its box and one collateral."""
+    """W32: a 6" shell (1-1/2 hits) marks its box and carries 1/2; the next marks its box and one
+    collateral."""
     h = hull(stats())
     shell_hit(ctx([12]), h, gun_row(6), 6, "medium", "f", "blue")
     assert marked(h.sheet) == {"above": 1} and h.sheet.half == 1
@@ -185,8 +189,9 @@ def test_half_box_credit_six_inch() -> None:
 
 
 def test_substitution_when_area_used_up() -> None:
-    """Line 139: "If the target has had all boxes already marked off in the area called for ... any further hits may
-    be marked off any above water or below water boxes" (NW-WW2-03, -06: the standing preference, no penetration)."""
+    """Line 139: "If the target has had all boxes already marked off in the area called for ... any further
+    hits may be marked off any above water or below water boxes" (NW-WW2-03, -06: the standing preference, no
+    penetration)."""
     h = hull(stats(aa=1), sheet={"marked": {"aa": 1}})
     shell_hit(ctx([9]), h, gun_row(5), 5, "medium", "f", "blue")  # medium 9 = AA, used up
     assert marked(h.sheet) == {"aa": 1, "above": 1}
@@ -208,7 +213,8 @@ def test_preference_spare_main_vs_keep_afloat() -> None:
 
 
 def test_underwater_hit_uses_underwater_protection() -> None:
-    """Line 288: "Shellfire that hits below-water areas ... uses the underwater protection value of the ship"."""
+    """Line 288: "Shellfire that hits below-water areas ... uses the underwater protection value of the
+    ship"."""
     h = hull(stats(uw="C"))
     c = ctx([15])  # long 15: general underwater; 8" against C: NO
     shell_hit(c, h, gun_row(8), 8, "long", "f", "blue")
@@ -219,9 +225,9 @@ def test_underwater_hit_uses_underwater_protection() -> None:
 
 
 def test_heavy_cruiser_flooding_example() -> None:
-    """Line 254: "A heavy cruiser with C underwater armor has had all general underwater hits marked off but the 4
-    engine rooms are still intact. A torpedo hit calls for 3 general underwater hits. A D20 is rolled for each hit.
-    The D20 results are 3, 12 and 17. One engine room is marked off." (W34)."""
+    """Line 254: "A heavy cruiser with C underwater armor has had all general underwater hits marked off but
+    the 4 engine rooms are still intact. A torpedo hit calls for 3 general underwater hits. A D20 is rolled
+    for each hit. The D20 results are 3, 12 and 17. One engine room is marked off." (W34)."""
     h = hull(stats(uw="C", underwater=3, engine=4), sheet={"marked": {"underwater": 3}})
     c = ctx([3, 12, 17])
     boxes = general_underwater(c, h, 3, "torpedo")

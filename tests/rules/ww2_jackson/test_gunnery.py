@@ -21,8 +21,9 @@ from rules.rulesets.ww2_jackson.record import Sheet, parse_class
     ],
 )
 def test_iowa_bfn_and_mfn(arc: str, expected_bfn: int, expected_mfn: int) -> None:
-    """Line 25: "6 guns can fire forward ... the main battery BFN would be 6. If the target was on the broadside, all
-    9 of the 16" guns could fire at the target so the BFN would be 9." Line 45: "BFN of 9 ... MFN ... of 5"."""
+    """Line 25: "6 guns can fire forward ... the main battery BFN would be 6. If the target was on the
+    broadside, all 9 of the 16" guns could fire at the target so the BFN would be 9." Line 45: "BFN of 9 ...
+    MFN ... of 5"."""
     cd = parse_class(IOWA)
     ((cal, kind, bfn),) = bfn_by_calibre(cd, Sheet(), "main", arc, "starboard")
     assert (cal, bfn) == (16, expected_bfn)
@@ -30,7 +31,8 @@ def test_iowa_bfn_and_mfn(arc: str, expected_bfn: int, expected_mfn: int) -> Non
 
 
 def test_guns_lost_with_their_boxes() -> None:
-    """Line 25 with A4: the BFN counts the guns that bear, less those lost with their boxes (B turret lost: 3)."""
+    """Line 25 with A4: the BFN counts the guns that bear, less those lost with their boxes (B turret lost:
+    3)."""
     cd = parse_class(IOWA)
     ((_, _, bfn),) = bfn_by_calibre(cd, Sheet(guns_lost=[1]), "main", "forward", "port")
     assert bfn == 3
@@ -61,7 +63,8 @@ def test_guns_lost_with_their_boxes() -> None:
     ],
 )
 def test_mfn_chart(calibre: float, kind: str, bfn: int, expected: int) -> None:
-    """Lines 27-51: "The MFN is determined by cross-indexing the BFN and the size of the gun on the MFN chart."."""
+    """Lines 27-51: "The MFN is determined by cross-indexing the BFN and the size of the gun on the MFN
+    chart."."""
     assert mfn(bfn, gun_row(calibre, kind).mfn) == expected
 
 
@@ -87,7 +90,8 @@ SEED_RANGES = [
     [pytest.param(*r, id=f"W08-range-band-edges-{r[0]}") for r in SEED_RANGES],
 )
 def test_range_band_edges(row: str, short: float, medium: float, long_: float) -> None:
-    """Lines 89-103 with W07 (close = short) and W08: each figure is an inclusive upper limit; beyond long, no fire."""
+    """Lines 89-103 with W07 (close = short) and W08: each figure is an inclusive upper limit; beyond long,
+    no fire."""
     assert range_band(short, row) == "short"
     assert range_band(short + 0.01, row) == "medium"
     assert range_band(medium, row) == "medium"
@@ -148,14 +152,16 @@ def _mods(st, f, t, battery="main") -> tuple[dict[str, float], object]:
     ],
 )
 def test_speed_modifiers(kw: dict, label: str, value: int | None) -> None:
-    """Lines 64-71: "-1 firing ship at high speed (25 knots or more) ... +1 Target ship at low speed (6 knots or less)"."""
+    """Lines 64-71: "-1 firing ship at high speed (25 knots or more) ... +1 Target ship at low speed (6 knots
+    or less)"."""
     st, f, t = _duel(**kw)
     mods, _ = _mods(st, f, t)
     assert mods.get(label) == value
 
 
 def test_turn_over_90_modifiers() -> None:
-    """Lines 66-67: "-1 Firing ship changed course more than 90 degrees this turn" (and the target); 90 is not more."""
+    """Lines 66-67: "-1 Firing ship changed course more than 90 degrees this turn" (and the target); 90 is
+    not more."""
     st, f, t = _duel()
     f2 = with_sheet(f, turned=91.0)
     t2 = with_sheet(t, turned=90.0)
@@ -167,8 +173,8 @@ def test_turn_over_90_modifiers() -> None:
 
 
 def test_no_fire_control_and_first_fired_on() -> None:
-    """Lines 69-70: "-2 firing with no fire control", "-3 firing at target just acquired this turn" (A6: a target the
-    battery did not fire at in the previous turn)."""
+    """Lines 69-70: "-2 firing with no fire control", "-3 firing at target just acquired this turn" (A6: a
+    target the battery did not fire at in the previous turn)."""
     st, f, t = _duel()
     mods, _ = _mods(st, with_sheet(f, marked={"fire_control": 1}, last_targets={}), t)
     assert mods["firing with no fire control"] == -2
@@ -178,8 +184,8 @@ def test_no_fire_control_and_first_fired_on() -> None:
 
 
 def test_large_ship_against_destroyer() -> None:
-    """Line 65: "-1 Large ship (cruiser or bigger) firing at small (destroyer size) with 7" or greater main armament";
-    NW-WW2-12: the 6-inch dice of the same ship are not penalised."""
+    """Line 65: "-1 Large ship (cruiser or bigger) firing at small (destroyer size) with 7" or greater main
+    armament"; NW-WW2-12: the 6-inch dice of the same ship are not penalised."""
     dd = stats("destroyer", guns=[gun("main", 5, 1, fwd=True)])
     cr = stats(guns=[gun("main", 8, 4, fwd=True, aft=True), gun("secondary", 6, 2, kind="old")])
     st, f, t = _duel(fstats=cr, tstats=dd, dist=20)
@@ -191,7 +197,8 @@ def test_large_ship_against_destroyer() -> None:
 
 
 def test_spotting_aircraft_long_and_medium_only() -> None:
-    """Line 72: "+1 Firing at long or medium range aided by spotting aircraft" (W01: a boolean input per side)."""
+    """Line 72: "+1 Firing at long or medium range aided by spotting aircraft" (W01: a boolean input per
+    side)."""
     st, f, t = _duel(dist=30, options={"spotting_aircraft": "blue"})
     mods, sol = _mods(st, f, t)
     assert sol.band == "medium" and mods["long or medium range aided by spotting aircraft"] == 1
@@ -261,8 +268,8 @@ def test_not_cleared_for_action() -> None:
     ],
 )
 def test_half_fire_dice(condition: str) -> None:
-    """Line 306: "Only roll 1/2 normal fire dice"; line 316: "roll only 1/2 gunnery dice" (W14 up; NW-WW2-14 no
-    compounding). Four 8-inch: MFN 4 -> 2; nine 8-inch: 9 -> 5."""
+    """Line 306: "Only roll 1/2 normal fire dice"; line 316: "roll only 1/2 gunnery dice" (W14 up; NW-WW2-14
+    no compounding). Four 8-inch: MFN 4 -> 2; nine 8-inch: 9 -> 5."""
     st, f, t = _duel(fstats=stats(guns=[gun("main", 8, 9)]))
     f = with_sheet(f, conditions={condition: {"since": 0, "until": None}})
     _, sol = _mods(st, f, t)
@@ -275,8 +282,9 @@ def test_half_fire_dice(condition: str) -> None:
 
 
 def _fire_once(rolls: list[int], dist: float, extra: list[int]) -> list:
-    """Fire a destroyer's four 5-inch guns (BFN 4, MFN 8) at a destroyer, no modifiers (both 15 knots, target already
-    engaged, no turn). Location rolls of 12 put each hit in general above water (no armour, no further rolls)."""
+    """Fire a destroyer's four 5-inch guns (BFN 4, MFN 8) at a destroyer, no modifiers (both 15 knots, target
+    already engaged, no turn). Location rolls of 12 put each hit in general above water (no armour, no
+    further rolls)."""
     dd = stats("destroyer", guns=[gun("main", 5, 4, fwd=True, aft=True)], above=8, underwater=4, engine=2)
     f = with_sheet(ship("f", "blue", dd, 50, 50, heading=90, speed=15), last_targets={"main": "t"})
     t = ship("t", "red", dd, 50, 50 - dist, heading=90, speed=15)
@@ -290,8 +298,8 @@ def _fire_once(rolls: list[int], dist: float, extra: list[int]) -> list:
 
 
 def test_destroyer_rolled_example_medium() -> None:
-    """Lines 59-61: "A destroyer with four 5" guns (BFN = 4) has an MFN of 8. It rolls ... at medium range 1 = a miss,
-    4 = a miss, 4 = a miss, 7 = a miss, 10 = a miss, 11 = a hit, 12 = a hit, 17 = a hit"."""
+    """Lines 59-61: "A destroyer with four 5" guns (BFN = 4) has an MFN of 8. It rolls ... at medium range 1
+    = a miss, 4 = a miss, 4 = a miss, 7 = a miss, 10 = a miss, 11 = a hit, 12 = a hit, 17 = a hit"."""
     (ev,) = _fire_once([1, 4, 4, 7, 10, 11, 12, 17], 20.0, [12, 12, 12])
     assert ev.data["band"] == "medium" and ev.data["mfn"] == 8 and ev.needed == 11
     assert ev.data["hits"] == 3 and [r.value for r in ev.rolls] == [1, 4, 4, 7, 10, 11, 12, 17]
@@ -304,7 +312,8 @@ def test_destroyer_rolled_example_close() -> None:
 
 
 def test_no_automatic_hits_w10() -> None:
-    """W10 (a): the modified roll is compared with the number; a natural 20 at long range with -5 misses (15 < 16)."""
+    """W10 (a): the modified roll is compared with the number; a natural 20 at long range with -5 misses (15
+    < 16)."""
     dd = stats("destroyer", guns=[gun("main", 5, 1, fwd=True, aft=True)], above=8, underwater=4, engine=2)
     f = ship("f", "blue", dd, 50, 50, heading=90, speed=25)  # -1 fast, -3 first fired on, -1 target fast
     t = ship("t", "red", dd, 50, 20, heading=90, speed=25)

@@ -25,14 +25,14 @@ from rules.rulesets.ww2_jackson.record import Cond, Sheet, parse_class
     ],
 )
 def test_combat_speed(rated: float, combat: float, move_in: float) -> None:
-    """Line 395: "We subtract 2 knots from any ship speed over 20 knots, and one knot for speeds under 20 knots. A ship
-    ... able to do 33 knots ... would achieve 31 knots or 7-3/4" maximum speed"."""
+    """Line 395: "We subtract 2 knots from any ship speed over 20 knots, and one knot for speeds under 20
+    knots. A ship ... able to do 33 knots ... would achieve 31 knots or 7-3/4" maximum speed"."""
     assert combat_speed(rated) == combat and inches(combat) == move_in
 
 
 def test_quarter_inch_per_knot() -> None:
-    """Line 395: "Each ship may move 1/4" for each knot ... A ship that could do 32 knots ... may move 8"" (W36: the
-    conversion only)."""
+    """Line 395: "Each ship may move 1/4" for each knot ... A ship that could do 32 knots ... may move 8""
+    (W36: the conversion only)."""
     assert inches(32) == 8.0
 
 
@@ -46,8 +46,8 @@ def test_quarter_inch_per_knot() -> None:
     ],
 )
 def test_engine_losses(engines: int, lost: int, fraction: float) -> None:
-    """Line 397: "A ship with two engine boxes will lose 1/2 of it's speed if one box is checked off ... a ship with
-    three engine boxes would lose 1/3 of its speed when the first box was checked off" (W38)."""
+    """Line 397: "A ship with two engine boxes will lose 1/2 of it's speed if one box is checked off ... a
+    ship with three engine boxes would lose 1/3 of its speed when the first box was checked off" (W38)."""
     cd = parse_class(stats(speed=22, engine=engines))
     sh = Sheet(marked={"engine": lost})
     assert max_speed(cd, sh, 1) == pytest.approx(20 * fraction, abs=1e-3)
@@ -64,8 +64,8 @@ def test_engine_losses(engines: int, lost: int, fraction: float) -> None:
     ],
 )
 def test_underwater_losses_combine(uw_lost: int, boiler: bool, expected: float) -> None:
-    """Line 399: "when 1/2 of the general underwater hit boxes have been checked off, the ship loses 1/4 speed. If all
-    ... the ship loses 1/2 speed" and W38: the losses multiply, u is not added."""
+    """Line 399: "when 1/2 of the general underwater hit boxes have been checked off, the ship loses 1/4
+    speed. If all ... the ship loses 1/2 speed" and W38: the losses multiply, u is not added."""
     cd = parse_class(stats(speed=22, underwater=4))
     sh = Sheet(marked={"underwater": uw_lost})
     if boiler:
@@ -91,9 +91,9 @@ def test_turning_circles(ship_type: str, radius: float) -> None:
 
 
 def test_turn_on_circle_partial() -> None:
-    """NW-WW2-09: a 6-inch-radius ship moving 4.71 inches turns 45 degrees at most; the rest of a 90-degree order is
-    lost."""
-    end, heading, turned, _ = move(Point(x=50, y=50), 0.0, 90.0, 6 * math.pi, 6.0)  # 6 pi knots = 4.712 in
+    """NW-WW2-09: a 6-inch-radius ship moving 4.71 inches turns 45 degrees at most; the rest of a 90-degree
+    order is lost."""
+    _end, heading, turned, _ = move(Point(x=50, y=50), 0.0, 90.0, 6 * math.pi, 6.0)  # 6 pi knots = 4.712 in
     assert turned == pytest.approx(45.0, abs=0.01) and heading == pytest.approx(45.0, abs=0.01)
 
 
@@ -108,8 +108,8 @@ def test_dead_in_the_water() -> None:
 
 
 def test_move_resolution_and_course_change() -> None:
-    """A1 (1), NW-WW2-09: a destroyer at 20 knots (5 inches) on its 3-inch circle turns 5/3 radian = 95.5 degrees of
-    a 180-degree order: more than 90 degrees, so the course-change modifiers apply."""
+    """A1 (1), NW-WW2-09: a destroyer at 20 knots (5 inches) on its 3-inch circle turns 5/3 radian = 95.5
+    degrees of a 180-degree order: more than 90 degrees, so the course-change modifiers apply."""
     s = ship("a", "blue", stats("destroyer"), 50, 50, heading=0, speed=20)
     st = state(s, ship("b", "red", stats(), 10, 10))
     res = RULESET.resolve_phase(

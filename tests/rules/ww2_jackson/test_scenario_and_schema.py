@@ -17,8 +17,8 @@ from rules.serial import from_json, to_json
 
 
 def test_denmark_strait_plays_12_turns() -> None:
-    """The Denmark Strait from its historical start (shared/scenarios/01) plays 12 turns with a fixed seed without
-    error; the same seed replays exactly and every state round-trips through JSON."""
+    """The Denmark Strait from its historical start (shared/scenarios/01) plays 12 turns with a fixed seed
+    without error; the same seed replays exactly and every state round-trips through JSON."""
     sc = bundled_scenarios()["denmark_strait_1941"]
     st, _ = scenario_state(sc, SeededDice(7))
     assert {s.id: (s.heading, s.speed) for s in st.ships} == {
@@ -43,7 +43,8 @@ def test_denmark_strait_plays_12_turns() -> None:
 
 @pytest.mark.parametrize("key", ["denmark_strait_1941", "river_plate_1939", "guadalcanal_1942"])
 def test_scenarios_load_and_play(key: str) -> None:
-    """Every bundled ww2_jackson scenario validates its classes and plays 4 turns under the automatic captain."""
+    """Every bundled ww2_jackson scenario validates its classes and plays 4 turns under the automatic
+    captain."""
     sc = bundled_scenarios()[key]
     assert sc.ruleset == "ww2_jackson" and sc.map.width == 96 and sc.map.height == 72
     st, _ = scenario_state(sc, SeededDice(1))
@@ -52,7 +53,8 @@ def test_scenarios_load_and_play(key: str) -> None:
 
 
 def test_scenario_classes_match_bundled_heuristic() -> None:
-    """A4: bundled classes are authored with the house heuristic, marked as such, and the scenarios carry them."""
+    """A4: bundled classes are authored with the house heuristic, marked as such, and the scenarios carry
+    them."""
     for sc in bundled_scenarios().values():
         if sc.ruleset != "ww2_jackson":
             continue
@@ -61,8 +63,8 @@ def test_scenario_classes_match_bundled_heuristic() -> None:
 
 
 def test_a4_heuristic_bismarck() -> None:
-    """A4: capital one above-water box per 2,500 t (41,700 t -> 16), half with the belt letter; underwater half of
-    that; engines 4, damage control 3, fire control 2; AA one per eight light barrels."""
+    """A4: capital one above-water box per 2,500 t (41,700 t -> 16), half with the belt letter; underwater
+    half of that; engines 4, damage control 3, fire control 2; AA one per eight light barrels."""
     s = CLASSES["bismarck"]["stats"]
     assert isinstance(s, dict)
     assert (

@@ -53,7 +53,8 @@ def _launch(dist: float, calibre: int = 21, target_stats: dict | None = None, nu
     ],
 )
 def test_torpedo_range_bands(calibre: int, dist: float, band: str) -> None:
-    """A6 (W12): "Short / medium / long, in inches: 18-inch 6 / 12 / 18; 21-inch 8 / 16 / 24; 24-inch 12 / 24 / 48"."""
+    """A6 (W12): "Short / medium / long, in inches: 18-inch 6 / 12 / 18; 21-inch 8 / 16 / 24; 24-inch 12 / 24
+    / 48"."""
     st, order = _launch(dist, calibre)
     mounts, why = RULESET._torpedo_mounts(
         RULESET._live(st.ship("f")), order.data, st.ship("f").position, 0.0, st.ship("t").position
@@ -74,8 +75,8 @@ def test_torpedo_range_bands(calibre: int, dist: float, band: str) -> None:
     ],
 )
 def test_launch_and_timing(dist: float, due: int) -> None:
-    """Lines 157-160: "Short range torpedoes impact on turn after they are launched. Medium range ... on turn after ...
-    Long range torpedoes impact two turns after they are launched."."""
+    """Lines 157-160: "Short range torpedoes impact on turn after they are launched. Medium range ... on turn
+    after ... Long range torpedoes impact two turns after they are launched."."""
     st, order = _launch(dist)
     res = RULESET.resolve_phase(st, {"f": order}, ScriptedDice([]))
     (p,) = res.state.pending
@@ -117,23 +118,23 @@ def _strike(
     ],
 )
 def test_torpedo_speed_modifiers(speed: float, mod: int) -> None:
-    """Lines 149-151: "Target stationary, +1 / Target moving 21 knots or more, -1 / Target moving 27 knots or more, -2"
-    (W13: bands, 27+ is -2 not -3). Four torpedoes at medium range, all missing on 1s."""
+    """Lines 149-151: "Target stationary, +1 / Target moving 21 knots or more, -1 / Target moving 27 knots or
+    more, -2" (W13: bands, 27+ is -2 not -3). Four torpedoes at medium range, all missing on 1s."""
     (ev,) = _strike(speed, [1, 1, 1, 1])
     assert sum(m.value for m in ev.modifiers) == mod and ev.needed == 11
 
 
 def test_radical_manoeuvre_halves_dice() -> None:
-    """Line 152: "Target makes a radical maneuver in turn torpedo is due to hit, Halve number of dice!" (W14 up, W15:
-    a course change over 90 degrees): 4 torpedoes -> 2 dice. A destroyer at 20 knots (5 in) on its 3-inch circle
-    turns 95.5 degrees."""
+    """Line 152: "Target makes a radical maneuver in turn torpedo is due to hit, Halve number of dice!" (W14
+    up, W15: a course change over 90 degrees): 4 torpedoes -> 2 dice. A destroyer at 20 knots (5 in) on its
+    3-inch circle turns 95.5 degrees."""
     (ev,) = _strike(20, [1, 1], turned=180.0, target_type="destroyer")
     assert ev.data["number"] == 2 and len(ev.rolls) == 2
 
 
 def test_agile_target_and_hits() -> None:
-    """Line 155: "Very agile target such as destroyer or sub-chaser -2"; medium 11+ with -1 in all: 13 hits, 11
-    misses."""
+    """Line 155: "Very agile target such as destroyer or sub-chaser -2"; medium 11+ with -1 in all: 13 hits,
+    11 misses."""
     tdd = dict(DD, underwater=4)
     st, order = _launch(12, target_stats=tdd)
     res = RULESET.resolve_phase(st, {"f": order}, ScriptedDice([]))
@@ -148,7 +149,8 @@ def test_agile_target_and_hits() -> None:
 
 
 def test_no_fire_control_and_fixed_tubes() -> None:
-    """Lines 153-154: "Firing ship has no fire control remaining, -4 / Battleships firing from fixed tubes: -3"."""
+    """Lines 153-154: "Firing ship has no fire control remaining, -4 / Battleships firing from fixed tubes:
+    -3"."""
     bb = stats(
         "battleship",
         torpedoes=[{"name": "fixed", "calibre": 21, "tubes": 2, "side": "centre", "fixed": True}],
@@ -265,8 +267,9 @@ def test_w17_table5_rolls_12_13() -> None:
 
 
 def test_torpedo_hit_all_engines_steering_and_flooding_start() -> None:
-    """W19: "all engine hits = every remaining engine box (speed 0)"; steering hit = the critical steering effect;
-    W35: progressive flooding starts after a torpedo hit. Torpedo Table 1 (24" vs no protection), roll 14."""
+    """W19: "all engine hits = every remaining engine box (speed 0)"; steering hit = the critical steering
+    effect; W35: progressive flooding starts after a torpedo hit. Torpedo Table 1 (24" vs no protection),
+    roll 14."""
     h = hull(stats(underwater=6, engine=4))
     c = ctx([14])
     torpedo_hit(c, h, 24)
