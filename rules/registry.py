@@ -13,6 +13,7 @@ from .errors import UnknownRuleset
 
 # key -> module that defines ``RULESET``. Each rule set lives in rules/rulesets/<key>/.
 _MODULES: dict[str, str] = {
+    "acw_river": "rules.rulesets.acw_river",
     "memoir_sea": "rules.rulesets.memoir_sea",
     "ultra_simple": "rules.rulesets.ultra_simple",
 }
