@@ -38,7 +38,7 @@ from .model import (
 DefaultPolicy = Literal["hold", "fire_nearest", "captain"]
 """A7: keep course and speed and hold fire; ... and fire at the nearest enemy; the automatic captain."""
 
-DEFAULT_POLICIES: tuple[str, ...] = ("hold", "fire_nearest", "captain")
+DEFAULT_POLICIES: tuple[DefaultPolicy, ...] = ("hold", "fire_nearest", "captain")
 
 
 def validate_fields(specs: Sequence[FieldSpec], data: Mapping[str, JSON], prefix: str = "") -> FieldErrors:
@@ -126,6 +126,9 @@ class RuleSet(ABC):
     options: ClassVar[tuple[FieldSpec, ...]] = ()
     """Campaign / battle settings the rule set reads from ``BattleState.options``."""
     default_map: ClassVar[tuple[float, float]] = (24, 18)
+    stacking: ClassVar[bool] = False
+    """True when two ships afloat may share one position (one hex, or one table point). The conformance test
+    checks that no two active ships ever share a position of a rule set that sets it False."""
 
     # --- ship classes ----------------------------------------------------------------------
 

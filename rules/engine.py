@@ -68,10 +68,12 @@ def complete_orders(state: BattleState, orders: Iterable[ShipOrder]) -> tuple[di
                 )
             default = replace(rs.default_order(state, ship, policy), default=True)
             out[ship.id] = default
+            text = (f"{ship.name} follows default orders ({policy}) instead." if order is not None
+                    else f"{ship.name} had no orders: default orders ({policy}).")
             events.append(
                 Event(
                     kind="default_orders",
-                    text=f"{ship.name} had no orders: default orders ({policy}).",
+                    text=text,
                     turn=state.turn,
                     phase=state.phase,
                     ship_id=ship.id,

@@ -99,8 +99,10 @@ def turn_and_advance(
     """
     path = [p]
     if turn == 0 or radius <= 0:
-        end = advance(p, heading, dist)
-        return end, norm_deg(heading if radius > 0 or turn == 0 else heading + turn), [p, end]
+        # no turn, or a pivot on the spot (radius 0): turn first, then go straight
+        new_heading = norm_deg(heading + turn)
+        end = advance(p, new_heading, dist)
+        return end, new_heading, [p, end]
     arc_len = radius * math.radians(abs(turn))
     on_arc = min(dist, arc_len)
     turned = math.degrees(on_arc / radius) * (1 if turn > 0 else -1)
@@ -127,6 +129,18 @@ def turn_and_advance(
 def hex_center(h: Hex) -> Point:
     """Return the centre of a hex in hex-size units (centre to centre of neighbours is sqrt(3))."""
     return Point(x=1.5 * h.q, y=SQRT3 * (h.r + h.q / 2.0))
+
+
+def hex_to_cube(h: Hex) -> tuple[int, int, int]:
+    """Return the cube coordinates (q, r, s) of a hex; q + r + s == 0."""
+    return h.q, h.r, -h.q - h.r
+
+
+def cube_to_hex(q: int, r: int, s: int) -> Hex:
+    """Return the hex at cube coordinates (q, r, s). Raise ValueError unless q + r + s == 0."""
+    if q + r + s != 0:
+        raise ValueError(f"cube coordinates must sum to 0, not {q + r + s} ({q}, {r}, {s})")
+    return Hex(q=q, r=r)
 
 
 def hex_distance(a: Hex, b: Hex) -> int:

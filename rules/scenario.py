@@ -8,14 +8,28 @@ in ``rules/scenarios/`` (see :func:`bundled_scenarios`).
 
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 from typing import Any
 
 from .dice import Dice
 from .errors import InvalidDocument
-from .model import JSON, BattleState, Conditions, Event, MapSpec, Position, ShipState, SideInfo, TerrainFeature
+from .model import (
+    JSON,
+    BattleState,
+    Conditions,
+    Event,
+    Hex,
+    MapSpec,
+    Point,
+    Position,
+    ShipState,
+    SideInfo,
+    TerrainFeature,
+)
 from .registry import get_ruleset
 from .serial import from_json, to_json
 
@@ -74,9 +88,22 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
     class's stats fail the rule set's schema (the message names class and field).
     """
     if isinstance(data, str):
-        data = json.loads(data)
+        try:
+            data = json.loads(data)
+        except ValueError as exc:
+            raise InvalidDocument(f"not valid JSON: {exc}") from exc
     scenario = from_json(Scenario, data)
     rs = get_ruleset(scenario.ruleset)
+    if scenario.map.geometry != rs.geometry:
+        raise InvalidDocument(
+            f"map geometry {scenario.map.geometry!r} is not {scenario.ruleset}'s geometry {rs.geometry!r}"
+        )
+    for what, keys in (("class", [c.key for c in scenario.classes]), ("ship", [s.id for s in scenario.ships]),
+                       ("side", [s.key for s in scenario.sides])):
+        dupes = sorted({k for k in keys if keys.count(k) > 1})
+        if dupes:
+            raise InvalidDocument(f"duplicate {what} keys: {', '.join(dupes)}")
+    position_type = Hex if rs.geometry.startswith("hex") else Point
     classes = {c.key for c in scenario.classes}
     sides = {s.key for s in scenario.sides}
     for c in scenario.classes:
@@ -89,6 +116,11 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
             raise InvalidDocument(f"ship {s.id!r}: unknown class {s.class_key!r}")
         if s.side not in sides:
             raise InvalidDocument(f"ship {s.id!r}: unknown side {s.side!r}")
+        if not isinstance(s.position, position_type):
+            raise InvalidDocument(
+                f"ship {s.id!r}: position must be a {'hex {q, r}' if position_type is Hex else 'point {x, y}'} "
+                f"on a {rs.geometry} map"
+            )
     return scenario
 
 
@@ -105,8 +137,8 @@ def scenario_state(scenario: Scenario, dice: Dice) -> tuple[BattleState, tuple[E
             position=s.position,
             heading=s.heading,
             speed=s.speed,
-            stats=dict(classes[s.class_key].stats),
-            sheet=dict(s.sheet),
+            stats=copy.deepcopy(classes[s.class_key].stats),
+            sheet=copy.deepcopy(s.sheet),
         )
         for s in scenario.ships
     )
@@ -117,20 +149,31 @@ def scenario_state(scenario: Scenario, dice: Dice) -> tuple[BattleState, tuple[E
         ships=ships,
         conditions=scenario.conditions,
         terrain=scenario.terrain,
-        options=dict(scenario.options),
+        options=copy.deepcopy(scenario.options),
     )
     return rs.setup(state, dice)
 
 
-def bundled_scenarios() -> dict[str, Scenario]:
-    """Return the scenarios bundled in ``rules/scenarios/*.json``, keyed by scenario key."""
-    out: dict[str, Scenario] = {}
+def bundled_scenarios(ruleset: str | None = None) -> dict[str, Scenario]:
+    """Return the scenarios bundled in ``rules/scenarios/*.json``, keyed by scenario key, in file-name order.
+
+    With ``ruleset``, only that rule set's scenarios. Raise :class:`InvalidDocument` naming the file
+    when a bundled file is malformed.
+    """
+    return {sc.key: sc for sc in _bundled() if ruleset is None or sc.ruleset == ruleset}
+
+
+@cache
+def _bundled() -> tuple[Scenario, ...]:
+    out: list[Scenario] = []
     folder = resources.files("rules") / "scenarios"
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.endswith(".json"):
-            sc = load_scenario(entry.read_text(encoding="utf-8"))
-            out[sc.key] = sc
-    return out
+            try:
+                out.append(load_scenario(entry.read_text(encoding="utf-8")))
+            except InvalidDocument as exc:
+                raise InvalidDocument(f"rules/scenarios/{entry.name}: {exc}") from exc
+    return tuple(out)
 
 
 def scenario_to_json(scenario: Scenario) -> Any:

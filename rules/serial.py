@@ -8,6 +8,7 @@ raises :class:`rules.errors.InvalidDocument` naming the path of the bad value.
 from __future__ import annotations
 
 import dataclasses
+import math
 import types
 import typing
 from functools import cache
@@ -43,10 +44,45 @@ def from_json(cls: type[T], data: Any, path: str = "$") -> T:
     return result
 
 
+_JSON_ORIGINS = frozenset({type(None), bool, int, float, str, list, dict})
+
+
+@cache
+def _is_json_alias(tp: Any) -> bool:
+    """Return True for the model's ``JSON`` alias (a union of every JSON type), however it was expanded."""
+    origin = get_origin(tp)
+    if origin not in (Union, types.UnionType):
+        return False
+    return {get_origin(a) or a for a in get_args(tp)} == _JSON_ORIGINS
+
+
+def _check_json(data: Any, path: str) -> Any:
+    """Return ``data`` if it is made only of JSON values; raise :class:`InvalidDocument` naming the path if not."""
+    if data is None or isinstance(data, (bool, int, str)):
+        return data
+    if isinstance(data, float):
+        if not math.isfinite(data):
+            raise InvalidDocument(f"{path}: {data!r} is not a JSON number")
+        return data
+    if isinstance(data, list):
+        for i, v in enumerate(data):
+            _check_json(v, f"{path}[{i}]")
+        return data
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if not isinstance(k, str):
+                raise InvalidDocument(f"{path}: object keys must be strings, not {k!r}")
+            _check_json(v, f"{path}.{k}")
+        return data
+    raise InvalidDocument(f"{path}: {type(data).__name__} is not a JSON value")
+
+
 def _convert(tp: Any, data: Any, path: str) -> Any:
     if tp is Any:
         return data
     origin = get_origin(tp)
+    if origin in (Union, types.UnionType) and _is_json_alias(tp):
+        return _check_json(data, path)
     if origin in (Union, types.UnionType):
         errors = []
         for arg in get_args(tp):
@@ -86,7 +122,7 @@ def _convert(tp: Any, data: Any, path: str) -> Any:
             return tuple(_convert(args[0], v, f"{path}[{i}]") for i, v in enumerate(data))
         if len(args) != len(data):
             raise InvalidDocument(f"{path}: expected {len(args)} items")
-        return tuple(_convert(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data)))
+        return tuple(_convert(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data, strict=True)))
     if origin is list:
         if not isinstance(data, list):
             raise InvalidDocument(f"{path}: expected a list")
@@ -98,9 +134,10 @@ def _convert(tp: Any, data: Any, path: str) -> Any:
         _, vt = get_args(tp)
         return {str(k): _convert(vt, v, f"{path}.{k}") for k, v in data.items()}
     if tp is float:
-        if isinstance(data, bool) or not isinstance(data, (int, float)):
+        if isinstance(data, bool) or not isinstance(data, (int, float)) or not math.isfinite(data):
             raise InvalidDocument(f"{path}: expected a number")
-        return data
+        # JSON writes 120.0 as 120 in some tools: keep the field a float, as the model types it.
+        return float(data)
     if tp is int:
         if isinstance(data, bool) or not isinstance(data, int):
             raise InvalidDocument(f"{path}: expected an integer")
@@ -109,5 +146,7 @@ def _convert(tp: Any, data: Any, path: str) -> Any:
         if not isinstance(data, tp):
             raise InvalidDocument(f"{path}: expected {tp.__name__}")
         return data
-    # JSON alias and other recursive aliases: accept any JSON value as is.
-    return data
+    if isinstance(tp, typing.ForwardRef):
+        # the inner, unexpanded reference of the recursive JSON alias
+        return _check_json(data, path)
+    raise TypeError(f"{path}: the model uses a type serial cannot read: {tp!r}")

@@ -27,6 +27,7 @@ from typing import cast
 
 from ...base import DefaultPolicy, RuleSet, roll_initiative, round_half_up
 from ...dice import Dice
+from ...errors import InvalidDocument
 from ...geometry import arc_of, hex_bearing, hex_distance, hex_step, is_facing, norm_deg, on_hex_map
 from ...model import (
     JSON,
@@ -204,9 +205,11 @@ class UltraSimple(RuleSet):
         ships = []
         for s in state.ships:
             if not isinstance(s.position, Hex):
-                raise ValueError(f"{s.name}: ultra_simple needs hex positions")
+                raise InvalidDocument(f"{s.name}: ultra_simple needs hex positions")
             if not is_facing(s.heading, 12):
-                raise ValueError(f"{s.name}: heading {s.heading} is not a hex facing (multiples of 30 degrees)")
+                raise InvalidDocument(
+                    f"{s.name}: heading {s.heading:g} is not a hex facing (multiples of 30 degrees, 2.0)"
+                )
             sheet = dict(s.sheet)
             belt = s.stats.get("belt")
             sheet.setdefault(
@@ -251,46 +254,48 @@ class UltraSimple(RuleSet):
         turn_after = int(_num(data.get("turn_after"), 0))
         if turn not in T.TURNS_DEG:
             errors.setdefault("turn", []).append("One turn of 30 or 60 degrees, or none (2.0).")
-        if turn_after > hexes:
+        if turn and turn_after > hexes:
             errors.setdefault("turn_after", []).append(f"The turn must come within the {hexes}-hex move (U08).")
         target_id = data.get("target")
         if errors or not target_id:
             return errors
-        ships = state.ship_map()
-        target = ships.get(str(target_id))
+        target = next((t for t in state.ships if t.id == str(target_id)), None)
         if target is None:
             errors.setdefault("target", []).append(f"No ship {target_id!r} in this battle.")
-        elif target.side == ship.side:
-            errors.setdefault("target", []).append(f"{target.name} is on your side.")
-        elif not target.active:
-            errors.setdefault("target", []).append(f"{target.name} is {target.status}.")
-        else:
-            pos, heading, _, _ = self._move(state, ship, data)
-            assert isinstance(target.position, Hex)
-            rng = hex_distance(pos, target.position)
-            arc, groups = self.guns_bearing(state, ship, pos, heading, target.position)
-            if to_hit(rng) is None:
-                errors.setdefault("target", []).append(
-                    f"{target.name} is {rng} hexes away after your move: beyond 6 hexes (U03)."
-                )
-            elif not groups:
-                errors.setdefault("target", []).append(f"No guns bear in the {arc} arc on {target.name}.")
+            return errors
+        pos, heading, _, _ = self._move(state, ship, data)
+        why = self._target_error(state, ship, pos, heading, target)
+        if why:
+            errors.setdefault("target", []).append(why)
         return errors
+
+    def _target_error(self, state: BattleState, ship: ShipState, pos: Hex, heading: float,
+                      target: ShipState) -> str | None:
+        """Return why ``ship`` at ``pos`` facing ``heading`` may not fire at ``target``, or None if it may."""
+        if target.side == ship.side:
+            return f"{target.name} is on your side."
+        if not target.active:
+            return f"{target.name} is {target.status}."
+        assert isinstance(target.position, Hex)
+        rng = hex_distance(pos, target.position)
+        if to_hit(rng) is None:
+            return f"{target.name} is {rng} hexes away after your move: beyond 6 hexes (U03)."
+        arc, groups = self.guns_bearing(state, ship, pos, heading, target.position)
+        if not groups:
+            return f"No guns bear in the {arc} arc on {target.name}."
+        return None
 
     def legal_targets(self, state: BattleState, ship: ShipState, move: Mapping[str, JSON]) -> list[ShipState]:
         """Return the enemy ships this ship could fire at after the ordered move, nearest first."""
-        out = []
-        for t in state.ships:
-            if t.side != ship.side and t.active and not self.check_order(
-                state, ship, ShipOrder(ship_id=ship.id, data={**move, "target": t.id})
-            ):
-                out.append(t)
-        assert isinstance(ship.position, Hex)
-        pos = self._move(state, ship, move)[0]
+        pos, heading, _, _ = self._move(state, ship, move)
+        out = [t for t in state.ships if t.side != ship.side and t.active
+               and self._target_error(state, ship, pos, heading, t) is None]
         return sorted(out, key=lambda t: (hex_distance(pos, cast(Hex, t.position)), t.id))
 
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
-        move: dict[str, JSON] = {"hexes": 1, "turn": 0, "turn_after": 0}
+        # A7: "keep course and speed" - the hexes of the last move (ShipState.speed), 1 or 2 (U08).
+        hexes = min(max(T.MOVE_HEXES), max(min(T.MOVE_HEXES), round_half_up(ship.speed)))
+        move: dict[str, JSON] = {"hexes": hexes, "turn": 0, "turn_after": 0}
         if policy == "captain":
             move = self._captain_move(state, ship)
         data: dict[str, JSON] = dict(move)
@@ -351,7 +356,7 @@ class UltraSimple(RuleSet):
         damage: dict[str, int] = {}
         for s in moved.ships:
             if s.active and s.id in orders:
-                self._fire(moved, s, orders[s.id], dice, events, damage)
+                self._fire(moved, ships, s, orders[s.id], dice, events, damage)
 
         # 4.0 damage recorded, sinkings.
         sink_exceeds = self._opt(state, "sink_when") == "exceeds"
@@ -407,14 +412,15 @@ class UltraSimple(RuleSet):
                             text=f"{ship.name} moves {len(path) - 1} hex(es) to ({pos.q},{pos.r}) heading "
                                  f"{heading:g}{note}.",
                             data={"path": path, "heading": heading, "default": order.default}))
-        return replace(ship, position=pos, heading=heading, offset=offset, status=status)
+        # speed: the hexes ordered, which "keep course and speed" repeats (A7)
+        return replace(ship, position=pos, heading=heading, offset=offset, status=status, speed=float(hexes))
 
-    def _fire(self, state: BattleState, ship: ShipState, order: ShipOrder, dice: Dice, events: list[Event],
-              damage: dict[str, int]) -> None:
+    def _fire(self, state: BattleState, ships: Mapping[str, ShipState], ship: ShipState, order: ShipOrder,
+              dice: Dice, events: list[Event], damage: dict[str, int]) -> None:
         target_id = order.data.get("target")
         if not target_id:
             return
-        target = state.ship_map().get(str(target_id))
+        target = ships.get(str(target_id))
         if target is None or not target.active:
             events.append(Event(kind="no_shot", turn=state.turn, ship_id=ship.id, target_id=str(target_id),
                                 text=f"{ship.name} holds fire: target no longer on the table.",

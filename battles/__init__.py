@@ -1,0 +1,1 @@
+"""Battles: campaigns, sides, battles, turns, orders, log entries; services, selectors, tasks, views."""

@@ -1,0 +1,1 @@
+"""Fleets: nations, ship classes (per rule set), ships."""

@@ -1,0 +1,91 @@
+"""Nations, ship classes (one per rule set) and ships.
+
+A ship class's ``stats`` are the data its rule set's class schema asks for (``rules.get_ruleset(key)
+.class_schema()``); they are validated by the rule set itself (``validate_class``), never by a second copy
+of its rules here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+import rules
+
+
+def ruleset_choices() -> list[tuple[str, str]]:
+    """Return (key, title) for every registered rule set."""
+    return [(rs.key, rs.title) for rs in rules.all_rulesets()]
+
+
+class Nation(models.Model):
+    """A navy: name, short name and the colour its ships have on maps."""
+
+    name = models.CharField(max_length=80, unique=True)
+    short_name = models.CharField(max_length=12, blank=True)
+    colour = models.CharField(max_length=7, default="#888888", help_text="Map colour, CSS hex like #1f4e9c.")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ShipClass(models.Model):
+    """A class of ships under one rule set, with the stats that rule set needs."""
+
+    ruleset = models.CharField(max_length=32, choices=ruleset_choices, db_index=True)
+    key = models.SlugField(max_length=80, help_text="Stable key, as in scenario files.")
+    name = models.CharField(max_length=120)
+    nation = models.ForeignKey(Nation, on_delete=models.PROTECT, null=True, blank=True, related_name="classes")
+    type = models.CharField(max_length=40, blank=True, help_text="Battleship, frigate, ironclad ...")
+    stats = models.JSONField(default=dict, blank=True)
+    source_note = models.TextField(blank=True, help_text="Where the data comes from.")
+    heuristic = models.BooleanField(
+        default=False, help_text="Record sheet authored with the house heuristic (rulings-product A4)."
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["ruleset", "name"]
+        verbose_name_plural = "ship classes"
+        constraints = [models.UniqueConstraint(fields=["ruleset", "key"], name="shipclass_unique_key_per_ruleset")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.ruleset})"
+
+    def stats_errors(self) -> dict[str, list[str]]:
+        """Return the rule set's field errors for these stats (empty when valid)."""
+        try:
+            rs = rules.get_ruleset(self.ruleset)
+        except rules.UnknownRuleset as exc:
+            return {"ruleset": [str(exc)]}
+        stats: Any = self.stats if isinstance(self.stats, dict) else {}
+        return rs.validate_class(stats)
+
+    def clean(self) -> None:
+        errors = self.stats_errors()
+        if errors:
+            raise ValidationError({"stats": [f"{k}: {m}" for k, msgs in errors.items() for m in msgs]})
+
+
+class Ship(models.Model):
+    """A named ship of a class, with an optional pennant number."""
+
+    name = models.CharField(max_length=120)
+    ship_class = models.ForeignKey(ShipClass, on_delete=models.PROTECT, related_name="ships")
+    pennant = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["name", "ship_class"], name="ship_unique_name_per_class")]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.pennant}".strip()
+
+    @property
+    def nation(self) -> Nation | None:
+        return self.ship_class.nation

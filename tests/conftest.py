@@ -1,0 +1,218 @@
+"""Fixtures for the whole suite.
+
+- ``user``, ``user_client``, ``staff_user``: a logged-in player / umpire (``force_login``: axes refuses
+  ``client.login()`` because it needs the request).
+- Celery runs tasks eagerly in every test except those marked ``integration``, whatever REDIS_URL says, so a
+  unit test never leaves a message in a real broker.
+- ``celery_worker``: a REAL ``celery -A navalwar worker -P solo`` subprocess on REDIS_URL, using the test
+  database pytest-django made. Use it from a ``@pytest.mark.integration`` +
+  ``@pytest.mark.django_db(transaction=True)`` test, so that rows are committed where the worker sees them.
+- ``chromium_page``: a Playwright page in Debian's /usr/bin/chromium (``browser`` tests; use with
+  ``live_server`` and ``django_db(transaction=True)``).
+
+Missing services (REDIS_URL unset or unreachable, a non-PostgreSQL database, no chromium) skip those tests
+with the reason; ``REQUIRE_SERVICES=1`` (set by .ci/run) turns every such skip into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.factories import DEFAULT_PASSWORD, StaffUserFactory, UserFactory
+from tests.utils import REPO_ROOT, CeleryWorker, database_url_for, wait_until
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "") == "1"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = REPO_ROOT / "test-artifacts"
+
+
+def skip_or_fail(reason: str) -> None:
+    """Skip the test for a missing service, or fail it when REQUIRE_SERVICES=1."""
+    if REQUIRE_SERVICES:
+        pytest.fail(f"REQUIRE_SERVICES=1 but {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+# --- Accounts --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def password() -> str:
+    return DEFAULT_PASSWORD
+
+
+@pytest.fixture
+def user(db: None) -> Any:
+    return UserFactory()
+
+
+@pytest.fixture
+def staff_user(db: None) -> Any:
+    return StaffUserFactory()
+
+
+@pytest.fixture
+def user_client(client: Client, user: Any) -> Client:
+    client.force_login(user)
+    return client
+
+
+# --- Celery ----------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager_unless_integration(request: pytest.FixtureRequest) -> Iterator[None]:
+    from navalwar.celery import app
+
+    eager = request.node.get_closest_marker("integration") is None
+    saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
+    app.conf.task_always_eager = eager
+    app.conf.task_eager_propagates = True
+    yield
+    app.conf.task_always_eager, app.conf.task_eager_propagates = saved
+
+
+@pytest.fixture(scope="session")
+def integration_services(django_db_setup: None, django_db_blocker: Any) -> str:
+    """Check that PostgreSQL and Redis are there; return REDIS_URL. Skip (or fail) otherwise."""
+    from django.db import connection
+
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        skip_or_fail("REDIS_URL is not set: no broker for a real Celery worker")
+    if connection.vendor != "postgresql":
+        skip_or_fail(f"DATABASE_URL is {connection.vendor}, not PostgreSQL")
+    import redis
+
+    try:
+        redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
+    except redis.RedisError as exc:
+        skip_or_fail(f"Redis at {redis_url} does not answer: {exc}")
+    return redis_url
+
+
+@pytest.fixture(scope="session")
+def celery_worker(
+    integration_services: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[CeleryWorker]:
+    """Start ``celery -A navalwar worker -P solo`` on REDIS_URL against pytest-django's test database.
+
+    Session-scoped: one worker serves every integration test; it is stopped (warm shutdown, then kill) before
+    pytest-django drops the test database. The queue is purged first so stale messages from an earlier run do
+    not reach this worker.
+    """
+    from django.db import connection
+
+    from navalwar.celery import app
+
+    app.control.purge()
+    name = f"pytest-{uuid.uuid4().hex[:8]}@%h"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "navalwar.settings",
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+        "DATABASE_POOL": "0",
+        "REDIS_URL": integration_services,
+        "PYTHONUNBUFFERED": "1",
+    }
+    celery_bin = Path(sys.executable).with_name("celery")
+    command = [str(celery_bin)] if celery_bin.exists() else [sys.executable, "-m", "celery"]
+    command += [
+        "-A",
+        "navalwar",
+        "worker",
+        "-P",
+        "solo",
+        "--loglevel=INFO",
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+        "-n",
+        name,
+    ]
+    log_path = tmp_path_factory.mktemp("celery") / "worker.log"
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+    worker = CeleryWorker(process=process, name=name, log_path=log_path, env=env)
+    try:
+
+        def ready() -> bool:
+            worker.assert_alive()
+            return " ready." in worker.log
+
+        wait_until(ready, timeout=60, what="the Celery worker to be ready")
+        yield worker
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+# --- Browser ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def chromium_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """A Playwright page in Debian's Chromium (never a downloaded browser), with its own cookies.
+
+    Function-scoped on purpose: Playwright's sync API runs an event loop in this thread while it is open, and
+    Django refuses ORM calls while a loop runs, so the browser must be gone before the next test touches the
+    database. A screenshot lands in test-artifacts/<test>.png when the test fails.
+    """
+    if not CHROMIUM.exists():
+        skip_or_fail(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("the playwright package is not installed")
+    # Only while the browser is open; must not leak into subprocesses (check --deploy rejects it).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        try:
+            yield page
+        finally:
+            report = getattr(request.node, "rep_call", None)
+            if report is not None and report.failed:
+                ARTIFACTS.mkdir(exist_ok=True)
+                page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+            context.close()
+            browser.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    setattr(item, f"rep_{report.when}", report)
+    return report
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    return [
+        f"navalwar: DATABASE_URL={'set' if os.environ.get('DATABASE_URL') else 'unset (SQLite)'}, "
+        f"REDIS_URL={'set' if os.environ.get('REDIS_URL') else 'unset (eager Celery)'}, "
+        f"REQUIRE_SERVICES={'1' if REQUIRE_SERVICES else '0'}, "
+        f"chromium={'yes' if CHROMIUM.exists() else 'no'}"
+    ]

@@ -1,0 +1,291 @@
+"""``python -m rules``: every command, its JSON, and its errors (exit status 2, a message, no traceback)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rules import BattleState, PhaseResult, from_json, get_ruleset, ruleset_keys, to_json
+from rules.cli import main
+from rules.scenario import bundled_scenarios
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = "bismarck_last_battle_1941"
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def run_json(*argv: str) -> Any:
+    code, out, err = run(*argv)
+    assert code == 0, err
+    return json.loads(out)
+
+
+@pytest.fixture
+def state_file(tmp_path: Path) -> Path:
+    path = tmp_path / "state.json"
+    code, out, err = run("scenario", SCENARIO, "--seed", "1")
+    assert code == 0, err
+    path.write_text(out)
+    return path
+
+
+def write(tmp_path: Path, name: str, doc: Any) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(doc) if not isinstance(doc, str) else doc)
+    return path
+
+
+def test_python_m_rules_list_runs_as_a_module() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "rules", "list"], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[1].startswith("ultra_simple ")
+    assert f"scenario: {SCENARIO}" in proc.stdout
+
+
+def test_list_json_names_every_rule_set() -> None:
+    rows = run_json("list", "--json")
+    assert [r["key"] for r in rows] == sorted(r["key"] for r in rows)
+    us = next(r for r in rows if r["key"] == "ultra_simple")
+    assert us == {
+        "key": "ultra_simple",
+        "title": "Ultra Simple Naval Rules (hex)",
+        "version": "1.0",
+        "geometry": "hex12",
+        "dice": ["D6"],
+        "scenarios": [SCENARIO],
+    }
+
+
+def test_tables_prints_the_charts_the_engine_uses() -> None:
+    assert run_json("tables", "ultra_simple") == get_ruleset("ultra_simple").tables()
+    tables = run_json("tables", "ultra_simple")
+    assert tables["range_bands"] == [
+        {"max_hexes": 2, "d6_needed": 4},
+        {"max_hexes": 4, "d6_needed": 5},
+        {"max_hexes": 6, "d6_needed": 6},
+    ]
+
+
+def test_describe_declares_the_rule_set() -> None:
+    doc = run_json("describe", "ultra_simple")
+    assert doc["geometry"] == "hex12" and doc["dice"] == ["D6"] and doc["stacking"] is False
+    assert [o["key"] for o in doc["order_types"]] == ["move", "fire"]
+    assert "tonnage" in [f["name"] for f in doc["class_schema"]]
+
+
+def test_scenario_prints_an_opening_state_that_resolve_accepts(state_file: Path) -> None:
+    state = from_json(BattleState, json.loads(state_file.read_text()))
+    assert state.ruleset == "ultra_simple" and (state.turn, state.phase) == (1, 0)
+    assert state.ship("bismarck").sheet == {"protection": 10, "damage": 0}
+    # the rule set's key picks its first bundled scenario
+    assert run_json("scenario", "ultra_simple", "--seed", "1") == json.loads(state_file.read_text())
+
+
+def test_scenario_reads_a_file(tmp_path: Path) -> None:
+    sc = to_json(bundled_scenarios()[SCENARIO])
+    path = write(tmp_path, "sc.json", sc)
+    assert run_json("scenario", str(path), "--seed", "1") == run_json("scenario", SCENARIO, "--seed", "1")
+    doc = run_json("scenario", str(path), "--seed", "5", "--events")
+    assert set(doc) == {"seed", "state", "events", "rolls"} and doc["seed"] == 5
+
+
+def test_resolve_prints_state_events_rolls_and_seed(state_file: Path, tmp_path: Path) -> None:
+    orders = write(tmp_path, "orders.json", {"kgv": {"hexes": 2, "target": "bismarck"}})
+    doc = run_json("resolve", "--ruleset", "ultra_simple", str(state_file), str(orders), "--seed", "42")
+    assert set(doc) == {"seed", "state", "events", "rolls"} and doc["seed"] == 42
+    result = from_json(PhaseResult, {k: doc[k] for k in ("state", "events", "rolls")})
+    assert result.state.turn == 2
+    assert [e.kind for e in result.events][:3] == ["default_orders", "default_orders", "initiative"]
+    # the same seed gives the same output, and the output feeds the next resolve
+    assert run_json("resolve", str(state_file), str(orders), "--seed", "42") == doc
+    nxt = write(tmp_path, "result.json", doc)
+    assert (
+        run_json("resolve", str(nxt), str(write(tmp_path, "none.json", [])), "--seed", "1")["state"]["turn"]
+        == 3
+    )
+
+
+def test_resolve_without_a_seed_draws_one_and_prints_it(state_file: Path, tmp_path: Path) -> None:
+    orders = write(tmp_path, "orders.json", [])
+    doc = run_json("resolve", str(state_file), str(orders))
+    assert isinstance(doc["seed"], int) and 0 <= doc["seed"] < 2**31
+    assert run_json("resolve", str(state_file), str(orders), "--seed", str(doc["seed"])) == doc
+
+
+def test_resolve_with_scripted_dice(state_file: Path, tmp_path: Path) -> None:
+    """Initiative 6 v 1, then KGV's 9 D6 at Bismarck 5 hexes away (6 to hit), Rodney's, Bismarck's."""
+    orders = write(
+        tmp_path,
+        "orders.json",
+        [
+            {"ship_id": "kgv", "data": {"hexes": 1, "turn": 0, "turn_after": 0, "target": "bismarck"}},
+            {"ship_id": "rodney", "data": {"hexes": 1}},
+            {"ship_id": "bismarck", "data": {"hexes": 1}},
+        ],
+    )
+    dice = "6,1," + ",".join(["6"] * 9)
+    doc = run_json("resolve", str(state_file), str(orders), "--dice", dice)
+    assert doc["seed"] is None
+    fire = [e for e in doc["events"] if e["kind"] == "fire"]
+    assert len(fire) == 1 and fire[0]["data"]["hits"] == 9 and fire[0]["needed"] == 6
+    assert [r["value"] for r in doc["rolls"]] == [6, 1] + [6] * 9
+    assert doc["state"]["ships"][2]["status"] == "active" and doc["state"]["ships"][2]["sheet"]["damage"] == 9
+
+
+def test_resolve_side_view_hides_the_enemy_sheet(state_file: Path, tmp_path: Path) -> None:
+    orders = write(tmp_path, "orders.json", {})
+    doc = run_json("resolve", str(state_file), str(orders), "--seed", "3", "--side", "germany")
+    kgv = next(s for s in doc["state"]["ships"] if s["id"] == "kgv")
+    assert set(kgv["sheet"]) == {"damage"}
+    assert all(e["visible_to"] in (None, ["germany"]) for e in doc["events"])
+
+
+def test_validate_reports_invalid_and_illegal(state_file: Path, tmp_path: Path) -> None:
+    orders = write(
+        tmp_path,
+        "orders.json",
+        [
+            {"ship_id": "kgv", "data": {"hexes": 3}},
+            {"ship_id": "rodney", "data": {"hexes": 1, "turn": 45}},
+            {"ship_id": "bismarck", "data": {"hexes": 1, "target": "bismarck"}},
+            {"ship_id": "hood", "data": {"hexes": 1}},
+        ],
+    )
+    code, out, _ = run("validate", str(state_file), str(orders))
+    assert code == 1
+    doc = json.loads(out)
+    assert doc["ok"] is False
+    assert doc["invalid"]["kgv"] == {"hexes": ["Must be at most 2."]}
+    assert doc["invalid"]["hood"] == {"ship_id": ["No ship 'hood' in this battle."]}
+    assert doc["illegal"]["rodney"] == {"turn": ["One turn of 30 or 60 degrees, or none (2.0)."]}
+    assert doc["illegal"]["bismarck"] == {"target": ["Bismarck is on your side."]}
+    ok = write(tmp_path, "ok.json", {"kgv": {"hexes": 2}})
+    code, out, _ = run("validate", str(state_file), str(ok))
+    assert code == 0 and json.loads(out) == {"ok": True, "invalid": {}, "illegal": {}}
+    # --side: the orders are the side's; another side's ship is illegal
+    code, out, _ = run("validate", "--side", "germany", str(state_file), str(ok))
+    assert code == 1 and json.loads(out)["illegal"] == {
+        "kgv": {"ship_id": ["King George V is not your ship."]}
+    }
+
+
+def test_view_of_a_state_and_of_a_result(state_file: Path, tmp_path: Path) -> None:
+    view = run_json("view", "--side", "britain", str(state_file))
+    assert next(s for s in view["ships"] if s["id"] == "bismarck")["sheet"] == {"damage": 0}
+    assert next(s for s in view["ships"] if s["id"] == "kgv")["sheet"] == {"protection": 9, "damage": 0}
+    result = write(
+        tmp_path,
+        "r.json",
+        run_json("resolve", str(state_file), str(write(tmp_path, "o.json", {})), "--seed", "9"),
+    )
+    view = run_json("view", "--side", "britain", str(result))
+    assert set(view) == {"seed", "state", "events", "rolls"} and view["seed"] == 9
+    assert all(e["visible_to"] in (None, ["britain"]) for e in view["events"])
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["tables", "ww3"], "unknown rule set 'ww3'; known: ", id="unknown-ruleset"),
+        pytest.param(["describe", "ww3"], "unknown rule set 'ww3'", id="describe-unknown-ruleset"),
+        pytest.param(
+            ["scenario", "atlantis"], "no scenario file or bundled scenario 'atlantis'", id="no-scenario"
+        ),
+        pytest.param(["scenario", "missing.json"], "missing.json: cannot read", id="missing-file"),
+        pytest.param(["resolve", "BAD", "ORDERS"], "not valid JSON", id="bad-json"),
+        pytest.param(
+            ["resolve", "NOTSTATE", "ORDERS"],
+            "not a battle state: $: missing key 'ruleset'",
+            id="not-a-state",
+        ),
+        pytest.param(["resolve", "STATE", "BADORDERS"], "no ship 'hood' in this battle", id="unknown-ship"),
+        pytest.param(
+            ["resolve", "STATE", "ORDERS", "--dice", "6,1,4"],
+            "scripted dice ran out after 3 rolls",
+            id="dice-run-out",
+        ),
+        pytest.param(["resolve", "STATE", "ORDERS", "--dice", "6,9"], "cannot come from a D6", id="bad-die"),
+        pytest.param(
+            ["resolve", "STATE", "ORDERS", "--dice", "six"], "--dice: whole numbers", id="dice-not-numbers"
+        ),
+        pytest.param(
+            ["resolve", "--ruleset", "memoir_x", "STATE", "ORDERS"],
+            "unknown rule set 'memoir_x'",
+            id="resolve-unknown-ruleset",
+        ),
+        pytest.param(
+            ["resolve", "STATE", "ORDERS", "--side", "france"], "unknown side 'france'", id="unknown-side"
+        ),
+        pytest.param(["view", "--side", "france", "STATE"], "unknown side 'france'", id="view-unknown-side"),
+        pytest.param(
+            ["simulate", "atlantis"], "no scenario file or bundled scenario", id="simulate-no-scenario"
+        ),
+        pytest.param(
+            ["simulate", SCENARIO, "--runs", "0"], "--runs must be at least 1", id="simulate-no-runs"
+        ),
+    ],
+)
+def test_errors_exit_2_with_a_message(
+    argv: list[str], message: str, state_file: Path, tmp_path: Path
+) -> None:
+    files = {
+        "BAD": write(tmp_path, "bad.json", "{"),
+        "NOTSTATE": write(tmp_path, "notstate.json", {"turn": 1}),
+        "STATE": state_file,
+        "ORDERS": write(tmp_path, "orders.json", {"kgv": {"hexes": 1, "target": "bismarck"}}),
+        "BADORDERS": write(tmp_path, "badorders.json", {"hood": {"hexes": 1}}),
+    }
+    argv = [str(files[a]) if a in files else a for a in argv]
+    code, out, err = run(*argv)
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: ") and message in err and "Traceback" not in err
+
+
+def test_an_error_from_the_real_command_has_no_traceback() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "rules", "tables", "ww3"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr == f"error: unknown rule set 'ww3'; known: {', '.join(ruleset_keys())}\n"
+
+
+def test_simulate_is_reproducible_and_independent_of_workers() -> None:
+    one = run_json("simulate", SCENARIO, "--runs", "12", "--turns", "6", "--json", "--workers", "1")
+    two = run_json("simulate", SCENARIO, "--runs", "12", "--turns", "6", "--json", "--workers", "2")
+    assert one == two
+    assert one["runs"] == 12 and one["seeds"] == [0, 11] and one["policy"] == "captain"
+    for ship in one["ships"].values():
+        assert sum(ship[st] for st in ("sunk", "struck", "captured", "withdrawn", "active")) == 12
+    assert sum(one["wins"].values()) + one["draws"] + one["undecided"] == 12
+
+
+def test_simulate_prints_a_table() -> None:
+    code, out, err = run("simulate", SCENARIO, "--runs", "4", "--turns", "3", "--workers", "1")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == (
+        "Bismarck's last battle, 27 May 1941 (ultra_simple): 4 runs of up to 3 turns, "
+        "policy captain, seeds 0-3"
+    )
+    assert lines[2].split() == ["ship", "side", "sunk", "afloat"]
+    assert lines[3].split()[:3] == ["King", "George", "V"]
+    assert any(line.startswith("undecided") for line in lines)

@@ -1,0 +1,106 @@
+"""Small helpers for tests (import as ``from tests.utils import ...``)."""
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Every variable navalwar/settings.py reads; a clean subprocess starts without any of them.
+SETTINGS_ENV_VARS = (
+    "DJANGO_ENV",
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "CSRF_TRUSTED_ORIGINS",
+    "DATABASE_URL",
+    "DATABASE_POOL",
+    "DATABASE_POOL_MAX_SIZE",
+    "CONN_MAX_AGE",
+    "CACHE_URL",
+    "REDIS_URL",
+    "EMAIL_URL",
+    "DEFAULT_FROM_EMAIL",
+    "STATIC_ROOT",
+    "LOG_LEVEL",
+    "AXES_FAILURE_LIMIT",
+    "AXES_COOLOFF_HOURS",
+    "CELERY_BEAT_SCHEDULE_FILENAME",
+    "SECURE_SSL_REDIRECT",
+    "SECURE_PROXY_SSL_HEADER",
+    "SECURE_HSTS_SECONDS",
+    "SECURE_HSTS_INCLUDE_SUBDOMAINS",
+    "SECURE_HSTS_PRELOAD",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+)
+
+T = TypeVar("T")
+
+
+def clean_env(**overrides: str) -> dict[str, str]:
+    """Return os.environ without the Navalwar settings variables, plus ``overrides``."""
+    env = {key: value for key, value in os.environ.items() if key not in SETTINGS_ENV_VARS}
+    env["DJANGO_SETTINGS_MODULE"] = "navalwar.settings"
+    env.update(overrides)
+    return env
+
+
+def run_python(code: str, env: Mapping[str, str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter at the repository root; capture text output."""
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=REPO_ROOT,
+        env=dict(env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def wait_until(
+    predicate: Callable[[], T], *, timeout: float = 20.0, interval: float = 0.1, what: str = ""
+) -> T:
+    """Poll ``predicate`` until it returns a truthy value and return that; raise AssertionError on timeout."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what or predicate!r}")
+        time.sleep(interval)
+
+
+def database_url_for(settings_dict: dict[str, Any]) -> str:
+    """Return a postgres:// URL for a Django PostgreSQL settings dict (the test database, once created)."""
+    user = quote(settings_dict.get("USER") or "", safe="")
+    password = settings_dict.get("PASSWORD") or ""
+    auth = f"{user}:{quote(password, safe='')}@" if password else (f"{user}@" if user else "")
+    host = quote(settings_dict.get("HOST") or "", safe="")
+    port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
+    return f"postgres://{auth}{host}{port}/{quote(settings_dict['NAME'], safe='')}"
+
+
+@dataclass
+class CeleryWorker:
+    """A running worker subprocess. ``log`` is its combined output (read it when a test fails)."""
+
+    process: subprocess.Popen[bytes]
+    name: str
+    log_path: Path
+    env: dict[str, str] = field(repr=False)
+
+    @property
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def assert_alive(self) -> None:
+        if self.process.poll() is not None:
+            raise AssertionError(f"Celery worker exited with {self.process.returncode}:\n{self.log}")
