@@ -113,8 +113,9 @@ def on_flank(target_hex: Hex, target_heading: float, attacker_hex: Hex) -> bool:
     return T.ARCS_DEG["front_within"] - 1e-6 <= rel <= 180.0 - T.ARCS_DEG["rear_within"] + 1e-6
 
 
-def reachable(start: Pose, mp: int, length: int, free: Callable[[Hex], bool],
-              astern: bool = False) -> dict[Pose, str]:
+def reachable(
+    start: Pose, mp: int, length: int, free: Callable[[Hex], bool], astern: bool = False
+) -> dict[Pose, str]:
     """Return every pose reachable this move with its cheapest course (ties: alphabetical).
 
     ``free(h)`` says whether the vessel may enter hex ``h`` (not land, shore, another ship, off the map).
@@ -151,16 +152,29 @@ def reachable(start: Pose, mp: int, length: int, free: Callable[[Hex], bool],
     return {p: c for p, (_, c) in out.items()}
 
 
-def plan_ram(start: Pose, mp: int, length: int, free: Callable[[Hex], bool], target_hexes: set[Hex],
-             target_heading: float, *, need: int, flank: bool) -> str | None:
+def plan_ram(
+    start: Pose,
+    mp: int,
+    length: int,
+    free: Callable[[Hex], bool],
+    target_hexes: set[Hex],
+    target_heading: float,
+    *,
+    need: int,
+    flank: bool,
+    options: dict[Pose, str] | None = None,
+) -> str | None:
     """Return the cheapest course that brings the bow next to the target with its next hex the target's,
     ``need`` hexes of movement still in hand (A08 costs), or None.
 
     A ram (section 8) needs 2 in hand (to cross the enemy's hex) and strikes the flank (NW-ACW-05); a
-    collision by another vessel (section 7) needs 1.
+    collision by another vessel (section 7) needs 1. ``options`` may pass :func:`reachable`'s result for
+    the same start, movement and hexes, to save computing it again.
     """
     best: tuple[int, str] | None = None
-    for pose, course in reachable(start, mp, length, free).items():
+    if options is None:
+        options = reachable(start, mp, length, free)
+    for pose, course in options.items():
         nxt = step_ahead(pose)[0]
         if nxt not in target_hexes:
             continue

@@ -119,24 +119,65 @@ ARCS: tuple[str, ...] = ("front", "port", "starboard", "rear")
 FIRE_FIELDS: dict[str, str] = {a: f"fire_{a}" for a in ARCS}
 
 CLASS_SCHEMA: tuple[FieldSpec, ...] = (
-    FieldSpec(name="type", label="Type", type="choice", choices=tuple(T.SHIP_TYPES), default="unarmored_gunboat",
-              help="The seed's ship type table (lines 17-25)."),
-    FieldSpec(name="protection", label="Protection class", type="choice", required=False,
-              choices=tuple(T.PROTECTION_CLASSES),
-              help="Ironclad, chain-armoured or unprotected (section 2); defaults to the type's."),
-    FieldSpec(name="ram", label="Mounts a ram", type="bool", required=False,
-              help="Rams ram (section 8); other vessels collide (section 7). Defaults to the type's."),
+    FieldSpec(
+        name="type",
+        label="Type",
+        type="choice",
+        choices=tuple(T.SHIP_TYPES),
+        default="unarmored_gunboat",
+        help="The seed's ship type table (lines 17-25).",
+    ),
+    FieldSpec(
+        name="protection",
+        label="Protection class",
+        type="choice",
+        required=False,
+        choices=tuple(T.PROTECTION_CLASSES),
+        help="Ironclad, chain-armoured or unprotected (section 2); defaults to the type's.",
+    ),
+    FieldSpec(
+        name="ram",
+        label="Mounts a ram",
+        type="bool",
+        required=False,
+        help="Rams ram (section 8); other vessels collide (section 7). Defaults to the type's.",
+    ),
     FieldSpec(name="speed_forward", label="Speed forward", type="int", min=0, max=8, unit="hexes"),
     FieldSpec(name="speed_back", label="Speed back", type="int", min=0, max=8, unit="hexes"),
     FieldSpec(name="fire_front", label="Firepower front", type="int", min=0, max=8, unit="D6"),
     FieldSpec(name="fire_side", label="Firepower each side", type="int", min=0, max=8, unit="D6"),
     FieldSpec(name="fire_rear", label="Firepower rear", type="int", min=0, max=8, unit="D6"),
-    FieldSpec(name="resistance", label="Resistance", type="int", min=1, max=60, unit="points",
-              help="Hits the vessel can take (section 5; A11: lost at 0)."),
-    FieldSpec(name="hexes", label="Length", type="int", required=False, min=1, max=T.MAX_SHIP_HEXES, default=1,
-              unit="hexes", help="Vessels may occupy one or more hexes (line 1, A14)."),
-    FieldSpec(name="troops", label="Troops embarked", type="int", required=False, min=0, max=40, default=0,
-              unit="figures", help="Add 1 point per figure when the vessel is stormed aground (line 82)."),
+    FieldSpec(
+        name="resistance",
+        label="Resistance",
+        type="int",
+        min=1,
+        max=60,
+        unit="points",
+        help="Hits the vessel can take (section 5; A11: lost at 0).",
+    ),
+    FieldSpec(
+        name="hexes",
+        label="Length",
+        type="int",
+        required=False,
+        min=1,
+        max=T.MAX_SHIP_HEXES,
+        default=1,
+        unit="hexes",
+        help="Vessels may occupy one or more hexes (line 1, A14).",
+    ),
+    FieldSpec(
+        name="troops",
+        label="Troops embarked",
+        type="int",
+        required=False,
+        min=0,
+        max=40,
+        default=0,
+        unit="figures",
+        help="Add 1 point per figure when the vessel is stormed aground (line 82).",
+    ),
 )
 
 ORDER_TYPES: tuple[OrderType, ...] = (
@@ -144,8 +185,8 @@ ORDER_TYPES: tuple[OrderType, ...] = (
         key="move",
         label="Movement",
         help="Course letters: F = one hex (ahead, or astern with engines reversed), L / R = 30-degree turn. "
-             "Turning: 0-60 degrees in the move free, 61-90 costs 1 hex, 91-120 2, 121-150 3, 151-180 4 "
-             "(section 3, A08). Reversing engines costs 1 hex, then Speed Back applies (A09).",
+        "Turning: 0-60 degrees in the move free, 61-90 costs 1 hex, 91-120 2, 121-150 3, 151-180 4 "
+        "(section 3, A08). Reversing engines costs 1 hex, then Speed Back applies (A09).",
         fields=(
             FieldSpec(name="course", label="Course", type="str", required=False, max=24, default=""),
             FieldSpec(name="astern", label="Engines astern", type="bool", required=False, default=False),
@@ -155,28 +196,52 @@ ORDER_TYPES: tuple[OrderType, ...] = (
         key="ram",
         label="Ram / collide",
         help="Steer for an enemy vessel and strike it this move if it can be reached (sections 6-8). "
-             "Give no course with it.",
+        "Give no course with it.",
         fields=(FieldSpec(name="ram", label="Ram target", type="str", required=False, max=64),),
     ),
     OrderType(
         key="fire",
         label="Gunfire",
         help="Each arc fires its dice at one target in that arc after movement: ships, batteries, forts, "
-             "surfaced mines (section 4, A04, A05).",
-        fields=tuple(FieldSpec(name=FIRE_FIELDS[a], label=f"Target {a}", type="str", required=False, max=64)
-                     for a in ARCS),
+        "surfaced mines (section 4, A04, A05).",
+        fields=tuple(
+            FieldSpec(name=FIRE_FIELDS[a], label=f"Target {a}", type="str", required=False, max=64)
+            for a in ARCS
+        ),
     ),
 )
 
 OPTIONS: tuple[FieldSpec, ...] = (
-    FieldSpec(name="mine_effect", label="Effect of a mine detonation", type="choice", required=False,
-              choices=("lost", "resistance"), default="lost",
-              help="A12: the vessel is lost (default), or loses the points below."),
-    FieldSpec(name="mine_damage", label="Resistance lost to a mine", type="int", required=False, min=1, max=60,
-              default=12, unit="points", help="Used when the mine effect is 'resistance' (A12)."),
-    FieldSpec(name="land_fire_multiplier", label="Naval fire at land targets: points per hit", type="int",
-              required=False, min=1, max=4, default=T.LAND_FIRE_MULTIPLIER,
-              help="Line 44: double the effectiveness of field artillery (A13)."),
+    FieldSpec(
+        name="mine_effect",
+        label="Effect of a mine detonation",
+        type="choice",
+        required=False,
+        choices=("lost", "resistance"),
+        default="lost",
+        help="A12: the vessel is lost (default), or loses the points below.",
+    ),
+    FieldSpec(
+        name="mine_damage",
+        label="Resistance lost to a mine",
+        type="int",
+        required=False,
+        min=1,
+        max=60,
+        default=12,
+        unit="points",
+        help="Used when the mine effect is 'resistance' (A12).",
+    ),
+    FieldSpec(
+        name="land_fire_multiplier",
+        label="Naval fire at land targets: points per hit",
+        type="int",
+        required=False,
+        min=1,
+        max=4,
+        default=T.LAND_FIRE_MULTIPLIER,
+        help="Line 44: double the effectiveness of field artillery (A13).",
+    ),
 )
 
 
@@ -290,12 +355,6 @@ class _Ctx:
     def turn(self) -> int:
         return self.state.turn
 
-    def land(self) -> set[Hex]:
-        return {cast(Hex, t.position) for t in self.terrain if t.kind in ("land", "battery", "fort")}
-
-    def shore(self) -> set[Hex]:
-        return {cast(Hex, t.position) for t in self.terrain if t.kind == "shore"}
-
 
 class AcwRiver(RuleSet):
     """ACW riverine hex rules: gunboats, rams, ironclads, transports and mortar boats (seed 002)."""
@@ -312,6 +371,9 @@ class AcwRiver(RuleSet):
     options = OPTIONS
     default_map = (24, 18)
 
+    def __init__(self) -> None:
+        self._terrain_cache: dict[int, tuple[tuple[TerrainFeature, ...], frozenset[Hex], frozenset[Hex]]] = {}
+
     # --- ship classes ----------------------------------------------------------------------------
 
     def class_schema(self) -> tuple[FieldSpec, ...]:
@@ -320,12 +382,20 @@ class AcwRiver(RuleSet):
     def check_class(self, stats: Mapping[str, JSON]) -> FieldErrors:
         errors: FieldErrors = {}
         if _int(stats.get("speed_back")) > _int(stats.get("speed_forward")):
-            errors.setdefault("speed_back", []).append("Speed back cannot exceed speed forward (lines 17-25).")
+            errors.setdefault("speed_back", []).append(
+                "Speed back cannot exceed speed forward (lines 17-25)."
+            )
         typ = str(stats.get("type"))
         prot = protection_of(stats)
         if typ in ("lightly_armored", "heavily_armored") and prot == "unprotected":
-            errors.setdefault("protection", []).append("An armoured type needs chain armour or an ironclad's.")
-        unarmoured = typ.startswith("unarmored") or typ in ("mortar_boat", "transport_empty", "transport_loaded")
+            errors.setdefault("protection", []).append(
+                "An armoured type needs chain armour or an ironclad's."
+            )
+        unarmoured = typ.startswith("unarmored") or typ in (
+            "mortar_boat",
+            "transport_empty",
+            "transport_loaded",
+        )
         if unarmoured and prot == "ironclad":
             errors.setdefault("protection", []).append("An unarmoured type cannot be an ironclad.")
         if typ == "transport_empty" and _int(stats.get("troops")):
@@ -334,22 +404,37 @@ class AcwRiver(RuleSet):
 
     def class_summary(self, stats: Mapping[str, JSON]) -> dict[str, JSON]:
         res = _int(stats.get("resistance"), 1)
-        return {"protection": protection_of(stats), "ram": is_ram(stats),
-                "no_confirmation_after_lost": no_confirm_threshold(res),
-                "stormed_as": str(T.PROTECTION_CLASSES[protection_of(stats)]["stormed_as"])}
+        return {
+            "protection": protection_of(stats),
+            "ram": is_ram(stats),
+            "no_confirmation_after_lost": no_confirm_threshold(res),
+            "stormed_as": str(T.PROTECTION_CLASSES[protection_of(stats)]["stormed_as"]),
+        }
 
     def reference_classes(self) -> tuple[dict[str, JSON], ...]:
         """Return one class per row of the seed's ship type table (lines 17-25)."""
         out: list[dict[str, JSON]] = []
         for key, row in T.SHIP_TYPES.items():
-            stats: dict[str, JSON] = {"type": key, "protection": str(row["protection"]), "ram": bool(row["ram"])}
+            stats: dict[str, JSON] = {
+                "type": key,
+                "protection": str(row["protection"]),
+                "ram": bool(row["ram"]),
+            }
             for f in ("speed_forward", "speed_back", "fire_front", "fire_side", "fire_rear", "resistance"):
                 stats[f] = cast(int, row[f])
             stats["hexes"] = 1
             stats["troops"] = 0
-            out.append({"key": f"acw_{key}", "name": str(row["name"]), "nation": "", "type": key, "stats": stats,
-                        "source": "seed 002 ship type table, lines 17-25 (A03: Heavily Armored 24 kept as printed)",
-                        "heuristic": False})
+            out.append(
+                {
+                    "key": f"acw_{key}",
+                    "name": str(row["name"]),
+                    "nation": "",
+                    "type": key,
+                    "stats": stats,
+                    "source": "seed 002 ship type table, lines 17-25 (A03: Heavily Armored 24 as printed)",
+                    "heuristic": False,
+                }
+            )
         return tuple(out)
 
     # --- set-up --------------------------------------------------------------------------------------
@@ -360,7 +445,9 @@ class AcwRiver(RuleSet):
             if not isinstance(s.position, Hex):
                 raise TypeError(f"{s.name}: acw_river needs hex positions")
             if not is_facing(s.heading, 12):
-                raise ValueError(f"{s.name}: heading {s.heading} is not a hex facing (multiples of 30 degrees)")
+                raise ValueError(
+                    f"{s.name}: heading {s.heading} is not a hex facing (multiples of 30 degrees)"
+                )
             typ = str(s.stats.get("type"))
             sheet = dict(s.sheet)
             sheet.setdefault("resistance", _int(s.stats.get("resistance"), 1))
@@ -379,8 +466,15 @@ class AcwRiver(RuleSet):
                 flags.add("astern")
             if sheet["aground"]:
                 flags.add("aground")
-            ships.append(replace(s, sheet=sheet, heading=norm_deg(s.heading), flags=tuple(sorted(flags)),
-                                 speed=float(min(int(s.speed), _int(sheet["speed_forward"])))))
+            ships.append(
+                replace(
+                    s,
+                    sheet=sheet,
+                    heading=norm_deg(s.heading),
+                    flags=tuple(sorted(flags)),
+                    speed=float(min(int(s.speed), _int(sheet["speed_forward"]))),
+                )
+            )
         return replace(state, ships=tuple(ships)), ()
 
     def _opt(self, state: BattleState, name: str) -> JSON:
@@ -391,12 +485,18 @@ class AcwRiver(RuleSet):
 
     # --- queries ----------------------------------------------------------------------------------
 
-    def _free_fn(self, state: BattleState, ships: Mapping[str, ShipState], terrain: list[TerrainFeature],
-                 mover: ShipState, *, avoid_shore: bool = True) -> Callable[[Hex], bool]:
-        blocked: set[Hex] = set()
-        for t in terrain:
-            if t.kind in ("land", "battery", "fort") or (avoid_shore and t.kind == "shore"):
-                blocked.add(cast(Hex, t.position))
+    def _free_fn(
+        self,
+        state: BattleState,
+        ships: Mapping[str, ShipState],
+        mover: ShipState,
+        *,
+        avoid_shore: bool = True,
+    ) -> Callable[[Hex], bool]:
+        land, shore = self._fixed_terrain(state.terrain)
+        blocked: set[Hex] = set(land)
+        if avoid_shore:
+            blocked |= shore
         for s in ships.values():
             if s.id != mover.id and s.active:
                 blocked.update(hexes_of(s))
@@ -406,6 +506,22 @@ class AcwRiver(RuleSet):
             return x not in blocked and on_hex_map(x, w, h)
 
         return free
+
+    def _fixed_terrain(self, terrain: tuple[TerrainFeature, ...]) -> tuple[frozenset[Hex], frozenset[Hex]]:
+        """Return the hexes no vessel may enter (land, batteries, forts) and the shore hexes.
+
+        They do not change during a battle (only mines come and go), so the sets are remembered for the
+        last few terrain tuples seen (by identity; the tuple is kept, so the identity cannot be reused).
+        """
+        hit = self._terrain_cache.get(id(terrain))
+        if hit is not None and hit[0] is terrain:
+            return hit[1], hit[2]
+        land = frozenset(cast(Hex, t.position) for t in terrain if t.kind in ("land", "battery", "fort"))
+        shore = frozenset(cast(Hex, t.position) for t in terrain if t.kind == "shore")
+        if len(self._terrain_cache) > 8:
+            self._terrain_cache.clear()
+        self._terrain_cache[id(terrain)] = (terrain, land, shore)
+        return land, shore
 
     def embedded_target(self, state: BattleState, ship: ShipState) -> ShipState | None:
         """Return the vessel the ram's bow is in (it must reverse to draw off, section 8), if still there."""
@@ -420,8 +536,12 @@ class AcwRiver(RuleSet):
 
     def move_points(self, ship: ShipState, astern: bool) -> int:
         """Return the hexes the ship may spend this move ahead or astern (A09, NW-ACW-03)."""
-        return movement_points(_int(ship.sheet.get("speed_forward")), _int(ship.sheet.get("speed_back")), astern,
-                               bool(ship.sheet.get("astern")))
+        return movement_points(
+            _int(ship.sheet.get("speed_forward")),
+            _int(ship.sheet.get("speed_back")),
+            astern,
+            bool(ship.sheet.get("astern")),
+        )
 
     def target_of(self, state: BattleState, target_id: str) -> ShipState | TerrainFeature | None:
         """Return the ship or the battery, fort or mine with this id."""
@@ -457,12 +577,19 @@ class AcwRiver(RuleSet):
                 err("astern", f"{ship.name} has no speed astern (Speed Back 0).")
             embedded = self.embedded_target(state, ship)
             if embedded is not None and not astern and (course or ram):
-                err("astern", f"{ship.name}'s ram is in {embedded.name}: she must reverse engines to draw off "
-                              "(section 8).")
+                err(
+                    "astern",
+                    f"{ship.name}'s ram is in {embedded.name}: she must reverse engines to draw off "
+                    "(section 8).",
+                )
             mp = self.move_points(ship, astern)
+            rev_note = " after reversing engines (A09)" if astern != bool(ship.sheet.get("astern")) else ""
             if course and course_cost(course) > mp:
-                err("course", f"The course costs {course_cost(course)} hexes (turning included, A08); "
-                              f"{ship.name} has {mp} this move{' after reversing engines (A09)' if astern != bool(ship.sheet.get('astern')) else ''}.")
+                err(
+                    "course",
+                    f"The course costs {course_cost(course)} hexes (turning included, A08); "
+                    f"{ship.name} has {mp} this move{rev_note}.",
+                )
             if ram:
                 if course:
                     err("ram", "Give a course or a ram target, not both.")
@@ -532,10 +659,8 @@ class AcwRiver(RuleSet):
     def _predict(self, state: BattleState, ship: ShipState, course: str, astern: bool) -> Pose:
         pose = pose_of(ship)
         for c in course:
-            if c == "F":
-                pose = step_astern(pose) if astern else step_ahead(pose)
-            else:
-                pose = turn(pose, c)
+            ahead = step_astern(pose) if astern else step_ahead(pose)
+            pose = ahead if c == "F" else turn(pose, c)
         return pose
 
     def _keep_course(self, state: BattleState, ship: ShipState) -> dict[str, JSON]:
@@ -546,7 +671,7 @@ class AcwRiver(RuleSet):
         if self.embedded_target(state, ship) is not None and not astern:
             return {"course": "", "astern": False}
         mp = self.move_points(ship, astern)
-        free = self._free_fn(state, state.ship_map(), list(state.terrain), ship)
+        free = self._free_fn(state, state.ship_map(), ship)
         pose = pose_of(ship)
         n = 0
         length = _int(ship.stats.get("hexes"), 1)
@@ -564,7 +689,9 @@ class AcwRiver(RuleSet):
         length = _int(ship.stats.get("hexes"), 1)
         mine = footprint(pose, length)
         best: dict[str, tuple[int, str]] = {}
-        candidates: list[tuple[str, list[Hex]]] = [(t.id, hexes_of(t)) for t in self._enemy_ships(state, ship)]
+        candidates: list[tuple[str, list[Hex]]] = [
+            (t.id, hexes_of(t)) for t in self._enemy_ships(state, ship)
+        ]
         for t in state.terrain:
             if t.kind in ("battery", "fort") and t.props.get("side") != ship.side and not self._silenced(t):
                 candidates.append((str(t.props.get("id")), [cast(Hex, t.position)]))
@@ -587,7 +714,9 @@ class AcwRiver(RuleSet):
         data: dict[str, JSON] = self._keep_course(state, ship)
         if policy == "captain":
             data = self._captain_move(state, ship)
-        if policy != "hold" and not (ship.sheet.get("aground") and ship.sheet.get("aground_turn") == state.turn):
+        if policy != "hold" and not (
+            ship.sheet.get("aground") and ship.sheet.get("aground_turn") == state.turn
+        ):
             if data.get("ram"):
                 pose = pose_of(ship)
             else:
@@ -598,8 +727,10 @@ class AcwRiver(RuleSet):
             data = {k: v for k, v in data.items() if not k.startswith("fire_")}
             order = ShipOrder(ship_id=ship.id, data=data)
             if self.check_order(state, ship, order):
-                order = ShipOrder(ship_id=ship.id, data={"astern": bool(ship.sheet.get("astern"))}
-                                  if not ship.sheet.get("aground") else {})
+                order = ShipOrder(
+                    ship_id=ship.id,
+                    data={"astern": bool(ship.sheet.get("astern"))} if not ship.sheet.get("aground") else {},
+                )
         return order
 
     def _captain_move(self, state: BattleState, ship: ShipState) -> dict[str, JSON]:
@@ -611,12 +742,11 @@ class AcwRiver(RuleSet):
         if not enemies:
             return self._keep_course(state, ship)
         ships = state.ship_map()
-        terrain = list(state.terrain)
         length = _int(ship.stats.get("hexes"), 1)
         was_astern = bool(ship.sheet.get("astern"))
         if self.embedded_target(state, ship) is not None:
             mp = self.move_points(ship, True)
-            free = self._free_fn(state, ships, terrain, ship)
+            free = self._free_fn(state, ships, ship)
             course = ""
             pose = pose_of(ship)
             for _ in range(mp):
@@ -628,24 +758,37 @@ class AcwRiver(RuleSet):
         here = pose_of(ship)
         near = sorted(enemies, key=lambda t: (nearest_distance(hexes_of(ship), hexes_of(t)), t.id))[:4]
         mp_ahead = self.move_points(ship, False)
-        free = self._free_fn(state, ships, terrain, ship)
-        if is_ram(ship.stats) or remaining(ship) > 6:
+        free = self._free_fn(state, ships, ship)
+        opts = reachable(here, mp_ahead, length, free)
+        mine_now = hexes_of(ship)
+        wants_ram = is_ram(ship.stats) or (remaining(ship) > 6 and protection_of(ship.stats) != "unprotected")
+        if wants_ram:
             for t in near:
-                ram_course = plan_ram(here, mp_ahead, length, free, set(hexes_of(t)), t.heading,
-                                      need=2 if is_ram(ship.stats) else 1, flank=is_ram(ship.stats))
-                if ram_course is not None and (is_ram(ship.stats) or protection_of(ship.stats) != "unprotected"):
+                if nearest_distance(mine_now, hexes_of(t)) > mp_ahead + 1:
+                    continue
+                ram_course = plan_ram(
+                    here,
+                    mp_ahead,
+                    length,
+                    free,
+                    set(hexes_of(t)),
+                    t.heading,
+                    need=2 if is_ram(ship.stats) else 1,
+                    flank=is_ram(ship.stats),
+                    options=opts,
+                )
+                if ram_course is not None:
                     return {"ram": t.id, "astern": False}
         if remaining(ship) <= 2:
-            shore = {cast(Hex, t.position) for t in terrain if t.kind == "shore"}
+            shore = self._fixed_terrain(state.terrain)[1]
             if shore:
-                free_shore = self._free_fn(state, ships, terrain, ship, avoid_shore=False)
-                for pose, course in sorted(reachable(here, mp_ahead - 1, length, free).items(),
-                                           key=lambda pc: (len(pc[1]), pc[1])):
+                free_shore = self._free_fn(state, ships, ship, avoid_shore=False)
+                for pose, course in sorted(opts.items(), key=lambda pc: (len(pc[1]), pc[1])):
                     ahead = step_ahead(pose)[0]
                     if ahead in shore and free_shore(ahead) and course_cost(course + "F") <= mp_ahead:
                         return {"course": course + "F", "astern": False}
         best: tuple[float, str] | None = None
-        for pose, course in reachable(here, mp_ahead, length, free).items():
+        for pose, course in opts.items():
             score = 0.25 * course.count("F")
             mine = footprint(pose, length)
             for i, t in enumerate(near):
@@ -663,7 +806,11 @@ class AcwRiver(RuleSet):
             if best is None or key < (-best[0], best[1]):
                 best = (score, course)
         course = best[1] if best else ""
-        return {"course": course, "astern": False} if not was_astern or course else {"course": "", "astern": was_astern}
+        return (
+            {"course": course, "astern": False}
+            if not was_astern or course
+            else {"course": "", "astern": was_astern}
+        )
 
     # --- resolution --------------------------------------------------------------------------------
 
@@ -706,39 +853,74 @@ class AcwRiver(RuleSet):
             if s.sheet.get("embedded_in") and self.embedded_target(state.with_ships(ctx.ships), s) is None:
                 ctx.ships[sid] = replace(s, sheet={**s.sheet, "embedded_in": None})
 
-        new = replace(state.with_ships(ctx.ships), terrain=tuple(ctx.terrain), initiative=tuple(order_of_sides))
+        new = replace(
+            state.with_ships(ctx.ships), terrain=tuple(ctx.terrain), initiative=tuple(order_of_sides)
+        )
         return PhaseResult(state=new, events=tuple(ctx.events), rolls=tuple(dice.rolls[start:]))
 
     # --- movement ------------------------------------------------------------------------------------
 
-    def _lose(self, ctx: _Ctx, ship: ShipState, pts: int, why: str, *, lost_outright: bool = False,
-              rolls: tuple[Roll, ...] = ()) -> ShipState:
+    def _lose(
+        self,
+        ctx: _Ctx,
+        ship: ShipState,
+        pts: int,
+        why: str,
+        *,
+        lost_outright: bool = False,
+        rolls: tuple[Roll, ...] = (),
+    ) -> ShipState:
         """Apply a loss of resistance at once (movement step) and sink the vessel at 0 (A11)."""
         lost = _int(ship.sheet.get("lost")) + pts
         ship = replace(ship, sheet={**ship.sheet, "lost": lost})
         left = _int(ship.sheet.get("resistance"), 1) - lost
         if pts:
-            ctx.events.append(Event(kind="damage", turn=ctx.turn, ship_id=ship.id,
-                                    text=f"{ship.name} loses {pts} resistance point(s) ({why}): {max(left, 0)} left.",
-                                    data={"points": pts, "lost": lost, "remaining": max(left, 0)},
-                                    visible_to=(ship.side,)))
+            ctx.events.append(
+                Event(
+                    kind="damage",
+                    turn=ctx.turn,
+                    ship_id=ship.id,
+                    text=f"{ship.name} loses {pts} resistance point(s) ({why}): {max(left, 0)} left.",
+                    data={"points": pts, "lost": lost, "remaining": max(left, 0)},
+                    visible_to=(ship.side,),
+                )
+            )
         if lost_outright or left <= 0:
             ship = self._sink(ctx, ship, why if lost_outright else f"resistance gone, A11 ({why})", rolls)
         ctx.ships[ship.id] = ship
         return ship
 
     def _sink(self, ctx: _Ctx, ship: ShipState, why: str, rolls: tuple[Roll, ...] = ()) -> ShipState:
-        ctx.events.append(Event(kind="sunk", turn=ctx.turn, ship_id=ship.id, outcome="sunk", rolls=rolls,
-                                text=f"{ship.name} is lost: {why}."))
+        ctx.events.append(
+            Event(
+                kind="sunk",
+                turn=ctx.turn,
+                ship_id=ship.id,
+                outcome="sunk",
+                rolls=rolls,
+                text=f"{ship.name} is lost: {why}.",
+            )
+        )
         return replace(ship, status="sunk", flags=tuple(sorted(set(ship.flags) | {"sinking"})))
 
     def _ground(self, ctx: _Ctx, ship: ShipState, where: Hex, why: str) -> ShipState:
-        ship = replace(ship, position=where,
-                       sheet={**ship.sheet, "aground": True, "aground_turn": ctx.turn, "astern": False},
-                       flags=tuple(sorted((set(ship.flags) | {"aground"}) - {"astern"})), speed=0.0)
-        ctx.events.append(Event(kind="aground", turn=ctx.turn, ship_id=ship.id, outcome="aground",
-                                text=f"{ship.name} runs aground at ({where.q},{where.r}) ({why}; section 9: "
-                                     f"-{T.AGROUND['resistance_lost']} resistance)."))
+        ship = replace(
+            ship,
+            position=where,
+            sheet={**ship.sheet, "aground": True, "aground_turn": ctx.turn, "astern": False},
+            flags=tuple(sorted((set(ship.flags) | {"aground"}) - {"astern"})),
+            speed=0.0,
+        )
+        ctx.events.append(
+            Event(
+                kind="aground",
+                turn=ctx.turn,
+                ship_id=ship.id,
+                outcome="aground",
+                text=f"{ship.name} runs aground at ({where.q},{where.r}) ({why}; section 9: "
+                f"-{T.AGROUND['resistance_lost']} resistance).",
+            )
+        )
         ctx.ships[ship.id] = ship
         return self._lose(ctx, ship, T.AGROUND["resistance_lost"], "running aground")
 
@@ -757,21 +939,36 @@ class AcwRiver(RuleSet):
             astern = False
             tgt = ctx.ships.get(str(ram_id))
             mp = self.move_points(ship, False)
-            free = self._free_fn(ctx.state, ctx.ships, ctx.terrain, ship)
+            free = self._free_fn(ctx.state, ctx.ships, ship)
             if tgt is not None and tgt.active:
                 ram = is_ram(ship.stats)
-                planned = plan_ram(pose_of(ship), mp, length, free, set(hexes_of(tgt)), tgt.heading,
-                                   need=cast(int, (T.RAM if ram else T.COLLISION)["hexes_needed_beyond_contact"]),
-                                   flank=ram)
+                planned = plan_ram(
+                    pose_of(ship),
+                    mp,
+                    length,
+                    free,
+                    set(hexes_of(tgt)),
+                    tgt.heading,
+                    need=cast(int, (T.RAM if ram else T.COLLISION)["hexes_needed_beyond_contact"]),
+                    flank=ram,
+                )
                 if planned is not None:
                     course, ram_target = planned, tgt
                 else:
                     options = reachable(pose_of(ship), mp, length, free)
                     th = hexes_of(tgt)
-                    pick = min(options.items(), key=lambda pc: (nearest_distance(footprint(pc[0], length), th),
-                                                                course_cost(pc[1]), pc[1]))
+                    pick = min(
+                        options.items(),
+                        key=lambda pc: (
+                            nearest_distance(footprint(pc[0], length), th),
+                            course_cost(pc[1]),
+                            pc[1],
+                        ),
+                    )
                     course = pick[1]
-                    note = f"; cannot reach {tgt.name} to {'ram' if ram else 'collide'} this move: closes on her"
+                    note = (
+                        f"; cannot reach {tgt.name} to {'ram' if ram else 'collide'} this move: closes on her"
+                    )
             else:
                 note = "; ram target gone"
         switched = astern != was
@@ -784,8 +981,7 @@ class AcwRiver(RuleSet):
         pose = pose_of(ship)
         start_hex = pose[0]
         path: list[JSON] = [{"q": start_hex.q, "r": start_hex.r}]
-        land = ctx.land()
-        shore = ctx.shore()
+        land, shore = self._fixed_terrain(ctx.state.terrain)
         others: set[Hex] = set()
         for s in ctx.ships.values():
             if s.id != ship.id and s.active:
@@ -803,12 +999,25 @@ class AcwRiver(RuleSet):
             nxt_pose = step_astern(pose) if astern else step_ahead(pose)
             bow = nxt_pose[0]
             if not on_hex_map(bow, ctx.state.map.width, ctx.state.map.height):
-                ship = replace(ctx.ships[ship.id], position=pose[0], heading=pose[1], offset=pose[2],
-                               status="withdrawn", speed=float(moved))
+                ship = replace(
+                    ctx.ships[ship.id],
+                    position=pose[0],
+                    heading=pose[1],
+                    offset=pose[2],
+                    status="withdrawn",
+                    speed=float(moved),
+                )
                 ctx.ships[ship.id] = ship
-                ctx.events.append(Event(kind="move", turn=ctx.turn, ship_id=ship.id, outcome="withdrawn",
-                                        text=f"{ship.name} leaves the map and the battle (NW-ACW-08).",
-                                        data={"path": path, "course": course, "default": order.default}))
+                ctx.events.append(
+                    Event(
+                        kind="move",
+                        turn=ctx.turn,
+                        ship_id=ship.id,
+                        outcome="withdrawn",
+                        text=f"{ship.name} leaves the map and the battle (NW-ACW-08).",
+                        data={"path": path, "course": course, "default": order.default},
+                    )
+                )
                 return
             if any(h in land or h in others for h in footprint(nxt_pose, length)):
                 ended = "; stopped: next hex taken (NW-ACW-08)"
@@ -816,9 +1025,15 @@ class AcwRiver(RuleSet):
             if bow in shore:
                 ship = replace(ctx.ships[ship.id], heading=pose[1], offset=pose[2])
                 path.append({"q": bow.q, "r": bow.r})
-                ctx.events.append(Event(kind="move", turn=ctx.turn, ship_id=ship.id,
-                                        text=f"{ship.name} moves {course} onto the shore{note}.",
-                                        data={"path": path, "course": course, "default": order.default}))
+                ctx.events.append(
+                    Event(
+                        kind="move",
+                        turn=ctx.turn,
+                        ship_id=ship.id,
+                        text=f"{ship.name} moves {course} onto the shore{note}.",
+                        data={"path": path, "course": course, "default": order.default},
+                    )
+                )
                 self._ground(ctx, ship, bow, "ordered onto the shore")
                 return
             pose = nxt_pose
@@ -829,19 +1044,32 @@ class AcwRiver(RuleSet):
             ship = self._mine_check(ctx, ship, bow)
             if not ship.active:
                 return
-        ship = replace(ctx.ships[ship.id], position=pose[0], heading=pose[1], offset=pose[2], speed=float(moved))
+        ship = replace(
+            ctx.ships[ship.id], position=pose[0], heading=pose[1], offset=pose[2], speed=float(moved)
+        )
         ctx.ships[ship.id] = ship
         rev = " (engines reversed: -1 hex, A09)" if switched else ""
-        ctx.events.append(Event(
-            kind="move", turn=ctx.turn, ship_id=ship.id,
-            text=f"{ship.name} {'backs' if astern else 'moves'} {course or '(stays)'}{rev} to "
-                 f"({pose[0].q},{pose[0].r}) heading {pose[1]:g}{note}{ended}.",
-            data={"path": path, "course": course, "heading": pose[1], "astern": astern, "default": order.default}))
+        ctx.events.append(
+            Event(
+                kind="move",
+                turn=ctx.turn,
+                ship_id=ship.id,
+                text=f"{ship.name} {'backs' if astern else 'moves'} {course or '(stays)'}{rev} to "
+                f"({pose[0].q},{pose[0].r}) heading {pose[1]:g}{note}{ended}.",
+                data={
+                    "path": path,
+                    "course": course,
+                    "heading": pose[1],
+                    "astern": astern,
+                    "default": order.default,
+                },
+            )
+        )
         if ram_target is not None and not ended and ram_target.active and ctx.ships[ram_target.id].active:
             self._ram(ctx, ctx.ships[ship.id], ctx.ships[ram_target.id])
 
     def _mine_check(self, ctx: _Ctx, ship: ShipState, at: Hex) -> ShipState:
-        """Section 10: an enemy vessel entering a mined hex makes the miner roll: even detonates, odd surfaces."""
+        """Section 10: an enemy entering a mined hex makes the miner roll: even detonates, odd surfaces."""
         for i, t in enumerate(ctx.terrain):
             if t.kind != "mine" or t.position != at or t.props.get("side") == ship.side:
                 continue
@@ -853,10 +1081,18 @@ class AcwRiver(RuleSet):
             if v % 2 == 0:
                 del ctx.terrain[i]
                 effect = str(self._opt(ctx.state, "mine_effect"))
-                ctx.events.append(Event(kind="mine", turn=ctx.turn, ship_id=ship.id, rolls=rolls, needed=2,
-                                        outcome="detonated",
-                                        text=f"A mine explodes under {ship.name} (D6 {v}, even: detonates, "
-                                             f"section 10).", data={"mine": mid, "effect": effect}))
+                ctx.events.append(
+                    Event(
+                        kind="mine",
+                        turn=ctx.turn,
+                        ship_id=ship.id,
+                        rolls=rolls,
+                        needed=2,
+                        outcome="detonated",
+                        text=f"A mine explodes under {ship.name} (D6 {v}, even: detonates, section 10).",
+                        data={"mine": mid, "effect": effect},
+                    )
+                )
                 ship = replace(ship, flags=tuple(sorted(set(ship.flags) | {"blown_up"})))
                 ctx.ships[ship.id] = ship
                 if effect == "lost":
@@ -865,11 +1101,19 @@ class AcwRiver(RuleSet):
                     return ship
                 return self._lose(ctx, ship, _int(self._opt(ctx.state, "mine_damage"), 12), "mine, A12")
             ctx.terrain[i] = replace(t, visible_to=None, props={**t.props, "surfaced": True})
-            ctx.events.append(Event(kind="mine", turn=ctx.turn, ship_id=ship.id, rolls=rolls, needed=2,
-                                    outcome="surfaced",
-                                    text=f"A mine is washed to the surface beside {ship.name} (D6 {v}, odd; "
-                                         f"gunfire detonates it on 5-6, section 10).",
-                                    data={"mine": mid, "q": at.q, "r": at.r}))
+            ctx.events.append(
+                Event(
+                    kind="mine",
+                    turn=ctx.turn,
+                    ship_id=ship.id,
+                    rolls=rolls,
+                    needed=2,
+                    outcome="surfaced",
+                    text=f"A mine is washed to the surface beside {ship.name} (D6 {v}, odd; "
+                    f"gunfire detonates it on 5-6, section 10).",
+                    data={"mine": mid, "q": at.q, "r": at.r},
+                )
+            )
             return ship
         return ship
 
@@ -882,22 +1126,45 @@ class AcwRiver(RuleSet):
         rolls = tuple(ctx.dice.rolls[first:])
         if ram:
             loss, own = ram_result(d1, d2)
-            text = (f"{rammer.name} rams {target.name} in the flank: {d1} x {d2} = {loss} point(s); the ram loses "
-                    f"{own} ({(d1 % 2) + (d2 % 2)} odd die/dice x 2, section 8).")
+            text = (
+                f"{rammer.name} rams {target.name} in the flank: {d1} x {d2} = {loss} point(s); "
+                f"the ram loses {own} ({(d1 % 2) + (d2 % 2)} odd die/dice x 2, section 8)."
+            )
             mods: tuple[Modifier, ...] = ()
         else:
             pa, pt = protection_of(rammer.stats), protection_of(target.stats)
             loss, own = collision_result(d1, d2, pa, pt)
-            mods = tuple(m for m in (
-                Modifier(label=f"{target.name} is of a higher resistance class ({pt}): no loss (A10)", value=0)
-                if loss == 0 and abs(d1 - d2) else None,
-                Modifier(label=f"{target.name} is armoured: attacker loses 1 (section 7)", value=-1) if own else None,
-            ) if m is not None)
-            text = (f"{rammer.name} collides with {target.name}: |{d1} - {d2}| = {abs(d1 - d2)} -> {loss} point(s); "
-                    f"{rammer.name} loses {own} (section 7).")
-        ctx.events.append(Event(kind="ram" if ram else "collision", turn=ctx.turn, ship_id=rammer.id,
-                                target_id=target.id, rolls=rolls, modifiers=mods, outcome="hit" if loss else "no_damage",
-                                text=text, data={"dice": [d1, d2], "target_loss": loss, "own_loss": own}))
+            mods = tuple(
+                m
+                for m in (
+                    Modifier(
+                        label=f"{target.name} is of a higher resistance class ({pt}): no loss (A10)", value=0
+                    )
+                    if loss == 0 and abs(d1 - d2)
+                    else None,
+                    Modifier(label=f"{target.name} is armoured: attacker loses 1 (section 7)", value=-1)
+                    if own
+                    else None,
+                )
+                if m is not None
+            )
+            text = (
+                f"{rammer.name} collides with {target.name}: |{d1} - {d2}| = {abs(d1 - d2)} -> "
+                f"{loss} point(s); {rammer.name} loses {own} (section 7)."
+            )
+        ctx.events.append(
+            Event(
+                kind="ram" if ram else "collision",
+                turn=ctx.turn,
+                ship_id=rammer.id,
+                target_id=target.id,
+                rolls=rolls,
+                modifiers=mods,
+                outcome="hit" if loss else "no_damage",
+                text=text,
+                data={"dice": [d1, d2], "target_loss": loss, "own_loss": own},
+            )
+        )
         target = replace(target, sheet={**target.sheet, "struck_turn": ctx.turn})
         ctx.ships[target.id] = target
         if ram:
@@ -905,13 +1172,24 @@ class AcwRiver(RuleSet):
         else:
             new_heading = struck_heading(target.heading, rammer.heading)
             if new_heading != target.heading:
-                target = replace(target, heading=new_heading, offset=1 if turn_between(target.heading, new_heading) > 0
-                                 else 0)
+                target = replace(
+                    target,
+                    heading=new_heading,
+                    offset=1 if turn_between(target.heading, new_heading) > 0 else 0,
+                )
                 ctx.ships[target.id] = target
-                ctx.events.append(Event(kind="turned", turn=ctx.turn, ship_id=target.id,
-                                        text=f"{target.name} is turned 60 degrees to {new_heading:g} towards "
-                                             f"{rammer.name}'s course (line 62)."))
-        target = self._lose(ctx, ctx.ships[target.id], loss, f"{'rammed' if ram else 'collision'} by {rammer.name}")
+                ctx.events.append(
+                    Event(
+                        kind="turned",
+                        turn=ctx.turn,
+                        ship_id=target.id,
+                        text=f"{target.name} is turned 60 degrees to {new_heading:g} towards "
+                        f"{rammer.name}'s course (line 62).",
+                    )
+                )
+        target = self._lose(
+            ctx, ctx.ships[target.id], loss, f"{'rammed' if ram else 'collision'} by {rammer.name}"
+        )
         self._lose(ctx, ctx.ships[rammer.id], own, f"{'ramming' if ram else 'colliding with'} {target.name}")
         if not ram and target.active and not target.sheet.get("aground"):
             self._carried_aground(ctx, target)
@@ -919,8 +1197,7 @@ class AcwRiver(RuleSet):
     def _carried_aground(self, ctx: _Ctx, ship: ShipState) -> None:
         """NW-ACW-06: a vessel turned by a collision runs aground on the first shore hex ahead within its
         speed; it may not reduce speed to avoid it (line 78)."""
-        shore = ctx.shore()
-        land = ctx.land()
+        land, shore = self._fixed_terrain(ctx.state.terrain)
         others: set[Hex] = set()
         for s in ctx.ships.values():
             if s.id != ship.id and s.active:
@@ -937,9 +1214,10 @@ class AcwRiver(RuleSet):
 
     # --- fire -----------------------------------------------------------------------------------------
 
-    def _roll_vessel_hits(self, ctx: _Ctx, n: int, needed: int, target: ShipState, lost_before: int,
-                          purpose: str) -> tuple[list[int], int, int, bool, list[int]]:
-        """Roll ``n`` D6 against a vessel; return (dice, hits, ricochets, lost outright, confirmation dice)."""
+    def _roll_vessel_hits(
+        self, ctx: _Ctx, n: int, needed: int, target: ShipState, lost_before: int, purpose: str
+    ) -> tuple[list[int], int, int, bool, list[int]]:
+        """Roll ``n`` D6 at a vessel; return (dice, hits, ricochets, lost outright, confirmation dice)."""
         values = [ctx.dice.roll("D6", purpose) for _ in range(n)]
         hits = ricochets = 0
         lost = False
@@ -988,9 +1266,17 @@ class AcwRiver(RuleSet):
             if now not in taken and fire_dice(ship, now) > 0:
                 taken.add(now)
                 pairs.append((now, tid))
-                ctx.events.append(Event(kind="guns_follow", turn=ctx.turn, ship_id=ship.id, target_id=tid,
-                                        text=f"{ship.name}'s {now} guns take {tid}, which the move carried out of "
-                                             f"her {arc} arc (NW-ACW-10).", visible_to=(ship.side,)))
+                ctx.events.append(
+                    Event(
+                        kind="guns_follow",
+                        turn=ctx.turn,
+                        ship_id=ship.id,
+                        target_id=tid,
+                        text=f"{ship.name}'s {now} guns take {tid}, which the move carried out of "
+                        f"her {arc} arc (NW-ACW-10).",
+                        visible_to=(ship.side,),
+                    )
+                )
             else:
                 pairs.append((arc, tid))
         order_of_arcs = {a: i for i, a in enumerate(ARCS)}
@@ -1010,20 +1296,37 @@ class AcwRiver(RuleSet):
         pose = pose_of(ship)
         return arc_of_target(pose, min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r)))
 
-    def _fire(self, ctx: _Ctx, ship: ShipState, arc: str, tid: str, lost_before: dict[str, int],
-              points: dict[str, int], outright: dict[str, str], land_points: dict[str, int],
-              mines_hit: set[str]) -> None:
-        state_now = replace(ctx.state, ships=tuple(ctx.ships[s.id] for s in ctx.state.ships),
-                            terrain=tuple(ctx.terrain))
+    def _fire(
+        self,
+        ctx: _Ctx,
+        ship: ShipState,
+        arc: str,
+        tid: str,
+        lost_before: dict[str, int],
+        points: dict[str, int],
+        outright: dict[str, str],
+        land_points: dict[str, int],
+        mines_hit: set[str],
+    ) -> None:
+        state_now = replace(
+            ctx.state, ships=tuple(ctx.ships[s.id] for s in ctx.state.ships), terrain=tuple(ctx.terrain)
+        )
         tgt = self.target_of(state_now, tid)
         pose = pose_of(ship)
         mine_hexes = hexes_of(ship)
         name = tgt.name if isinstance(tgt, ShipState) else (str(tgt.props.get("name") or tid) if tgt else tid)
 
         def no_shot(why: str) -> None:
-            ctx.events.append(Event(kind="no_shot", turn=ctx.turn, ship_id=ship.id, target_id=tid,
-                                    text=f"{ship.name} holds her {arc} fire at {name}: {why}.",
-                                    visible_to=(ship.side,)))
+            ctx.events.append(
+                Event(
+                    kind="no_shot",
+                    turn=ctx.turn,
+                    ship_id=ship.id,
+                    target_id=tid,
+                    text=f"{ship.name} holds her {arc} fire at {name}: {why}.",
+                    visible_to=(ship.side,),
+                )
+            )
 
         if tgt is None:
             no_shot("no longer there")
@@ -1055,35 +1358,55 @@ class AcwRiver(RuleSet):
         first = len(ctx.dice.rolls)
         purpose = f"{ship.name} {arc} guns at {name}"
         if isinstance(tgt, ShipState):
-            values, hits, ric, lost, confirms = self._roll_vessel_hits(ctx, n, needed, tgt,
-                                                                       lost_before.get(tgt.id, 0), purpose)
+            values, hits, ric, lost, confirms = self._roll_vessel_hits(
+                ctx, n, needed, tgt, lost_before.get(tgt.id, 0), purpose
+            )
             per_hit = T.REVERSING["points_per_hit_astern"] if tgt.sheet.get("astern") else T.POINTS_PER_HIT
             pts = hits * per_hit
             mods: list[Modifier] = []
             if per_hit != 1 and hits:
-                mods.append(Modifier(label=f"{tgt.name} is going astern: 2 points a hit (A09)", value=per_hit))
+                mods.append(
+                    Modifier(label=f"{tgt.name} is going astern: 2 points a hit (A09)", value=per_hit)
+                )
             if lost:
-                after = lost_before.get(tgt.id, 0) >= no_confirm_threshold(_int(tgt.sheet.get("resistance"), 1))
-                how = "a 6 after 3/4 of her resistance was gone, A07" if after else "a 6 confirmed by a 6, A06"
+                after = lost_before.get(tgt.id, 0) >= no_confirm_threshold(
+                    _int(tgt.sheet.get("resistance"), 1)
+                )
+                how = (
+                    "a 6 after 3/4 of her resistance was gone, A07" if after else "a 6 confirmed by a 6, A06"
+                )
                 outright[tgt.id] = f"a lucky hit from {ship.name} ({how})"
             if pts:
                 points[tgt.id] = points.get(tgt.id, 0) + pts
             outcome = "lost" if lost else ("hit" if hits else ("ricochet" if ric else "miss"))
-            text = (f"{ship.name} fires {n} D6 {arc} at {tgt.name}, {rng} hexes, needing {needed}+: "
-                    f"{' '.join(map(str, values))}"
-                    + (f"; confirmation {' '.join(map(str, confirms))}" if confirms else "")
-                    + f" -> {hits} hit(s){', ' + str(ric) + ' ricochet(s)' if ric else ''}"
-                    + (", the vessel is lost!" if lost else "") + ".")
-            data: dict[str, JSON] = {"arc": arc, "range": rng, "dice": n, "hits": hits, "ricochets": ric,
-                                     "lost": lost, "points": pts, "confirmations": list(confirms)}
+            text = (
+                f"{ship.name} fires {n} D6 {arc} at {tgt.name}, {rng} hexes, needing {needed}+: "
+                f"{' '.join(map(str, values))}"
+                + (f"; confirmation {' '.join(map(str, confirms))}" if confirms else "")
+                + f" -> {hits} hit(s){', ' + str(ric) + ' ricochet(s)' if ric else ''}"
+                + (", the vessel is lost!" if lost else "")
+                + "."
+            )
+            data: dict[str, JSON] = {
+                "arc": arc,
+                "range": rng,
+                "dice": n,
+                "hits": hits,
+                "ricochets": ric,
+                "lost": lost,
+                "points": pts,
+                "confirmations": list(confirms),
+            }
         elif tgt.kind == "mine":
             values = [ctx.dice.roll("D6", purpose) for _ in range(n)]
             det = any(v in cast(list[int], T.MINES["surfaced_detonated_by_fire_on"]) for v in values)
             if det:
                 mines_hit.add(tid)
             mods, outcome = [], "detonated" if det else "miss"
-            text = (f"{ship.name} fires {n} D6 {arc} at the surfaced mine {tid}, {rng} hexes: "
-                    f"{' '.join(map(str, values))} -> {'detonated' if det else 'missed'} (5-6, section 10).")
+            text = (
+                f"{ship.name} fires {n} D6 {arc} at the surfaced mine {tid}, {rng} hexes: "
+                f"{' '.join(map(str, values))} -> {'detonated' if det else 'missed'} (5-6, section 10)."
+            )
             needed = 5
             data = {"arc": arc, "range": rng, "dice": n, "detonated": det}
         else:
@@ -1095,15 +1418,34 @@ class AcwRiver(RuleSet):
                 land_points[tid] = land_points.get(tid, 0) + pts
             mods = [Modifier(label=f"naval gunfire at a land target: x{mult} (line 44, A13)", value=mult)]
             outcome = "hit" if hits else "miss"
-            text = (f"{ship.name} fires {n} D6 {arc} at {name}, {rng} hexes, needing {needed}+: "
-                    f"{' '.join(map(str, values))} -> {hits} hit(s) x {mult} = {pts} point(s).")
+            text = (
+                f"{ship.name} fires {n} D6 {arc} at {name}, {rng} hexes, needing {needed}+: "
+                f"{' '.join(map(str, values))} -> {hits} hit(s) x {mult} = {pts} point(s)."
+            )
             data = {"arc": arc, "range": rng, "dice": n, "hits": hits, "points": pts}
-        ctx.events.append(Event(kind="fire", turn=ctx.turn, ship_id=ship.id, target_id=tid,
-                                rolls=tuple(ctx.dice.rolls[first:]), modifiers=tuple(mods), needed=needed,
-                                outcome=outcome, text=text, data=data))
+        ctx.events.append(
+            Event(
+                kind="fire",
+                turn=ctx.turn,
+                ship_id=ship.id,
+                target_id=tid,
+                rolls=tuple(ctx.dice.rolls[first:]),
+                modifiers=tuple(mods),
+                needed=needed,
+                outcome=outcome,
+                text=text,
+                data=data,
+            )
+        )
 
-    def _battery_fire(self, ctx: _Ctx, bat: TerrainFeature, lost_before: dict[str, int], points: dict[str, int],
-                      outright: dict[str, str]) -> None:
+    def _battery_fire(
+        self,
+        ctx: _Ctx,
+        bat: TerrainFeature,
+        lost_before: dict[str, int],
+        points: dict[str, int],
+        outright: dict[str, str],
+    ) -> None:
         """NW-ACW-07: a battery or fort fires its dice at the nearest enemy vessel it can hurt, in range."""
         side = bat.props.get("side")
         n = _int(bat.props.get("dice"))
@@ -1130,26 +1472,53 @@ class AcwRiver(RuleSet):
         assert needed is not None
         name = str(bat.props.get("name") or bat.props.get("id"))
         first = len(ctx.dice.rolls)
-        values, hits, ric, lost, confirms = self._roll_vessel_hits(ctx, n, needed, tgt, lost_before.get(sid, 0),
-                                                                   f"{name} at {tgt.name}")
+        values, hits, ric, lost, confirms = self._roll_vessel_hits(
+            ctx, n, needed, tgt, lost_before.get(sid, 0), f"{name} at {tgt.name}"
+        )
         per_hit = T.REVERSING["points_per_hit_astern"] if tgt.sheet.get("astern") else T.POINTS_PER_HIT
         pts = hits * per_hit
         if pts:
             points[sid] = points.get(sid, 0) + pts
         if lost:
             outright[sid] = f"a lucky hit from {name} (A06/A07)"
-        ctx.events.append(Event(
-            kind="fire", turn=ctx.turn, ship_id=None, target_id=sid, rolls=tuple(ctx.dice.rolls[first:]),
-            needed=needed, outcome="lost" if lost else ("hit" if hits else "miss"),
-            text=(f"{name} ({'fortress' if heavy_b else 'field'} artillery) fires {n} D6 at {tgt.name}, {rng} "
-                  f"hexes, needing {needed}+: {' '.join(map(str, values))}"
-                  + (f"; confirmation {' '.join(map(str, confirms))}" if confirms else "")
-                  + f" -> {hits} hit(s)" + (", the vessel is lost!" if lost else "") + "."),
-            data={"battery": str(bat.props.get("id")), "range": rng, "dice": n, "hits": hits, "ricochets": ric,
-                  "lost": lost, "points": pts, "confirmations": list(confirms)}))
+        ctx.events.append(
+            Event(
+                kind="fire",
+                turn=ctx.turn,
+                ship_id=None,
+                target_id=sid,
+                rolls=tuple(ctx.dice.rolls[first:]),
+                needed=needed,
+                outcome="lost" if lost else ("hit" if hits else "miss"),
+                text=(
+                    f"{name} ({'fortress' if heavy_b else 'field'} artillery) fires {n} D6 at {tgt.name}, "
+                    f"{rng} hexes, needing {needed}+: {' '.join(map(str, values))}"
+                    + (f"; confirmation {' '.join(map(str, confirms))}" if confirms else "")
+                    + f" -> {hits} hit(s)"
+                    + (", the vessel is lost!" if lost else "")
+                    + "."
+                ),
+                data={
+                    "battery": str(bat.props.get("id")),
+                    "range": rng,
+                    "dice": n,
+                    "hits": hits,
+                    "ricochets": ric,
+                    "lost": lost,
+                    "points": pts,
+                    "confirmations": list(confirms),
+                },
+            )
+        )
 
-    def _apply_fire(self, ctx: _Ctx, points: dict[str, int], outright: dict[str, str], land_points: dict[str, int],
-                    mines_hit: set[str]) -> None:
+    def _apply_fire(
+        self,
+        ctx: _Ctx,
+        points: dict[str, int],
+        outright: dict[str, str],
+        land_points: dict[str, int],
+        mines_hit: set[str],
+    ) -> None:
         for s in ctx.state.ships:
             sid = s.id
             if sid not in points and sid not in outright:
@@ -1161,25 +1530,40 @@ class AcwRiver(RuleSet):
             if sid in outright and ctx.ships[sid].status == "sunk":
                 # replace the generic text with the lucky-hit story
                 ev = ctx.events[-1]
-                ctx.events[-1] = replace(ev, text=f"{cur.name} is lost: {outright[sid]} (shot through a gunport "
-                                                  f"into the magazine, section 4).")
+                ctx.events[-1] = replace(
+                    ev,
+                    text=f"{cur.name} is lost: {outright[sid]} (shot through a gunport "
+                    f"into the magazine, section 4).",
+                )
         new_terrain: list[TerrainFeature] = []
         for t in ctx.terrain:
             tid = str(t.props.get("id"))
             if t.kind == "mine" and tid in mines_hit:
-                ctx.events.append(Event(kind="mine", turn=ctx.turn, outcome="detonated",
-                                        text=f"The surfaced mine {tid} is detonated by gunfire (section 10).",
-                                        data={"mine": tid}))
+                ctx.events.append(
+                    Event(
+                        kind="mine",
+                        turn=ctx.turn,
+                        outcome="detonated",
+                        text=f"The surfaced mine {tid} is detonated by gunfire (section 10).",
+                        data={"mine": tid},
+                    )
+                )
                 continue
             if t.kind in ("battery", "fort") and tid in land_points:
                 lost = _int(t.props.get("lost")) + land_points[tid]
                 res = _int(t.props.get("resistance"), 1)
                 t = replace(t, props={**t.props, "lost": lost})
                 name = str(t.props.get("name") or tid)
-                ctx.events.append(Event(kind="damage", turn=ctx.turn, outcome="silenced" if lost >= res else "hit",
-                                        text=f"{name} loses {land_points[tid]} point(s): {max(res - lost, 0)} of "
-                                             f"{res} left" + (" - silenced." if lost >= res else "."),
-                                        data={"battery": tid, "lost": lost, "resistance": res}))
+                ctx.events.append(
+                    Event(
+                        kind="damage",
+                        turn=ctx.turn,
+                        outcome="silenced" if lost >= res else "hit",
+                        text=f"{name} loses {land_points[tid]} point(s): {max(res - lost, 0)} of "
+                        f"{res} left" + (" - silenced." if lost >= res else "."),
+                        data={"battery": tid, "lost": lost, "resistance": res},
+                    )
+                )
             new_terrain.append(t)
         ctx.terrain[:] = new_terrain
 
@@ -1197,25 +1581,32 @@ class AcwRiver(RuleSet):
         if ship.sheet.get("aground"):
             lines.append(f"{ship.name} is aground: she cannot move (section 9).")
         elif data.get("ram"):
-            lines.append(f"Steers to {'ram' if is_ram(ship.stats) else 'collide with'} {data.get('ram')} if she "
-                         f"can reach her this move ({self.move_points(ship, False)} hexes).")
+            lines.append(
+                f"Steers to {'ram' if is_ram(ship.stats) else 'collide with'} {data.get('ram')} if she "
+                f"can reach her this move ({self.move_points(ship, False)} hexes)."
+            )
         else:
             mp = self.move_points(ship, astern)
             pose = self._predict(state, ship, course, astern)
-            lines.append(f"Course {course or '(none)'} {'astern' if astern else 'ahead'}: costs "
-                         f"{course_cost(course)} of {mp} hexes; ends at ({pose[0].q},{pose[0].r}) facing {pose[1]:g}.")
+            lines.append(
+                f"Course {course or '(none)'} {'astern' if astern else 'ahead'}: costs "
+                f"{course_cost(course)} of {mp} hexes; ends at ({pose[0].q},{pose[0].r}) facing {pose[1]:g}."
+            )
         for arc in ARCS:
             tid = data.get(FIRE_FIELDS[arc])
             if tid:
-                lines.append(f"{arc.title()}: {fire_dice(ship, arc)} D6 at {tid} after movement; 5-6 hit at 1-7 "
-                             f"hexes, 6 at 8-10; every 6 is confirmed (A05, A06).")
+                lines.append(
+                    f"{arc.title()}: {fire_dice(ship, arc)} D6 at {tid} after movement; 5-6 hit at 1-7 "
+                    f"hexes, 6 at 8-10; every 6 is confirmed (A05, A06)."
+                )
         return lines
 
     def tables(self) -> dict[str, JSON]:
         return {
             "ship_types": {k: {f: cast(JSON, v) for f, v in row.items()} for k, row in T.SHIP_TYPES.items()},
-            "protection_classes": {k: {f: cast(JSON, v) for f, v in row.items()}
-                                   for k, row in T.PROTECTION_CLASSES.items()},
+            "protection_classes": {
+                k: {f: cast(JSON, v) for f, v in row.items()} for k, row in T.PROTECTION_CLASSES.items()
+            },
             "turn_costs": [{"up_to_deg": d, "hexes_lost": c} for d, c in T.TURN_COSTS],
             "facing_step_deg": T.FACING_STEP_DEG,
             "reversing": dict(T.REVERSING),

@@ -14,24 +14,83 @@ from typing import Final
 # "protection" is the class of section 2 (lines 27-33): Heavily Armored = ironclad, Lightly Armored
 # (timberclad or chain belts) = chain-armoured, the rest unprotected. "ram": the type mounts a ram (line 11).
 SHIP_TYPES: Final[dict[str, dict[str, object]]] = {
-    "unarmored_ram": {"name": "Unarmored Ram", "speed_forward": 4, "speed_back": 3, "fire_front": 1,
-                      "fire_side": 0, "fire_rear": 1, "resistance": 18, "protection": "unprotected", "ram": True},
-    "unarmored_gunboat": {"name": "Unarmored Gunboat", "speed_forward": 3, "speed_back": 2, "fire_front": 1,
-                          "fire_side": 1, "fire_rear": 1, "resistance": 18, "protection": "unprotected",
-                          "ram": False},
-    "lightly_armored": {"name": "Lightly Armored (Timberclad or Chain Belts)", "speed_forward": 3, "speed_back": 2,
-                        "fire_front": 1, "fire_side": 2, "fire_rear": 1, "resistance": 24, "protection": "chain",
-                        "ram": False},
-    "heavily_armored": {"name": "Heavily Armored (Heavy Ram or Double Monitor)", "speed_forward": 2,
-                        "speed_back": 1, "fire_front": 2, "fire_side": 2, "fire_rear": 2, "resistance": 24,
-                        "protection": "ironclad", "ram": False},
-    "mortar_boat": {"name": "Mortar Boat", "speed_forward": 1, "speed_back": 0, "fire_front": 1, "fire_side": 0,
-                    "fire_rear": 0, "resistance": 6, "protection": "unprotected", "ram": False},
-    "transport_empty": {"name": "Transport, Empty", "speed_forward": 3, "speed_back": 2, "fire_front": 0,
-                        "fire_side": 0, "fire_rear": 0, "resistance": 6, "protection": "unprotected", "ram": False},
-    "transport_loaded": {"name": "Transport, Loaded", "speed_forward": 2, "speed_back": 1, "fire_front": 0,
-                         "fire_side": 0, "fire_rear": 0, "resistance": 12, "protection": "unprotected",
-                         "ram": False},
+    "unarmored_ram": {
+        "name": "Unarmored Ram",
+        "speed_forward": 4,
+        "speed_back": 3,
+        "fire_front": 1,
+        "fire_side": 0,
+        "fire_rear": 1,
+        "resistance": 18,
+        "protection": "unprotected",
+        "ram": True,
+    },
+    "unarmored_gunboat": {
+        "name": "Unarmored Gunboat",
+        "speed_forward": 3,
+        "speed_back": 2,
+        "fire_front": 1,
+        "fire_side": 1,
+        "fire_rear": 1,
+        "resistance": 18,
+        "protection": "unprotected",
+        "ram": False,
+    },
+    "lightly_armored": {
+        "name": "Lightly Armored (Timberclad or Chain Belts)",
+        "speed_forward": 3,
+        "speed_back": 2,
+        "fire_front": 1,
+        "fire_side": 2,
+        "fire_rear": 1,
+        "resistance": 24,
+        "protection": "chain",
+        "ram": False,
+    },
+    "heavily_armored": {
+        "name": "Heavily Armored (Heavy Ram or Double Monitor)",
+        "speed_forward": 2,
+        "speed_back": 1,
+        "fire_front": 2,
+        "fire_side": 2,
+        "fire_rear": 2,
+        "resistance": 24,
+        "protection": "ironclad",
+        "ram": False,
+    },
+    "mortar_boat": {
+        "name": "Mortar Boat",
+        "speed_forward": 1,
+        "speed_back": 0,
+        "fire_front": 1,
+        "fire_side": 0,
+        "fire_rear": 0,
+        "resistance": 6,
+        "protection": "unprotected",
+        "ram": False,
+    },
+    "transport_empty": {
+        "name": "Transport, Empty",
+        "speed_forward": 3,
+        "speed_back": 2,
+        "fire_front": 0,
+        "fire_side": 0,
+        "fire_rear": 0,
+        "resistance": 6,
+        "protection": "unprotected",
+        "ram": False,
+    },
+    "transport_loaded": {
+        "name": "Transport, Loaded",
+        "speed_forward": 2,
+        "speed_back": 1,
+        "fire_front": 0,
+        "fire_side": 0,
+        "fire_rear": 0,
+        "resistance": 12,
+        "protection": "unprotected",
+        "ram": False,
+    },
 }
 
 # Section 2, lines 27-33, with A10: the order of the resistance classes (ironclad > chain-armoured >
@@ -67,7 +126,14 @@ MAX_RANGE: Final = 10
 
 # Section 4, line 48, with A06: each 6 rolled against a vessel is confirmed by a second die:
 # 6 = the vessel is lost; 2 or 4 = an ordinary hit; 1, 3, 5 = ricochet, no damage.
-CONFIRMATION: Final[dict[int, str]] = {1: "ricochet", 2: "hit", 3: "ricochet", 4: "hit", 5: "ricochet", 6: "lost"}
+CONFIRMATION: Final[dict[int, str]] = {
+    1: "ricochet",
+    2: "hit",
+    3: "ricochet",
+    4: "hit",
+    5: "ricochet",
+    6: "lost",
+}
 
 # Section 4, line 50, with A07: once 3/4 or more of the original resistance is lost, any 6 destroys the
 # vessel outright. Points lost at which that starts: ceil(3/4 x resistance): 24 -> 18, 18 -> 14, 12 -> 9,
@@ -85,14 +151,24 @@ LAND_FIRE_MULTIPLIER: Final = 2
 # Section 8, lines 66-74: a ram rolls two dice; the product is the adversary's loss of resistance; the ram
 # loses 2 per odd die. To ram it must have the movement to cross the enemy's hex and strikes its flank
 # (NW-ACW-05: the rammer's last hex lies in the target's side arc).
-RAM: Final[dict[str, object]] = {"dice": 2, "damage": "product", "self_loss_per_odd_die": 2,
-                                 "hexes_needed_beyond_contact": 2, "must_strike_flank": True}
+RAM: Final[dict[str, object]] = {
+    "dice": 2,
+    "damage": "product",
+    "self_loss_per_odd_die": 2,
+    "hexes_needed_beyond_contact": 2,
+    "must_strike_flank": True,
+}
 
 # Section 7, lines 58-64, with A10: a collision started by a vessel without a ram: two dice, the difference
 # is the loss of the vessel struck (none if its resistance class is higher than the attacker's); the attacker
 # loses 1 if the vessel struck is armored; the vessel struck turns 60 degrees towards the attacker's course.
-COLLISION: Final[dict[str, object]] = {"dice": 2, "damage": "difference", "attacker_loss_if_armored": 1,
-                                       "struck_turns_deg": 60, "hexes_needed_beyond_contact": 1}
+COLLISION: Final[dict[str, object]] = {
+    "dice": 2,
+    "damage": "difference",
+    "attacker_loss_if_armored": 1,
+    "struck_turns_deg": 60,
+    "hexes_needed_beyond_contact": 1,
+}
 
 # Section 9, lines 76-82: running aground on the first shore hex costs 2 resistance points; the vessel
 # fires again from the turn after; a vessel rammed may not reduce speed to avoid running aground.
@@ -101,8 +177,12 @@ AGROUND: Final[dict[str, int]] = {"resistance_lost": 2, "fires_again_after_turns
 # Section 10, line 84, with A12: when the enemy crosses a mined hex the miner rolls a D6: even = the mine
 # detonates (the effect is the option ``mine_effect``, default: the vessel is lost); odd = it is washed to
 # the surface, where gunfire detonates it on a 5 or 6.
-MINES: Final[dict[str, object]] = {"detonates_on": [2, 4, 6], "surfaces_on": [1, 3, 5],
-                                   "surfaced_detonated_by_fire_on": [5, 6], "default_effect": "lost"}
+MINES: Final[dict[str, object]] = {
+    "detonates_on": [2, 4, 6],
+    "surfaces_on": [1, 3, 5],
+    "surfaced_detonated_by_fire_on": [5, 6],
+    "default_effect": "lost",
+}
 
 # A04 with NW-ACW-01: the fire arcs relative to the heading: front within 60 degrees of the bow, rear within
 # 60 of the stern, the rest (exactly 60 and 120 included) is the side arc, port or starboard. Each of the four

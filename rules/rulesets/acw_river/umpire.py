@@ -30,9 +30,11 @@ def storm_strength(state: BattleState, ship_id: str) -> dict[str, JSON]:
     ship = state.ship(ship_id)
     prot = protection_of(ship.stats)
     troops = ship.sheet.get("troops", 0)
-    return {"as": cast(str, T.PROTECTION_CLASSES[prot]["stormed_as"]),
-            "troops_points": troops if isinstance(troops, int) else 0,
-            "resistance_left": remaining(ship)}
+    return {
+        "as": cast(str, T.PROTECTION_CLASSES[prot]["stormed_as"]),
+        "troops_points": troops if isinstance(troops, int) else 0,
+        "resistance_left": remaining(ship),
+    }
 
 
 def capture_grounded(state: BattleState, ship_id: str, by_side: str) -> tuple[BattleState, Event]:
@@ -53,15 +55,27 @@ def capture_grounded(state: BattleState, ship_id: str, by_side: str) -> tuple[Ba
     if not ship.active:
         raise IllegalOrder(f"{ship.name} is {ship.status}.")
     if not ship.sheet.get("aground"):
-        raise IllegalOrder(f"{ship.name} is not aground: only a grounded vessel can be taken by troops (section 9).")
+        raise IllegalOrder(
+            f"{ship.name} is not aground: only a grounded vessel can be taken by troops (section 9)."
+        )
     strength = storm_strength(state, ship_id)
-    captured = replace(ship, status="captured", flags=tuple(sorted(set(ship.flags) | {"captured"})),
-                       sheet={**ship.sheet, "captured_by": by_side})
+    captured = replace(
+        ship,
+        status="captured",
+        flags=tuple(sorted(set(ship.flags) | {"captured"})),
+        sheet={**ship.sheet, "captured_by": by_side},
+    )
     new = state.with_ships({ship.id: captured})
-    event = Event(kind="captured", turn=state.turn, phase=state.phase, ship_id=ship.id, outcome="captured",
-                  text=f"{ship.name}, aground, is stormed and taken by {by_side}'s troops (umpire, section 9; "
-                       f"she counted as a {strength['as']}).",
-                  data={"by_side": by_side, "umpire": True, **strength})
+    event = Event(
+        kind="captured",
+        turn=state.turn,
+        phase=state.phase,
+        ship_id=ship.id,
+        outcome="captured",
+        text=f"{ship.name}, aground, is stormed and taken by {by_side}'s troops (umpire, section 9; "
+        f"she counted as a {strength['as']}).",
+        data={"by_side": by_side, "umpire": True, **strength},
+    )
     return new, event
 
 
@@ -77,13 +91,26 @@ def unload_transport(state: BattleState, ship_id: str) -> tuple[BattleState, Eve
     empty = T.SHIP_TYPES["transport_empty"]
     res = cast(int, empty["resistance"])
     left = min(remaining(ship), res)
-    sheet: dict[str, JSON] = {**ship.sheet, "loaded": False, "troops": 0, "resistance": res, "lost": res - left,
-                              "speed_forward": cast(int, empty["speed_forward"]),
-                              "speed_back": cast(int, empty["speed_back"])}
+    sheet: dict[str, JSON] = {
+        **ship.sheet,
+        "loaded": False,
+        "troops": 0,
+        "resistance": res,
+        "lost": res - left,
+        "speed_forward": cast(int, empty["speed_forward"]),
+        "speed_back": cast(int, empty["speed_back"]),
+    }
     new = state.with_ships({ship.id: replace(ship, sheet=sheet)})
-    event = Event(kind="unloaded", turn=state.turn, phase=state.phase, ship_id=ship.id, outcome="unloaded",
-                  text=f"{ship.name} lands her troops: now an empty transport, {left} of {res} resistance.",
-                  data={"umpire": True, "resistance_left": left}, visible_to=None)
+    event = Event(
+        kind="unloaded",
+        turn=state.turn,
+        phase=state.phase,
+        ship_id=ship.id,
+        outcome="unloaded",
+        text=f"{ship.name} lands her troops: now an empty transport, {left} of {res} resistance.",
+        data={"umpire": True, "resistance_left": left},
+        visible_to=None,
+    )
     return new, event
 
 
@@ -100,20 +127,46 @@ def place_terrain(state: BattleState, feature: TerrainFeature) -> BattleState:
     return replace(state, terrain=(*state.terrain, feature))
 
 
-def place_battery(state: BattleState, *, feature_id: str, side: str, position: Hex, dice: int, resistance: int,
-                  fort: bool = False, heavy: bool | None = None, name: str = "",
-                  max_range: int = T.MAX_RANGE) -> BattleState:
+def place_battery(
+    state: BattleState,
+    *,
+    feature_id: str,
+    side: str,
+    position: Hex,
+    dice: int,
+    resistance: int,
+    fort: bool = False,
+    heavy: bool | None = None,
+    name: str = "",
+    max_range: int = T.MAX_RANGE,
+) -> BattleState:
     """Place a battery (field artillery unless ``heavy``) or a fort (fortress artillery) on a land or shore
     hex, with its own dice and resistance (A13)."""
     if dice < 0 or resistance < 1:
         raise IllegalOrder("A battery needs 0 or more dice and at least 1 resistance point.")
-    props: dict[str, JSON] = {"id": feature_id, "side": side, "dice": dice, "resistance": resistance, "lost": 0,
-                              "heavy": fort if heavy is None else heavy, "range": max_range, "name": name or feature_id}
-    return place_terrain(state, TerrainFeature(kind="fort" if fort else "battery", position=position, props=props))
+    props: dict[str, JSON] = {
+        "id": feature_id,
+        "side": side,
+        "dice": dice,
+        "resistance": resistance,
+        "lost": 0,
+        "heavy": fort if heavy is None else heavy,
+        "range": max_range,
+        "name": name or feature_id,
+    }
+    return place_terrain(
+        state, TerrainFeature(kind="fort" if fort else "battery", position=position, props=props)
+    )
 
 
 def place_mine(state: BattleState, *, feature_id: str, side: str, position: Hex) -> BattleState:
     """Place a mine, secretly: only ``side`` sees it until it is washed to the surface (A3, section 10)."""
-    return place_terrain(state, TerrainFeature(kind="mine", position=position,
-                                               props={"id": feature_id, "side": side, "surfaced": False},
-                                               visible_to=(side,)))
+    return place_terrain(
+        state,
+        TerrainFeature(
+            kind="mine",
+            position=position,
+            props={"id": feature_id, "side": side, "surfaced": False},
+            visible_to=(side,),
+        ),
+    )

@@ -99,29 +99,76 @@ Arc = Literal["ahead", "astern", "abeam"]
 TORPEDO_FITS: tuple[str, ...] = tuple(T.TORPEDO_ARCS)
 
 CLASS_SCHEMA: tuple[FieldSpec, ...] = (
-    FieldSpec(name="type", label="Type", type="choice", choices=tuple(T.SHIP_TYPES), default="pre_dreadnought",
-              help="M09: destroyers and torpedo boats may have trainable tubes; larger ships fire along rows."),
-    FieldSpec(name="gun_dice", label="Gun dice abeam at 1 hex", type="int", min=1, max=T.MAX_GUN_DICE,
-              help="A modern pre-dreadnought throws 8 (seed, Firing Guns; M03)."),
-    FieldSpec(name="flotation", label="Flotation Value", type="int", min=1, max=60, unit="points",
-              help="Points of damage the ship can take before it sinks (M07)."),
-    FieldSpec(name="critical_point", label="Critical Point", type="int", min=0, max=59, unit="points",
-              help="At or below this remaining Flotation Value the ship breaks off (M08)."),
-    FieldSpec(name="speed", label="Movement", type="int", min=1, max=8, unit="hexes",
-              help="Hexes per move; a destroyer moves 5 (seed, Movement)."),
-    FieldSpec(name="torpedo_fit", label="Torpedo fit", type="choice", choices=TORPEDO_FITS, default="none",
-              help="none; fixed (larger ships: straight rows ahead, astern, abeam); trainable (destroyers and "
-                   "torpedo boats: abeam arcs); trainable_bow (also ahead) (M09)."),
-    FieldSpec(name="torpedoes", label="Torpedoes carried", type="int", min=0, max=T.TORPEDO_RULES["per_battle"],
-              required=False, default=0, help="At most four a battle (seed, Firing Torpedoes)."),
+    FieldSpec(
+        name="type",
+        label="Type",
+        type="choice",
+        choices=tuple(T.SHIP_TYPES),
+        default="pre_dreadnought",
+        help="M09: destroyers and torpedo boats may have trainable tubes; larger ships fire along rows.",
+    ),
+    FieldSpec(
+        name="gun_dice",
+        label="Gun dice abeam at 1 hex",
+        type="int",
+        min=1,
+        max=T.MAX_GUN_DICE,
+        help="A modern pre-dreadnought throws 8 (seed, Firing Guns; M03).",
+    ),
+    FieldSpec(
+        name="flotation",
+        label="Flotation Value",
+        type="int",
+        min=1,
+        max=60,
+        unit="points",
+        help="Points of damage the ship can take before it sinks (M07).",
+    ),
+    FieldSpec(
+        name="critical_point",
+        label="Critical Point",
+        type="int",
+        min=0,
+        max=59,
+        unit="points",
+        help="At or below this remaining Flotation Value the ship breaks off (M08).",
+    ),
+    FieldSpec(
+        name="speed",
+        label="Movement",
+        type="int",
+        min=1,
+        max=8,
+        unit="hexes",
+        help="Hexes per move; a destroyer moves 5 (seed, Movement).",
+    ),
+    FieldSpec(
+        name="torpedo_fit",
+        label="Torpedo fit",
+        type="choice",
+        choices=TORPEDO_FITS,
+        default="none",
+        help="none; fixed (larger ships: straight rows ahead, astern, abeam); trainable (destroyers and "
+        "torpedo boats: abeam arcs); trainable_bow (also ahead) (M09).",
+    ),
+    FieldSpec(
+        name="torpedoes",
+        label="Torpedoes carried",
+        type="int",
+        min=0,
+        max=T.TORPEDO_RULES["per_battle"],
+        required=False,
+        default=0,
+        help="At most four a battle (seed, Firing Torpedoes).",
+    ),
 )
 
 ORDER_TYPES: tuple[OrderType, ...] = (
     OrderType(
         key="move",
         label="Movement",
-        help="Course letters: F = forward one hex, L / R = turn 60 degrees to port / starboard (costs one hex, "
-             "needs a forward hex first, M10). Example for a 5-hex destroyer: FLFRF.",
+        help="Course letters: F = forward one hex, L / R = turn 60 degrees to port / starboard "
+        "(costs one hex, needs a forward hex first, M10). Example for a 5-hex destroyer: FLFRF.",
         fields=(FieldSpec(name="course", label="Course", type="str", required=False, max=16, default=""),),
     ),
     OrderType(
@@ -242,7 +289,9 @@ def course_errors(course: str, speed: int) -> list[str]:
     if bad:
         return [f"Use only F (forward), L (port) and R (starboard); not {', '.join(bad)}."]
     if course_cost(course) > speed:
-        errors.append(f"The course costs {course_cost(course)} hexes; the ship moves {speed} (Movement, M10).")
+        errors.append(
+            f"The course costs {course_cost(course)} hexes; the ship moves {speed} (Movement, M10)."
+        )
     since_turn = 0
     for i, c in enumerate(course):
         if c == "F":
@@ -313,7 +362,8 @@ class MemoirSea(RuleSet):
         cp = _int(stats.get("critical_point"))
         if cp >= flotation:
             errors.setdefault("critical_point", []).append(
-                f"The Critical Point ({cp}) must be below the Flotation Value ({flotation}) (M08).")
+                f"The Critical Point ({cp}) must be below the Flotation Value ({flotation}) (M08)."
+            )
         fit = str(stats.get("torpedo_fit") or "none")
         torps = _int(stats.get("torpedoes"))
         small = T.SHIP_TYPES.get(str(stats.get("type")), {}).get("small", False)
@@ -324,10 +374,12 @@ class MemoirSea(RuleSet):
         if fit in ("trainable", "trainable_bow") and not small:
             errors.setdefault("torpedo_fit", []).append(
                 "Only destroyers and torpedo boats have trainable or bow tubes; larger ships fire along the "
-                "straight rows (fit 'fixed', M09).")
+                "straight rows (fit 'fixed', M09)."
+            )
         if fit == "fixed" and small:
             errors.setdefault("torpedo_fit", []).append(
-                "Destroyers and torpedo boats have trainable tubes ('trainable' or 'trainable_bow', M09).")
+                "Destroyers and torpedo boats have trainable tubes ('trainable' or 'trainable_bow', M09)."
+            )
         return errors
 
     def class_summary(self, stats: Mapping[str, JSON]) -> dict[str, JSON]:
@@ -341,22 +393,59 @@ class MemoirSea(RuleSet):
     def reference_classes(self) -> tuple[dict[str, JSON], ...]:
         """Return the seed's anchors as classes (M03): the pre-dreadnought, light cruiser and destroyer."""
         return (
-            {"key": "memoir_pre_dreadnought", "name": "Modern pre-dreadnought (seed anchor)", "nation": "",
-             "type": "pre_dreadnought",
-             "stats": {"type": "pre_dreadnought", "gun_dice": 8, "flotation": 21, "critical_point": 7, "speed": 3,
-                       "torpedo_fit": "fixed", "torpedoes": 4},
-             "source": "seed 004 Firing Guns (8 dice abeam); flotation/critical/speed by the scenario-11 "
-                       "estimates (tons / 500, flotation / 3, knots / 6)", "heuristic": True},
-            {"key": "memoir_light_cruiser", "name": "Light cruiser (seed anchor)", "nation": "",
-             "type": "light_cruiser",
-             "stats": {"type": "light_cruiser", "gun_dice": 4, "flotation": 6, "critical_point": 2, "speed": 4,
-                       "torpedo_fit": "fixed", "torpedoes": 4},
-             "source": "seed 004 Damage and Sinking (Flotation Value 6 less 3 = 3, Critical Point 2); gun dice "
-                       "and speed estimated", "heuristic": True},
-            {"key": "memoir_destroyer", "name": "Destroyer (seed anchor)", "nation": "", "type": "destroyer",
-             "stats": {"type": "destroyer", "gun_dice": 2, "flotation": 2, "critical_point": 1, "speed": 5,
-                       "torpedo_fit": "trainable", "torpedoes": 4},
-             "source": "seed 004 Movement (5 hexes) and Firing Torpedoes; the rest estimated", "heuristic": True},
+            {
+                "key": "memoir_pre_dreadnought",
+                "name": "Modern pre-dreadnought (seed anchor)",
+                "nation": "",
+                "type": "pre_dreadnought",
+                "stats": {
+                    "type": "pre_dreadnought",
+                    "gun_dice": 8,
+                    "flotation": 21,
+                    "critical_point": 7,
+                    "speed": 3,
+                    "torpedo_fit": "fixed",
+                    "torpedoes": 4,
+                },
+                "source": "seed 004 Firing Guns (8 dice abeam); flotation/critical/speed by the scenario-11 "
+                "estimates (tons / 500, flotation / 3, knots / 6)",
+                "heuristic": True,
+            },
+            {
+                "key": "memoir_light_cruiser",
+                "name": "Light cruiser (seed anchor)",
+                "nation": "",
+                "type": "light_cruiser",
+                "stats": {
+                    "type": "light_cruiser",
+                    "gun_dice": 4,
+                    "flotation": 6,
+                    "critical_point": 2,
+                    "speed": 4,
+                    "torpedo_fit": "fixed",
+                    "torpedoes": 4,
+                },
+                "source": "seed 004 Damage and Sinking (Flotation Value 6 less 3 = 3, Critical Point 2); "
+                "gun dice and speed estimated",
+                "heuristic": True,
+            },
+            {
+                "key": "memoir_destroyer",
+                "name": "Destroyer (seed anchor)",
+                "nation": "",
+                "type": "destroyer",
+                "stats": {
+                    "type": "destroyer",
+                    "gun_dice": 2,
+                    "flotation": 2,
+                    "critical_point": 1,
+                    "speed": 5,
+                    "torpedo_fit": "trainable",
+                    "torpedoes": 4,
+                },
+                "source": "seed 004 Movement (5 hexes) and Firing Torpedoes; the rest estimated",
+                "heuristic": True,
+            },
         )
 
     # --- set-up --------------------------------------------------------------------------------
@@ -390,8 +479,9 @@ class MemoirSea(RuleSet):
         """Return the ship's remaining Flotation Value (M07)."""
         return _int(ship.sheet.get("flotation"), 1) - _int(ship.sheet.get("damage"))
 
-    def gun_target_error(self, state: BattleState, ship: ShipState, target: ShipState | None,
-                         target_id: str) -> str | None:
+    def gun_target_error(
+        self, state: BattleState, ship: ShipState, target: ShipState | None, target_id: str
+    ) -> str | None:
         """Return why the guns cannot fire at the target from the ship's present hex, or None."""
         if target is None:
             return f"No ship {target_id!r} in this battle."
@@ -404,12 +494,17 @@ class MemoirSea(RuleSet):
         arc = arc_for(ship.position, ship.heading, target.position)
         b = _int(ship.stats.get("gun_dice"))
         if gun_dice(b, rng, arc) <= 0:
-            return (f"{target.name} is {rng} hexes away {arc}: no die left at that range "
-                    f"(countdown {'-'.join(map(str, T.GUN_DICE_COUNTDOWN.get(b, {}).get('abeam' if arc == 'abeam' else 'ahead_astern', ())))}, M05).")
+            row = T.GUN_DICE_COUNTDOWN.get(b, {}).get("abeam" if arc == "abeam" else "ahead_astern", ())
+            countdown = "-".join(map(str, row))
+            return (
+                f"{target.name} is {rng} hexes away {arc}: no die left at that range "
+                f"(countdown {countdown}, M05)."
+            )
         return None
 
-    def torpedo_target_error(self, state: BattleState, ship: ShipState, target: ShipState | None,
-                             target_id: str) -> str | None:
+    def torpedo_target_error(
+        self, state: BattleState, ship: ShipState, target: ShipState | None, target_id: str
+    ) -> str | None:
         """Return why the ship cannot fire a torpedo at the target now, or None (M09)."""
         fit = str(ship.stats.get("torpedo_fit") or "none")
         if fit == "none":
@@ -427,13 +522,17 @@ class MemoirSea(RuleSet):
         if rng > T.TORPEDO_RULES["range_hexes"]:
             return f"{target.name} is {rng} hexes away: torpedoes reach 3 hexes."
         if not torpedo_bears(fit, ship.position, ship.heading, target.position):
-            where = {"fixed": "on a straight hex row ahead, astern or abeam",
-                     "trainable": "abeam", "trainable_bow": "abeam or ahead"}[fit]
+            where = {
+                "fixed": "on a straight hex row ahead, astern or abeam",
+                "trainable": "abeam",
+                "trainable_bow": "abeam or ahead",
+            }[fit]
             return f"{target.name} is not {where} of {ship.name} (M09)."
         return None
 
-    def run_course(self, state: BattleState, ship: ShipState, course: str,
-                   blocked: set[Hex]) -> tuple[Hex, float, list[Hex], str]:
+    def run_course(
+        self, state: BattleState, ship: ShipState, course: str, blocked: set[Hex]
+    ) -> tuple[Hex, float, list[Hex], str]:
         """Follow a course from the ship's hex; return end hex, heading, hexes entered and why it ended.
 
         The reason is ``""`` (course completed), ``"blocked"`` (next hex held by a ship afloat or land: stop,
@@ -466,7 +565,8 @@ class MemoirSea(RuleSet):
         if course:
             if ship.sheet.get("breaking_off"):
                 errors.setdefault("course", []).append(
-                    f"{ship.name} is breaking off (M08): the rules steer her away; give no course.")
+                    f"{ship.name} is breaking off (M08): the rules steer her away; give no course."
+                )
             else:
                 for msg in course_errors(course, _int(ship.stats.get("speed"), 1)):
                     errors.setdefault("course", []).append(msg)
@@ -522,7 +622,10 @@ class MemoirSea(RuleSet):
 
     def nearest_torpedo_target(self, state: BattleState, ship: ShipState) -> ShipState | None:
         """Return the nearest enemy a torpedo may be fired at now, or None."""
-        if str(ship.stats.get("torpedo_fit") or "none") == "none" or _int(ship.sheet.get("torpedoes_left")) <= 0:
+        if (
+            str(ship.stats.get("torpedo_fit") or "none") == "none"
+            or _int(ship.sheet.get("torpedoes_left")) <= 0
+        ):
             return None
         assert isinstance(ship.position, Hex)
         best: tuple[int, str] | None = None
@@ -532,7 +635,9 @@ class MemoirSea(RuleSet):
             rng = hex_distance(ship.position, t.position)
             if rng > T.TORPEDO_RULES["range_hexes"]:
                 continue
-            if self.torpedo_target_error(state, ship, t, t.id) is None and (best is None or (rng, t.id) < best):
+            if self.torpedo_target_error(state, ship, t, t.id) is None and (
+                best is None or (rng, t.id) < best
+            ):
                 best, pick = (rng, t.id), t
         return pick
 
@@ -543,7 +648,11 @@ class MemoirSea(RuleSet):
         if policy == "captain" and not breaking:
             data["course"] = self._captain_course(state, ship)
         if policy != "hold":
-            gun = self.best_gun_target(state, ship) if policy == "captain" else self.nearest_gun_target(state, ship)
+            gun = (
+                self.best_gun_target(state, ship)
+                if policy == "captain"
+                else self.nearest_gun_target(state, ship)
+            )
             if gun is not None:
                 data["target"] = gun.id
             torp = self.nearest_torpedo_target(state, ship)
@@ -559,7 +668,10 @@ class MemoirSea(RuleSet):
             return "F" * min(int(ship.speed), speed)
         blocked = self._blocked(state, ship)
         b = _int(ship.stats.get("gun_dice"))
-        has_torp = str(ship.stats.get("torpedo_fit") or "none") != "none" and _int(ship.sheet.get("torpedoes_left")) > 0
+        has_torp = (
+            str(ship.stats.get("torpedo_fit") or "none") != "none"
+            and _int(ship.sheet.get("torpedoes_left")) > 0
+        )
         best: tuple[float, str] | None = None
         for course in legal_courses(speed):
             pos, heading, _, why = self.run_course(state, ship, course, blocked)
@@ -574,8 +686,12 @@ class MemoirSea(RuleSet):
                 mine = gun_dice(b, rng, arc_for(pos, heading, t.position))
                 theirs = gun_dice(_int(t.stats.get("gun_dice")), rng, arc_for(t.position, t.heading, pos))
                 score += weight * (mine - 0.6 * theirs)
-                if has_torp and i == 0 and rng <= T.TORPEDO_RULES["range_hexes"] and torpedo_bears(
-                        str(ship.stats.get("torpedo_fit")), pos, heading, t.position):
+                if (
+                    has_torp
+                    and i == 0
+                    and rng <= T.TORPEDO_RULES["range_hexes"]
+                    and torpedo_bears(str(ship.stats.get("torpedo_fit")), pos, heading, t.position)
+                ):
                     score += 1.5
             col, row = hex_to_offset(pos)
             if min(col, row, state.map.width - 1 - col, state.map.height - 1 - row) < 2:
@@ -624,7 +740,9 @@ class MemoirSea(RuleSet):
 
         # Turn Sequence: each side throws a D6; the lowest moves first (M02: re-roll ties).
         sides = [s for s in state.side_keys() if any(sh.side == s and sh.active for sh in state.ships)]
-        order_of_sides = roll_initiative(sides, dice, events, turn, high_first=False, rule="Turn Sequence, M02")
+        order_of_sides = roll_initiative(
+            sides, dice, events, turn, high_first=False, rule="Turn Sequence, M02"
+        )
 
         ships = state.ship_map()
         damage: dict[str, int] = {}
@@ -635,8 +753,9 @@ class MemoirSea(RuleSet):
                 self._fire_guns(state, s, str(orders[s.id].data["target"]), dice, events, damage)
         for s in state.ships:
             if s.active and s.id in orders and orders[s.id].data.get("torpedo"):
-                ships[s.id] = self._fire_torpedo(state, ships[s.id], str(orders[s.id].data["torpedo"]), dice,
-                                                 events, damage)
+                ships[s.id] = self._fire_torpedo(
+                    state, ships[s.id], str(orders[s.id].data["torpedo"]), dice, events, damage
+                )
 
         # Damage and Sinking (M07, M08).
         for sid in sorted(damage, key=lambda i: [s.id for s in state.ships].index(i)):
@@ -656,13 +775,28 @@ class MemoirSea(RuleSet):
         new = replace(state.with_ships(ships), initiative=tuple(order_of_sides))
         return PhaseResult(state=new, events=tuple(events), rolls=tuple(dice.rolls[start:]))
 
-    def _fire_guns(self, state: BattleState, ship: ShipState, target_id: str, dice: Dice, events: list[Event],
-                   damage: dict[str, int]) -> None:
+    def _fire_guns(
+        self,
+        state: BattleState,
+        ship: ShipState,
+        target_id: str,
+        dice: Dice,
+        events: list[Event],
+        damage: dict[str, int],
+    ) -> None:
         target = state.ship_map().get(target_id)
         msg = self.gun_target_error(state, ship, target, target_id)
         if msg or target is None:
-            events.append(Event(kind="no_shot", turn=state.turn, ship_id=ship.id, target_id=target_id,
-                                text=f"{ship.name} holds fire: {msg}", visible_to=(ship.side,)))
+            events.append(
+                Event(
+                    kind="no_shot",
+                    turn=state.turn,
+                    ship_id=ship.id,
+                    target_id=target_id,
+                    text=f"{ship.name} holds fire: {msg}",
+                    visible_to=(ship.side,),
+                )
+            )
             return
         assert isinstance(ship.position, Hex) and isinstance(target.position, Hex)
         rng = hex_distance(ship.position, target.position)
@@ -674,46 +808,99 @@ class MemoirSea(RuleSet):
         major, minor, miss, points = read_dice(values)
         mods: tuple[Modifier, ...]
         if arc == "abeam":
-            mods = (Modifier(label=f"abeam, full effect: {b} dice, -1 a hex beyond the first (M05)",
-                             value=n - b),)
+            mods = (
+                Modifier(label=f"abeam, full effect: {b} dice, -1 a hex beyond the first (M05)", value=n - b),
+            )
         else:
             half = -(-b // 2)
-            mods = (Modifier(label=f"{arc}, half effect: {b} -> {half} dice (M06 rounds up)", value=half - b),
-                    Modifier(label="-1 for every two hexes beyond the first (M05)", value=n - half))
-        events.append(Event(
-            kind="fire", turn=state.turn, ship_id=ship.id, target_id=target.id,
-            text=(f"{ship.name} fires at {target.name}, {rng} hexes {arc}: {n} dice -> {major} major, "
-                  f"{minor} minor, {miss} miss = {points} point(s)."),
-            rolls=tuple(dice.rolls[first:]), modifiers=mods, outcome="hit" if points else "miss",
-            data={"weapon": "guns", "dice": n, "range": rng, "arc": arc, "major": major, "minor": minor,
-                  "miss": miss, "points": points},
-        ))
+            mods = (
+                Modifier(label=f"{arc}, half effect: {b} -> {half} dice (M06 rounds up)", value=half - b),
+                Modifier(label="-1 for every two hexes beyond the first (M05)", value=n - half),
+            )
+        events.append(
+            Event(
+                kind="fire",
+                turn=state.turn,
+                ship_id=ship.id,
+                target_id=target.id,
+                text=(
+                    f"{ship.name} fires at {target.name}, {rng} hexes {arc}: {n} dice -> {major} major, "
+                    f"{minor} minor, {miss} miss = {points} point(s)."
+                ),
+                rolls=tuple(dice.rolls[first:]),
+                modifiers=mods,
+                outcome="hit" if points else "miss",
+                data={
+                    "weapon": "guns",
+                    "dice": n,
+                    "range": rng,
+                    "arc": arc,
+                    "major": major,
+                    "minor": minor,
+                    "miss": miss,
+                    "points": points,
+                },
+            )
+        )
         if points:
             damage[target.id] = damage.get(target.id, 0) + points
 
-    def _fire_torpedo(self, state: BattleState, ship: ShipState, target_id: str, dice: Dice, events: list[Event],
-                      damage: dict[str, int]) -> ShipState:
+    def _fire_torpedo(
+        self,
+        state: BattleState,
+        ship: ShipState,
+        target_id: str,
+        dice: Dice,
+        events: list[Event],
+        damage: dict[str, int],
+    ) -> ShipState:
         target = state.ship_map().get(target_id)
         msg = self.torpedo_target_error(state, ship, target, target_id)
         if msg or target is None:
-            events.append(Event(kind="no_shot", turn=state.turn, ship_id=ship.id, target_id=target_id,
-                                text=f"{ship.name} fires no torpedo: {msg}", visible_to=(ship.side,)))
+            events.append(
+                Event(
+                    kind="no_shot",
+                    turn=state.turn,
+                    ship_id=ship.id,
+                    target_id=target_id,
+                    text=f"{ship.name} fires no torpedo: {msg}",
+                    visible_to=(ship.side,),
+                )
+            )
             return ship
         assert isinstance(ship.position, Hex) and isinstance(target.position, Hex)
         rng = hex_distance(ship.position, target.position)
         first = len(dice.rolls)
-        values = [dice.roll("MEMOIR", f"{ship.name} torpedo at {target.name}")
-                  for _ in range(T.TORPEDO_RULES["dice"])]
+        values = [
+            dice.roll("MEMOIR", f"{ship.name} torpedo at {target.name}")
+            for _ in range(T.TORPEDO_RULES["dice"])
+        ]
         major, minor, miss, points = read_dice(values)
         left = _int(ship.sheet.get("torpedoes_left")) - 1
-        events.append(Event(
-            kind="torpedo", turn=state.turn, ship_id=ship.id, target_id=target.id,
-            text=(f"{ship.name} fires a torpedo at {target.name}, {rng} hexes: 3 dice -> {major} major, "
-                  f"{minor} minor, {miss} miss = {points} point(s)."),
-            rolls=tuple(dice.rolls[first:]), outcome="hit" if points else "miss",
-            data={"weapon": "torpedo", "dice": 3, "range": rng, "major": major, "minor": minor, "miss": miss,
-                  "points": points, "torpedoes_left": left},
-        ))
+        events.append(
+            Event(
+                kind="torpedo",
+                turn=state.turn,
+                ship_id=ship.id,
+                target_id=target.id,
+                text=(
+                    f"{ship.name} fires a torpedo at {target.name}, {rng} hexes: 3 dice -> {major} major, "
+                    f"{minor} minor, {miss} miss = {points} point(s)."
+                ),
+                rolls=tuple(dice.rolls[first:]),
+                outcome="hit" if points else "miss",
+                data={
+                    "weapon": "torpedo",
+                    "dice": 3,
+                    "range": rng,
+                    "major": major,
+                    "minor": minor,
+                    "miss": miss,
+                    "points": points,
+                    "torpedoes_left": left,
+                },
+            )
+        )
         if points:
             damage[target.id] = damage.get(target.id, 0) + points
         return replace(ship, sheet={**ship.sheet, "torpedoes_left": left})
@@ -724,25 +911,56 @@ class MemoirSea(RuleSet):
         cp = _int(ship.sheet.get("critical_point"))
         left = flotation - total
         sheet: dict[str, JSON] = {**ship.sheet, "damage": total}
-        events.append(Event(kind="damage", turn=turn, ship_id=ship.id,
-                            text=f"{ship.name} loses {points} point(s): Flotation Value {max(left, 0)} of "
-                                 f"{flotation} (Critical Point {cp}).",
-                            data={"points": points, "damage": total, "flotation_left": max(left, 0),
-                                  "critical_point": cp}, visible_to=(ship.side,)))
+        events.append(
+            Event(
+                kind="damage",
+                turn=turn,
+                ship_id=ship.id,
+                text=f"{ship.name} loses {points} point(s): Flotation Value {max(left, 0)} of "
+                f"{flotation} (Critical Point {cp}).",
+                data={
+                    "points": points,
+                    "damage": total,
+                    "flotation_left": max(left, 0),
+                    "critical_point": cp,
+                },
+                visible_to=(ship.side,),
+            )
+        )
         if left <= 0:
-            events.append(Event(kind="sunk", turn=turn, ship_id=ship.id, outcome="sunk",
-                                text=f"{ship.name} sinks: her Flotation Value is gone (M07)."))
+            events.append(
+                Event(
+                    kind="sunk",
+                    turn=turn,
+                    ship_id=ship.id,
+                    outcome="sunk",
+                    text=f"{ship.name} sinks: her Flotation Value is gone (M07).",
+                )
+            )
             return replace(ship, sheet=sheet, status="sunk", flags=("sinking",))
         if left <= cp and not ship.sheet.get("breaking_off"):
             sheet["breaking_off"] = True
-            events.append(Event(kind="break_off", turn=turn, ship_id=ship.id, outcome="break_off",
-                                text=f"{ship.name} has reached her Critical Point and breaks off from the battle "
-                                     f"from the next move (M08)."))
+            events.append(
+                Event(
+                    kind="break_off",
+                    turn=turn,
+                    ship_id=ship.id,
+                    outcome="break_off",
+                    text=f"{ship.name} has reached her Critical Point and breaks off from the battle "
+                    f"from the next move (M08).",
+                )
+            )
             return replace(ship, sheet=sheet, flags=tuple(sorted(set(ship.flags) | {"breaking_off"})))
         return replace(ship, sheet=sheet)
 
-    def _move(self, state: BattleState, ships: dict[str, ShipState], ship: ShipState, order: ShipOrder | None,
-              events: list[Event]) -> ShipState:
+    def _move(
+        self,
+        state: BattleState,
+        ships: dict[str, ShipState],
+        ship: ShipState,
+        order: ShipOrder | None,
+        events: list[Event],
+    ) -> ShipState:
         blocked = self._land(state)
         for s in ships.values():
             if s.id != ship.id and s.active and isinstance(s.position, Hex):
@@ -763,14 +981,22 @@ class MemoirSea(RuleSet):
             status = "withdrawn"
             note += "; sails off the map and leaves the battle (NW-MEM-05)"
         assert isinstance(ship.position, Hex)
-        events.append(Event(
-            kind="move", turn=state.turn, ship_id=ship.id,
-            text=f"{ship.name} {('moves ' + course) if course else 'stays'} to ({pos.q},{pos.r}) heading "
-                 f"{heading:g}{note}.",
-            outcome="withdrawn" if status == "withdrawn" else "",
-            data={"course": course, "path": [{"q": h.q, "r": h.r} for h in [ship.position, *path]],
-                  "heading": heading, "default": bool(order.default) if order else False},
-        ))
+        events.append(
+            Event(
+                kind="move",
+                turn=state.turn,
+                ship_id=ship.id,
+                text=f"{ship.name} {('moves ' + course) if course else 'stays'} to ({pos.q},{pos.r}) heading "
+                f"{heading:g}{note}.",
+                outcome="withdrawn" if status == "withdrawn" else "",
+                data={
+                    "course": course,
+                    "path": [{"q": h.q, "r": h.r} for h in [ship.position, *path]],
+                    "heading": heading,
+                    "default": bool(order.default) if order else False,
+                },
+            )
+        )
         return replace(ship, position=pos, heading=heading, speed=float(course_cost(course)), status=status)
 
     # --- views ------------------------------------------------------------------------------------
@@ -791,30 +1017,39 @@ class MemoirSea(RuleSet):
             rng = hex_distance(ship.position, t.position)
             arc = arc_for(ship.position, ship.heading, t.position)
             n = gun_dice(_int(ship.stats.get("gun_dice")), rng, arc)
-            lines.append(f"Guns: {t.name} at {rng} hexes {arc} -> {n} Memoir dice "
-                         f"({'full' if arc == 'abeam' else 'half'} effect, M04-M06).")
+            lines.append(
+                f"Guns: {t.name} at {rng} hexes {arc} -> {n} Memoir dice "
+                f"({'full' if arc == 'abeam' else 'half'} effect, M04-M06)."
+            )
         torp = data.get("torpedo")
         if torp and str(torp) in ships:
             t = ships[str(torp)]
             err = self.torpedo_target_error(state, ship, t, t.id)
-            lines.append(f"Torpedo: {t.name}: " + (err or f"3 Memoir dice; {_int(ship.sheet.get('torpedoes_left')) - 1} "
-                                                          f"left after this one."))
+            lines.append(
+                f"Torpedo: {t.name}: "
+                + (err or f"3 Memoir dice; {_int(ship.sheet.get('torpedoes_left')) - 1} left after this one.")
+            )
         if ship.sheet.get("breaking_off"):
             lines.append("Breaking off (M08): the rules steer her away from the enemy.")
         else:
             course = str(data.get("course") or "")
             pos, heading, _, why = self.run_course(state, ship, course, self._blocked(state, ship))
-            extra = {"": "", "blocked": " (would stop: next hex taken)", "off_map": " (sails off the map)"}[why]
-            lines.append(f"Course {course or '(none)'}: costs {course_cost(course)} of "
-                         f"{_int(ship.stats.get('speed'), 1)} hexes; ends at ({pos.q},{pos.r}) facing {heading:g}"
-                         f"{extra} (guns and torpedoes fire before the move).")
+            extra = {"": "", "blocked": " (would stop: next hex taken)", "off_map": " (sails off the map)"}[
+                why
+            ]
+            lines.append(
+                f"Course {course or '(none)'}: costs {course_cost(course)} of "
+                f"{_int(ship.stats.get('speed'), 1)} hexes; ends at ({pos.q},{pos.r}) facing {heading:g}"
+                f"{extra} (guns and torpedoes fire before the move)."
+            )
         return lines
 
     def tables(self) -> dict[str, JSON]:
         return {
             "memoir_die": {str(k): {"result": v[0], "points": v[1]} for k, v in T.MEMOIR_DIE.items()},
-            "gun_dice_countdown": {str(b): {k: list(v) for k, v in rows.items()}
-                                   for b, rows in T.GUN_DICE_COUNTDOWN.items()},
+            "gun_dice_countdown": {
+                str(b): {k: list(v) for k, v in rows.items()} for b, rows in T.GUN_DICE_COUNTDOWN.items()
+            },
             "arcs_deg": dict(T.ARCS_DEG),
             "torpedo_rules": dict(T.TORPEDO_RULES),
             "torpedo_arcs": {k: list(v) for k, v in T.TORPEDO_ARCS.items()},

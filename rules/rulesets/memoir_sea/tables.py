@@ -1,4 +1,6 @@
-"""The charts of ``memoir_sea``, as data. Source: ``seeds/004_bf15dcab1aef5b0d.txt`` (Memoir of Battle at Sea).
+"""The charts of ``memoir_sea``, as data.
+
+Source: ``seeds/004_bf15dcab1aef5b0d.txt`` (Memoir of Battle at Sea).
 
 Each chart is one constant; ``RuleSet.tables()`` prints them (``python -m rules tables memoir_sea``).
 """
@@ -86,10 +88,18 @@ SHIP_TYPES: Final[dict[str, dict[str, bool]]] = {
 # movement." M10: each turn needs at least one forward hex since the previous turn (or the start of the
 # move); unused movement is lost. Course letters: F = one hex forward, L = 60 degrees to port, R = to
 # starboard.
-MOVEMENT: Final[dict[str, int]] = {"turn_deg": 60, "turn_cost_hexes": 1, "forward_cost_hexes": 1,
-                                   "forward_hexes_before_turn": 1}
+MOVEMENT: Final[dict[str, int]] = {
+    "turn_deg": 60,
+    "turn_cost_hexes": 1,
+    "forward_cost_hexes": 1,
+    "forward_hexes_before_turn": 1,
+}
 
 # Seed anchors (M03), used by the reference classes and the tests: a modern pre-dreadnought throws 8 dice
 # abeam; a destroyer moves 5 hexes; a light cruiser has Flotation Value 6 and Critical Point 2.
-SEED_ANCHORS: Final[dict[str, int]] = {"pre_dreadnought_beam_dice": 8, "destroyer_speed_hexes": 5,
-                                       "light_cruiser_flotation": 6, "light_cruiser_critical_point": 2}
+SEED_ANCHORS: Final[dict[str, int]] = {
+    "pre_dreadnought_beam_dice": 8,
+    "destroyer_speed_hexes": 5,
+    "light_cruiser_flotation": 6,
+    "light_cruiser_critical_point": 2,
+}

@@ -7,12 +7,17 @@ the dice of the phase in the order they are rolled.
 from __future__ import annotations
 
 import pytest
-from acw_helpers import RS, at, battle, kinds, run, ship, stats, with_sheet
 
 from rules.errors import IllegalOrder
 from rules.geometry import hex_distance
 from rules.model import Hex, ShipOrder, TerrainFeature
-from rules.rulesets.acw_river import capture_grounded, place_battery, place_mine, storm_strength, unload_transport
+from rules.rulesets.acw_river import (
+    capture_grounded,
+    place_battery,
+    place_mine,
+    storm_strength,
+    unload_transport,
+)
 from rules.rulesets.acw_river import tables as T
 from rules.rulesets.acw_river.movement import course_cost, footprint, plan_ram, turn_cost
 from rules.rulesets.acw_river.ruleset import (
@@ -24,6 +29,7 @@ from rules.rulesets.acw_river.ruleset import (
     struck_heading,
     to_hit,
 )
+from tests.rules.acw_river.acw_helpers import RS, at, battle, kinds, run, ship, stats, with_sheet
 
 C = at(12, 9)  # Hex(q=12, r=3), the middle of the map
 AHEAD1, AHEAD2 = Hex(q=12, r=2), Hex(q=12, r=1)
@@ -54,7 +60,9 @@ def test_002_ship_type_table(typ: str, row: tuple[int, ...]) -> None:
     ref = next(c for c in RS.reference_classes() if c["type"] == typ)
     s = ref["stats"]
     assert isinstance(s, dict)
-    got = tuple(s[k] for k in ("speed_forward", "speed_back", "fire_front", "fire_side", "fire_rear", "resistance"))
+    got = tuple(
+        s[k] for k in ("speed_forward", "speed_back", "fire_front", "fire_side", "fire_rear", "resistance")
+    )
     assert got == row
     assert RS.validate_class(s) == {}
     assert len(RS.reference_classes()) == 7
@@ -138,8 +146,8 @@ def test_002_twelve_facings_move() -> None:
 
 
 def test_002_reversing_engines_A09() -> None:
-    """Line 35: "A vessel reversing engines loses one hexagon". A09: the switching move costs 1 hex, then Speed
-    Back applies: a gunboat (back 2) has 1 hex."""
+    """Line 35: "A vessel reversing engines loses one hexagon". A09: the switching move costs 1 hex, then
+    Speed Back applies: a gunboat (back 2) has 1 hex."""
     state = battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)))
     x = state.ship("x")
     assert RS.move_points(x, True) == 1
@@ -208,8 +216,8 @@ def test_002_fire_at_8_hexes_five_misses() -> None:
 )
 def test_002_confirmation(confirm: int, lost: int, status: str, outcome: str) -> None:
     """Line 48: "each "6" rolled must be confirmed by a 6. If this happens the vessel, whatever its rank and
-    strength is immediately lost ... an odd number, however, will indicate a ricochet and no damage." A06: 2 or
-    4 = an ordinary hit."""
+    strength is immediately lost ... an odd number, however, will indicate a ricochet and no damage."
+    A06: 2 or 4 = an ordinary hit."""
     state = battle(ship("x", "a", C, 0), ship("y", "b", Hex(q=12, r=-2), 0, "heavily_armored"))
     res = run(state, [6, confirm], x={"fire_front": "y"}, y={})
     y = res.state.ship("y")
@@ -228,7 +236,8 @@ def test_002_confirmation(confirm: int, lost: int, status: str, outcome: str) ->
     ],
 )
 def test_002_no_confirmation_thresholds(res_: int, threshold: int) -> None:
-    """Line 50: "It is not necessary to confirm if the vessel has lost 3/4 of its powers of resistance." A07."""
+    """Line 50: "It is not necessary to confirm if the vessel has lost 3/4 of its powers of resistance".
+    A07."""
     assert no_confirm_threshold(res_) == threshold
 
 
@@ -248,7 +257,9 @@ def test_002_A07_six_destroys_without_confirmation() -> None:
 def test_002_resistance_and_A11_lost_at_zero() -> None:
     """Line 54: "Each 5 or 6 reduces the resistance by 1 point." A11: at 0 the vessel is lost. Fire is
     simultaneous (A1): the vessel lost still fires."""
-    state = battle(ship("x", "a", C, 0, "heavily_armored", lost=23), ship("y", "b", Hex(q=12, r=-2), 180, lost=16))
+    state = battle(
+        ship("x", "a", C, 0, "heavily_armored", lost=23), ship("y", "b", Hex(q=12, r=-2), 180, lost=16)
+    )
     res = run(state, [5, 5, 5], x={"fire_front": "y"}, y={"fire_front": "x"})
     assert res.state.ship("y").status == "sunk" and res.state.ship("x").status == "sunk"
     assert remaining(res.state.ship("y")) == 0
@@ -288,14 +299,19 @@ def test_002_naval_fire_at_land_double_A13() -> None:
 def test_002_fort_fires_at_ironclad_field_battery_at_gunboat() -> None:
     """A13 / NW-ACW-07: fortress artillery strikes vessels like naval guns (line 54); field artillery only
     vessels without protection (lines 31, 33)."""
-    state = battle(ship("x", "a", C, 0, "heavily_armored"), ship("g", "a", Hex(q=16, r=-1), 0),
-                   ship("y", "b", at(2, 2)))
-    state = place_battery(state, feature_id="fort1", side="b", position=Hex(q=12, r=0), dice=2, resistance=6,
-                          fort=True)
+    state = battle(
+        ship("x", "a", C, 0, "heavily_armored"), ship("g", "a", Hex(q=16, r=-1), 0), ship("y", "b", at(2, 2))
+    )
+    state = place_battery(
+        state, feature_id="fort1", side="b", position=Hex(q=12, r=0), dice=2, resistance=6, fort=True
+    )
     state = place_battery(state, feature_id="bat1", side="b", position=Hex(q=12, r=-1), dice=1, resistance=3)
     res = run(state, [5, 3, 5], x={}, g={}, y={})
     fires = [e for e in res.events if e.kind == "fire"]
-    assert [(e.data["battery"], e.target_id, e.data["hits"]) for e in fires] == [("fort1", "x", 1), ("bat1", "g", 1)]
+    assert [(e.data["battery"], e.target_id, e.data["hits"]) for e in fires] == [
+        ("fort1", "x", 1),
+        ("bat1", "g", 1),
+    ]
     assert res.state.ship("x").sheet["lost"] == 1 and res.state.ship("g").sheet["lost"] == 1
 
 
@@ -330,14 +346,18 @@ def test_002_ram_resolution() -> None:
     assert ram.sheet["embedded_in"] == "y"
     errs = RS.check_order(res.state, ram, ShipOrder(ship_id="ram", data={"course": "F"}))
     assert "reverse engines to draw off" in errs["astern"][0]
-    assert RS.check_order(res.state, ram, ShipOrder(ship_id="ram", data={"course": "F", "astern": True})) == {}
+    assert (
+        RS.check_order(res.state, ram, ShipOrder(ship_id="ram", data={"course": "F", "astern": True})) == {}
+    )
 
 
 def test_002_ram_needs_movement_to_cross_line68() -> None:
     """Line 68: "To ram, a vessel must have the movement power to cross the hexagon occupied by the enemy
     vessel". A heavy ram (speed 2) two hexes off cannot: one hex to close leaves one in hand."""
-    state = battle(ship("ram", "a", C, 0, "heavily_armored", stats_over={"ram": True}), ship("y", "b", AHEAD2, 90))
-    free = RS._free_fn(state, state.ship_map(), list(state.terrain), state.ship("ram"))
+    state = battle(
+        ship("ram", "a", C, 0, "heavily_armored", stats_over={"ram": True}), ship("y", "b", AHEAD2, 90)
+    )
+    free = RS._free_fn(state, state.ship_map(), state.ship("ram"))
     assert plan_ram((C, 0, 0), 2, 1, free, {AHEAD2}, 90, need=2, flank=True) is None
     assert plan_ram((C, 0, 0), 3, 1, free, {AHEAD2}, 90, need=2, flank=True) == "F"
     # a collision (section 7) only needs to reach the hex
@@ -347,9 +367,10 @@ def test_002_ram_needs_movement_to_cross_line68() -> None:
 def test_002_ram_strikes_the_flank_NW_ACW_05() -> None:
     """Line 68: the ram "places its ram directly against the flank of the attacked vessel" (NW-ACW-05): not
     bow to bow."""
-    state = battle(ship("ram", "a", AHEAD1, 0, "heavily_armored", stats_over={"ram": True}),
-                   ship("y", "b", AHEAD2, 180))
-    free = RS._free_fn(state, state.ship_map(), list(state.terrain), state.ship("ram"))
+    state = battle(
+        ship("ram", "a", AHEAD1, 0, "heavily_armored", stats_over={"ram": True}), ship("y", "b", AHEAD2, 180)
+    )
+    free = RS._free_fn(state, state.ship_map(), state.ship("ram"))
     assert plan_ram((AHEAD1, 0, 0), 2, 1, free, {AHEAD2}, 180, need=2, flank=True) is None
     assert plan_ram((AHEAD1, 0, 0), 2, 1, free, {AHEAD2}, 90, need=2, flank=True) == ""
 
@@ -409,8 +430,11 @@ def test_002_capture_grounded_by_troops() -> None:
     """Line 82: "A vessel run aground may be taken by enemy troops, and if stormed has the power of
     resistance of a house if protected, a redoubt if armored. Troops embarked add 1 point per figure." An
     umpire action (A13)."""
-    state = battle(ship("x", "a", C, 0, "transport_loaded", stats_over={"troops": 3}, aground=True),
-                   ship("ic", "a", at(5, 5), 0, "heavily_armored", aground=True), ship("y", "b", at(2, 2)))
+    state = battle(
+        ship("x", "a", C, 0, "transport_loaded", stats_over={"troops": 3}, aground=True),
+        ship("ic", "a", at(5, 5), 0, "heavily_armored", aground=True),
+        ship("y", "b", at(2, 2)),
+    )
     assert storm_strength(state, "x") == {"as": "house", "troops_points": 3, "resistance_left": 12}
     assert storm_strength(state, "ic")["as"] == "redoubt"
     new, ev = capture_grounded(state, "x", "b")
@@ -428,9 +452,14 @@ def test_002_transport_loaded_and_empty() -> None:
     keeps at most 6 points (NW-ACW-09)."""
     state = battle(ship("t", "a", C, 0, "transport_loaded", lost=4), ship("y", "b", at(2, 2)))
     assert state.ship("t").sheet["loaded"] is True
-    new, ev = unload_transport(state, "t")
+    new, _ = unload_transport(state, "t")
     t = new.ship("t")
-    assert (t.sheet["speed_forward"], t.sheet["speed_back"], t.sheet["resistance"], remaining(t)) == (3, 2, 6, 6)
+    assert (t.sheet["speed_forward"], t.sheet["speed_back"], t.sheet["resistance"], remaining(t)) == (
+        3,
+        2,
+        6,
+        6,
+    )
     assert RS.move_points(t, False) == 3
     with pytest.raises(IllegalOrder):
         unload_transport(new, "t")
@@ -440,10 +469,11 @@ def test_002_transport_loaded_and_empty() -> None:
 
 
 def test_002_mine_even_detonates_vessel_lost() -> None:
-    """Line 84: "When the enemy crosses the mined square, the "miner" rolls a die. If it comes up even the ship
-    detonates the mine." A12: default, the vessel is lost."""
-    state = place_mine(battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2))), feature_id="m1", side="b",
-                       position=AHEAD1)
+    """Line 84: "When the enemy crosses the mined square, the "miner" rolls a die. If it comes up even the
+    ship detonates the mine." A12: default, the vessel is lost."""
+    state = place_mine(
+        battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2))), feature_id="m1", side="b", position=AHEAD1
+    )
     assert RS.view_for(state, "a").terrain == () and len(RS.view_for(state, "b").terrain) == 1
     res = run(state, [4], x={"course": "FF"}, y={})
     x = res.state.ship("x")
@@ -455,8 +485,9 @@ def test_002_mine_even_detonates_vessel_lost() -> None:
 def test_002_mine_odd_surfaces_and_gunfire_detonates_it() -> None:
     """Line 84: "Otherwise the mine is washed to the surface and may be detonated by artillery (roll of
     5-6)."."""
-    state = place_mine(battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2))), feature_id="m1", side="b",
-                       position=AHEAD1)
+    state = place_mine(
+        battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2))), feature_id="m1", side="b", position=AHEAD1
+    )
     res = run(state, [3], x={"course": "FF"}, y={})
     assert res.state.ship("x").position == AHEAD2 and res.state.ship("x").active
     mine = res.state.terrain[0]
@@ -473,24 +504,34 @@ def test_002_mine_odd_surfaces_and_gunfire_detonates_it() -> None:
 
 def test_002_own_mine_is_safe_and_A12_effect_option() -> None:
     """Line 84: the enemy crossing rolls; A12: the effect is a setting: 'resistance' with 12 points."""
-    state = place_mine(battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)), mine_effect="resistance"),
-                       feature_id="m1", side="a", position=AHEAD1)
+    state = place_mine(
+        battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)), mine_effect="resistance"),
+        feature_id="m1",
+        side="a",
+        position=AHEAD1,
+    )
     res = run(state, [], x={"course": "F"}, y={})
     assert res.state.ship("x").position == AHEAD1 and len(res.state.terrain) == 1
-    state = place_mine(battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)), mine_effect="resistance"),
-                       feature_id="m1", side="b", position=AHEAD1)
+    state = place_mine(
+        battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)), mine_effect="resistance"),
+        feature_id="m1",
+        side="b",
+        position=AHEAD1,
+    )
     res = run(state, [2], x={"course": "F"}, y={})
     assert res.state.ship("x").sheet["lost"] == 12 and res.state.ship("x").active
 
 
-# --- ships on more than one hex (A14), initiative (A1) --------------------------------------------------------
+# --- ships on more than one hex (A14), initiative (A1) ----------------------------------------------------
 
 
 def test_002_A14_multi_hex_ship() -> None:
     """Line 1: "Warships may occupy one or more hexagons." A14: "Measure from the nearest occupied hex."."""
     assert footprint((C, 0, 0), 2) == [C, Hex(q=12, r=4)]
     assert footprint((C, 30, 0), 3) == [C, Hex(q=11, r=4), Hex(q=11, r=5)]
-    state = battle(ship("x", "a", C, 0, "heavily_armored", stats_over={"hexes": 2}), ship("y", "b", Hex(q=12, r=7)))
+    state = battle(
+        ship("x", "a", C, 0, "heavily_armored", stats_over={"hexes": 2}), ship("y", "b", Hex(q=12, r=7))
+    )
     assert hexes_of(state.ship("x")) == [C, Hex(q=12, r=4)]
     res = run(state, [5, 4], x={"fire_rear": "y"}, y={})
     assert next(e for e in res.events if e.kind == "fire").data["range"] == 3
@@ -501,7 +542,10 @@ def test_002_initiative_high_moves_first_A1() -> None:
     from rules.dice import ScriptedDice
 
     state = battle(ship("a1", "a", Hex(q=12, r=4), 0), ship("b1", "b", AHEAD1, 180))
-    orders = {"a1": ShipOrder(ship_id="a1", data={"course": "F"}), "b1": ShipOrder(ship_id="b1", data={"course": "F"})}
+    orders = {
+        "a1": ShipOrder(ship_id="a1", data={"course": "F"}),
+        "b1": ShipOrder(ship_id="b1", data={"course": "F"}),
+    }
     res = RS.resolve_phase(state, orders, ScriptedDice([4, 4, 2, 5]))
     assert res.state.initiative == ("b", "a")
     assert res.state.ship("b1").position == C and res.state.ship("a1").position == Hex(q=12, r=4)
@@ -513,9 +557,19 @@ def test_002_tables_json() -> None:
 
     t = RS.tables()
     json.dumps(t)
-    assert t["turn_costs"] == [{"up_to_deg": 60, "hexes_lost": 0}, {"up_to_deg": 90, "hexes_lost": 1},
-                               {"up_to_deg": 120, "hexes_lost": 2}, {"up_to_deg": 150, "hexes_lost": 3},
-                               {"up_to_deg": 180, "hexes_lost": 4}]
-    assert t["confirmation"] == {"1": "ricochet", "2": "hit", "3": "ricochet", "4": "hit", "5": "ricochet",
-                                 "6": "lost"}
+    assert t["turn_costs"] == [
+        {"up_to_deg": 60, "hexes_lost": 0},
+        {"up_to_deg": 90, "hexes_lost": 1},
+        {"up_to_deg": 120, "hexes_lost": 2},
+        {"up_to_deg": 150, "hexes_lost": 3},
+        {"up_to_deg": 180, "hexes_lost": 4},
+    ]
+    assert t["confirmation"] == {
+        "1": "ricochet",
+        "2": "hit",
+        "3": "ricochet",
+        "4": "hit",
+        "5": "ricochet",
+        "6": "lost",
+    }
     assert t["range_table"] == [{"up_to_hexes": 7, "d6_needed": 5}, {"up_to_hexes": 10, "d6_needed": 6}]

@@ -11,12 +11,33 @@ from rules.registry import get_ruleset
 
 RS = get_ruleset("memoir_sea")
 
-PRE_DREADNOUGHT: dict[str, JSON] = {"type": "pre_dreadnought", "gun_dice": 8, "flotation": 21, "critical_point": 7,
-                                    "speed": 3, "torpedo_fit": "fixed", "torpedoes": 4}
-LIGHT_CRUISER: dict[str, JSON] = {"type": "light_cruiser", "gun_dice": 4, "flotation": 6, "critical_point": 2,
-                                  "speed": 4, "torpedo_fit": "none", "torpedoes": 0}
-DESTROYER: dict[str, JSON] = {"type": "destroyer", "gun_dice": 2, "flotation": 2, "critical_point": 1, "speed": 5,
-                              "torpedo_fit": "trainable", "torpedoes": 4}
+PRE_DREADNOUGHT: dict[str, JSON] = {
+    "type": "pre_dreadnought",
+    "gun_dice": 8,
+    "flotation": 21,
+    "critical_point": 7,
+    "speed": 3,
+    "torpedo_fit": "fixed",
+    "torpedoes": 4,
+}
+LIGHT_CRUISER: dict[str, JSON] = {
+    "type": "light_cruiser",
+    "gun_dice": 4,
+    "flotation": 6,
+    "critical_point": 2,
+    "speed": 4,
+    "torpedo_fit": "none",
+    "torpedoes": 0,
+}
+DESTROYER: dict[str, JSON] = {
+    "type": "destroyer",
+    "gun_dice": 2,
+    "flotation": 2,
+    "critical_point": 1,
+    "speed": 5,
+    "torpedo_fit": "trainable",
+    "torpedoes": 4,
+}
 
 
 def at(col: int, row: int) -> Hex:
@@ -24,18 +45,37 @@ def at(col: int, row: int) -> Hex:
     return offset_to_hex(col, row)
 
 
-def ship(sid: str, side: str, where: Hex, heading: float = 0, stats: dict[str, JSON] | None = None,
-         speed: float = 0, **sheet: JSON) -> ShipState:
+def ship(
+    sid: str,
+    side: str,
+    where: Hex,
+    heading: float = 0,
+    stats: dict[str, JSON] | None = None,
+    speed: float = 0,
+    **sheet: JSON,
+) -> ShipState:
     """Return a ship; ``sheet`` entries override what set-up fills in."""
-    return ShipState(id=sid, name=sid.title(), side=side, position=where, heading=heading, speed=speed,
-                     stats=dict(stats or PRE_DREADNOUGHT), sheet=dict(sheet))
+    return ShipState(
+        id=sid,
+        name=sid.title(),
+        side=side,
+        position=where,
+        heading=heading,
+        speed=speed,
+        stats=dict(stats or PRE_DREADNOUGHT),
+        sheet=dict(sheet),
+    )
 
 
 def battle(*ships: ShipState, terrain: tuple[TerrainFeature, ...] = ()) -> BattleState:
     """Return a set-up battle between sides ``a`` and ``b`` holding ``ships``."""
-    state = BattleState(ruleset="memoir_sea", map=MapSpec(geometry="hex6", width=24, height=18),
-                        sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")), ships=ships,
-                        terrain=terrain)
+    state = BattleState(
+        ruleset="memoir_sea",
+        map=MapSpec(geometry="hex6", width=24, height=18),
+        sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")),
+        ships=ships,
+        terrain=terrain,
+    )
     state, _ = RS.setup(state, ScriptedDice([]))
     return state
 

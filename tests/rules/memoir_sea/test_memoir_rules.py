@@ -7,7 +7,6 @@ minor (1 point), 4-6 = miss (``rules.dice.memoir_face``).
 from __future__ import annotations
 
 import pytest
-from memoir_helpers import DESTROYER, LIGHT_CRUISER, PRE_DREADNOUGHT, RS, at, battle, ship, with_sheet
 
 from rules.dice import ScriptedDice
 from rules.geometry import hex_distance, hexes_within
@@ -21,6 +20,16 @@ from rules.rulesets.memoir_sea.ruleset import (
     legal_courses,
     read_dice,
     torpedo_bears,
+)
+from tests.rules.memoir_sea.memoir_helpers import (
+    DESTROYER,
+    LIGHT_CRUISER,
+    PRE_DREADNOUGHT,
+    RS,
+    at,
+    battle,
+    ship,
+    with_sheet,
 )
 
 C = at(12, 9)  # the middle of the map: Hex(q=12, r=3)
@@ -38,7 +47,9 @@ def test_004_firing_dice_faces() -> None:
     3 x Miss"."""
     assert read_dice([1, 2, 3, 4, 5, 6]) == (1, 2, 3, 4)
     assert read_dice([1, 1]) == (2, 0, 0, 4)
-    assert T.MEMOIR_DIE[1] == ("major", 2) and T.MEMOIR_DIE[3] == ("minor", 1) and T.MEMOIR_DIE[6] == ("miss", 0)
+    assert (
+        T.MEMOIR_DIE[1] == ("major", 2) and T.MEMOIR_DIE[3] == ("minor", 1) and T.MEMOIR_DIE[6] == ("miss", 0)
+    )
 
 
 # --- Firing Guns (lines 14-21, M04-M06) -------------------------------------------------------------
@@ -47,8 +58,12 @@ def test_004_firing_dice_faces() -> None:
 @pytest.mark.parametrize(
     ("beam", "arc", "expected"),
     [
-        pytest.param(8, "abeam", [8, 7, 6, 5, 4, 3, 2, 1, 0], id="004-guns-countdown-abeam-pre-dreadnought-line17"),
-        pytest.param(8, "ahead", [4, 4, 3, 3, 2, 2, 1, 1, 0], id="004-guns-countdown-ahead-pre-dreadnought-line21"),
+        pytest.param(
+            8, "abeam", [8, 7, 6, 5, 4, 3, 2, 1, 0], id="004-guns-countdown-abeam-pre-dreadnought-line17"
+        ),
+        pytest.param(
+            8, "ahead", [4, 4, 3, 3, 2, 2, 1, 1, 0], id="004-guns-countdown-ahead-pre-dreadnought-line21"
+        ),
         pytest.param(8, "astern", [4, 4, 3, 3, 2, 2, 1, 1, 0], id="004-guns-countdown-astern-line19"),
         pytest.param(7, "ahead", [4, 4, 3, 3, 2, 2, 1, 1, 0], id="004-guns-M06-odd-dice-round-up"),
         pytest.param(5, "astern", [3, 3, 2, 2, 1, 1, 0, 0, 0], id="004-guns-M06-five-dice-astern"),
@@ -113,8 +128,16 @@ def test_004_guns_abeam_resolution_five_hexes() -> None:
     dice = ScriptedDice([1, 2, 1, 2, 4, 6])  # initiative a=1, b=2; then the four gun dice
     res = RS.resolve_phase(state, orders(iowa={"target": "teresa"}, teresa={}), dice)
     fire = next(e for e in res.events if e.kind == "fire")
-    assert fire.data == {"weapon": "guns", "dice": 4, "range": 5, "arc": "abeam", "major": 1, "minor": 1,
-                         "miss": 2, "points": 3}
+    assert fire.data == {
+        "weapon": "guns",
+        "dice": 4,
+        "range": 5,
+        "arc": "abeam",
+        "major": 1,
+        "minor": 1,
+        "miss": 2,
+        "points": 3,
+    }
     assert [r.value for r in fire.rolls] == [1, 2, 4, 6]
     assert res.state.ship("teresa").sheet["damage"] == 3
 
@@ -171,14 +194,19 @@ def test_004_torpedo_only_ships_so_equipped_and_four_a_battle() -> None:
     """Line 24: "Only ships equipped to fire torpedoes may do so. No ship may fire more than one torpedo each
     turn and a maximum of four torpedoes during a battle."""
     target = Hex(q=15, r=2)
-    state = battle(ship("lc", "a", C, 0, LIGHT_CRUISER), ship("furor", "a", Hex(q=10, r=3), 0, DESTROYER),
-                   ship("iowa", "b", target, 0))
+    state = battle(
+        ship("lc", "a", C, 0, LIGHT_CRUISER),
+        ship("furor", "a", Hex(q=10, r=3), 0, DESTROYER),
+        ship("iowa", "b", target, 0),
+    )
     assert RS.check_order(state, state.ship("lc"), ShipOrder(ship_id="lc", data={"torpedo": "iowa"})) == {
-        "torpedo": ["Lc carries no torpedoes (Firing Torpedoes)."]}
+        "torpedo": ["Lc carries no torpedoes (Firing Torpedoes)."]
+    }
     spent = with_sheet(state, "furor", torpedoes_left=0)
     furor = spent.ship("furor")
     assert RS.check_order(spent, furor, ShipOrder(ship_id="furor", data={"torpedo": "iowa"})) == {
-        "torpedo": ["Furor has fired all her torpedoes (four a battle)."]}
+        "torpedo": ["Furor has fired all her torpedoes (four a battle)."]
+    }
     assert state.ship("furor").sheet["torpedoes_left"] == 4
 
 
@@ -248,7 +276,7 @@ def test_004_M07_sinks_at_zero_and_sunk_ship_still_fires() -> None:
     b_hex = Hex(q=13, r=2)
     assert hex_distance(C, b_hex) == 1 and arc_for(C, 0, b_hex) == "abeam"
     state = battle(ship("iowa", "a", C, 0, damage=20), ship("vizcaya", "b", b_hex, 0, damage=20))
-    dice = ScriptedDice([1, 2] + [2, 4, 4, 4, 4, 4, 4, 4] + [4, 4, 4, 4, 4, 4, 4, 3])
+    dice = ScriptedDice([1, 2, 2, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 3])
     res = RS.resolve_phase(state, orders(iowa={"target": "vizcaya"}, vizcaya={"target": "iowa"}), dice)
     assert [e.data["points"] for e in res.events if e.kind == "fire"] == [1, 1]
     assert res.state.ship("iowa").status == "sunk" and res.state.ship("vizcaya").status == "sunk"
@@ -364,10 +392,17 @@ def test_004_NW_MEM_05_land_cannot_be_entered() -> None:
         pytest.param({**PRE_DREADNOUGHT, "gun_dice": None}, "gun_dice", id="004-class-M03-missing-gun-dice"),
         pytest.param({**PRE_DREADNOUGHT, "flotation": -1}, "flotation", id="004-class-negative-flotation"),
         pytest.param({**PRE_DREADNOUGHT, "gun_dice": 40}, "gun_dice", id="004-class-absurd-gun-dice"),
-        pytest.param({**PRE_DREADNOUGHT, "critical_point": 21}, "critical_point", id="004-class-M08-cp-too-high"),
-        pytest.param({**PRE_DREADNOUGHT, "torpedo_fit": "trainable"}, "torpedo_fit",
-                     id="004-class-M09-big-ship-trainable"),
-        pytest.param({**DESTROYER, "torpedo_fit": "fixed"}, "torpedo_fit", id="004-class-M09-destroyer-fixed"),
+        pytest.param(
+            {**PRE_DREADNOUGHT, "critical_point": 21}, "critical_point", id="004-class-M08-cp-too-high"
+        ),
+        pytest.param(
+            {**PRE_DREADNOUGHT, "torpedo_fit": "trainable"},
+            "torpedo_fit",
+            id="004-class-M09-big-ship-trainable",
+        ),
+        pytest.param(
+            {**DESTROYER, "torpedo_fit": "fixed"}, "torpedo_fit", id="004-class-M09-destroyer-fixed"
+        ),
         pytest.param({**LIGHT_CRUISER, "torpedoes": 2}, "torpedoes", id="004-class-no-fit-no-torpedoes"),
         pytest.param({**PRE_DREADNOUGHT, "torpedoes": 5}, "torpedoes", id="004-class-four-a-battle"),
         pytest.param({**PRE_DREADNOUGHT, "type": "dreadnought"}, "type", id="004-class-unknown-type"),
@@ -393,7 +428,9 @@ def test_004_tables_json() -> None:
 
     t = RS.tables()
     json.dumps(t)
-    assert t["gun_dice_countdown"]["8"] == {"abeam": [8, 7, 6, 5, 4, 3, 2, 1],  # type: ignore[index]
-                                            "ahead_astern": [4, 4, 3, 3, 2, 2, 1, 1]}
+    assert t["gun_dice_countdown"]["8"] == {
+        "abeam": [8, 7, 6, 5, 4, 3, 2, 1],  # type: ignore[index]
+        "ahead_astern": [4, 4, 3, 3, 2, 2, 1, 1],
+    }
     assert t["torpedo_rules"] == {"range_hexes": 3, "dice": 3, "per_turn": 1, "per_battle": 4}
     assert t["memoir_die"]["1"] == {"result": "major", "points": 2}  # type: ignore[index]
