@@ -350,10 +350,41 @@ class _Ctx:
     ships: dict[str, ShipState]
     terrain: list[TerrainFeature]
     events: list[Event] = field(default_factory=list)
+    occ: dict[Hex, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for s in self.ships.values():
+            if s.active:
+                for h in hexes_of(s):
+                    self.occ[h] = s.id
 
     @property
     def turn(self) -> int:
         return self.state.turn
+
+    def put(self, ship: ShipState) -> None:
+        """Store a changed ship, keeping the occupancy map in step (sunk or gone ships leave it)."""
+        old = self.ships.get(ship.id)
+        if old is not None and isinstance(old.position, Hex):
+            for h in hexes_of(old):
+                if self.occ.get(h) == ship.id:
+                    del self.occ[h]
+        self.ships[ship.id] = ship
+        if ship.active:
+            for h in hexes_of(ship):
+                self.occ[h] = ship.id
+
+    def taken(self, h: Hex, me: str) -> bool:
+        """Return True if another vessel afloat occupies hex ``h`` (NW-ACW-08)."""
+        sid = self.occ.get(h)
+        return sid is not None and sid != me and self.ships[sid].active
+
+    def feature(self, fid: str) -> TerrainFeature | None:
+        """Return the battery, fort or mine with this id, if still on the map."""
+        for t in self.terrain:
+            if t.kind in ("battery", "fort", "mine") and t.props.get("id") == fid:
+                return t
+        return None
 
 
 class AcwRiver(RuleSet):
@@ -373,6 +404,7 @@ class AcwRiver(RuleSet):
 
     def __init__(self) -> None:
         self._terrain_cache: dict[int, tuple[tuple[TerrainFeature, ...], frozenset[Hex], frozenset[Hex]]] = {}
+        self._occ_cache: tuple[tuple[ShipState, ...], dict[Hex, str]] | None = None
 
     # --- ship classes ----------------------------------------------------------------------------
 
@@ -486,26 +518,35 @@ class AcwRiver(RuleSet):
     # --- queries ----------------------------------------------------------------------------------
 
     def _free_fn(
-        self,
-        state: BattleState,
-        ships: Mapping[str, ShipState],
-        mover: ShipState,
-        *,
-        avoid_shore: bool = True,
+        self, state: BattleState, mover: ShipState, *, avoid_shore: bool = True
     ) -> Callable[[Hex], bool]:
+        """Return whether ``mover`` may enter a hex: on the map, not land, a battery or a fort, no other
+        vessel afloat there (NW-ACW-08) and, unless ``avoid_shore`` is false, not a shore hex."""
         land, shore = self._fixed_terrain(state.terrain)
-        blocked: set[Hex] = set(land)
-        if avoid_shore:
-            blocked |= shore
-        for s in ships.values():
-            if s.id != mover.id and s.active:
-                blocked.update(hexes_of(s))
+        occ = self._occupancy(state.ships)
         w, h = state.map.width, state.map.height
+        me = mover.id
 
         def free(x: Hex) -> bool:
-            return x not in blocked and on_hex_map(x, w, h)
+            if x in land or (avoid_shore and x in shore):
+                return False
+            sid = occ.get(x)
+            return (sid is None or sid == me) and on_hex_map(x, w, h)
 
         return free
+
+    def _occupancy(self, ships: tuple[ShipState, ...]) -> dict[Hex, str]:
+        """Return hex -> id of the vessel afloat there, remembered for the last ships tuple seen."""
+        hit = self._occ_cache
+        if hit is not None and hit[0] is ships:
+            return hit[1]
+        occ: dict[Hex, str] = {}
+        for s in ships:
+            if s.active:
+                for x in hexes_of(s):
+                    occ[x] = s.id
+        self._occ_cache = (ships, occ)
+        return occ
 
     def _fixed_terrain(self, terrain: tuple[TerrainFeature, ...]) -> tuple[frozenset[Hex], frozenset[Hex]]:
         """Return the hexes no vessel may enter (land, batteries, forts) and the shore hexes.
@@ -671,7 +712,7 @@ class AcwRiver(RuleSet):
         if self.embedded_target(state, ship) is not None and not astern:
             return {"course": "", "astern": False}
         mp = self.move_points(ship, astern)
-        free = self._free_fn(state, state.ship_map(), ship)
+        free = self._free_fn(state, ship)
         pose = pose_of(ship)
         n = 0
         length = _int(ship.stats.get("hexes"), 1)
@@ -741,12 +782,11 @@ class AcwRiver(RuleSet):
         enemies = self._enemy_ships(state, ship)
         if not enemies:
             return self._keep_course(state, ship)
-        ships = state.ship_map()
         length = _int(ship.stats.get("hexes"), 1)
         was_astern = bool(ship.sheet.get("astern"))
         if self.embedded_target(state, ship) is not None:
             mp = self.move_points(ship, True)
-            free = self._free_fn(state, ships, ship)
+            free = self._free_fn(state, ship)
             course = ""
             pose = pose_of(ship)
             for _ in range(mp):
@@ -758,7 +798,7 @@ class AcwRiver(RuleSet):
         here = pose_of(ship)
         near = sorted(enemies, key=lambda t: (nearest_distance(hexes_of(ship), hexes_of(t)), t.id))[:4]
         mp_ahead = self.move_points(ship, False)
-        free = self._free_fn(state, ships, ship)
+        free = self._free_fn(state, ship)
         opts = reachable(here, mp_ahead, length, free)
         mine_now = hexes_of(ship)
         wants_ram = is_ram(ship.stats) or (remaining(ship) > 6 and protection_of(ship.stats) != "unprotected")
@@ -782,7 +822,7 @@ class AcwRiver(RuleSet):
         if remaining(ship) <= 2:
             shore = self._fixed_terrain(state.terrain)[1]
             if shore:
-                free_shore = self._free_fn(state, ships, ship, avoid_shore=False)
+                free_shore = self._free_fn(state, ship, avoid_shore=False)
                 for pose, course in sorted(opts.items(), key=lambda pc: (len(pc[1]), pc[1])):
                     ahead = step_ahead(pose)[0]
                     if ahead in shore and free_shore(ahead) and course_cost(course + "F") <= mp_ahead:
@@ -887,7 +927,7 @@ class AcwRiver(RuleSet):
             )
         if lost_outright or left <= 0:
             ship = self._sink(ctx, ship, why if lost_outright else f"resistance gone, A11 ({why})", rolls)
-        ctx.ships[ship.id] = ship
+        ctx.put(ship)
         return ship
 
     def _sink(self, ctx: _Ctx, ship: ShipState, why: str, rolls: tuple[Roll, ...] = ()) -> ShipState:
@@ -921,7 +961,7 @@ class AcwRiver(RuleSet):
                 f"-{T.AGROUND['resistance_lost']} resistance).",
             )
         )
-        ctx.ships[ship.id] = ship
+        ctx.put(ship)
         return self._lose(ctx, ship, T.AGROUND["resistance_lost"], "running aground")
 
     def _move_ship(self, ctx: _Ctx, ship: ShipState, order: ShipOrder) -> None:
@@ -939,7 +979,12 @@ class AcwRiver(RuleSet):
             astern = False
             tgt = ctx.ships.get(str(ram_id))
             mp = self.move_points(ship, False)
-            free = self._free_fn(ctx.state, ctx.ships, ship)
+            land_, shore_ = self._fixed_terrain(ctx.state.terrain)
+            mw, mh = ctx.state.map.width, ctx.state.map.height
+
+            def free(x: Hex) -> bool:
+                return not (x in land_ or x in shore_ or ctx.taken(x, ship.id)) and on_hex_map(x, mw, mh)
+
             if tgt is not None and tgt.active:
                 ram = is_ram(ship.stats)
                 planned = plan_ram(
@@ -977,21 +1022,19 @@ class AcwRiver(RuleSet):
         if astern:
             flags.add("astern")
         ship = replace(ship, sheet=sheet, flags=tuple(sorted(flags)))
-        ctx.ships[ship.id] = ship
+        ctx.put(ship)
         pose = pose_of(ship)
         start_hex = pose[0]
         path: list[JSON] = [{"q": start_hex.q, "r": start_hex.r}]
         land, shore = self._fixed_terrain(ctx.state.terrain)
-        others: set[Hex] = set()
-        for s in ctx.ships.values():
-            if s.id != ship.id and s.active:
-                others.update(hexes_of(s))
         moved = 0
         ended = ""
         for c in course:
             if c in "LR":
                 nxt_pose = turn(pose, c)
-                if length > 1 and any(h in land or h in others for h in footprint(nxt_pose, length)[1:]):
+                if length > 1 and any(
+                    h in land or ctx.taken(h, ship.id) for h in footprint(nxt_pose, length)[1:]
+                ):
                     ended = "; stopped: no room to turn (NW-ACW-08)"
                     break
                 pose = nxt_pose
@@ -1007,7 +1050,7 @@ class AcwRiver(RuleSet):
                     status="withdrawn",
                     speed=float(moved),
                 )
-                ctx.ships[ship.id] = ship
+                ctx.put(ship)
                 ctx.events.append(
                     Event(
                         kind="move",
@@ -1019,7 +1062,7 @@ class AcwRiver(RuleSet):
                     )
                 )
                 return
-            if any(h in land or h in others for h in footprint(nxt_pose, length)):
+            if any(h in land or ctx.taken(h, ship.id) for h in footprint(nxt_pose, length)):
                 ended = "; stopped: next hex taken (NW-ACW-08)"
                 break
             if bow in shore:
@@ -1040,14 +1083,14 @@ class AcwRiver(RuleSet):
             moved += 1
             path.append({"q": bow.q, "r": bow.r})
             ship = replace(ctx.ships[ship.id], position=pose[0], heading=pose[1], offset=pose[2])
-            ctx.ships[ship.id] = ship
+            ctx.put(ship)
             ship = self._mine_check(ctx, ship, bow)
             if not ship.active:
                 return
         ship = replace(
             ctx.ships[ship.id], position=pose[0], heading=pose[1], offset=pose[2], speed=float(moved)
         )
-        ctx.ships[ship.id] = ship
+        ctx.put(ship)
         rev = " (engines reversed: -1 hex, A09)" if switched else ""
         ctx.events.append(
             Event(
@@ -1094,10 +1137,10 @@ class AcwRiver(RuleSet):
                     )
                 )
                 ship = replace(ship, flags=tuple(sorted(set(ship.flags) | {"blown_up"})))
-                ctx.ships[ship.id] = ship
+                ctx.put(ship)
                 if effect == "lost":
                     ship = self._sink(ctx, ship, "blown up by a mine (A12)", rolls)
-                    ctx.ships[ship.id] = ship
+                    ctx.put(ship)
                     return ship
                 return self._lose(ctx, ship, _int(self._opt(ctx.state, "mine_damage"), 12), "mine, A12")
             ctx.terrain[i] = replace(t, visible_to=None, props={**t.props, "surfaced": True})
@@ -1166,7 +1209,7 @@ class AcwRiver(RuleSet):
             )
         )
         target = replace(target, sheet={**target.sheet, "struck_turn": ctx.turn})
-        ctx.ships[target.id] = target
+        ctx.put(target)
         if ram:
             ctx.ships[rammer.id] = replace(rammer, sheet={**rammer.sheet, "embedded_in": target.id})
         else:
@@ -1177,7 +1220,7 @@ class AcwRiver(RuleSet):
                     heading=new_heading,
                     offset=1 if turn_between(target.heading, new_heading) > 0 else 0,
                 )
-                ctx.ships[target.id] = target
+                ctx.put(target)
                 ctx.events.append(
                     Event(
                         kind="turned",
@@ -1198,10 +1241,6 @@ class AcwRiver(RuleSet):
         """NW-ACW-06: a vessel turned by a collision runs aground on the first shore hex ahead within its
         speed; it may not reduce speed to avoid it (line 78)."""
         land, shore = self._fixed_terrain(ctx.state.terrain)
-        others: set[Hex] = set()
-        for s in ctx.ships.values():
-            if s.id != ship.id and s.active:
-                others.update(hexes_of(s))
         pose = pose_of(ship)
         for _ in range(_int(ship.sheet.get("speed_forward"))):
             pose = step_ahead(pose)
@@ -1209,7 +1248,11 @@ class AcwRiver(RuleSet):
             if h in shore:
                 self._ground(ctx, ship, h, "carried by the collision; a vessel rammed may not reduce speed")
                 return
-            if h in land or h in others or not on_hex_map(h, ctx.state.map.width, ctx.state.map.height):
+            if (
+                h in land
+                or ctx.taken(h, ship.id)
+                or not on_hex_map(h, ctx.state.map.width, ctx.state.map.height)
+            ):
                 return
 
     # --- fire -----------------------------------------------------------------------------------------
@@ -1308,10 +1351,7 @@ class AcwRiver(RuleSet):
         land_points: dict[str, int],
         mines_hit: set[str],
     ) -> None:
-        state_now = replace(
-            ctx.state, ships=tuple(ctx.ships[s.id] for s in ctx.state.ships), terrain=tuple(ctx.terrain)
-        )
-        tgt = self.target_of(state_now, tid)
+        tgt: ShipState | TerrainFeature | None = ctx.ships.get(tid) or ctx.feature(tid)
         pose = pose_of(ship)
         mine_hexes = hexes_of(ship)
         name = tgt.name if isinstance(tgt, ShipState) else (str(tgt.props.get("name") or tid) if tgt else tid)

@@ -357,7 +357,7 @@ def test_002_ram_needs_movement_to_cross_line68() -> None:
     state = battle(
         ship("ram", "a", C, 0, "heavily_armored", stats_over={"ram": True}), ship("y", "b", AHEAD2, 90)
     )
-    free = RS._free_fn(state, state.ship_map(), state.ship("ram"))
+    free = RS._free_fn(state, state.ship("ram"))
     assert plan_ram((C, 0, 0), 2, 1, free, {AHEAD2}, 90, need=2, flank=True) is None
     assert plan_ram((C, 0, 0), 3, 1, free, {AHEAD2}, 90, need=2, flank=True) == "F"
     # a collision (section 7) only needs to reach the hex
@@ -370,7 +370,7 @@ def test_002_ram_strikes_the_flank_NW_ACW_05() -> None:
     state = battle(
         ship("ram", "a", AHEAD1, 0, "heavily_armored", stats_over={"ram": True}), ship("y", "b", AHEAD2, 180)
     )
-    free = RS._free_fn(state, state.ship_map(), state.ship("ram"))
+    free = RS._free_fn(state, state.ship("ram"))
     assert plan_ram((AHEAD1, 0, 0), 2, 1, free, {AHEAD2}, 180, need=2, flank=True) is None
     assert plan_ram((AHEAD1, 0, 0), 2, 1, free, {AHEAD2}, 90, need=2, flank=True) == ""
 
