@@ -121,23 +121,32 @@ def reachable(
     ``free(h)`` says whether the vessel may enter hex ``h`` (not land, shore, another ship, off the map).
     A vessel on more than one hex needs every hex of its footprint free (A14).
     """
-    best: dict[tuple[Pose, int], tuple[int, str]] = {}
+    # A state (pose, forward hexes f, degrees turned d) is dominated by one already expanded at the same pose
+    # with f' <= f and d' <= d: everything it can still do costs at least as much. Pruning those keeps the
+    # search small without losing a pose or its cheapest cost.
+    seen: dict[Pose, list[tuple[int, int]]] = {}
     out: dict[Pose, tuple[int, str]] = {}
-    heap: list[tuple[int, str, Hex, float, int, int]] = [(0, "", start[0], start[1], start[2], 0)]
+    heap: list[tuple[int, str, int, Hex, float, int, int]] = [(0, "", 0, start[0], start[1], start[2], 0)]
+
+    def dominated(pose: Pose, f: int, d: int) -> bool:
+        return any(f1 <= f and d1 <= d for f1, d1 in seen.get(pose, ()))
+
     while heap:
-        cost, course, bow, heading, offset, deg = heapq.heappop(heap)
+        cost, course, forwards, bow, heading, offset, deg = heapq.heappop(heap)
         pose: Pose = (bow, heading, offset)
-        key = (pose, deg)
-        if key in best and best[key] <= (cost, course):
+        if dominated(pose, forwards, deg):
             continue
-        best[key] = (cost, course)
+        seen.setdefault(pose, []).append((forwards, deg))
         if pose not in out or out[pose] > (cost, course):
             out[pose] = (cost, course)
-        forwards = course.count("F")
-        # forward
         nxt = step_astern(pose) if astern else step_ahead(pose)
-        if forwards + 1 + turn_cost(deg) <= mp and all(free(h) for h in footprint(nxt, length)):
-            heapq.heappush(heap, (forwards + 1 + turn_cost(deg), course + "F", nxt[0], nxt[1], nxt[2], deg))
+        fcost = forwards + 1 + turn_cost(deg)
+        if (
+            fcost <= mp
+            and not dominated(nxt, forwards + 1, deg)
+            and all(free(h) for h in footprint(nxt, length))
+        ):
+            heapq.heappush(heap, (fcost, course + "F", forwards + 1, nxt[0], nxt[1], nxt[2], deg))
         for letter in ("L", "R"):
             if course and course[-1] in "LR" and course[-1] != letter:
                 continue  # turning back and forth only wastes movement
@@ -146,9 +155,11 @@ def reachable(
             if ncost > mp:
                 continue
             tp = turn(pose, letter)
+            if dominated(tp, forwards, ndeg):
+                continue
             if length > 1 and not all(free(h) for h in footprint(tp, length)):
                 continue
-            heapq.heappush(heap, (ncost, course + letter, tp[0], tp[1], tp[2], ndeg))
+            heapq.heappush(heap, (ncost, course + letter, forwards, tp[0], tp[1], tp[2], ndeg))
     return {p: c for p, (_, c) in out.items()}
 
 

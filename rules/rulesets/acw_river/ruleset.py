@@ -796,7 +796,8 @@ class AcwRiver(RuleSet):
                 pose, course = nxt, course + "F"
             return {"course": course, "astern": True}
         here = pose_of(ship)
-        near = sorted(enemies, key=lambda t: (nearest_distance(hexes_of(ship), hexes_of(t)), t.id))[:4]
+        my_hexes = hexes_of(ship)
+        near = sorted(enemies, key=lambda t: (nearest_distance(my_hexes, hexes_of(t)), t.id))[:4]
         mp_ahead = self.move_points(ship, False)
         free = self._free_fn(state, ship)
         opts = reachable(here, mp_ahead, length, free)
@@ -828,20 +829,27 @@ class AcwRiver(RuleSet):
                     if ahead in shore and free_shore(ahead) and course_cost(course + "F") <= mp_ahead:
                         return {"course": course + "F", "astern": False}
         best: tuple[float, str] | None = None
+        dice_by_arc = {a: fire_dice(ship, a) for a in ARCS}
+        i_ram = is_ram(ship.stats)
+        # (hexes, threat reach of an enemy ram or None) of the nearest enemies, computed once
+        near_data = [
+            (hexes_of(t), _int(t.sheet.get("speed_forward")) + 1 if is_ram(t.stats) else None) for t in near
+        ]
         for pose, course in opts.items():
             score = 0.25 * course.count("F")
             mine = footprint(pose, length)
-            for i, t in enumerate(near):
-                th = hexes_of(t)
+            for i, (th, reach) in enumerate(near_data):
                 gap = nearest_distance(mine, th)
                 arc = arc_of_target(pose, min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r)))
                 w = 1.0 if i == 0 else 0.3
                 if to_hit(gap) is not None:
-                    score += w * fire_dice(ship, arc) * (2.0 if gap <= 7 else 1.0)
-                if is_ram(ship.stats):
+                    score += w * dice_by_arc[arc] * (2.0 if gap <= 7 else 1.0)
+                if i_ram:
                     score -= w * gap
                 else:
                     score -= w * 0.3 * abs(gap - 4)
+                if reach is not None and gap <= reach and arc in ("port", "starboard"):
+                    score -= 3.0  # never show a ram your flank (section 8, NW-ACW-05)
             key = (-score, course)
             if best is None or key < (-best[0], best[1]):
                 best = (score, course)
