@@ -1253,14 +1253,12 @@ class AcwRiver(RuleSet):
         for _ in range(_int(ship.sheet.get("speed_forward"))):
             pose = step_ahead(pose)
             h = pose[0]
+            if ctx.taken(h, ship.id):
+                return  # another vessel (perhaps aground there already) stops her
             if h in shore:
                 self._ground(ctx, ship, h, "carried by the collision; a vessel rammed may not reduce speed")
                 return
-            if (
-                h in land
-                or ctx.taken(h, ship.id)
-                or not on_hex_map(h, ctx.state.map.width, ctx.state.map.height)
-            ):
+            if h in land or not on_hex_map(h, ctx.state.map.width, ctx.state.map.height):
                 return
 
     # --- fire -----------------------------------------------------------------------------------------

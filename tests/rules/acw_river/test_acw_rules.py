@@ -573,3 +573,18 @@ def test_002_tables_json() -> None:
         "6": "lost",
     }
     assert t["range_table"] == [{"up_to_hexes": 7, "d6_needed": 5}, {"up_to_hexes": 10, "d6_needed": 6}]
+
+
+def test_002_NW_ACW_08_no_grounding_on_a_taken_shore_hex() -> None:
+    """NW-ACW-06 / NW-ACW-08: a vessel carried towards a shore hex already held by a grounded vessel stops
+    short; two vessels never share a hex."""
+    shore = (TerrainFeature(kind="shore", position=AHEAD2),)
+    state = battle(
+        ship("ic", "a", C, 0, "heavily_armored"),
+        ship("gb", "b", AHEAD1, 90),
+        ship("wreck", "b", AHEAD2, 0, aground=True),
+        terrain=shore,
+    )
+    res = run(state, [6, 1], ic={"ram": "gb"}, gb={}, wreck={})
+    gb = res.state.ship("gb")
+    assert gb.position == AHEAD1 and gb.sheet["aground"] is False and gb.heading == 30
