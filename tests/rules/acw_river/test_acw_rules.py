@@ -588,3 +588,21 @@ def test_002_NW_ACW_08_no_grounding_on_a_taken_shore_hex() -> None:
     res = run(state, [6, 1], ic={"ram": "gb"}, gb={}, wreck={})
     gb = res.state.ship("gb")
     assert gb.position == AHEAD1 and gb.sheet["aground"] is False and gb.heading == 30
+
+
+def test_002_NW_ACW_11_ram_damage_not_doubled_astern() -> None:
+    """NW-ACW-11: A09's 2 points a hit astern is for gunfire hits only: a ram's 2 x 4 = 8 stays 8 against a
+    target going astern."""
+    state = battle(ship("ram", "a", C, 0, "unarmored_ram"), ship("y", "b", AHEAD2, 90, astern=True))
+    res = run(state, [2, 4], ram={"ram": "y"}, y={"astern": True})
+    assert res.state.ship("y").sheet["lost"] == 8
+
+
+def test_002_NW_ACW_12_three_quarters_judged_at_start_of_fire() -> None:
+    """NW-ACW-12: the 3/4 test (A07) uses the points lost before the fire step: an 18 at 13 lost takes a 5
+    (to 14) and a 6 in one volley; the 6 is still confirmed (3 = ricochet)."""
+    state = battle(ship("x", "a", C, 0, "heavily_armored"), ship("y", "b", Hex(q=12, r=-2), 0, lost=13))
+    res = run(state, [5, 6, 3], x={"fire_front": "y"}, y={})
+    y = res.state.ship("y")
+    assert (y.status, y.sheet["lost"]) == ("active", 14)
+    assert next(e for e in res.events if e.kind == "fire").data["confirmations"] == [3]

@@ -434,3 +434,14 @@ def test_004_tables_json() -> None:
     }
     assert t["torpedo_rules"] == {"range_hexes": 3, "dice": 3, "per_turn": 1, "per_battle": 4}
     assert t["memoir_die"]["1"] == {"result": "major", "points": 2}  # type: ignore[index]
+
+
+def test_004_NW_MEM_02_breaking_off_ship_still_fires() -> None:
+    """NW-MEM-02: a ship breaking off still fires her guns at a target that bears (NW-MEM-01: one target)."""
+    state = battle(ship("iowa", "a", C, 0), ship("lc", "b", Hex(q=14, r=2), 0, LIGHT_CRUISER, damage=4))
+    state = with_sheet(state, "lc", breaking_off=True)
+    lc = state.ship("lc")
+    assert RS.check_order(state, lc, ShipOrder(ship_id="lc", data={"target": "iowa"})) == {}
+    res = RS.resolve_phase(state, orders(iowa={}, lc={"target": "iowa"}), ScriptedDice([1, 2, 1, 4, 4]))
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert (fire.ship_id, fire.data["dice"], fire.data["points"]) == ("lc", 3, 2)
