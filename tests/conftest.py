@@ -81,7 +81,10 @@ def user_client(client: Client, user: Any) -> Client:
 def _celery_eager_unless_integration(request: pytest.FixtureRequest) -> Iterator[None]:
     from navalwar.celery import app
 
-    eager = request.node.get_closest_marker("integration") is None
+    integration = request.node.get_closest_marker("integration") is not None
+    if integration:
+        request.getfixturevalue("integration_services")  # skip (or fail) here, before the test body runs
+    eager = not integration
     saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.task_always_eager = eager
     app.conf.task_eager_propagates = True
@@ -169,6 +172,12 @@ def celery_worker(
 
 
 # --- Browser ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _browser_needs_chromium(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("browser") is not None and not CHROMIUM.exists():
+        skip_or_fail(f"{CHROMIUM} is not installed (apt-get install chromium)")
 
 
 @pytest.fixture
