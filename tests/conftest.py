@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -111,64 +111,87 @@ def integration_services(django_db_setup: None, django_db_blocker: Any) -> str:
     return redis_url
 
 
+def _start_worker(
+    *, redis_url: str, log_path: Path, pool: str = "solo", queue: str | None = None, concurrency: int = 1
+) -> CeleryWorker:
+    """Start ``celery -A navalwar worker -P <pool>`` against the test database; wait until it is ready."""
+    from django.db import connection
+
+    name = f"pytest-{uuid.uuid4().hex[:8]}@%h"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "navalwar.settings",
+        # The database pytest-django created (test_<name>), so the worker and the test share rows.
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+        "DATABASE_POOL": "0",
+        "REDIS_URL": redis_url,
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    celery_bin = Path(sys.executable).with_name("celery")
+    command = [str(celery_bin)] if celery_bin.exists() else [sys.executable, "-m", "celery"]
+    command += ["-A", "navalwar", "worker", "-P", pool, "--concurrency", str(concurrency), "--loglevel=INFO"]
+    command += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-n", name]
+    if queue:
+        command += ["-Q", queue]
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+    worker = CeleryWorker(process=process, name=name, log_path=log_path, env=env)
+
+    def ready() -> bool:
+        worker.assert_alive()
+        return " ready." in worker.log
+
+    try:
+        wait_until(ready, timeout=60, what="the Celery worker to be ready")
+    except BaseException:
+        worker.stop()
+        raise
+    return worker
+
+
 @pytest.fixture(scope="session")
 def celery_worker(
     integration_services: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[CeleryWorker]:
     """Start ``celery -A navalwar worker -P solo`` on REDIS_URL against pytest-django's test database.
 
-    Session-scoped: one worker serves every integration test; it is stopped (warm shutdown, then kill) before
-    pytest-django drops the test database. The queue is purged first so stale messages from an earlier run do
-    not reach this worker.
+    Session-scoped: one worker serves every integration test on the default queue; it is stopped (warm
+    shutdown, then kill) before pytest-django drops the test database. The default queue is purged first so
+    stale messages from an earlier run do not reach it.
     """
-    from django.db import connection
-
     from navalwar.celery import app
 
     app.control.purge()
-    name = f"pytest-{uuid.uuid4().hex[:8]}@%h"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "navalwar.settings",
-        "DATABASE_URL": database_url_for(connection.settings_dict),
-        "DATABASE_POOL": "0",
-        "REDIS_URL": integration_services,
-        "PYTHONUNBUFFERED": "1",
-    }
-    celery_bin = Path(sys.executable).with_name("celery")
-    command = [str(celery_bin)] if celery_bin.exists() else [sys.executable, "-m", "celery"]
-    command += [
-        "-A",
-        "navalwar",
-        "worker",
-        "-P",
-        "solo",
-        "--loglevel=INFO",
-        "--without-gossip",
-        "--without-mingle",
-        "--without-heartbeat",
-        "-n",
-        name,
-    ]
-    log_path = tmp_path_factory.mktemp("celery") / "worker.log"
-    with log_path.open("wb") as log_file:
-        process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
-    worker = CeleryWorker(process=process, name=name, log_path=log_path, env=env)
+    worker = _start_worker(
+        redis_url=integration_services, log_path=tmp_path_factory.mktemp("celery") / "worker.log"
+    )
     try:
-
-        def ready() -> bool:
-            worker.assert_alive()
-            return " ready." in worker.log
-
-        wait_until(ready, timeout=60, what="the Celery worker to be ready")
         yield worker
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        worker.stop()
+
+
+@pytest.fixture
+def celery_worker_factory(integration_services: str, tmp_path: Path) -> Iterator[Callable[..., CeleryWorker]]:
+    """Start extra workers for one test: ``celery_worker_factory(pool="prefork", queue="q-1")``.
+
+    Give each its own ``queue`` (and send with ``apply_async(queue=...)``) so the session worker does not take
+    the test's messages. Every worker started here is stopped after the test.
+    """
+    started: list[CeleryWorker] = []
+
+    def start(*, pool: str = "solo", queue: str | None = None, concurrency: int = 1) -> CeleryWorker:
+        log_path = tmp_path / f"worker-{len(started)}.log"
+        worker = _start_worker(
+            redis_url=integration_services, log_path=log_path, pool=pool, queue=queue, concurrency=concurrency
+        )
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
 
 
 # --- Browser ---------------------------------------------------------------------------------------------
