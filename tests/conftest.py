@@ -7,6 +7,8 @@
 - ``celery_worker``: a REAL ``celery -A navalwar worker -P solo`` subprocess on REDIS_URL, using the test
   database pytest-django made. Use it from a ``@pytest.mark.integration`` +
   ``@pytest.mark.django_db(transaction=True)`` test, so that rows are committed where the worker sees them.
+- ``celery_worker_factory``: start more workers for one test (``pool="prefork"``, own ``queue``), e.g. for
+  fault tests; they are stopped after the test.
 - ``chromium_page``: a Playwright page in Debian's /usr/bin/chromium (``browser`` tests; use with
   ``live_server`` and ``django_db(transaction=True)``).
 
