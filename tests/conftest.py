@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -53,6 +54,12 @@ def skip_or_fail(reason: str) -> None:
 
 
 # --- Accounts --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    # PBKDF2 at production strength costs a good part of a second a hash; tests hash hundreds of passwords.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture
@@ -234,6 +241,14 @@ def chromium_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
                 page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
             context.close()
             browser.close()
+    # The live server answers each browser connection in a thread that holds its own database connection
+    # until the socket closes. Let those threads finish, or the transactional flush and the final DROP
+    # DATABASE race them ("database is being accessed by other users").
+    wait_until(_no_live_server_request_threads, timeout=15, what="live-server request threads to finish")
+
+
+def _no_live_server_request_threads() -> bool:
+    return not any("process_request_thread" in thread.name for thread in threading.enumerate())
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
