@@ -220,6 +220,8 @@ def chromium_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     Django refuses ORM calls while a loop runs, so the browser must be gone before the next test touches the
     database. A screenshot lands in test-artifacts/<test>.png when the test fails.
     """
+    from django.db import connections
+
     if not CHROMIUM.exists():
         skip_or_fail(f"{CHROMIUM} is not installed (apt-get install chromium)")
     try:
@@ -241,6 +243,9 @@ def chromium_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
                 page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
             context.close()
             browser.close()
+            # ORM calls made while Playwright ran may have opened a connection in a context-local wrapper
+            # that the test database teardown would not see; close it here, in the same context.
+            connections.close_all()
     # The live server answers each browser connection in a thread that holds its own database connection
     # until the socket closes. Let those threads finish, or the transactional flush and the final DROP
     # DATABASE race them ("database is being accessed by other users").
