@@ -145,7 +145,7 @@ def _start_worker(
         command += ["-Q", queue]
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
-    worker = CeleryWorker(process=process, name=name, log_path=log_path, env=env)
+    worker = CeleryWorker(process=process, name=name, log_path=log_path, env=env, queue=queue)
 
     def ready() -> bool:
         worker.assert_alive()
@@ -201,6 +201,12 @@ def celery_worker_factory(integration_services: str, tmp_path: Path) -> Iterator
     yield start
     for worker in started:
         worker.stop()
+    # Drop the test's own queues and kombu's bindings for them, so Redis does not collect them run after run.
+    import redis
+
+    client = redis.Redis.from_url(integration_services)
+    for queue in {worker.queue for worker in started if worker.queue}:
+        client.delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
 
 
 # --- Browser ---------------------------------------------------------------------------------------------

@@ -96,6 +96,7 @@ class CeleryWorker:
     name: str
     log_path: Path
     env: dict[str, str] = field(repr=False)
+    queue: str | None = None
 
     @property
     def log(self) -> str:
