@@ -60,7 +60,7 @@ def _ww2_hints(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) ->
     # The sheet's max_speed is what the damaged ship can make now (W38; record.py "max_speed").
     cap = _num(ship.sheet.get("max_speed"), -1.0)
     hints: Hints = {
-        "course": FieldHint(min=0, max=360, note=f"Degrees clockwise from north; now {ship.heading:g}."),
+        "course": FieldHint(note=f"Degrees clockwise from north; now {ship.heading:g}."),
     }
     if cap >= 0:
         hints["speed"] = FieldHint(
