@@ -466,7 +466,12 @@ def build_panel(
         view_ship = view.ship(ship.id)
         preview = [str(line) for line in rs.preview(view, view_ship, ShipOrder(ship_id=ship.id, data=data))]
     except Exception:
-        logger.exception("preview failed for %s %s %r", state.ruleset, ship.id, data)
+        # Some previews cannot describe an order the rules refuse (ultra_simple: a turn that is no hex
+        # facing); that is no fault of the page. A preview failing on a legal order is a rules bug: log it.
+        if invalid or illegal or field_errors:
+            logger.info("no preview for refused orders of %s %s %r", state.ruleset, ship.id, data)
+        else:
+            logger.exception("preview failed for %s %s %r", state.ruleset, ship.id, data)
         preview = []
     names = {c.id: c.name for c in candidates}
     fieldsets = []
