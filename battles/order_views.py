@@ -286,9 +286,14 @@ def side_ready(request: HttpRequest, battle_id: int) -> HttpResponse:
         return HttpResponseRedirect(_battle_url(bat, "phase"))
     ctx = status_context(bat, viewer)
     current = ctx["phase"]
-    if status == 200 and current is not None and (str(current.pk), current.status) != (
-        request.POST.get("phase"),
-        PhaseStatus.OPEN,
+    if (
+        status == 200
+        and current is not None
+        and (str(current.pk), current.status)
+        != (
+            request.POST.get("phase"),
+            PhaseStatus.OPEN,
+        )
     ):
         # Every side is ready: the phase closed (and may be resolved already); the forms on the page are
         # done with, so show the page as it now is.
