@@ -550,12 +550,9 @@ def battle_create_from_scenario(
 
 
 def _setup_events_store(battle: Battle, events: Iterable[Event]) -> None:
-    battle.state = {**battle.state, "extra": {**battle.state.get("extra", {})}}
-    evs = [rules.to_json(e) for e in events]
-    if evs:
-        # Set-up events (wind, weather, crew grades...) go into the state's extra, shown on the battle page.
-        battle.state["extra"]["setup_events"] = evs
-        battle.save(update_fields=["state"])
+    """Keep the set-up's events (wind, weather, initiative...) on the battle; pages filter them per side."""
+    battle.setup_events = [rules.to_json(e) for e in events]
+    battle.save(update_fields=["setup_events"])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

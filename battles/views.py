@@ -413,9 +413,7 @@ def _battle_context(request: HttpRequest, battle: Battle, viewer: selectors.View
     my_ready = next((ps for ps in phase_sides if own is not None and ps.side.key == own), None)
     setup = [
         e
-        for e in (
-            rules.from_json(Event, d) for d in (battle.state.get("extra", {}) or {}).get("setup_events", [])
-        )
+        for e in (rules.from_json(Event, d) for d in battle.setup_events)
         if event_visible(e, viewer.side_key)
     ]
     ctx: dict[str, Any] = {
