@@ -1077,11 +1077,11 @@ def phases_sweep(*, stale_seconds: float = RESOLVE_STALE_SECONDS) -> SweepReport
         for phase in stale:
             tasks.resolve_phase.delay_on_commit(phase.pk)
             requeued.append(phase.pk)
-    reminders = tasks_reminders_due()
+    reminders = phases_remind_due()
     return SweepReport(closed=tuple(closed), requeued=tuple(requeued), reminders=tuple(reminders))
 
 
-def tasks_reminders_due() -> list[int]:
+def phases_remind_due() -> list[int]:
     """Enqueue a reminder task for each open phase whose deadline is within its campaign's reminder window.
 
     The reminder task sends each user of a side that is not ready one e-mail per phase (Notification rows).
