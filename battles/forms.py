@@ -138,6 +138,41 @@ class RepairForm(forms.Form):
         return value
 
 
+class CampaignSettingsForm(forms.Form):
+    """The campaign's settings: A7's default orders, deadlines, reminders and the rule set's own options."""
+
+    default_orders = forms.ChoiceField(
+        choices=[(p, p) for p in DEFAULT_POLICIES],
+        help_text="A7: what a ship with no orders does at the deadline.",
+    )
+    deadline_hours = forms.IntegerField(
+        min_value=1, max_value=720, label="Hours to give orders in each phase"
+    )
+    reminder_hours = forms.IntegerField(
+        min_value=0, max_value=240, label="Remind sides not ready this many hours before (0 = never)"
+    )
+
+    def __init__(self, *args: Any, ruleset: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.option_specs = rules.get_ruleset(ruleset).options
+        for spec in self.option_specs:
+            self.fields[spec.name] = _field_for(spec)
+
+
+def _field_for(spec: FieldSpec) -> forms.Field:
+    label = spec.label + (f" ({spec.unit})" if spec.unit else "")
+    common: dict[str, Any] = {"label": label, "required": False, "help_text": spec.help}
+    if spec.type == "bool":
+        return forms.BooleanField(**common)
+    if spec.type == "choice":
+        return forms.ChoiceField(choices=[(c, c) for c in spec.choices], **common)
+    if spec.type == "int":
+        return forms.IntegerField(min_value=spec.min, max_value=spec.max, **common)
+    if spec.type == "float":
+        return forms.FloatField(min_value=spec.min, max_value=spec.max, **common)
+    return forms.CharField(**common)
+
+
 def order_fields_for(ruleset: str) -> tuple[FieldSpec, ...]:
     """Return the field specs of the rule set's order payload (every order type's fields, in order)."""
     return rules.get_ruleset(ruleset).order_fields()

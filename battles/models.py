@@ -215,6 +215,11 @@ class Battle(models.Model):
     scenario_key = models.CharField(max_length=80, blank=True)
     status = models.CharField(max_length=10, choices=BattleStatus.choices, default=BattleStatus.SETUP)
     state = models.JSONField(default=dict, blank=True)
+    setup_events = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Events of the rule set's set-up rolls (rules.to_json(Event) each).",
+    )
     winner = models.CharField(max_length=40, blank=True)
     end_reason = models.CharField(max_length=200, blank=True)
     created_by = models.ForeignKey(

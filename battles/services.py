@@ -550,12 +550,9 @@ def battle_create_from_scenario(
 
 
 def _setup_events_store(battle: Battle, events: Iterable[Event]) -> None:
-    battle.state = {**battle.state, "extra": {**battle.state.get("extra", {})}}
-    evs = [rules.to_json(e) for e in events]
-    if evs:
-        # Set-up events (wind, weather, crew grades...) go into the state's extra, shown on the battle page.
-        battle.state["extra"]["setup_events"] = evs
-        battle.save(update_fields=["state"])
+    """Keep the set-up's events (wind, weather, initiative...) on the battle; pages filter them per side."""
+    battle.setup_events = [rules.to_json(e) for e in events]
+    battle.save(update_fields=["setup_events"])
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -1080,11 +1077,11 @@ def phases_sweep(*, stale_seconds: float = RESOLVE_STALE_SECONDS) -> SweepReport
         for phase in stale:
             tasks.resolve_phase.delay_on_commit(phase.pk)
             requeued.append(phase.pk)
-    reminders = tasks_reminders_due()
+    reminders = phases_remind_due()
     return SweepReport(closed=tuple(closed), requeued=tuple(requeued), reminders=tuple(reminders))
 
 
-def tasks_reminders_due() -> list[int]:
+def phases_remind_due() -> list[int]:
     """Enqueue a reminder task for each open phase whose deadline is within its campaign's reminder window.
 
     The reminder task sends each user of a side that is not ready one e-mail per phase (Notification rows).

@@ -11,6 +11,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("campaigns/new/", views.campaign_new, name="campaign_new"),
     path("campaigns/<int:campaign_id>/", views.campaign, name="campaign"),
     path("campaigns/<int:campaign_id>/invite/", views.campaign_invite, name="campaign_invite"),
+    path("campaigns/<int:campaign_id>/settings/", views.campaign_settings, name="campaign_settings"),
     path(
         "campaigns/<int:campaign_id>/battles/scenario/",
         views.battle_scenario,

@@ -7,6 +7,7 @@ redirect, so the site works without JavaScript.
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import timedelta
 from typing import Any
@@ -25,6 +26,7 @@ import rules
 from battles import selectors, services
 from battles.forms import (
     CampaignForm,
+    CampaignSettingsForm,
     ExtendDeadlineForm,
     InvitationForm,
     ProfileForm,
@@ -160,6 +162,7 @@ def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Vie
         ),
     }
     if viewer.is_umpire:
+        ctx["settings_form"] = _settings_form(campaign)
         ctx["invite_form"] = InvitationForm(campaign=campaign)
         ctx["scenario_form"] = ScenarioBattleForm(ruleset=campaign.ruleset)
         ctx["invitations"] = campaign.invitations.filter(used_at__isnull=True).select_related("side")
@@ -171,6 +174,33 @@ def campaign(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Render a campaign: sides and fleets, battles, ships lost; the umpire's tools for umpires."""
     camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     return render(request, "battles/campaign.html", _campaign_context(request, camp, viewer))
+
+
+def _settings_form(campaign: Any, data: Any = None) -> CampaignSettingsForm:
+    rs = rules.get_ruleset(campaign.ruleset)
+    initial = {spec.name: spec.default for spec in rs.options}
+    initial |= {"default_orders": "fire_nearest", "deadline_hours": 48, "reminder_hours": 12}
+    initial |= campaign.settings or {}
+    return CampaignSettingsForm(data, initial=initial, ruleset=campaign.ruleset)
+
+
+@require_POST
+def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Save the campaign's settings (umpire): A7's default orders, deadlines and the rule set's options.
+    Battles already running keep the options they started with."""
+    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    form = _settings_form(camp, request.POST)
+    if form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if v is not None and v != ""}
+        try:
+            services.campaign_settings_update(campaign=camp, user=request.user, settings=data)
+        except ApplicationError as error:
+            messages.error(request, _error_message(error))
+        else:
+            messages.success(request, "Campaign settings saved; new battles use them.")
+    else:
+        messages.error(request, "The settings have errors: " + form.errors.as_text())
+    return redirect("battles:campaign", camp.pk)
 
 
 @require_POST
@@ -233,7 +263,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
     errors: list[str] = []
     if request.method == "POST":
-        from rules.model import Conditions, Hex, MapSpec, Point
+        from rules.model import Conditions, Hex, MapSpec, Point, TerrainFeature
 
         placements = []
         try:
@@ -252,8 +282,26 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 )
             width = float(request.POST.get("width") or rs.default_map[0])
             height = float(request.POST.get("height") or rs.default_map[1])
+            wind = request.POST.get("wind_from", "").strip()
+            moon = request.POST.get("moon") or "none"
+            conditions = Conditions(
+                night=bool(request.POST.get("night")),
+                moon=moon if moon in ("none", "dim", "bright") else "none",  # type: ignore[arg-type]
+                wind_from=float(wind) if wind else None,
+                wind_force=request.POST.get("wind_force") or None,
+                weather=request.POST.get("weather") or None,
+            )
         except ValueError:
-            errors.append("Positions, headings, speeds and the map size must be numbers.")
+            errors.append("Positions, headings, speeds, the wind and the map size must be numbers.")
+        terrain: tuple[TerrainFeature, ...] = ()
+        try:
+            terrain = rules.from_json(
+                tuple[TerrainFeature, ...], json.loads(request.POST.get("terrain") or "[]")
+            )
+        except (ValueError, rules.InvalidDocument) as exc:
+            errors.append(
+                f"Terrain must be a JSON list of features (kind, position, props, visible_to): {exc}"
+            )
         if not errors:
             try:
                 battle = services.battle_create(
@@ -262,9 +310,8 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     name=request.POST.get("name") or "Battle",
                     placements=placements,
                     map_spec=MapSpec(geometry=rs.geometry, width=width, height=height),
-                    conditions=Conditions(
-                        night=bool(request.POST.get("night")), weather=request.POST.get("weather") or None
-                    ),
+                    conditions=conditions,
+                    terrain=terrain,
                 )
             except ApplicationError as error:
                 errors.append(_error_message(error))
@@ -384,9 +431,7 @@ def _battle_context(
     my_ready = next((ps for ps in phase_sides if own is not None and ps.side.key == own), None)
     setup = [
         e
-        for e in (
-            rules.from_json(Event, d) for d in (battle.state.get("extra", {}) or {}).get("setup_events", [])
-        )
+        for e in (rules.from_json(Event, d) for d in battle.setup_events)
         if event_visible(e, viewer.side_key)
     ]
     ctx: dict[str, Any] = {

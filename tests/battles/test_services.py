@@ -786,3 +786,40 @@ def test_profile_rejects_an_unknown_time_zone() -> None:
 def test_campaign_factory_works() -> None:
     campaign = CampaignFactory()
     assert campaign.ruleset == "ultra_simple"
+
+
+def test_resolution_mails_every_member_once(django_capture_on_commit_callbacks: Any) -> None:
+    game = scenario_campaign()
+    observer = UserFactory()
+    services.membership_add(campaign=game.campaign, user=observer, role="observer")
+    first = game.phase
+    with django_capture_on_commit_callbacks(execute=True):
+        services.phase_close(phase=first, user=game.umpire)
+
+    resolved = [m for m in mail.outbox if m.subject.endswith("phase 1 resolved")]
+    assert sorted(m.to[0] for m in resolved) == sorted(
+        u.email for u in [game.umpire, observer, *game.players.values()]
+    )
+    assert f"/battles/{game.battle.pk}/log/?phase=1" in resolved[0].body
+    from battles.tasks import notify_phase_resolved
+
+    assert notify_phase_resolved(first.pk) == 0
+
+
+def test_sweep_reminds_sides_not_ready_once(game: Any) -> None:
+    phase = _phase(game)
+    services.side_set_ready(phase=phase, user=game.players["germany"])
+    Phase.objects.filter(pk=phase.pk).update(deadline=timezone.now() + timedelta(hours=2))
+
+    first = services.phases_sweep()
+    second = services.phases_sweep()
+
+    assert first.reminders == (phase.pk,) and second.reminders == (phase.pk,)
+    reminders = [m for m in mail.outbox if "deadline for phase 1 is near" in m.subject]
+    assert [m.to for m in reminders] == [[game.players["britain"].email]]
+    assert "Your side is not ready in phase 1 (turn 1)." in reminders[0].body
+
+
+def test_no_reminder_outside_the_window(game: Any) -> None:
+    Phase.objects.filter(pk=_phase(game).pk).update(deadline=timezone.now() + timedelta(hours=13))
+    assert services.phases_sweep().reminders == ()

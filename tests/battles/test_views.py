@@ -446,3 +446,83 @@ def test_sinkings_pages(game: Any) -> None:
     assert ">Rodney</a></td>" in battle_page and "<td>Struck</td>" in battle_page
     assert "<td>Rodney</td>" in campaign_page and "<td>Struck</td>" in campaign_page
     assert "King George V" not in battle_page
+
+
+def test_umpire_sets_campaign_settings_and_new_battles_use_them(game: Any) -> None:
+    url = reverse("battles:campaign_settings", args=[game.campaign.pk])
+    page = _html(_client(game.umpire).get(reverse("battles:campaign", args=[game.campaign.pk])))
+    assert "Belt armour adds protection (7.0)" in page
+
+    _client(game.umpire).post(
+        url,
+        {
+            "default_orders": "hold",
+            "deadline_hours": 24,
+            "reminder_hours": 0,
+            "belt_armour": "on",
+            "sink_when": "exceeds",
+            "arc_forward": 30,
+            "arc_aft": 30,
+        },
+    )
+    game.campaign.refresh_from_db()
+    battle = services.battle_create_from_scenario(
+        campaign=game.campaign, scenario_key="bismarck_last_battle_1941", user=game.umpire, name="With belts"
+    )
+
+    assert game.campaign.settings == {
+        "default_orders": "hold",
+        "deadline_hours": 24,
+        "reminder_hours": 0,
+        "belt_armour": True,
+        "sink_when": "exceeds",
+        "arc_forward": 30.0,
+        "arc_aft": 30.0,
+    }
+    import rules
+
+    state = rules.from_json(rules.BattleState, battle.state)
+    assert (state.options["belt_armour"], state.options["default_orders"]) == (True, "hold")
+    # Ships already in the campaign carry their sheet, set-up values included (protection stays 9).
+    assert state.ship("kgv").sheet["protection"] == 9
+    denied = _client(game.players["britain"]).post(
+        url, {"default_orders": "captain", "deadline_hours": 1, "reminder_hours": 0}, follow=True
+    )
+    assert "Only an umpire of this campaign may do that." in _html(denied)
+
+
+def test_battle_from_ships_takes_conditions_and_terrain(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    ships = list(game.campaign.ships.order_by("pk"))
+    data: dict[str, Any] = {
+        "name": "Night action",
+        "width": 24,
+        "height": 18,
+        "night": "on",
+        "moon": "dim",
+        "wind_from": "315",
+        "wind_force": "strong",
+        "weather": "squalls",
+        "terrain": '[{"kind": "mine", "position": {"q": 5, "r": 5}, "visible_to": ["germany"]}]',
+    }
+    for i, cs in enumerate(ships):
+        data |= {f"use_{cs.pk}": "on", f"a_{cs.pk}": 3 + 3 * i, f"b_{cs.pk}": 4, f"heading_{cs.pk}": 0}
+
+    _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+
+    import rules
+
+    state = rules.from_json(rules.BattleState, Battle.objects.get(name="Night action").state)
+    c = state.conditions
+    assert (c.night, c.moon, c.wind_from, c.wind_force, c.weather) == (
+        True,
+        "dim",
+        315.0,
+        "strong",
+        "squalls",
+    )
+    assert [(t.kind, t.visible_to) for t in state.terrain] == [("mine", ("germany",))]
+    bad = _client(game.umpire).post(
+        reverse("battles:battle_new", args=[game.campaign.pk]), {**data, "terrain": "[{"}
+    )
+    assert "Terrain must be a JSON list of features" in _html(bad)

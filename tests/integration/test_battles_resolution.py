@@ -13,17 +13,11 @@ bounded. Extra workers listen on their own queue so that the session worker cann
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -38,76 +32,24 @@ from battles.models import LogEvent, Order, Phase
 from battles.tasks import resolve_phase
 from navalwar.errors import ApplicationError
 from tests.factories import big_battle, scenario_campaign
-from tests.utils import REPO_ROOT, CeleryWorker, wait_until
+from tests.utils import CeleryWorker, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 MOVE = {"hexes": 1, "turn": 0, "turn_after": 0}
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+@pytest.fixture
+def worker_with_env(celery_worker_factory: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Start an extra worker on its own queue with extra environment variables (the test-only sleep)."""
 
+    def start(*, env: dict[str, str], **kwargs: Any) -> CeleryWorker:
+        with monkeypatch.context() as patch:
+            for key, value in env.items():
+                patch.setenv(key, value)
+            return celery_worker_factory(**kwargs)
 
-@contextmanager
-def extra_worker(
-    base: CeleryWorker,
-    tmp_path: Path,
-    *,
-    queue: str,
-    pool: str = "solo",
-    concurrency: int = 1,
-    env: dict[str, str] | None = None,
-) -> Iterator[CeleryWorker]:
-    """Run another real worker on ``queue`` only (same database and broker as the session worker)."""
-    name = f"{queue}-{uuid.uuid4().hex[:6]}@%h"
-    celery_bin = Path(sys.executable).with_name("celery")
-    command = [str(celery_bin)] if celery_bin.exists() else [sys.executable, "-m", "celery"]
-    command += [
-        "-A",
-        "navalwar",
-        "worker",
-        "-P",
-        pool,
-        "-c",
-        str(concurrency),
-        "-Q",
-        queue,
-        "--loglevel=INFO",
-        "--without-gossip",
-        "--without-mingle",
-        "--without-heartbeat",
-        "-n",
-        name,
-    ]
-    log_path = tmp_path / f"{queue}.log"
-    full_env = {**base.env, **(env or {})}
-    with log_path.open("wb") as log_file:
-        process = subprocess.Popen(
-            command,
-            cwd=REPO_ROOT,
-            env=full_env,
-            stdout=log_file,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    worker = CeleryWorker(process=process, name=name, log_path=log_path, env=full_env)
-    try:
-        wait_until(
-            lambda: worker.assert_alive() or " ready." in worker.log,
-            timeout=60,
-            what=f"worker on {queue} to be ready",
-        )
-        yield worker
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
+    return start
 
 
 def _status(phase_id: int, worker: CeleryWorker | None = None) -> str:
@@ -159,30 +101,23 @@ def test_phase_submitted_by_both_sides_is_resolved_by_the_worker(celery_worker: 
         assert escape(event.text) not in html
 
 
-def test_five_concurrent_deliveries_resolve_once(celery_worker: CeleryWorker, tmp_path: Path) -> None:
+def test_five_concurrent_deliveries_resolve_once(celery_worker: CeleryWorker, worker_with_env: Any) -> None:
     game = scenario_campaign()
     phase = game.phase
     queue = f"concurrent-{uuid.uuid4().hex[:6]}"
     # Closed as phase_close leaves it, without its own delivery: the five below are the only ones.
     Phase.objects.filter(pk=phase.pk).update(status="resolving", closed_at=timezone.now())
 
-    with extra_worker(
-        celery_worker,
-        tmp_path,
-        queue=queue,
-        pool="prefork",
-        concurrency=5,
-        env={services.TEST_SLEEP_ENV: "2"},
-    ) as worker:
-        for _ in range(5):
-            resolve_phase.apply_async((phase.pk,), queue=queue)
-        _wait_resolved(phase.pk, worker)
-        wait_until(
-            lambda: worker.log.count("Task battles.tasks.resolve_phase[") >= 10,
-            timeout=30,
-            what=f"five deliveries to finish\n{worker.log[-3000:]}",
-        )
-        log = worker.log
+    worker = worker_with_env(env={services.TEST_SLEEP_ENV: "2"}, pool="prefork", queue=queue, concurrency=5)
+    for _ in range(5):
+        resolve_phase.apply_async((phase.pk,), queue=queue)
+    _wait_resolved(phase.pk, worker)
+    wait_until(
+        lambda: worker.log.count("Task battles.tasks.resolve_phase[") >= 10,
+        timeout=30,
+        what=f"five deliveries to finish\n{worker.log[-3000:]}",
+    )
+    log = worker.log
 
     assert log.count("succeeded in") == 5, log[-3000:]
     assert log.count(": 'resolved'") == 1, log[-3000:]
@@ -201,23 +136,23 @@ def test_five_concurrent_deliveries_resolve_once(celery_worker: CeleryWorker, tm
 
 
 def test_a_worker_killed_during_resolution_leaves_nothing_and_the_sweep_resolves_once(
-    celery_worker: CeleryWorker, tmp_path: Path
+    celery_worker: CeleryWorker, worker_with_env: Any
 ) -> None:
     game = scenario_campaign()
     phase = game.phase
     queue = f"doomed-{uuid.uuid4().hex[:6]}"
     Phase.objects.filter(pk=phase.pk).update(status="resolving", closed_at=timezone.now())
 
-    with extra_worker(celery_worker, tmp_path, queue=queue, env={services.TEST_SLEEP_ENV: "60"}) as doomed:
-        resolve_phase.apply_async((phase.pk,), queue=queue)
-        # The worker holds the phase row inside its transaction: a NOWAIT lock attempt from here fails.
-        wait_until(
-            lambda: doomed.assert_alive() or _row_is_locked(phase.pk),
-            timeout=30,
-            what=f"the doomed worker to claim the phase\n{doomed.log[-2000:]}",
-        )
-        os.killpg(doomed.process.pid, signal.SIGKILL)
-        doomed.process.wait(timeout=10)
+    doomed = worker_with_env(env={services.TEST_SLEEP_ENV: "60"}, queue=queue)
+    resolve_phase.apply_async((phase.pk,), queue=queue)
+    # The worker holds the phase row inside its transaction: a NOWAIT lock attempt from here fails.
+    wait_until(
+        lambda: doomed.assert_alive() or _row_is_locked(phase.pk),
+        timeout=30,
+        what=f"the doomed worker to claim the phase\n{doomed.log[-2000:]}",
+    )
+    doomed.process.send_signal(signal.SIGKILL)
+    doomed.process.wait(timeout=10)
 
     # PostgreSQL rolled the killed transaction back: no log, no next phase, still resolving, unlocked.
     wait_until(lambda: not _row_is_locked(phase.pk), timeout=30, what="the killed worker's lock to go")
