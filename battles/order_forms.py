@@ -224,8 +224,28 @@ class OrderPanel:
 # --- checks ----------------------------------------------------------------------------------------------
 
 
+def _cache(phase: Phase) -> dict[Any, Any]:
+    """Per-request memo on the phase row: its state and each side's view are read once for every panel."""
+    cache: dict[Any, Any] = phase.__dict__.setdefault("_order_forms_cache", {})
+    return cache
+
+
 def phase_state(phase: Phase) -> BattleState:
-    return rules.from_json(BattleState, phase.state_before)
+    """Return the state the phase's orders are checked against (its ``state_before``), parsed once."""
+    cache = _cache(phase)
+    if "state" not in cache:
+        cache["state"] = rules.from_json(BattleState, phase.state_before)
+    return cache["state"]  # type: ignore[no-any-return]
+
+
+def side_view(phase: Phase, side: str) -> BattleState:
+    """Return what ``side`` sees of the phase's state (A2), computed once per side."""
+    cache = _cache(phase)
+    key = ("view", side)
+    if key not in cache:
+        state = phase_state(phase)
+        cache[key] = rules.get_ruleset(state.ruleset).view_for(state, side)
+    return cache[key]  # type: ignore[no-any-return]
 
 
 def check_phase_open(phase: Phase) -> None:
@@ -439,7 +459,7 @@ def build_panel(
             data[name] = bool(value)
         elif value is not None and value != "":
             data[name] = value
-    view = rs.view_for(state, ship.side)
+    view = side_view(phase, ship.side)
     candidates = candidates_for(view, ship)
     known = {c.id for c in candidates}
     for spec in specs:
@@ -598,7 +618,10 @@ def _field_view(
 
 
 def _previous_orders(phase: Phase, bships: Sequence[BattleShip]) -> dict[int, Order]:
-    """Return, per battle ship id, its order in the latest resolved phase before ``phase`` (one query)."""
+    """Return, per battle ship id, its order in the latest resolved phase before ``phase`` (one query; none
+    in a battle's first phase)."""
+    if phase.number <= 1 or not bships:
+        return {}
     rows = (
         Order.objects.filter(
             battle_ship__in=list(bships),
@@ -615,9 +638,11 @@ def _previous_orders(phase: Phase, bships: Sequence[BattleShip]) -> dict[int, Or
 
 def panels_for(
     *,
+    battle: Any,
     phase: Phase | None,
     viewer: Any,
     bound: Mapping[str, OrderPanel] | None = None,
+    battle_ships: list[BattleShip] | None = None,
 ) -> list[OrderPanel]:
     """Return the order panels of every ship the viewer may order in ``phase`` (open phases only), with
     ``bound`` panels (a form just posted) in place of their ship's."""
@@ -627,7 +652,7 @@ def panels_for(
         return []
     state = phase_state(phase)
     rs = rules.get_ruleset(state.ruleset)
-    allowed = selectors.order_ships_for(battle=phase.battle, viewer=viewer)
+    allowed = selectors.order_ships_for(battle=battle, viewer=viewer, battle_ships=battle_ships)
     sides = rs.ordering_sides(state)
     ships = [(allowed[s.id], s) for side in sides for s in rs.orderable_ships(state, side) if s.id in allowed]
     saved = {o.battle_ship.ship_key: o for o in selectors.orders_for_viewer(phase=phase, viewer=viewer)}

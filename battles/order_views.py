@@ -231,11 +231,19 @@ def order_repeat(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRes
 # --- the side and the phase ------------------------------------------------------------------------------
 
 
-def status_context(battle: Battle, viewer: Any) -> dict[str, Any]:
+_UNSET: Any = object()
+
+
+def status_context(
+    battle: Battle, viewer: Any, *, phase: Phase | None = _UNSET, phase_sides: list[Any] | None = None
+) -> dict[str, Any]:
     """Return what the ``phase_status`` partial shows: the phase, who is ready (only that, for other sides),
-    the viewer's deadline and how often the page asks again."""
-    phase = selectors.phase_current(battle=battle)
-    phase_sides = selectors.phase_sides(phase=phase) if phase else []
+    the viewer's deadline and how often the page asks again. ``phase`` and ``phase_sides`` when the caller
+    has them already."""
+    if phase is _UNSET:
+        phase = selectors.phase_current(battle=battle)
+    if phase_sides is None:
+        phase_sides = selectors.phase_sides(phase=phase) if phase else []
     own = viewer.side.key if viewer.side is not None else None
     my_ready = next((ps for ps in phase_sides if own is not None and ps.side.key == own), None)
     deadline = None
@@ -307,13 +315,18 @@ def orders_context(
 ) -> dict[str, Any]:
     """Return what the battle page's orders section needs: the panels, and the viewer's side's ships under
     other players' command."""
-    panels = order_forms.panels_for(phase=phase, viewer=viewer, bound=bound)
+    if phase is None or phase.status != PhaseStatus.OPEN or phase.superseded:
+        return {"order_panels": [], "ships_of_others": []}
+    bships = selectors.battle_ships_for(battle=battle)
+    panels = order_forms.panels_for(
+        battle=battle, phase=phase, viewer=viewer, bound=bound, battle_ships=bships
+    )
     others: list[BattleShip] = []
-    if viewer.side is not None and phase is not None and phase.status == PhaseStatus.OPEN:
+    if viewer.side is not None:
         mine = {p.key for p in panels}
         others = [
             b
-            for b in selectors.battle_ships_for(battle=battle)
+            for b in bships
             if b.campaign_ship.side_id == viewer.side.pk and b.ship_key not in mine and b.status == "active"
         ]
     return {"order_panels": panels, "ships_of_others": others}

@@ -305,11 +305,14 @@ def order_ship_get(*, phase: Phase, viewer: Viewer, ship_key: str) -> BattleShip
     return bship
 
 
-def order_ships_for(*, battle: Battle, viewer: Viewer) -> dict[str, BattleShip]:
-    """Return the battle ships the viewer may give orders to, by ship key (see :func:`order_ship_get`)."""
+def order_ships_for(
+    *, battle: Battle, viewer: Viewer, battle_ships: list[BattleShip] | None = None
+) -> dict[str, BattleShip]:
+    """Return the battle ships the viewer may give orders to, by ship key (see :func:`order_ship_get`);
+    ``battle_ships`` when the caller has read them already (:func:`battle_ships_for`)."""
     if not viewer.is_umpire and viewer.side is None:
         return {}
-    ships = battle_ships_for(battle=battle)
+    ships = battle_ships if battle_ships is not None else battle_ships_for(battle=battle)
     if viewer.is_umpire:
         return {b.ship_key: b for b in ships}
     user_id = viewer.membership.user_id

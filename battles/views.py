@@ -447,7 +447,7 @@ def _battle_context(
         "log_rows": log_rows,
         "setup_events": setup,
         "map_svg": _map_svg(state, viewer, events),
-        **order_views.status_context(battle, viewer),
+        **order_views.status_context(battle, viewer, phase=phase, phase_sides=phase_sides),
         **order_views.orders_context(battle, viewer, phase, bound),
     }
     if viewer.is_umpire:
