@@ -69,9 +69,9 @@ def format_value(value: Any, unit: str = "") -> str:
 
 def humanize(key: str) -> str:
     """Return a chart or column key as words: ``HIT_LOCATION_LONG`` -> ``Hit location long``, ``d6_needed`` ->
-    ``D6 needed``; short keys (``A``, ``15``, ``capital``) are kept."""
+    ``D6 needed``, ``capital`` -> ``Capital``; other short keys (``A``, ``15in``) are kept."""
     if "_" not in key and not (key.isupper() and len(key) > 3):
-        return key
+        return key[:1].upper() + key[1:] if key.isalpha() and key.islower() else key
     text = " ".join(w for w in key.replace("_", " ").split()).lower()
     text = re.sub(r"\bd(\d+)\b", lambda m: f"D{m.group(1)}", text)
     return text[:1].upper() + text[1:]
@@ -223,6 +223,12 @@ class SheetView:
         return sum(len(a.boxes) for a in self.areas)
 
 
+def _words(key: str) -> str:
+    """Return a choice value as words with a capital: ``above_armoured`` -> ``Above armoured``."""
+    text = key.replace("_", " ").strip()
+    return text[:1].upper() + text[1:]
+
+
 def _short_unit(unit: str) -> str:
     return UNIT_SHORT.get(unit, unit)
 
@@ -287,9 +293,9 @@ def sheet_view(ruleset: RuleSet, stats: Mapping[str, Any]) -> SheetView:
             sub_names = {s.name for s in spec.fields}
             if "area" in sub_names or "armour" in sub_names or _is_boxes(spec):
                 for i, row in enumerate(rows):
-                    area = str(row.get("area") or "") or spec.label
-                    areas.setdefault(humanize(area) if "area" in sub_names else area, []).append(
-                        _row_box(row, spec.fields, i, humanize(area) if "area" in sub_names else "Box")
+                    area = _words(str(row.get("area") or "")) if "area" in sub_names else ""
+                    areas.setdefault(area or spec.label, []).append(
+                        _row_box(row, spec.fields, i, area or "Box")
                     )
             else:
                 tables.append(

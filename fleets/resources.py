@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from import_export import fields, resources, widgets
 
 from .models import Nation, ShipClass
@@ -97,6 +98,19 @@ class ShipClassResource(resources.ModelResource):
         skip_unchanged = True
         report_skipped = True
         use_transactions = True
+
+    def validate_instance(
+        self, instance: ShipClass, import_validation_errors: Any = None, validate_unique: bool = True
+    ) -> None:
+        unreadable = list((import_validation_errors or {}).get("stats", []))
+        try:
+            super().validate_instance(instance, import_validation_errors, validate_unique)
+        except ValidationError as exc:
+            errors = exc.update_error_dict({})
+            if unreadable:
+                # Stats that are not a JSON object: say that, not what the rule set thinks of "{}".
+                errors["stats"] = unreadable
+            raise ValidationError(errors) from exc
 
     def before_save_instance(self, instance: ShipClass, row: Any, **kwargs: Any) -> None:
         nation = instance.nation
