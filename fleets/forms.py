@@ -254,7 +254,7 @@ class ShipClassForm(forms.ModelForm):
     class Meta:
         model = ShipClass
         fields = ("ruleset", "name", "key", "nation", "type", "heuristic", "source_note")
-        widgets = {"ruleset": forms.HiddenInput, "source_note": forms.Textarea(attrs={"rows": 3})}
+        widgets = {"ruleset": forms.HiddenInput, "source_note": forms.Textarea(attrs={"rows": 4, "cols": 80})}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

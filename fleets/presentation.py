@@ -53,7 +53,8 @@ def _scalar(value: Any) -> bool:
 
 
 def format_value(value: Any, unit: str = "") -> str:
-    """Return a JSON scalar as text: yes/no, a dash for null, numbers without trailing zeros."""
+    """Return a JSON scalar as text: yes/no, a dash for null, numbers without trailing zeros; one of a unit is
+    singular (``1 hex``, ``1 inch``)."""
     if value is None or value == "":
         return "—"
     if isinstance(value, bool):
@@ -64,17 +65,28 @@ def format_value(value: Any, unit: str = "") -> str:
         text = f"{value:,}" if abs(value) >= 10_000 else str(value)
     else:
         text = str(value)
+    if unit and value == 1 and unit.endswith("s") and len(unit) > 3:
+        unit = unit[:-2] if unit.endswith(("xes", "ches")) else unit[:-1]
     return f"{text} {unit}" if unit else text
 
 
 def humanize(key: str) -> str:
-    """Return a chart or column key as words: ``HIT_LOCATION_LONG`` -> ``Hit location long``, ``d6_needed`` ->
-    ``D6 needed``, ``capital`` -> ``Capital``; other short keys (``A``, ``15in``) are kept."""
+    """Return a chart or column key as words: ``HIT_LOCATION_LONG`` -> ``Hit location long``, ``MFN_CHART`` ->
+    ``MFN chart`` and ``d6_needed`` -> ``D6 needed`` (a word without vowels or with a digit is an
+    abbreviation), ``capital`` -> ``Capital``; other short keys (``A``, ``15in``) are kept."""
     if "_" not in key and not (key.isupper() and len(key) > 3):
-        return key[:1].upper() + key[1:] if key.isalpha() and key.islower() else key
-    text = " ".join(w for w in key.replace("_", " ").split()).lower()
-    text = re.sub(r"\bd(\d+)\b", lambda m: f"D{m.group(1)}", text)
+        if key.isalpha() and key.islower():
+            word = _word(key)
+            return word[:1].upper() + word[1:]
+        return key
+    text = " ".join(_word(w) for w in key.replace("_", " ").split())
     return text[:1].upper() + text[1:]
+
+
+def _word(word: str) -> str:
+    if any(c.isdigit() for c in word) or not re.search(r"[aeiouy]", word, re.IGNORECASE):
+        return word.upper()
+    return word.lower()
 
 
 def _cell(value: Any) -> Cell:
@@ -189,8 +201,11 @@ class SheetBox:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SheetArea:
+    """A row of the sheet; ``armour`` is the letter its boxes carry, when an armour field names the area."""
+
     label: str
     boxes: tuple[SheetBox, ...]
+    armour: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -237,8 +252,14 @@ def _is_boxes(spec: FieldSpec) -> bool:
     return "box" in spec.label.lower() or "box" in spec.name.lower()
 
 
-def _is_armour(spec: FieldSpec) -> bool:
-    return spec.type in ("choice", "str") and any(w in spec.label.lower() for w in _ARMOUR_WORDS)
+def _is_armour(spec: FieldSpec, value: Any) -> bool:
+    """An armour letter: a short choice or text whose label speaks of armour, a letter or protection."""
+    return (
+        spec.type in ("choice", "str")
+        and isinstance(value, str)
+        and len(value) <= 2
+        and any(w in spec.label.lower() for w in _ARMOUR_WORDS)
+    )
 
 
 def _row_box(row: Mapping[str, Any], specs: Sequence[FieldSpec], index: int, fallback: str) -> SheetBox:
@@ -280,11 +301,25 @@ def _row_box(row: Mapping[str, Any], specs: Sequence[FieldSpec], index: int, fal
     )
 
 
+def _area_armour(spec: FieldSpec | None, armour: Sequence[tuple[FieldSpec, str]]) -> str:
+    """Return the letter of the armour field whose first word names this counted area (``belt`` in "boxes with
+    the belt letter", ``underwater`` in "General underwater boxes"), or ""."""
+    if spec is None:
+        return ""
+    words = set(re.findall(r"[a-z]+", f"{spec.name} {spec.label}".lower()))
+    for armour_spec, letter in armour:
+        if armour_spec.name.split("_")[0].lower() in words:
+            return letter
+    return ""
+
+
 def sheet_view(ruleset: RuleSet, stats: Mapping[str, Any]) -> SheetView:
     """Return the card / record sheet of a class with these (valid) stats under ``ruleset``."""
     items: list[SheetItem] = []
     armour: list[SheetItem] = []
     areas: dict[str, list[SheetBox]] = {}
+    counted: dict[str, FieldSpec] = {}
+    armour_specs: list[tuple[FieldSpec, str]] = []
     tables: list[SheetTable] = []
     for spec in ruleset.class_schema():
         value = stats.get(spec.name, spec.default)
@@ -314,9 +349,11 @@ def sheet_view(ruleset: RuleSet, stats: Mapping[str, Any]) -> SheetView:
             count = value if isinstance(value, int) and not isinstance(value, bool) else 0
             if count > 0:
                 areas.setdefault(spec.label, []).extend(SheetBox() for _ in range(min(count, 200)))
-        elif _is_armour(spec):
-            if value not in ("", None):
+                counted[spec.label] = spec
+        elif _is_armour(spec, value):
+            if value:
                 armour.append(SheetItem(label=spec.label, value=str(value), help=spec.help))
+                armour_specs.append((spec, str(value)))
         else:
             if spec.type == "choice" and isinstance(value, str):
                 text = value.replace("_", " ") or "—"
@@ -335,7 +372,10 @@ def sheet_view(ruleset: RuleSet, stats: Mapping[str, Any]) -> SheetView:
         ruleset_title=ruleset.title,
         items=tuple(items),
         armour=tuple(armour),
-        areas=tuple(SheetArea(label=k, boxes=tuple(v)) for k, v in areas.items()),
+        areas=tuple(
+            SheetArea(label=k, boxes=tuple(v), armour=_area_armour(counted.get(k), armour_specs))
+            for k, v in areas.items()
+        ),
         tables=tuple(tables),
         summary=summary,
         errors=tuple(errors),

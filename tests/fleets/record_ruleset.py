@@ -60,7 +60,16 @@ SCHEMA = (
         required=False,
         default=[],
     ),
+    FieldSpec(
+        name="underwater_protection",
+        label="Underwater protection class",
+        type="choice",
+        required=False,
+        choices=LETTERS,
+        default="",
+    ),
     FieldSpec(name="above", label="General above-water boxes", type="int", min=0, max=80, default=0),
+    FieldSpec(name="underwater", label="General underwater boxes", type="int", min=1, max=40),
     FieldSpec(name="engine", label="Engine boxes", type="int", min=1, max=12),
     FieldSpec(
         name="heuristic",
@@ -110,6 +119,8 @@ HOOD: dict[str, JSON] = {
     ],
     "torpedoes": [{"calibre": 21, "tubes": 2}],
     "above": 8,
+    "underwater": 3,
+    "underwater_protection": "C",
     "engine": 4,
     "heuristic": True,
 }

@@ -92,16 +92,18 @@ def test_record_sheet_draws_boxes_by_area_with_armour_and_arcs(
     html = response.content.decode()
     page = text(html)
     assert 'class="sheet sheet--record"' in html
-    assert "A4 house heuristic" in page and "house heuristic" in page
+    assert "House heuristic" in page and "one box per turret or mount" in page
     assert re.search(r"Main\s*<span class=\"sheet-area__count\">2</span>", html)
     assert "A B 2 \u00d7 15 in fwd brd" in page  # turret A: armour B, 2 x 15 in, fwd + brd
     assert "Y B 2 \u00d7 15 in aft brd" in page
     assert "S1 2 \u00d7 4 in brd" in page
     assert "Box 1 2 tubes \u00d7 21 in" in page  # torpedo mount boxes
-    assert html.count('<span class="box" aria-hidden="true"></span>') == 8 + 4  # above-water and engine boxes
+    # above-water, underwater and engine boxes
+    assert html.count('<span class="box" aria-hidden="true"></span>') == 8 + 3 + 4
+    assert "General underwater boxes 3 C" in page  # the area carries the underwater protection letter
     assert "B Belt armour letter" in page
     assert "Main guns 4" in page  # class_summary
-    assert "16 boxes in all" in page
+    assert "19 boxes in all" in page
     assert "Hood 51" in page
 
 
@@ -113,6 +115,7 @@ def test_sheet_view_is_generic_over_the_schema(record_ruleset: str) -> None:
         ("Secondary", 1),
         ("Torpedo mount boxes", 1),
         ("General above-water boxes", 8),
+        ("General underwater boxes", 3),
         ("Engine boxes", 4),
     ]
     turret = view.areas[0].boxes[0]
@@ -128,7 +131,11 @@ def test_sheet_view_is_generic_over_the_schema(record_ruleset: str) -> None:
         ("Rated speed", "31 kn"),
         ("Authored with the A4 house heuristic", "yes"),
     ]
-    assert [(i.label, i.value) for i in view.armour] == [("Belt armour letter", "B")]
+    assert [(i.label, i.value) for i in view.armour] == [
+        ("Belt armour letter", "B"),
+        ("Underwater protection class", "C"),
+    ]
+    assert [a.armour for a in view.areas] == ["", "", "", "", "C", ""]
 
 
 def test_json_blocks() -> None:
