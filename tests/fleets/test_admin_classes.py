@@ -82,7 +82,21 @@ def _no_arc(stats: dict[str, Any]) -> None:
     stats["guns"][0].update(forward=False, aft=False, broadside=False)
 
 
-# Cross-field checks of a rule set (its check_class): (case id, mutation, field key, the exact message).
+def _set(path: str, value: Any) -> Mutator:
+    """Return a mutation setting ``guns.0.calibre``-style paths."""
+
+    def mutate(stats: dict[str, Any]) -> None:
+        *head, last = path.split(".")
+        target: Any = stats
+        for part in head:
+            target = target[int(part)] if part.isdigit() else target[part]
+        target[int(last) if last.isdigit() else last] = value
+
+    return mutate
+
+
+# Cross-field checks of each rule set (its check_class), on its first bundled class: (case id, mutation, the
+# field key, the exact message). Cases of rule sets not registered on this branch are not collected.
 CROSS_FIELD_CASES: dict[str, list[tuple[str, Mutator, str, str]]] = {
     "ultra_simple": [
         (
@@ -90,6 +104,44 @@ CROSS_FIELD_CASES: dict[str, list[tuple[str, Mutator, str, str]]] = {
             _more_forward_than_aboard,
             "guns.0.forward",
             "More guns bear forward (9) than the ship carries (8).",
+        )
+    ],
+    "ww2_jackson": [
+        (
+            "gun-box-in-no-arc",
+            _no_arc,
+            "guns.0.broadside",
+            "The box bears in no arc: tick forward, aft or broadside.",
+        ),
+        (
+            "unknown-torpedo-calibre",
+            _set("torpedoes.0.calibre", 20),
+            "torpedoes.0.calibre",
+            "Torpedoes are 18, 21 or 24 inches (lines 164-186).",
+        ),
+    ],
+    "sail_1700": [
+        (
+            "more-guns-on-the-sides-than-aboard",
+            _set("guns_starboard", 40),
+            "guns_starboard",
+            "40 starboard + 27 port is more than the 54 guns aboard.",
+        )
+    ],
+    "acw_river": [
+        (
+            "faster-astern-than-ahead",
+            _set("speed_back", 3),
+            "speed_back",
+            "Speed back cannot exceed speed forward (lines 17-25).",
+        )
+    ],
+    "memoir_sea": [
+        (
+            "critical-point-at-flotation",
+            _set("critical_point", 23),
+            "critical_point",
+            "The Critical Point (23) must be below the Flotation Value (23) (M08).",
         )
     ],
     "record": [("gun-box-in-no-arc", _no_arc, "guns.0.broadside", "The box bears in no arc.")],
