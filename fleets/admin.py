@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -100,6 +101,20 @@ class ShipClassAdmin(admin.ModelAdmin):
             }
             return TemplateResponse(request, "admin/fleets/shipclass/choose_ruleset.html", context)
         return super().add_view(request, form_url, extra_context)
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        obj = self.get_object(request, unquote(object_id))
+        if obj is not None and obj.rule_set is None:
+            self.message_user(
+                request,
+                f"{obj.name} belongs to the rule set {obj.ruleset!r}, which is not installed; "
+                "it cannot be edited.",
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(reverse("admin:fleets_shipclass_changelist"))
+        return super().change_view(request, object_id, form_url, extra_context)
 
     def render_change_form(
         self,

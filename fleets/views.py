@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
+from django.views.decorators.vary import vary_on_headers
 
 import rules
 
@@ -15,6 +16,7 @@ from .presentation import chart_sections, sheet_view
 
 
 @require_GET
+@vary_on_headers("HX-Request")
 def class_list(request: HttpRequest) -> HttpResponse:
     """List the ship classes, filtered by rule set, nation and name (GET form; works without JS)."""
     form = ClassFilterForm(request.GET or None, nations=selectors.nation_choices(user=request.user))

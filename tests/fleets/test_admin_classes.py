@@ -498,3 +498,13 @@ def test_export_selected_as_json_and_csv(admin_client_: Client) -> None:
     assert len(rows) == 1
     assert rows[0]["key"] == "rodney"
     assert json.loads(rows[0]["stats"]) == a.stats
+
+
+def test_a_class_of_an_uninstalled_rule_set_is_not_edited(admin_client_: Client) -> None:
+    ship_class = ShipClassFactory(key="old")
+    ShipClass.objects.filter(pk=ship_class.pk).update(ruleset="retired")
+
+    response = admin_client_.get(_change(ship_class.pk), follow=True)
+
+    assert response.redirect_chain[-1][0] == "/admin/fleets/shipclass/"
+    assert "which is not installed; it cannot be edited." in response.content.decode()

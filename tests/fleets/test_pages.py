@@ -59,6 +59,7 @@ def test_class_list_htmx_returns_only_the_results(user_client: Client) -> None:
 
     html = response.content.decode()
     assert html.lstrip().startswith('<section id="results"')
+    assert "HX-Request" in response["Vary"]
     assert "<html" not in html
     assert 'href="/fleets/classes/ultra_simple/rodney/"' in html
 
