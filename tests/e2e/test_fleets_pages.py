@@ -53,7 +53,7 @@ def test_class_list_filters_with_htmx(live_server, chromium_page) -> None:  # ty
     page.click("button[type=submit]")
     page.wait_for_selector("text=Welcome aboard")
 
-    page.goto(f"{live_server.url}/fleets/")
+    page.goto(f"{live_server.url}/fleets/?ruleset=ultra_simple")
     page.fill("#id_q", "nels")
     page.wait_for_selector("#results >> text=1 class")
     assert page.inner_text("#results tbody").strip().startswith("Nelson")
