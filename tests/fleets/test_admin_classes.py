@@ -23,7 +23,7 @@ from fleets.models import ShipClass
 from fleets.services import shipclass_save
 from navalwar.errors import ApplicationError
 from rules.model import FieldSpec
-from tests.factories import NationFactory, ShipClassFactory
+from tests.factories import ULTRA_SIMPLE_STATS, NationFactory, ShipClassFactory
 from tests.fleets.helpers import class_post, sample_stats
 
 pytestmark = pytest.mark.django_db
@@ -353,7 +353,7 @@ def test_unknown_rule_set_in_the_query_goes_back_to_the_choice(admin_client_: Cl
 
 
 def test_change_page_shows_the_saved_values_and_a_sheet_preview(admin_client_: Client) -> None:
-    ship_class = ShipClassFactory(name="Bismarck", key="bismarck")
+    ship_class = ShipClassFactory(name="Bismarck", key="bismarck", stats=copy.deepcopy(ULTRA_SIMPLE_STATS))
 
     response = admin_client_.get(_change(ship_class.pk))
 
