@@ -798,8 +798,10 @@ def _fire(ctx: _Ctx, events: Sequence[Event], out: list[str]) -> None:
         weapon = "torpedo" if k.startswith("torpedo") or (isinstance(e.data, Mapping) and e.data.get("weapon")
                                                           == "torpedo") else "gun"
         src: tuple[float, float] | None = None
-        src_key = e.ship_id or ""
+        # a firer the viewer cannot see is neither drawn nor named (A2): its shots arrive from nowhere
+        src_key = ""
         if e.ship_id and e.ship_id in ctx.px:
+            src_key = e.ship_id
             src = ctx.px[e.ship_id]
         elif isinstance(e.data, Mapping) and str(e.data.get("battery", "")) in batteries and not e.ship_id:
             src_key = "battery:" + str(e.data.get("battery"))
@@ -812,7 +814,7 @@ def _fire(ctx: _Ctx, events: Sequence[Event], out: list[str]) -> None:
                 dst = fr.xy(at)
         if dst is None and src is None:
             continue
-        key = (src_key, e.target_id or "", weapon)
+        key = (src_key, e.target_id if dst is not None and e.target_id else "", weapon)
         slot = agg.setdefault(key, [src, dst, 0.0, 0, k])
         if k == "torpedo_hit":
             slot[2] = max(slot[2], _hits_of(e))
@@ -878,7 +880,7 @@ def _torpedoes(ctx: _Ctx, out: list[str]) -> None:
         n = d.get("number")
         label = f"{int(_num(n))} torpedo(es)" if n is not None else "torpedoes"
         parts.append(
-            f'<g class="torpedo" data-pending="{_a(p.id)}" data-target="{_a(target)}">'
+            f'<g class="torpedo" data-pending="{_a(p.id)}" data-target="{_a(target if dst else "")}">'
             f"<title>{_a(label)} from {_a(ctx.ship_names.get(firer, 'your ship'))}"
             f"{_a(due)}</title>{track}"
             f'<g transform="translate({_f(x)} {_f(y)}) rotate({bearing_deg:.0f})">'
