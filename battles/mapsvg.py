@@ -199,9 +199,16 @@ def _f(v: float) -> str:
 
 def _a(v: Any) -> str:
     """Return text escaped for an attribute or element body."""
-    return escape(str(v), quote=True)
+    return _esc(v) if type(v) is str else escape(str(v), quote=True)
 
 
+@lru_cache(maxsize=8192)
+def _esc(v: str) -> str:
+    # names, ids and keys come back render after render (replay, htmx swaps): escape each once
+    return escape(v, quote=True)
+
+
+@lru_cache(maxsize=4096)
 def _safe_id(s: str) -> str:
     return _ID_RE.sub("_", s)
 
@@ -225,7 +232,7 @@ def _pos_of(d: Any) -> Position | None:
     """Return a position from ``{"q", "r"}``, ``{"x", "y"}``, ``[x, y]`` or a Position; None if it is none."""
     if isinstance(d, (Hex, Point)):
         return d
-    if isinstance(d, Mapping):
+    if type(d) is dict or isinstance(d, Mapping):
         if "q" in d and "r" in d:
             try:
                 return Hex(q=int(d["q"]), r=int(d["r"]))
@@ -239,6 +246,26 @@ def _pos_of(d: Any) -> Position | None:
         x, y = _num(d[0], math.nan), _num(d[1], math.nan)
         return None if math.isnan(x) or math.isnan(y) else Point(x=x, y=y)
     return None
+
+
+def _pixels_of(fr: Frame, items: Sequence[Any]) -> list[tuple[float, float]]:
+    """Return the pixels of JSON positions (``{"q", "r"}`` or ``{"x", "y"}``), skipping what is not one."""
+    out = []
+    sc, ox, oy = fr.scale, fr.ox, fr.oy
+    for d in items:
+        if type(d) is dict:
+            q, r = d.get("q"), d.get("r")
+            if type(q) is int and type(r) is int:
+                out.append((ox + 1.5 * q * sc, oy + SQRT3 * (r + q / 2.0) * sc))
+                continue
+            x, y = d.get("x"), d.get("y")
+            if type(x) in (int, float) and type(y) in (int, float):
+                out.append((ox + x * sc, oy + y * sc))
+                continue
+        p = _pos_of(d)
+        if p is not None:
+            out.append(fr.xy(p))
+    return out
 
 
 def _rad_xy(cx: float, cy: float, bearing_deg: float, r: float) -> tuple[float, float]:
@@ -556,6 +583,19 @@ def _type_scale(ship: ShipState) -> float:
     return 0.9
 
 
+def _hull_id(ctx: _Ctx, length: float) -> str:
+    """Return the id of the hull symbol of this length, defining it on first use (one per ship type)."""
+    key = round(length, 1)
+    hid = ctx.hulls.get(key)
+    if hid is None:
+        hid = f"{ctx.pid}-hull-{len(ctx.hulls)}"
+        ctx.hulls[key] = hid
+        beam = key * 0.26
+        ctx.defs.append(f'<g id="{hid}"><path d="{_hull_path(key, beam)}"/><circle class="deck" '
+                        f'cy="{_f(-key * 0.18)}" r="{_f(beam * 0.22)}"/></g>')
+    return hid
+
+
 def _hull_path(length: float, beam: float) -> str:
     """Return a hull outline pointing north, centred on (0, 0): a fine bow, straight sides, a round stern."""
     h = length / 2
@@ -582,6 +622,9 @@ class _Ctx:
     ship_names: dict[str, str]
     ship_len: float
     pid: str
+    lengths: dict[str, float] = field(default_factory=dict)
+    hulls: dict[float, str] = field(default_factory=dict)
+    defs: list[str] = field(default_factory=list)
 
 
 def _ship_pixels(fr: Frame, ships: Sequence[ShipState]) -> dict[str, tuple[float, float]]:
@@ -738,11 +781,10 @@ def _trails(ctx: _Ctx, events: Sequence[Event], previous: BattleState | None, ou
         if e.kind != "move" or not e.ship_id or e.ship_id not in shown:
             continue
         path = e.data.get("path") if isinstance(e.data, Mapping) else None
-        pts = [p for p in (_pos_of(d) for d in path) if p is not None] if isinstance(path, list) else []
-        if len(pts) < 2:
+        xy = _pixels_of(fr, path) if isinstance(path, list) else []
+        if len(xy) < 2:
             continue
         colour = ctx.colours.get(ships[e.ship_id].side, DEFAULT_COLOUR)
-        xy = [fr.xy(p) for p in pts]
         d = "M" + "L".join(f"{_f(x)} {_f(y)}" for x, y in xy)
         parts.append(f'<path class="trail" data-ship="{_a(e.ship_id)}" stroke="{colour}" d="{d}"/>')
         if fr.hexes:
@@ -826,6 +868,7 @@ def _fire(ctx: _Ctx, events: Sequence[Event], out: list[str]) -> None:
     lines: list[str] = []
     marks: list[str] = []
     r = max(5.0, min(fr.scale * 0.35 if fr.hexes else 7.0, 10.0))
+    burst_defined = False
     for (src_key, target, weapon), (src, dst, hits, _n, _k) in agg.items():
         cls = "shot torpedo" if weapon == "torpedo" else "shot"
         if not hits:
@@ -840,8 +883,11 @@ def _fire(ctx: _Ctx, events: Sequence[Event], out: list[str]) -> None:
                          f'marker-end="url(#{ctx.pid}-arrow)"/>')
         if dst is not None:
             if hits:
-                marks.append(f'<path class="burst"{data} d="{_burst(dst[0] + r * 0.3, dst[1] - r * 0.3, r)}">'
-                             f"<title>{hits:g} hit(s)</title></path>")
+                if not burst_defined:
+                    ctx.defs.append(f'<path id="{ctx.pid}-burst" d="{_burst(0, 0, r)}"/>')
+                    burst_defined = True
+                marks.append(f'<use class="burst"{data} href="#{ctx.pid}-burst" x="{_f(dst[0] + r * 0.3)}" '
+                             f'y="{_f(dst[1] - r * 0.3)}"><title>{hits:g} hit(s)</title></use>')
             else:
                 marks.append(f'<g class="splash"{data}><circle cx="{_f(dst[0] - r * 0.5)}" '
                              f'cy="{_f(dst[1] + r * 0.4)}"'
@@ -920,7 +966,7 @@ def _place_labels(ctx: _Ctx, ships: Sequence[ShipState], selected: str | None
                         return False
         return True
 
-    lengths = {s.id: ctx.ship_len * _type_scale(s) for s in ships}
+    lengths = ctx.lengths
     for s in ships:
         x, y = ctx.px[s.id]
         r = lengths[s.id] * 0.42
@@ -971,7 +1017,8 @@ def _ship(ctx: _Ctx, s: ShipState, link: Callable[[ShipState], str] | None, hx_t
         flags.add("struck")
     if s.status == "sunk":
         flags.discard("sinking")
-    state_cls = " ".join(sorted(_safe_id(f) for f in flags))
+    fl = sorted(flags) if flags else []
+    state_cls = " ".join(_safe_id(f) for f in fl)
     pos = s.position
     where = (f' data-q="{pos.q}" data-r="{pos.r}"' if isinstance(pos, Hex)
              else f' data-x="{pos.x:g}" data-y="{pos.y:g}"')
@@ -981,10 +1028,9 @@ def _ship(ctx: _Ctx, s: ShipState, link: Callable[[ShipState], str] | None, hx_t
         cls += " " + state_cls
     if s.id == selected:
         cls += " selected"
-    length = ctx.ship_len * _type_scale(s)
-    beam = length * 0.26
+    length = ctx.lengths[s.id]
     side_name = ctx.names.get(s.side, s.side)
-    states = [FLAG_TEXT.get(f, f.replace("_", " ")) for f in sorted(flags)]
+    states = [FLAG_TEXT.get(f, f.replace("_", " ")) for f in fl]
     if s.status not in ("active", "struck"):
         states.insert(0, s.status)
     title = (f"{s.name}{' (' + s.class_name + ')' if s.class_name else ''}, {side_name}: "
@@ -993,7 +1039,7 @@ def _ship(ctx: _Ctx, s: ShipState, link: Callable[[ShipState], str] | None, hx_t
         title += ", " + ", ".join(states)
     out.append(f'<g class="{cls}" id="{ctx.pid}-ship-{_safe_id(s.id)}" data-ship="{_a(s.id)}" '
                f'data-side="{_a(s.side)}" data-status="{_a(s.status)}" '
-               f'data-flags="{_a(" ".join(sorted(flags)))}" '
+               f'data-flags="{_a(" ".join(fl))}" '
                f'data-heading="{s.heading:g}"{where} transform="translate({_f(x)} {_f(y)})">')
     out.append(f"<title>{_a(title)}</title>")
     if link is not None:
@@ -1008,9 +1054,8 @@ def _ship(ctx: _Ctx, s: ShipState, link: Callable[[ShipState], str] | None, hx_t
         out.append(f'<path class="wreck" d="M{_f(-w)} 0H{_f(w)}M{_f(-w * 0.5)} -4V4M0 '
                    f'-5V5M{_f(w * 0.5)} -4V4"/>')
     tilt = " rotate(12)" if "sinking" in flags else ""
-    out.append(f'<g transform="rotate({s.heading:g}){tilt}">'
-               f'<path class="hull" fill="{colour}" d="{_hull_path(length, beam)}"/>'
-               f'<circle class="deck" cy="{_f(-length * 0.18)}" r="{_f(beam * 0.22)}"/></g>')
+    out.append(f'<use class="hull" href="#{_hull_id(ctx, length)}" fill="{colour}" '
+               f'transform="rotate({s.heading:g}){tilt}"/>')
     gx, gy = length * 0.42, -length * 0.36
     if "on_fire" in flags:
         out.append(f'<path class="flame" d="M{_f(gx)} {_f(gy + 5)}c-4 0-5-4-2-7c0 2 1 3 2 3c0-3 1-5 '
@@ -1117,7 +1162,7 @@ def _preview(ctx: _Ctx, ship: ShipState | None, path: Sequence[Position], out: l
     d = "M" + "L".join(f"{_f(x)} {_f(y)}" for x, y in xy)
     (x0, y0), (x1, y1) = xy[-2], xy[-1]
     heading = math.degrees(math.atan2(x1 - x0, -(y1 - y0)))
-    length = ctx.ship_len * (_type_scale(ship) if ship is not None else 0.9)
+    length = ctx.lengths.get(ship.id, ctx.ship_len) if ship is not None else ctx.ship_len
     out.append(f'<g class="order-preview" data-ship="{_a(ship.id if ship else "")}">'
                f'<path class="preview" d="{d}" marker-end="url(#{ctx.pid}-arrow-brass)"/>'
                f'<g transform="translate({_f(x1)} {_f(y1)}) rotate({heading:.0f})"><path class="ghost" '
@@ -1295,7 +1340,8 @@ def render_map(
     else:
         ship_len = max(16.0, min(30.0, (3.0 if fr.geometry == "table_in" else 60.0) * fr.scale))
     ctx = _Ctx(fr=fr, state=view, viewer=viewer_side, colours=colours, names=names, px=px,
-               ship_names={s.id: s.name for s in view.ships}, ship_len=ship_len, pid=pid)
+               ship_names={s.id: s.name for s in view.ships}, ship_len=ship_len, pid=pid,
+               lengths={s.id: ship_len * _type_scale(s) for s in drawn})
     seen_events = [e for e in events if event_visible(e, viewer_side)]
 
     own = sum(1 for s in drawn if viewer_side is None or s.side == viewer_side)
@@ -1369,6 +1415,8 @@ def render_map(
     for s in sorted(drawn, key=lambda s: (s.status == "active", s.id == selected)):
         _ship(ctx, s, link, hx_target, selected, labels[s.id], out)
     out.append("</g>")
+    if ctx.defs:
+        out.append("<defs>" + "".join(ctx.defs) + "</defs>")
     _compass(ctx, out)
     _legend(ctx, rs.title, out)
     out.append("</svg>")

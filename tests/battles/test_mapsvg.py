@@ -106,7 +106,7 @@ def test_scenario_map_structure_per_viewer(key: str) -> None:
                 assert (x, y) == (pytest.approx(ex, abs=0.051), pytest.approx(ey, abs=0.051))
             else:  # ships sharing a place are fanned out round it
                 assert math.hypot(x - ex, y - ey) <= fr.scale * 0.45 + 7.1
-            hull = g.find(".//svg:path[@class='hull']", NS)
+            hull = g.find(".//svg:use[@class='hull']", NS)
             assert hull is not None and hull.get("fill") == colours[ship.side]
         # the legend names every side in its colour
         legend = {g.get("data-side"): g.find("svg:rect", NS).get("fill")  # type: ignore[union-attr]
@@ -195,9 +195,11 @@ def test_table_projection_exact_pixels() -> None:
 def test_hull_turns_to_the_heading() -> None:
     root = parse(render_map(bismarck(), viewer_side=None))
     kgv = markers(root)["kgv"]
-    turned = [g.get("transform") for g in kgv.iterfind(".//svg:g", NS)
-              if "rotate" in (g.get("transform") or "")]
-    assert turned == ["rotate(120)"]
+    hull = kgv.find("svg:use[@class='hull']", NS)
+    assert hull is not None and hull.get("transform") == "rotate(120)"
+    # the hull symbol points north before it is turned: its bow is the topmost point
+    symbol = root.find(f".//svg:g[@id='{hull.get('href', '')[1:]}']/svg:path", NS)
+    assert symbol is not None and symbol.get("d", "").startswith("M0 -17.4C")
 
 
 def test_gun_arcs_ultra_simple_follow_the_guns_that_bear() -> None:
@@ -300,7 +302,7 @@ def test_hidden_enemy_is_never_drawn_nor_named(monkeypatch: pytest.MonkeyPatch) 
     assert "bismarck" not in svg.lower()
     assert root.find(".//svg:path[@class='trail']", NS) is None
     # the hit on King George V is drawn where it landed, from no known firer
-    burst = root.find(".//svg:path[@class='burst']", NS)
+    burst = root.find(".//svg:use[@class='burst']", NS)
     assert burst is not None and (burst.get("data-firer"), burst.get("data-target")) == ("", "kgv")
     assert root.find(".//svg:path[@class='shot']", NS) is None
     # the German side and the umpire see her
@@ -435,8 +437,8 @@ def test_side_colours_override_and_bad_colours_fall_back() -> None:
     root = parse(render_map(bismarck(), viewer_side=None,
                             side_colours={"britain": "#00ff00", "germany": 'red" onload="alert(1)'}))
     drawn = markers(root)
-    assert drawn["kgv"].find(".//svg:path[@class='hull']", NS).get("fill") == "#00ff00"  # type: ignore[union-attr]
-    assert drawn["bismarck"].find(".//svg:path[@class='hull']", NS).get("fill") == "#6b7785"  # type: ignore[union-attr]
+    assert drawn["kgv"].find(".//svg:use[@class='hull']", NS).get("fill") == "#00ff00"  # type: ignore[union-attr]
+    assert drawn["bismarck"].find(".//svg:use[@class='hull']", NS).get("fill") == "#6b7785"  # type: ignore[union-attr]
 
 
 def test_names_are_escaped_and_links_added() -> None:
