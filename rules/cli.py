@@ -349,6 +349,7 @@ class RunOutcome:
     winner: str | None
     turns: int
     statuses: dict[str, str] = field(default_factory=dict)
+    flags: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def play(scenario: Scenario, seed: int, turns: int, policy: DefaultPolicy) -> RunOutcome:
@@ -372,6 +373,7 @@ def play(scenario: Scenario, seed: int, turns: int, policy: DefaultPolicy) -> Ru
         winner=state.winner,
         turns=played,
         statuses={s.id: s.status for s in state.ships},
+        flags={s.id: s.flags for s in state.ships},
     )
 
 
@@ -404,6 +406,8 @@ def simulate(
     for s in scenario.ships:
         counts = Counter(o.statuses.get(s.id, "active") for o in outcomes)
         ships[s.id] = {"name": s.name, "side": s.side, **{st: counts.get(st, 0) for st in STATUSES}}
+        flags = Counter(f for o in outcomes for f in o.flags.get(s.id, ()))
+        ships[s.id]["flags"] = dict(sorted(flags.items()))
     wins = Counter(o.winner for o in outcomes if o.finished and o.winner)
     return {
         "scenario": scenario.key,
@@ -456,6 +460,12 @@ def format_simulation(report: dict[str, Any]) -> list[str]:
         f"(still fighting after {report['turns']} turns)"
     )
     lines.append(f"mean length: {report['mean_turns']} turns")
+    flagged = [v for v in ships.values() if v.get("flags")]
+    if flagged:
+        lines.append("")
+        lines.append("visible state at the end (share of runs):")
+        for v in flagged:
+            lines.append(f"  {v['name']}: " + ", ".join(f"{f} {_pct(n, runs).strip()}" for f, n in v["flags"].items()))
     return lines
 
 

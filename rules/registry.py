@@ -13,6 +13,7 @@ from .errors import UnknownRuleset
 
 # key -> module that defines ``RULESET``. Each rule set lives in rules/rulesets/<key>/.
 _MODULES: dict[str, str] = {
+    "sail_1700": "rules.rulesets.sail_1700",
     "ultra_simple": "rules.rulesets.ultra_simple",
 }
 

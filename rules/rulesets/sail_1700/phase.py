@@ -1,0 +1,1241 @@
+"""Resolution of one phase of ``sail_1700`` (A1: each side has its own move).
+
+Order inside a side's phase (A1 and the seed): at the first phase of a turn the wind and weather change
+(3., 4.; S03,
+ S06) and entangled pairs drift (19.; S34); then for the moving side: colours struck by order (18.),
+sinking countdowns (13.; S25), fires fought (14.; S27), movement (6., 7., 9., 10., 21., 22.), gunnery at what
+presented itself during the move (11.-13.), shore batteries and mortars (23.,
+                                                                         24.), boarding melees (15.), attempts
+to separate (19.), and at the end compulsory striking (18.; S31).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from ...dice import Dice, DieKind, decimal_as_1_100
+from ...geometry import advance, bearing, distance, norm_deg, on_table, relative_bearing, side_of
+from ...model import (
+    JSON,
+    BattleState,
+    Conditions,
+    Event,
+    Modifier,
+    PhaseResult,
+    Point,
+    Roll,
+    ShipOrder,
+    ShipState,
+    TerrainFeature,
+)
+from . import core as C
+from . import ships as S
+from . import tables as T
+
+GRID = 100.0
+
+
+class Rec:
+    """A ship being changed in this phase: mutable copies of its position, heading, speed, status and sheet."""
+
+    __slots__ = ("dirty", "heading", "pos", "sheet", "ship", "speed", "status")
+
+    def __init__(self, ship: ShipState) -> None:
+        self.ship = ship
+        assert isinstance(ship.position, Point)
+        self.pos: Point = ship.position
+        self.heading = ship.heading
+        self.speed = ship.speed
+        self.status = ship.status
+        self.sheet: dict[str, JSON] = {}
+        for k, v in ship.sheet.items():
+            if isinstance(v, dict):
+                self.sheet[k] = {kk: (dict(vv) if isinstance(vv, dict) else vv) for kk, vv in v.items()}
+            elif isinstance(v, list):
+                self.sheet[k] = list(v)
+            else:
+                self.sheet[k] = v
+        self.dirty = False
+
+    def view(self) -> ShipState:
+        """Return the ship as it stands now."""
+        return replace(self.ship, position=self.pos, heading=self.heading, speed=self.speed,
+                       status=self.status,
+                       sheet=self.sheet)
+
+
+def flags_of(sheet: Mapping[str, JSON], status: str) -> tuple[str, ...]:
+    """Return the visible state of a ship (A2) from its sheet."""
+    out = []
+    fires = sheet.get("fires")
+    if (isinstance(fires, list) and fires) or S.inum(sheet.get("fires_out_of_control")) > 0:
+        out.append("on_fire")
+    for key in ("dismasted", "jury_mast", "anchored", "aground", "abandoned", "exploded", "wheel_hit"):
+        if sheet.get(key):
+            out.append(key)
+    if sheet.get("entangled_with"):
+        out.append("entangled")
+    if sheet.get("melee"):
+        out.append("boarding")
+    if sheet.get("sink_in") is not None and status == "active":
+        out.append("sinking")
+    if sheet.get("towing"):
+        out.append("towing")
+    if sheet.get("towed_by"):
+        out.append("towed")
+    if sheet.get("dismasted") and not sheet.get("jury_mast"):
+        out.append("dead_in_water")
+    return tuple(out)
+
+
+class Phase:
+    """One phase: ``run()`` returns the PhaseResult."""
+
+    def __init__(self, state: BattleState, orders: Mapping[str, ShipOrder], dice: Dice, side: str) -> None:
+        self.state = state
+        self.orders = orders
+        self.dice = dice
+        self.side = side
+        self.turn = state.turn
+        self.phase = state.phase
+        self.events: list[Event] = []
+        self.recs: dict[str, Rec] = {s.id: Rec(s) for s in state.ships}
+        self.terrain = list(state.terrain)
+        self.cond = state.conditions
+        self.shoals = S.shoals(state.terrain)
+        self.start = len(dice.rolls)
+        self.visible_cache: dict[str, set[str]] = {}
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    def cur(self) -> BattleState:
+        """Return the battle as it stands now (ships, conditions, terrain)."""
+        return replace(self.state, ships=tuple(r.view() for r in self.recs.values()), conditions=self.cond,
+                       terrain=tuple(self.terrain))
+
+    def cstate(self) -> BattleState:
+        """Return the battle with the current conditions (ships as at the start; for look-ups of conditions)."""
+        return replace(self.state, conditions=self.cond)
+
+    def roll(self, die: DieKind, purpose: str) -> tuple[int, Roll]:
+        value = self.dice.roll(die, purpose)
+        return value, self.dice.rolls[-1]
+
+    def ev(self, kind: str, text: str, **kw: object) -> None:
+        self.events.append(Event(kind=kind, text=text, turn=self.turn, phase=self.phase,
+                                 **kw))  # type: ignore[arg-type]
+
+    def name(self, sid: str) -> str:
+        return self.recs[sid].ship.name
+
+    def afloat(self, r: Rec) -> bool:
+        return r.status not in ("sunk", "withdrawn")
+
+    def sides_seeing(self, r: Rec) -> tuple[str, ...] | None:
+        """Return the sides that can see a ship now (A2), or None when visibility is unlimited."""
+        if self.cond.visibility is None:
+            return None
+        vis = self.cond.visibility
+        out = {r.ship.side}
+        for o in self.recs.values():
+            if o.ship.side not in out and o.status == "active" and distance(o.pos, r.pos) <= vis:
+                out.add(o.ship.side)
+        return tuple(sorted(out))
+
+    # --- run --------------------------------------------------------------------------------------
+
+    def run(self) -> PhaseResult:
+        if self.phase == 0:
+            self.turn_start()
+        mine = [r for r in self.recs.values() if r.ship.side == self.side]
+        for r in mine:
+            if r.status == "active" and self.order(r).get("strike"):
+                self.strike(r, "strikes her colours by order (18.)")
+        for r in mine:
+            self.sinking_countdown(r)
+        for r in mine:
+            if r.status == "active" or (r.sheet.get("abandoned") and r.status == "struck"):
+                self.fires(r)
+        self.grid = self.build_grid()
+        self.tracks: dict[str, list[tuple[Point, float]]] = {}
+        in_melee = {sid for sid, r in self.recs.items() if r.sheet.get("melee")}
+        for r in mine:
+            if r.status == "active":
+                self.move(r)
+            elif r.status == "struck" and r.sheet.get("abandoned"):
+                self.drift_hulk(r)
+        for r in mine:
+            if r.status == "active":
+                self.actions(r)
+        for r in mine:
+            if r.status == "active" and r.ship.id not in in_melee:
+                self.gunnery(r)
+        self.batteries()
+        for r in mine:
+            if r.status == "active":
+                self.mortar(r)
+        self.melees()
+        for r in mine:
+            if r.status == "active":
+                self.cast_off(r)
+        self.end_of_move(mine)
+        ships = []
+        for s in self.state.ships:
+            r = self.recs[s.id]
+            ships.append(replace(s, position=r.pos, heading=norm_deg(r.heading), speed=r.speed,
+                                 status=r.status,
+                                 sheet=r.sheet, flags=flags_of(r.sheet, r.status)))
+        new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
+        return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start:]))
+
+    def order(self, r: Rec) -> Mapping[str, JSON]:
+        o = self.orders.get(r.ship.id)
+        return o.data if o is not None else {}
+
+    # --- 3., 4. wind and weather; 19. entangled pairs ------------------------------------------------
+
+    def turn_start(self) -> None:
+        extra = dict(self.cond.extra)
+        cond = self.cond
+        every = T.WIND_CHANGE_EVERY_MOVES
+        if self.turn > 1 and (self.turn - 1) % every == 0:
+            d, r1 = self.roll("D100", "wind direction (3., S01-S03)")
+            name, deg = C.wind_from_roll(d)
+            rule = S.sval(self.state.options.get("wind_change"), "reroll")
+            s, r2 = self.roll("AVG", "wind veers or backs (3., S03)")
+            sense = T.WIND_SENSE[s]
+            if rule == "shift":
+                cur = cond.wind_from or 0.0
+                deg = norm_deg(cur + (45.0 if sense == "veer" else -45.0))
+                name = f"{deg:g} degrees"
+            extra["wind_target"] = deg
+            extra["wind_sense"] = sense
+            self.ev("wind",
+                    f"Wind change roll (turn {self.turn}): the wind will {sense} to {name} ({deg:g}), one "
+                    "point a move (3., S03).", rolls=(r1, r2), outcome=sense, data={"target": deg,
+                                                                                    "sense": sense})
+            w, r3 = self.roll("D100", "weather (4., S02, S04)")
+            n = decimal_as_1_100(w)
+            extra["weather_target"] = n
+            wc, wf, wv = C.weather_from_number(n)
+            self.ev("weather", f"Weather change roll {n}: {wc}, {wf} breeze, visibility "
+                    f"{'unlimited' if wv is None else str(wv) + ' mm'}; the weather moves 10 points a move toward it "
+                    "(4., S06).", rolls=(r3,), outcome=wc, data={"target": n})
+        elif self.turn > 1:
+            tgt = extra.get("wind_target")
+            if isinstance(tgt, (int,
+                                float)) and cond.wind_from is not None and abs(cond.wind_from - tgt) > 1e-9:
+                new = C.wind_step(cond.wind_from, float(tgt), S.sval(extra.get("wind_sense"), "veer"))
+                cond = replace(cond, wind_from=new)
+                self.ev("wind", f"The wind shifts to {new:g} degrees (3., S03).", data={"wind_from": new})
+            wt = extra.get("weather_target")
+            wn = extra.get("weather_number")
+            if isinstance(wt, int) and isinstance(wn, int) and wt != wn:
+                n2 = C.weather_step(wn, wt)
+                extra["weather_number"] = n2
+                wc, wf, wv = C.weather_from_number(n2)
+                cond = replace(cond, weather=wc, wind_force=wf,
+                               visibility=C.visibility_mm(wv, cond.night))
+                self.ev("weather", f"Weather number {n2}: {wc}, {wf} breeze (4., S06).", data={"number": n2})
+        self.cond = replace(cond, extra=extra)
+        self.pair_motion()
+
+    def pair_motion(self) -> None:
+        done: set[str] = set()
+        st = self.cstate()
+        for sid, r in self.recs.items():
+            other_id = S.sval(r.sheet.get("entangled_with"))
+            if not other_id or sid in done or other_id not in self.recs:
+                continue
+            o = self.recs[other_id]
+            done.update((sid, other_id))
+            if not (self.afloat(r) and self.afloat(o)):
+                continue
+            if any(x.sheet.get("anchored") or x.sheet.get("aground") for x in (r, o)):
+                continue
+            d = S.inum(r.sheet.get("entangle_distance"))
+            heading = S.num(r.sheet.get("entangle_heading"), r.heading)
+            text = ""
+            if d > 0:
+                nxt = d // 2  # S34: halved each move, whole millimetres
+                text = f"move {d} mm together on {heading:.0f} degrees (19.)"
+            elif not r.sheet.get("entangle_still"):
+                for x in (r, o):
+                    x.sheet["entangle_still"] = True
+                text = "lie stationary for one move (19., S34)"
+                nxt = 0
+            else:
+                heading = norm_deg(S.wind_from(st) + 180.0)
+                d = int(min(S.drift_distance(st, r.view()), S.drift_distance(st, o.view())))
+                text = f"drift {d} mm downwind (19.)"
+                nxt = 0
+            ground = None
+            if d > 0:
+                for x in (r, o):
+                    end = advance(x.pos, heading, d)
+                    if S.depth_at(st, end, self.shoals) <= C.grounding_depth(S.rate_of(x.ship),
+                                                                             self.total_guns(x)):
+                        ground = x
+                if ground is None:
+                    for x in (r, o):
+                        x.pos = advance(x.pos, heading, d)
+                        x.speed = float(d)
+            for x in (r, o):
+                x.sheet["entangle_distance"] = nxt
+            self.ev("entangled_move", f"{r.ship.name} and {o.ship.name}, entangled, {text}.", ship_id=sid,
+                    target_id=other_id, data={"distance": d, "heading": heading})
+            if ground is not None:
+                self.run_aground(ground, ground.pos)
+
+    def total_guns(self, r: Rec) -> int:
+        g = S.dval(r.sheet.get("guns"))
+        return S.inum(g.get("starboard")) + S.inum(g.get("port"))
+
+    # --- 18. striking; 17. sinking ----------------------------------------------------------------
+
+    def strike(self, r: Rec, why: str) -> None:
+        r.status = "struck"
+        self.release(r)
+        self.ev("struck", f"{r.ship.name} {why}.", ship_id=r.ship.id, outcome="struck")
+
+    def sink(self, r: Rec, why: str) -> None:
+        if r.status == "sunk":
+            return
+        r.status = "sunk"
+        self.release(r)
+        r.speed = 0.0
+        self.ev("sunk", f"{r.ship.name} sinks: {why}.", ship_id=r.ship.id, outcome="sunk")
+
+    def release(self, r: Rec) -> None:
+        """Free a ship leaving the battle from entanglement, melee and tow."""
+        for key in ("entangled_with", "towing", "towed_by"):
+            oid = S.sval(r.sheet.get(key))
+            if oid and oid in self.recs:
+                o = self.recs[oid]
+                for k2 in ("entangled_with", "towing", "towed_by", "tow_target"):
+                    if o.sheet.get(k2) == r.ship.id:
+                        o.sheet[k2] = None
+                if key == "entangled_with":
+                    o.sheet["melee"] = None
+            r.sheet[key] = None
+        r.sheet["melee"] = None
+
+    def sinking_countdown(self, r: Rec) -> None:
+        left = r.sheet.get("sink_in")
+        if not isinstance(left, int) or not self.afloat(r):
+            return
+        left -= 1
+        r.sheet["sink_in"] = left
+        if left <= 0:
+            self.sink(r, S.sval(r.sheet.get("sink_reason"), "the damage below the waterline"))
+        else:
+            self.ev("sinking", f"{r.ship.name} is sinking: {left} move(s) left (13., S25).",
+                    ship_id=r.ship.id,
+                    visible_to=(r.ship.side,), data={"moves_left": left})
+
+    def damage(self, r: Rec, pts: int, by_side: str | None, why: str) -> None:
+        """Take ``pts`` crew/damage points off a ship; at zero it sinks (17.)."""
+        if pts <= 0 or not self.afloat(r):
+            return
+        left = S.inum(r.sheet.get("points")) - pts
+        r.sheet["points"] = left
+        if by_side and by_side != r.ship.side:
+            r.sheet["damage_scored"] = S.inum(r.sheet.get("damage_scored")) + pts
+        if left <= 0:
+            r.sheet["points"] = 0
+            self.sink(r, f"all her crew/damage points are gone ({why}; 17.)")
+
+    # --- 14. fires --------------------------------------------------------------------------------
+
+    def fires(self, r: Rec) -> None:
+        sh = r.sheet
+        sid = r.ship.id
+        ooc = S.inum(sh.get("fires_out_of_control"))
+        if sh.get("abandon_next") and not sh.get("abandoned") and self.afloat(r):
+            sh["abandon_next"] = False
+            sh["abandoned"] = True
+            r.status = "struck"
+            self.release(r)
+            self.ev("abandoned",
+                    f"{r.ship.name}: the fire is out of control; the crew abandon ship, which drifts "
+                    "downwind as if dismasted (14.).", ship_id=sid, outcome="abandoned")
+        for _ in range(ooc):
+            if not self.afloat(r):
+                return
+            self.damage(r, T.FIRE_OUT_OF_CONTROL_DAMAGE, None, "fire out of control")
+            self.ev("fire_damage",
+                    f"{r.ship.name}: fire out of control, {T.FIRE_OUT_OF_CONTROL_DAMAGE} damage "
+                    "points (14.).", ship_id=sid, visible_to=(r.ship.side,),
+                    data={"points": T.FIRE_OUT_OF_CONTROL_DAMAGE})
+            if self.afloat(r) and self.explosion_check(r, "fire out of control"):
+                return
+        fires = sh.get("fires")
+        if not isinstance(fires, list) or not fires or not self.afloat(r) or sh.get("abandoned"):
+            return
+        fight = self.order(r).get("fight_fires", True) is not False
+        third_exact = bool(self.state.options.get("fire_third_exact"))
+        kept: list[JSON] = []
+        for i, f in enumerate(fires):
+            attempt = S.inum(f) + 1
+            if fight:
+                needed, exact = C.fire_needed(attempt, third_exact)
+                v, roll = self.roll("AVG", f"{r.ship.name} fights fire {i + 1}, attempt {attempt} (14., S27)")
+                ok = v == needed if exact else v >= needed
+                self.ev("fire_fight",
+                        f"{r.ship.name} fights fire {i + 1} (attempt {attempt}): average die {v}, "
+                        f"needs {'exactly ' if exact else ''}{needed}{'' if exact else '+'}: "
+                        f"{'out' if ok else 'still burning'} (14., S27).", ship_id=sid, rolls=(roll,),
+                        needed=needed, outcome="out" if ok else "burning", visible_to=(r.ship.side,))
+                if ok:
+                    continue
+            else:
+                self.ev("fire_fight",
+                        f"{r.ship.name} does not fight fire {i + 1}: counts as a failed attempt "
+                        "(NW-SAIL-13).", ship_id=sid, outcome="burning", visible_to=(r.ship.side,))
+            if self.explosion_check(r, "a failed attempt to put out a fire"):
+                return
+            if attempt >= len(T.FIRE_ATTEMPT_NEEDED):
+                sh["fires_out_of_control"] = S.inum(sh.get("fires_out_of_control")) + 1
+                sh["abandon_next"] = True
+                self.ev("fire_out_of_control",
+                        f"{r.ship.name}: fire {i + 1} is out of control; the crew must "
+                        "abandon ship next move (14.).", ship_id=sid, outcome="out_of_control")
+            else:
+                kept.append(attempt)
+        sh["fires"] = kept
+
+    def explosion_check(self, r: Rec, why: str) -> bool:
+        a, r1 = self.roll("AVG", f"{r.ship.name} explosion check (14.)")
+        b, r2 = self.roll("AVG", f"{r.ship.name} explosion check (14.)")
+        boom = a + b == T.FIRE_EXPLOSION_SCORE
+        self.ev("explosion_check", f"{r.ship.name}: explosion check after {why}: {a}+{b} = {a + b}"
+                f"{', the vessel explodes!' if boom else ' (10 explodes)'} (14.).", ship_id=r.ship.id,
+                rolls=(r1, r2), needed=T.FIRE_EXPLOSION_SCORE, outcome="explodes" if boom else "safe",
+                visible_to=None if boom else (r.ship.side,))
+        if boom:
+            self.explode(r, "fire")
+        return boom
+
+    def explode(self, r: Rec, why: str) -> None:
+        """The vessel explodes and sinks (13., 14.); every vessel within 75 mm gets D6 fires (14.; S28)."""
+        r.sheet["exploded"] = True
+        self.sink(r, f"she explodes ({why})")
+        for o in self.recs.values():
+            if o is r or not self.afloat(o) or distance(o.pos, r.pos) > T.EXPLOSION_RADIUS_MM:
+                continue
+            n, roll = self.roll("D6",
+                                f"fires on {o.ship.name} from the explosion of {r.ship.name} (14., S28)")
+            fl = o.sheet.get("fires")
+            o.sheet["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * n
+            self.ev("fire_started", f"The explosion of {r.ship.name} starts {n} fire(s) on {o.ship.name} "
+                    f"({distance(o.pos, r.pos):.0f} mm away; 14., S28).", ship_id=o.ship.id, target_id=r.ship.id,
+                    rolls=(roll,), outcome=str(n), data={"fires": n})
+
+    # --- movement -----------------------------------------------------------------------------------
+
+    def build_grid(self) -> dict[tuple[int, int], set[str]]:
+        grid: dict[tuple[int, int], set[str]] = {}
+        for sid, r in self.recs.items():
+            if self.afloat(r):
+                grid.setdefault((int(r.pos.x // GRID), int(r.pos.y // GRID)), set()).add(sid)
+        return grid
+
+    def grid_move(self, sid: str, old: Point, new: Point) -> None:
+        a = (int(old.x // GRID), int(old.y // GRID))
+        b = (int(new.x // GRID), int(new.y // GRID))
+        if a != b:
+            self.grid.get(a, set()).discard(sid)
+            self.grid.setdefault(b, set()).add(sid)
+
+    def near(self, samples: list[tuple[Point, float]], pad: float) -> list[str]:
+        xs = [p.x for p, _ in samples]
+        ys = [p.y for p, _ in samples]
+        x0, x1 = int((min(xs) - pad) // GRID), int((max(xs) + pad) // GRID)
+        y0, y1 = int((min(ys) - pad) // GRID), int((max(ys) + pad) // GRID)
+        out: list[str] = []
+        for gx in range(x0, x1 + 1):
+            for gy in range(y0, y1 + 1):
+                out.extend(self.grid.get((gx, gy), ()))
+        return out
+
+    def move(self, r: Rec) -> None:
+        st = self.cstate()
+        data = self.order(r)
+        sid = r.ship.id
+        plan = S.plan_move(st, r.view(), data)
+        if plan.error:
+            # orders were validated against the state at the start of the phase; a fire or a hit since may make
+            # them impossible: the ship then keeps her course and makes what she can (NW-SAIL-14).
+            plan = S.plan_move(st, r.view(), {"speed": None})
+            if plan.error:
+                plan = S.plan_move(st, r.view(), {"speed": 0.0})
+        if r.sheet.get("refloat_next"):
+            r.sheet["refloat_next"] = False
+        samples = plan.samples
+        note = ""
+        stop_at: int | None = None
+        contact: str | None = None
+        ground_at: Point | None = None
+        if plan.distance > 0 and len(samples) > 1:
+            gdepth = C.grounding_depth(S.rate_of(r.ship), self.total_guns(r))
+            towed = S.sval(r.sheet.get("towing"))
+            cands = [c for c in self.near(samples, T.CONTACT_MM) if c != sid and c != towed]
+            cands = [c for c in cands if distance(self.recs[c].pos, r.pos) >= T.CONTACT_MM]
+            for i in range(1, len(samples)):
+                p = samples[i][0]
+                if self.shoals and S.depth_at(st, p, self.shoals) <= gdepth:
+                    stop_at, ground_at = i, p
+                    break
+                hit = next((c for c in cands if distance(self.recs[c].pos, p) < T.CONTACT_MM), None)
+                if hit is not None:
+                    stop_at, contact = i, hit
+                    break
+            if stop_at is not None:
+                prev_p, prev_h = samples[stop_at - 1]
+                p, h = samples[stop_at]
+                if contact is not None:
+                    # back off to just outside contact
+                    cp = self.recs[contact].pos
+                    lo, hi = 0.0, 1.0
+                    for _ in range(12):
+                        mid = (lo + hi) / 2
+                        q = Point(x=prev_p.x + (p.x - prev_p.x) * mid, y=prev_p.y + (p.y - prev_p.y) * mid)
+                        if distance(q, cp) < T.CONTACT_MM:
+                            hi = mid
+                        else:
+                            lo = mid
+                    p = Point(x=prev_p.x + (p.x - prev_p.x) * lo, y=prev_p.y + (p.y - prev_p.y) * lo)
+                samples = samples[:stop_at] + [(p, h)]
+        end, end_h = samples[-1]
+        if stop_at is None:
+            end, end_h = plan.end, plan.end_heading
+        if stop_at is None:
+            moved = plan.distance
+        else:
+            moved = sum(distance(samples[i - 1][0], samples[i][0]) for i in range(1, len(samples)))
+        if plan.kind == "tack":
+            moved = 0.0  # a tack is a full move; forward movement begins next move (7.)
+        old = r.pos
+        r.pos, r.heading = end, end_h
+        r.speed = round(moved, 3) if plan.kind not in ("drift",) else 0.0
+        if plan.kind == "still":
+            r.speed = 0.0
+        self.grid_move(sid, old, end)
+        self.tracks[sid] = samples
+        if plan.kind != "still" or plan.notes:
+            what = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts",
+                    "still": "stays"}[plan.kind]
+            self.ev("move", f"{r.ship.name} {what} {moved:.0f} mm to ({end.x:.0f}, {end.y:.0f}), heading "
+                    f"{end_h:.0f}{'; ' + '; '.join(plan.notes) if plan.notes else ''}{note}.", ship_id=sid,
+                    data={"path": [{"x": round(p.x, 1), "y": round(p.y, 1)} for p, _ in samples[:: max(1,
+                                                                                                       len(samples) // 12)]]
+                          + [{"x": round(end.x, 1), "y": round(end.y, 1)}], "heading": end_h,
+                          "distance": round(moved, 1), "kind": plan.kind},
+                    visible_to=self.sides_seeing(r))
+        if contact is not None:
+            self.entangle(r, self.recs[contact], plan.distance, plan.end_heading)
+        if ground_at is not None:
+            self.run_aground(r, ground_at)
+        towed_id = S.sval(r.sheet.get("towing"))
+        if towed_id and towed_id in self.recs and not r.sheet.get("tow_target"):
+            t = self.recs[towed_id]
+            newp = advance(r.pos, r.heading + 180.0, T.TOW_LINE_MM)
+            self.grid_move(towed_id, t.pos, newp)
+            t.pos, t.heading, t.speed = newp, r.heading, r.speed
+        m = state_map(self.state)
+        if not on_table(r.pos, m[0], m[1]):
+            r.status = "withdrawn"
+            self.release(r)
+            self.ev("withdrawn", f"{r.ship.name} sails off the table and leaves the battle (NW-SAIL-12).",
+                    ship_id=sid, outcome="withdrawn")
+
+    def drift_hulk(self, r: Rec) -> None:
+        if r.sheet.get("anchored") or r.sheet.get("aground"):
+            return
+        st = self.cstate()
+        d = S.drift_distance(st, r.view())
+        if d <= 0:
+            return
+        old = r.pos
+        r.pos = advance(r.pos, norm_deg(S.wind_from(st) + 180.0), d)
+        self.grid_move(r.ship.id, old, r.pos)
+        self.ev("move", f"The abandoned {r.ship.name} drifts {d:.0f} mm downwind (14.).", ship_id=r.ship.id,
+                data={"distance": round(d, 1), "kind": "drift"})
+        m = state_map(self.state)
+        if not on_table(r.pos, m[0], m[1]):
+            r.status = "withdrawn" if r.status == "active" else r.status
+
+    def entangle(self, a: Rec, b: Rec, a_speed: float, a_heading: float) -> None:
+        """``a`` has come into contact with ``b``: they become entangled (19.; NW-SAIL-4)."""
+        if b.sheet.get("entangled_with") or a.sheet.get("entangled_with") or b.status not in ("active",
+                                                                                              "struck"):
+            self.ev("contact", f"{a.ship.name} comes up against {b.ship.name} and stops (NW-SAIL-4).",
+                    ship_id=a.ship.id, target_id=b.ship.id)
+            return
+        h, d = C.entangled_motion(a_heading, a_speed, b.heading, b.speed)
+        for x, y in ((a, b), (b, a)):
+            x.sheet["entangled_with"] = y.ship.id
+            x.sheet["entangle_heading"] = round(h, 3)
+            x.sheet["entangle_distance"] = d
+            x.sheet["entangle_still"] = False
+        self.ev("entangled",
+                f"{a.ship.name} and {b.ship.name} come into contact and become entangled; together "
+                f"they will move {d} mm on {h:.0f} degrees, halving each move (19., S34).", ship_id=a.ship.id,
+                target_id=b.ship.id, data={"heading": h, "distance": d})
+
+    def run_aground(self, r: Rec, at: Point) -> None:
+        st = self.cstate()
+        dmg = C.grounding_damage(S.points_start(r.ship))
+        depth = S.depth_at(st, at, self.shoals)
+        r.sheet["aground"] = True
+        r.speed = 0.0
+        self.ev("aground", f"{r.ship.name} runs aground in {depth:g} fathoms (grounds at "
+                f"{C.grounding_depth(S.rate_of(r.ship), self.total_guns(r))} or less) and loses {dmg} points (21., "
+                "S36, S37).", ship_id=r.ship.id, outcome="aground", data={"depth": depth, "damage": dmg})
+        self.damage(r, dmg, None, "running aground")
+
+    # --- orders other than moving -----------------------------------------------------------------
+
+    def actions(self, r: Rec) -> None:
+        data = self.order(r)
+        sh = r.sheet
+        sid = r.ship.id
+        st = self.cstate()
+        anchor = S.sval(data.get("anchor"), "none")
+        if anchor == "drop" and not sh.get("anchored"):
+            depth = S.depth_at(st, r.pos, self.shoals)
+            if depth < T.ANCHOR_MAX_DEPTH_FATHOMS:
+                sh["anchored"] = True
+                sh["sails"] = "furled"
+                sh["make_sail_left"] = 0
+                r.speed = 0.0
+                self.ev("anchor", f"{r.ship.name} furls sails and drops anchor in {depth:g} fathoms (22.).",
+                        ship_id=sid, outcome="anchored")
+            else:
+                self.ev("anchor", f"{r.ship.name} cannot anchor in {depth:g} fathoms (300 or more; 22.).",
+                        ship_id=sid, outcome="too_deep", visible_to=(r.ship.side,))
+        elif anchor == "raise" and sh.get("anchored") and not S.inum(sh.get("anchor_raise_left")):
+            sh["anchor_raise_left"] = T.ANCHOR_RAISE_MOVES
+            self.ev("anchor", f"{r.ship.name} begins to raise her anchor: five moves (22.).", ship_id=sid,
+                    visible_to=(r.ship.side,))
+        elif anchor == "cut" and sh.get("anchored"):
+            sh["anchored"] = False
+            sh["anchor_raise_left"] = 0
+            self.ev("anchor", f"{r.ship.name} cuts her cable (22.).", ship_id=sid, outcome="cut")
+        sails = S.sval(data.get("sails"), "keep")
+        if sails == "make" and S.sval(sh.get("sails"),
+                                      "set") == "furled" and not S.inum(sh.get("make_sail_left")):
+            sh["make_sail_left"] = T.MAN_MASTS_MOVES + T.SET_SAILS_MOVES
+            self.ev("sails",
+                    f"{r.ship.name} mans the masts to make sail: two moves, then two to set the sails "
+                    "(22.).", ship_id=sid, visible_to=(r.ship.side,))
+        elif sails == "furl" and S.sval(sh.get("sails"), "set") == "set":
+            sh["sails"] = "furled"
+            self.ev("sails", f"{r.ship.name} furls her sails (22.).", ship_id=sid)
+        if data.get("jury_rig") and sh.get("dismasted") and not sh.get("jury_mast") and \
+                S.inum(sh.get("dismasted_moves")) >= T.JURY_MAST_AFTER_MOVES:
+            sh["jury_mast"] = True
+            self.ev("jury_mast", f"{r.ship.name} raises a temporary mast: 25% of normal speed from next move "
+                    "(6., S09).", ship_id=sid, outcome="jury_mast")
+        tow = S.sval(data.get("tow"))
+        if data.get("cast_off_tow"):
+            for key in ("towing", "towed_by", "tow_target"):
+                oid = S.sval(sh.get(key))
+                if oid and oid in self.recs:
+                    for k2 in ("towing", "towed_by", "tow_target"):
+                        if self.recs[oid].sheet.get(k2) == sid:
+                            self.recs[oid].sheet[k2] = None
+                sh[key] = None
+            sh["tow_secure_left"] = 0
+            self.ev("tow", f"{r.ship.name} casts off the tow (9.).", ship_id=sid)
+        elif tow and tow in self.recs and not sh.get("towing"):
+            t = self.recs[tow]
+            if distance(t.pos, r.pos) <= T.TOW_REACH_MM:
+                if sh.get("tow_target") == tow:
+                    pass
+                else:
+                    sh["tow_target"] = tow
+                    sh["tow_secure_left"] = T.TOW_SECURE_MOVES
+                    self.ev("tow", f"{r.ship.name} begins to pass a tow to {t.ship.name}: two moves (9.).",
+                            ship_id=sid, target_id=tow, visible_to=(r.ship.side,))
+        if data.get("refloat") and sh.get("aground"):
+            helpers = []
+            for o in self.recs.values():
+                od = self.order(o)
+                if o.ship.side == r.ship.side and o is not r and o.status == "active" and od.get("assist") == sid \
+                        and distance(o.pos, r.pos) <= T.REFLOAT_ASSIST_REACH_MM:
+                    helpers.append(o.ship.name)
+            v, roll = self.roll("AVG", f"{r.ship.name} refloats (21., S35)")
+            total = C.refloat_total(v, len(helpers))
+            ok = total >= T.REFLOAT_NEEDED
+            mods = tuple(Modifier(label=f"assisted by {h} (S35)",
+                                  value=T.REFLOAT_ASSIST_BONUS) for h in helpers)
+            self.ev("refloat", f"{r.ship.name} tries to refloat: average die {v}"
+                    f"{' + ' + str(len(helpers)) + ' assisting' if helpers else ''} = {total}, needs 5: "
+                    f"{'floats off next move' if ok else 'stays fast and loses 20 points'} (21., S35).",
+                    ship_id=sid, rolls=(roll,), modifiers=mods, needed=T.REFLOAT_NEEDED,
+                    outcome="floats" if ok else "fast")
+            if ok:
+                sh["aground"] = False
+                sh["refloat_next"] = True
+            else:
+                self.damage(r, T.REFLOAT_FAIL_DAMAGE, None, "failing to refloat")
+        if data.get("cast_log"):
+            depth = S.depth_at(st, r.pos, self.shoals)
+            if r.speed <= T.CAST_LOG_MAX_MOVE_MM + 1e-9:
+                self.ev("cast_log", f"{r.ship.name} casts the log: {depth:g} fathoms beneath her (21.).",
+                        ship_id=sid, visible_to=(r.ship.side,), data={"depth": depth})
+            else:
+                self.ev("cast_log", f"{r.ship.name} moved {r.speed:.0f} mm, more than 60: no sounding (21.).",
+                        ship_id=sid, visible_to=(r.ship.side,))
+        dbl = S.sval(data.get("load_double"), "none")
+        if dbl != "none":
+            for side in ("starboard", "port") if dbl == "both" else (dbl,):
+                self.load_double(r, side, fired=False)
+
+    def load_double(self, r: Rec, side: str, fired: bool) -> None:
+        b = S.dval(r.sheet.get("broadsides"))
+        cur = S.dval(b.get(side))
+        if not fired and S.sval(cur.get("shot"), "round") == "double":
+            return
+        # 11.: double shot takes two moves to load; a broadside fired this move starts loading next move
+        ready = self.turn + (1 + T.DOUBLE_SHOT_LOAD_MOVES if fired else T.DOUBLE_SHOT_LOAD_MOVES)
+        b[side] = {"ready_turn": ready, "shot": "double"}
+        r.sheet["broadsides"] = b
+        if not fired:
+            self.ev("load",
+                    f"{r.ship.name} loads her {side} broadside with double shot: ready on turn {ready} "
+                    "(11.).", ship_id=r.ship.id, visible_to=(r.ship.side,))
+
+    # --- 11.-13. gunnery ----------------------------------------------------------------------------
+
+    def gunnery(self, r: Rec) -> None:
+        data = self.order(r)
+        used: set[str] = set()
+        for key in ("target", "target_2"):
+            tid = S.sval(data.get(key))
+            if tid:
+                side = self.fire_at(r, tid, {"starboard", "port"} - used, data)
+                if side:
+                    used.add(side)
+
+    def fire_at(self, r: Rec, tid: str, sides: set[str], data: Mapping[str, JSON]) -> str | None:
+        sid = r.ship.id
+        samples = self.tracks.get(sid, [(r.pos, r.heading)])
+        bat = S.battery_of(self.state, tid)
+        if tid in self.recs:
+            t = self.recs[tid]
+            if t.status != "active":
+                self.ev("no_shot", f"{r.ship.name} holds fire: {t.ship.name} is {t.status}.", ship_id=sid,
+                        target_id=tid, visible_to=(r.ship.side,))
+                return None
+            tpos, thead, tname = t.pos, t.heading, t.ship.name
+        elif bat is not None and not bat[1].props.get("silenced"):
+            assert isinstance(bat[1].position, Point)
+            tpos, thead, tname = bat[1].position, 0.0, S.sval(bat[1].props.get("name"), tid)
+        else:
+            self.ev("no_shot", f"{r.ship.name} holds fire: no target {tid}.", ship_id=sid,
+                    visible_to=(r.ship.side,))
+            return None
+        shot = S.best_shot(self.cstate(), r.view(), samples, tpos, thead, sides,
+                           target_is_battery=t_is_bat(bat, tid,
+                                                                                                       self.recs))
+        if shot is None:
+            self.ev("no_shot",
+                    f"{r.ship.name} cannot bring a loaded broadside to bear on {tname} within range "
+                    "during her move (11., S12).", ship_id=sid, target_id=tid, visible_to=(r.ship.side,))
+            return None
+        guns = S.guns_on(r.view(), shot.side)
+        firing_rule, _ = S.weather_effect(self.cstate())
+        rate = S.rate_of(r.ship)
+        allowed = C.weather_guns_allowed(guns, rate, firing_rule)
+        if allowed <= 0:
+            self.ev("no_shot", f"{r.ship.name} cannot fire in this weather (5., S05).", ship_id=sid,
+                    target_id=tid,
+                    visible_to=(r.ship.side,))
+            return None
+        first = not r.sheet.get("fired_once")
+        mods = C.firing_factor_modifiers(grade=S.sval(r.sheet.get("grade"), "average"),
+                                         nation=S.nation_of(r.ship),
+                                         range_name=shot.band, rake=shot.rake, first_time=first,
+                                         wind_force=S.wind_force(self.cstate()),
+                                         merchant=S.service_of(r.ship) != "warship")
+        a, r1 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
+        b, r2 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
+        ff = sum(v for _, v in mods) + a + b
+        pts, lost = C.chart_result(allowed, ff, shot.double)
+        r.sheet["fired_once"] = True
+        br = S.dval(r.sheet.get("broadsides"))
+        br[shot.side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
+        r.sheet["broadsides"] = br
+        dbl = S.sval(data.get("load_double"), "none")
+        if dbl in (shot.side, "both"):
+            self.load_double(r, shot.side, fired=True)
+        weather_note = f" ({guns - allowed} may not fire in this weather, S44)" if allowed < guns else ""
+        text = (f"{r.ship.name} fires her {shot.side} broadside of {allowed} guns{weather_note}"
+                f"{' (double shot)' if shot.double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
+                f"{', ' + shot.rake + ' rake' if shot.rake else ''}): FF {sum(v for _, v in mods):+d} + {a} + {b} = "
+                f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} -> {pts} points, "
+                f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if shot.double else ''}).")
+        visible = None if self.cond.visibility is None else tuple(sorted({r.ship.side,
+                                                                          self.side_of_target(tid)}))
+        self.ev("fire", text, ship_id=sid, target_id=tid, rolls=(r1, r2),
+                modifiers=tuple(Modifier(label=lbl, value=v) for lbl, v in mods), needed=None,
+                outcome="hit" if pts else "no_effect",
+                data={"points": pts, "guns_destroyed": lost, "ff": ff, "guns": allowed, "side": shot.side,
+                      "range": round(shot.range,
+                                     1), "band": shot.band, "rake": shot.rake, "double": shot.double,
+                      "at": {"x": round(shot.at.x, 1), "y": round(shot.at.y, 1)}},
+                visible_to=visible)
+        if tid in self.recs:
+            self.hit_ship(self.recs[tid], r, pts, lost, shot.rake, shot.at)
+        elif bat is not None:
+            self.hit_battery(bat[0], pts, lost, r.ship.side)
+        return shot.side
+
+    def side_of_target(self, tid: str) -> str:
+        if tid in self.recs:
+            return self.recs[tid].ship.side
+        bat = S.battery_of(self.state, tid)
+        return S.sval(bat[1].props.get("side")) if bat else ""
+
+    def hit_ship(self, t: Rec, firer_side_pos: Rec | None, pts: int, lost: int, rake: str | None, at: Point,
+                 by_side: str | None = None) -> None:
+        """Apply a volley: points, guns lost (13.; S26) and the damage-chart rolls (S24)."""
+        side_by = by_side if by_side is not None else (firer_side_pos.ship.side if firer_side_pos else None)
+        guns = S.dval(t.sheet.get("guns"))
+        sb, pt = S.inum(guns.get("starboard")), S.inum(guns.get("port"))
+        if lost:
+            if rake:
+                lsb, lpt = C.rake_gun_split(lost, sb, pt)
+            else:
+                facing = side_of(t.heading, bearing(t.pos, at))
+                lsb, lpt = (lost, 0) if facing == "starboard" else (0, lost)
+            guns["starboard"], guns["port"] = max(0, sb - lsb), max(0, pt - lpt)
+            t.sheet["guns"] = guns
+            self.ev("guns_lost", f"{t.ship.name} loses {min(sb, lsb)} starboard and {min(pt, lpt)} port guns "
+                    f"(13.{', S26' if rake else ''}).", ship_id=t.ship.id,
+                    data={"starboard": min(sb, lsb), "port": min(pt, lpt)}, visible_to=(t.ship.side,))
+        self.damage(t, pts, side_by, "gunfire")
+        if not self.afloat(t):
+            return
+        n = C.damage_rolls(pts)
+        for i in range(n):
+            if not self.afloat(t):
+                return
+            self.damage_chart(t, i + 1, n)
+
+    def damage_chart(self, t: Rec, i: int, n: int) -> None:
+        v, roll = self.roll("D100", f"{t.ship.name} damage chart {i}/{n} (13., S24)")
+        code = C.damage_result(v)
+        sh = t.sheet
+        sid = t.ship.id
+        extra = ""
+        public = False
+        if code in T.NO_SIGNALS_MOVES:
+            if sh.get("admiral"):
+                sh["no_signals_moves"] = max(S.inum(sh.get("no_signals_moves")), T.NO_SIGNALS_MOVES[code])
+                public = True
+            else:
+                extra = " No admiral aboard: no effect."
+        elif code in T.NO_COURSE_CHANGE_MOVES:
+            sh["no_turn_moves"] = max(S.inum(sh.get("no_turn_moves")), T.NO_COURSE_CHANGE_MOVES[code])
+        elif code == "mast_damage":
+            sh["mast_hits"] = S.inum(sh.get("mast_hits")) + 1
+            if sh.get("jury_mast"):
+                sh["jury_mast"] = False
+                extra = " The temporary mast goes by the board."
+            public = True
+        elif code in ("one_fire", "two_fires"):
+            fl = sh.get("fires")
+            sh["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * (1 if code == "one_fire" else 2)
+            public = True
+        elif code == "boat_destroyed":
+            sh["boats"] = max(0, S.inum(sh.get("boats")) - 1)
+        elif code in T.WHEEL_TURN_DEG:
+            t.heading = norm_deg(t.heading + T.WHEEL_TURN_DEG[code])
+            sh["wheel_hit"] = True
+            public = True
+        elif code == "anchor_cable":
+            if sh.get("anchored"):
+                sh["anchored"] = False
+                sh["anchor_raise_left"] = 0
+                sh["drift_moves"] = 1
+                public = True
+            else:
+                extra = " No anchor laid: no effect."
+        elif code == "severe_underwater":
+            sh["severe_underwater"] = True
+        elif code == "pumps_destroyed":
+            sh["pumps_destroyed"] = True
+        if code in ("severe_underwater", "pumps_destroyed") and sh.get("severe_underwater") and \
+                sh.get("pumps_destroyed") and sh.get("sink_in") is None:
+            sh["sink_in"] = T.PUMPS_SINK_MOVES
+            sh["sink_reason"] = "severe underwater damage with the pumps destroyed (13., S25)"
+            extra = " She will sink in four moves (S25)."
+        if code in ("mast_damage", "severe_underwater"):
+            pct = S.reduction_pct(t.view())
+            sh["speed_reduction_pct"] = pct
+            if pct >= 100 and not sh.get("dismasted"):
+                sh["dismasted"] = True
+                sh["jury_mast"] = False
+                sh["dismasted_moves"] = 0
+                extra += " Speed reduced by 100%: dismasted, she drifts downwind (6., S11)."
+                public = True
+        self.ev("damage_chart", f"{t.ship.name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}",
+                ship_id=sid, rolls=(roll,), outcome=code, data={"roll": v, "result": code},
+                visible_to=None if public else (t.ship.side,))
+        if code == "magazine_explodes":
+            self.explode(t, "her magazine")
+
+    def hit_battery(self, idx: int, pts: int, lost: int, by_side: str) -> None:
+        t = self.terrain[idx]
+        props = dict(t.props)
+        left = S.inum(props.get("points")) - pts
+        props["points"] = max(0, left)
+        props["guns"] = max(0, S.inum(props.get("guns")) - lost)
+        if left <= 0 or S.inum(props.get("guns")) <= 0:
+            props["silenced"] = True
+        self.terrain[idx] = replace(t, props=props)
+        self.ev("battery_damage",
+                f"Battery {S.sval(props.get('name'), S.sval(props.get('id')))} loses {pts} points "
+                f"and {lost} gun(s){': silenced' if props.get('silenced') else ''} (24., NW-SAIL-15).",
+                data={"points": props["points"], "guns": props["guns"]})
+
+    # --- 24. shore batteries ------------------------------------------------------------------------
+
+    def batteries(self) -> None:
+        for idx, t in enumerate(list(self.terrain)):
+            if t.kind != "battery" or S.sval(t.props.get("side")) != self.side or t.props.get("silenced"):
+                continue
+            if S.inum(t.props.get("ready_turn"), 1) > self.turn or not isinstance(t.position, Point):
+                continue
+            pos = t.position
+            facing = S.num(t.props.get("facing"), 0.0)
+            best: tuple[float, Rec, str] | None = None
+            for o in self.recs.values():
+                if o.status != "active" or o.ship.side == self.side:
+                    continue
+                d = distance(pos, o.pos)
+                band = C.range_band(d, "1st")
+                if band is None or abs(relative_bearing(facing, bearing(pos,
+                                                                        o.pos))) > T.SHORE_BATTERY_ARC_DEG:
+                    continue
+                if self.cond.visibility is not None and d > self.cond.visibility:
+                    continue
+                if best is None or d < best[0]:
+                    best = (d, o, band)
+            if best is None:
+                continue
+            d, o, band = best
+            guns = S.inum(t.props.get("guns"))
+            allowed = C.weather_guns_allowed(guns, "1st", S.weather_effect(self.cstate())[0])
+            if allowed <= 0:
+                continue
+            first = not t.props.get("fired_once")
+            mods = C.firing_factor_modifiers(grade=S.sval(t.props.get("grade"), "average"),
+                                             nation=S.sval(t.props.get("nation"), "Other"), range_name=band,
+                                             land_based=True, first_time=first,
+                                             wind_force=S.wind_force(self.cstate()))
+            a, r1 = self.roll("AVG", "battery firing factor (12., 24.)")
+            b, r2 = self.roll("AVG", "battery firing factor (12., 24.)")
+            ff = sum(v for _, v in mods) + a + b
+            pts, lost = C.chart_result(allowed, ff)
+            props = dict(t.props)
+            props["fired_once"] = True
+            props["ready_turn"] = self.turn + 1 + T.RELOAD_MOVES
+            self.terrain[idx] = replace(t, props=props)
+            name = S.sval(t.props.get("name"), S.sval(t.props.get("id"), "battery"))
+            self.ev("fire", f"Battery {name} fires {allowed} guns at {o.ship.name}, {d:.0f} mm ({band}): FF "
+                    f"{sum(v for _, v in mods):+d} + {a} + {b} = {ff} -> {pts} points, {lost} gun(s) (24., 28.).",
+                    target_id=o.ship.id, rolls=(r1, r2), modifiers=tuple(Modifier(label=lbl,
+                                                                                  value=v) for lbl, v
+                                                                         in mods),
+                    outcome="hit" if pts else "no_effect", data={"points": pts, "guns_destroyed": lost,
+                                                                 "ff": ff,
+                                                                 "battery": S.sval(t.props.get("id"))})
+            self.hit_ship(o, None, pts, lost, None, pos, by_side=self.side)
+
+    # --- 23. mortars ----------------------------------------------------------------------------------
+
+    def mortar(self, r: Rec) -> None:
+        tid = S.sval(self.order(r).get("mortar_target"))
+        if not tid or tid not in self.recs or S.inum(r.sheet.get("mortars")) <= 0:
+            return
+        t = self.recs[tid]
+        sid = r.ship.id
+        if S.inum(r.sheet.get("mortar_ready_turn"), 1) > self.turn or t.status != "active":
+            return
+        d = distance(r.pos, t.pos)
+        lo, hi = T.MORTAR_RANGE_MM
+        if not lo <= d <= hi:
+            self.ev("no_shot",
+                    f"{r.ship.name}'s mortar cannot reach {t.ship.name} at {d:.0f} mm (100-500; 23.).",
+                    ship_id=sid, visible_to=(r.ship.side,))
+            return
+        rolls: list[Roll] = []
+        line = bearing(r.pos, t.pos)
+        aim = t.pos
+        text = ""
+        if r.sheet.get("mortar_ranged_on") != tid:
+            v, roll = self.roll("D100", f"{r.ship.name} mortar ranging (23., S02)")
+            rolls.append(roll)
+            res, frac = C.mortar_ranging(v)
+            off = d * frac
+            if res == "short":
+                aim = advance(t.pos, line + 180.0, off)
+            elif res == "over":
+                aim = advance(t.pos, line, off)
+            elif res == "left":
+                aim = advance(t.pos, line - 90.0, off)
+            elif res == "right":
+                aim = advance(t.pos, line + 90.0, off)
+            else:
+                r.sheet["mortar_ranged_on"] = tid
+            text = f"ranging {decimal_as_1_100(v)}: {res.replace('_', ' ')}"
+        else:
+            text = "ranged in"
+        v2, roll2 = self.roll("D100", f"{r.ship.name} mortar spider (23., 30., S39)")
+        rolls.append(roll2)
+        point = v2 % 10  # one decimal die: the units die of the pair
+        r.sheet["mortar_ready_turn"] = self.turn + 1 + T.MORTAR_LOAD_MOVES
+        if point == 0:
+            self.ev("mortar",
+                    f"{r.ship.name} fires her mortar at {t.ship.name} ({text}); spider 0: the shell fails "
+                    "to explode (23.).", ship_id=sid, target_id=tid, rolls=tuple(rolls), outcome="dud")
+            return
+        spacing = S.num(self.state.options.get("spider_spacing_mm"), T.MORTAR_SPIDER_SPACING_MM)
+        across, along = T.MORTAR_SPIDER[point]
+        impact = advance(advance(aim, line, along * spacing), line + 90.0, across * spacing)
+        victim = None
+        best = T.MORTAR_HIT_RADIUS_MM
+        for o in self.recs.values():
+            if o.status == "active" or (self.afloat(o) and o.status == "struck"):
+                dd = distance(o.pos, impact)
+                if dd <= best:
+                    victim, best = o, dd
+        self.ev("mortar",
+                f"{r.ship.name} fires her mortar at {t.ship.name} ({text}); spider {point}: the shell "
+                f"falls at ({impact.x:.0f}, {impact.y:.0f})"
+                f"{' and hits ' + victim.ship.name if victim else ', a miss'} (23., S38, S39).", ship_id=sid,
+                target_id=victim.ship.id if victim else tid, rolls=tuple(rolls), outcome="hit" if victim else "miss",
+                data={"impact": {"x": round(impact.x, 1), "y": round(impact.y, 1)}})
+        if victim is not None:
+            self.hit_ship(victim, r, T.MORTAR_DAMAGE, 0, None, r.pos)
+
+    # --- 15. boarding --------------------------------------------------------------------------------
+
+    def melees(self) -> None:
+        for r in [x for x in self.recs.values() if x.ship.side == self.side and x.status == "active"]:
+            tid = S.sval(self.order(r).get("board"))
+            if tid and r.sheet.get("entangled_with") == tid and not r.sheet.get("melee") and tid in self.recs:
+                t = self.recs[tid]
+                if t.status == "active" and t.ship.side != r.ship.side:
+                    m: dict[str, JSON] = {"attacker": r.ship.id, "defender": tid, "deck": 1}
+                    r.sheet["melee"] = dict(m)
+                    t.sheet["melee"] = dict(m)
+                    self.ev("board",
+                            f"{r.ship.name} boards {t.ship.name}, leaving 20% of her crew aboard (15.).",
+                            ship_id=r.ship.id, target_id=tid)
+        seen: set[str] = set()
+        for r in list(self.recs.values()):
+            m = S.dval(r.sheet.get("melee"))
+            if not m or r.ship.id in seen:
+                continue
+            a_id, d_id = S.sval(m.get("attacker")), S.sval(m.get("defender"))
+            seen.update((a_id, d_id))
+            if a_id in self.recs and d_id in self.recs:
+                self.melee(self.recs[a_id], self.recs[d_id], S.inum(m.get("deck"), 1))
+
+    def melee(self, a: Rec, d: Rec, deck: int) -> None:
+        if not (a.status == "active" and d.status == "active"):
+            a.sheet["melee"] = None
+            d.sheet["melee"] = None
+            return
+        men_a = C.boarding_party(S.inum(a.sheet.get("points")))
+        men_d = S.inum(d.sheet.get("points"))
+        va, ra = self.roll("D6", f"{a.ship.name} boarding melee (15., S29)")
+        vd, rd = self.roll("D6", f"{d.ship.name} boarding melee (15., S29)")
+        ma = C.boarding_modifiers(S.sval(a.sheet.get("grade"), "average"), S.nation_of(a.ship))
+        md = C.boarding_modifiers(S.sval(d.sheet.get("grade"), "average"), S.nation_of(d.ship))
+        sa = va + sum(v for _, v in ma)
+        sd = vd + sum(v for _, v in md)
+        cas_on_d = C.melee_casualties(men_a, sa)
+        cas_on_a = C.melee_casualties(men_d, sd)
+        decks = C.decks(S.rate_of(d.ship))
+        if cas_on_d > cas_on_a:
+            result = "attacker"
+        elif cas_on_a > cas_on_d:
+            result = "defender"
+        else:
+            result = "tie"
+        text = (f"Melee on {d.ship.name}'s deck {deck} of {decks}: {a.ship.name} {men_a} men roll {va} -> {sa}, "
+                f"{d.ship.name} {men_d} men roll {vd} -> {sd}; casualties {cas_on_d} to {d.ship.name}, {cas_on_a} "
+                f"to {a.ship.name} (15., 28., S29)")
+        mods = tuple(Modifier(label=f"{a.ship.name}: {lbl}", value=v) for lbl, v in ma) + tuple(
+            Modifier(label=f"{d.ship.name}: {lbl}", value=v) for lbl, v in md)
+        new_deck = deck
+        if result == "attacker":
+            new_deck = deck + 1
+            text += f": {a.ship.name} carries the deck"
+        elif result == "defender":
+            new_deck = deck - 1
+            text += f": {d.ship.name} {'recovers a deck' if deck > 1 else 'drives the boarders back'}"
+        else:
+            text += ": no winner, the melee goes on (S29)"
+        self.ev("melee", text + ".", ship_id=a.ship.id, target_id=d.ship.id, rolls=(ra, rd), modifiers=mods,
+                outcome=result, data={"casualties_attacker": cas_on_a, "casualties_defender": cas_on_d,
+                                      "deck": new_deck, "decks": decks})
+        self.damage(d, cas_on_d, a.ship.side, "boarding")
+        self.damage(a, cas_on_a, d.ship.side, "boarding")
+        if not (self.afloat(a) and self.afloat(d)):
+            return
+        if new_deck > decks:
+            self.capture(a, d)
+        elif new_deck < 1:
+            a.sheet["melee"] = None
+            d.sheet["melee"] = None
+            self.ev("pushed_back", f"{a.ship.name}'s boarders are pushed back to their own ship (15.).",
+                    ship_id=a.ship.id, target_id=d.ship.id)
+        else:
+            m: dict[str, JSON] = {"attacker": a.ship.id, "defender": d.ship.id, "deck": new_deck}
+            a.sheet["melee"] = dict(m)
+            d.sheet["melee"] = dict(m)
+
+    def capture(self, a: Rec, d: Rec) -> None:
+        prize = C.prize_crew(S.points_start(d.ship))
+        a.sheet["melee"] = None
+        d.sheet["melee"] = None
+        if S.inum(a.sheet.get("points")) > prize:
+            a.sheet["points"] = S.inum(a.sheet.get("points")) - prize
+            d.status = "captured"
+            d.sheet["captured_by"] = a.ship.id
+            d.sheet["prize_crew"] = prize
+            self.release(d)
+            self.ev("captured",
+                    f"{a.ship.name} carries every deck and captures {d.ship.name}; a prize crew of "
+                    f"{prize} goes aboard (15., 16.).", ship_id=a.ship.id, target_id=d.ship.id, outcome="captured")
+        else:
+            d.status = "struck"
+            self.release(d)
+            self.ev("struck",
+                    f"{d.ship.name} is taken but {a.ship.name} cannot muster a prize crew of {prize}: she "
+                    "is turned loose (16., NW-SAIL-16).", ship_id=d.ship.id, outcome="struck")
+
+    # --- 19. separating ---------------------------------------------------------------------------------
+
+    def cast_off(self, r: Rec) -> None:
+        if not self.order(r).get("cast_off"):
+            return
+        oid = S.sval(r.sheet.get("entangled_with"))
+        if not oid or oid not in self.recs or r.sheet.get("melee"):
+            return
+        o = self.recs[oid]
+        v, roll = self.roll("AVG", f"{r.ship.name} separates from {o.ship.name} (19., S32)")
+        mods = C.separation_modifiers(o.ship.side == r.ship.side, C.broadside_to_broadside(r.heading,
+                                                                                           o.heading))
+        total = v + sum(x for _, x in mods)
+        ok = total >= T.ENTANGLE_SEPARATE_NEEDED
+        self.ev("cast_off",
+                f"{r.ship.name} tries to separate from {o.ship.name}: average die {v} -> {total}, needs "
+                f"4 or over: {'the vessels part' if ok else 'still entangled'} (19., S32, S33).", ship_id=r.ship.id,
+                target_id=oid, rolls=(roll,), modifiers=tuple(Modifier(label=lbl, value=x) for lbl,
+                                                              x in mods),
+                needed=T.ENTANGLE_SEPARATE_NEEDED, outcome="separated" if ok else "entangled")
+        if ok:
+            for x in (r, o):
+                x.sheet["entangled_with"] = None
+                x.sheet["entangle_distance"] = 0
+                x.sheet["entangle_still"] = False
+                x.speed = 0.0  # "move off as normal on their next move": no minimum from the entangled drift
+
+    # --- end of move ------------------------------------------------------------------------------------
+
+    def end_of_move(self, mine: list[Rec]) -> None:
+        for r in mine:
+            sh = r.sheet
+            for key in ("no_turn_moves", "no_signals_moves", "drift_moves"):
+                if S.inum(sh.get(key)) > 0:
+                    sh[key] = S.inum(sh.get(key)) - 1
+            if sh.get("dismasted"):
+                sh["dismasted_moves"] = S.inum(sh.get("dismasted_moves")) + 1
+            left = S.inum(sh.get("anchor_raise_left"))
+            if left > 0:
+                sh["anchor_raise_left"] = left - 1
+                if left - 1 == 0:
+                    sh["anchored"] = False
+                    self.ev("anchor", f"{r.ship.name} has her anchor up (22.).", ship_id=r.ship.id,
+                            outcome="weighed")
+            left = S.inum(sh.get("make_sail_left"))
+            if left > 0:
+                sh["make_sail_left"] = left - 1
+                if left - 1 == 0:
+                    sh["sails"] = "set"
+                    self.ev("sails", f"{r.ship.name} has her sails set (22.).", ship_id=r.ship.id,
+                            outcome="set")
+            tgt = S.sval(sh.get("tow_target"))
+            if tgt and tgt in self.recs:
+                t = self.recs[tgt]
+                if distance(t.pos, r.pos) > T.TOW_REACH_MM + T.TOW_LINE_MM or t.status != "active":
+                    sh["tow_target"] = None
+                    sh["tow_secure_left"] = 0
+                    self.ev("tow", f"{r.ship.name} loses touch with {t.ship.name}: no tow (9.).",
+                            ship_id=r.ship.id,
+                            visible_to=(r.ship.side,))
+                else:
+                    left = S.inum(sh.get("tow_secure_left")) - 1
+                    sh["tow_secure_left"] = left
+                    if left <= 0:
+                        sh["tow_target"] = None
+                        sh["towing"] = tgt
+                        t.sheet["towed_by"] = r.ship.id
+                        self.ev("tow",
+                                f"{r.ship.name} has {t.ship.name} in tow: at most 25% of her move (9.).",
+                                ship_id=r.ship.id, target_id=tgt, outcome="towing")
+        # 18., S31: compulsory striking below 20% when the vessel cannot escape further fire (NW-SAIL-10)
+        for r in self.recs.values():
+            if r.status != "active":
+                continue
+            start = S.points_start(r.ship)
+            if S.inum(r.sheet.get("points")) >= start * T.STRIKE_BELOW_FRACTION:
+                continue
+            threat = self.threat(r)
+            if threat:
+                self.strike(r, f"strikes her colours: below 20% of her points and under the guns of {threat} "
+                               "(18., S31, NW-SAIL-10)")
+
+    def threat(self, r: Rec) -> str | None:
+        vis = self.cond.visibility
+        for o in self.recs.values():
+            if o.status != "active" or o.ship.side == r.ship.side:
+                continue
+            d = distance(o.pos, r.pos)
+            if vis is not None and d > vis:
+                continue
+            guns = S.dval(o.sheet.get("guns"))
+            if S.inum(guns.get("starboard")) + S.inum(guns.get("port")) > 0 and d <= C.max_range(S.rate_of(o.ship)):
+                return o.ship.name
+        for t in self.terrain:
+            if t.kind == "battery" and S.sval(t.props.get("side")) != r.ship.side and not t.props.get("silenced") \
+                    and isinstance(t.position, Point) and distance(t.position, r.pos) <= C.max_range("1st"):
+                return S.sval(t.props.get("name"), "a shore battery")
+        return None
+
+
+def t_is_bat(bat: tuple[int, TerrainFeature] | None, tid: str, recs: Mapping[str, Rec]) -> bool:
+    return tid not in recs and bat is not None
+
+
+def state_map(state: BattleState) -> tuple[float, float]:
+    return state.map.width, state.map.height
+
+
+def conditions_for(cond: Conditions, number: int) -> Conditions:
+    """Return conditions with the weather of ``number`` (4.; S04) and visibility halved at night (A2)."""
+    wc, wf, wv = C.weather_from_number(number)
+    extra = dict(cond.extra)
+    extra["weather_number"] = number
+    extra["weather_visibility"] = wv
+    return replace(cond, weather=wc, wind_force=wf, visibility=C.visibility_mm(wv, cond.night), extra=extra)
+

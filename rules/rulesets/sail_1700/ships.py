@@ -1,0 +1,498 @@
+"""Ship-level helpers of ``sail_1700``: reading the sheet, sailing speeds, planning a move, fire solutions.
+
+Everything here reads a :class:`~rules.model.BattleState` and returns values; :mod:`.phase` applies them.
+Units: millimetres, degrees clockwise from north. Source: ``seeds/001_bb5ec6dbb79b532f.txt`` sections 6, 7, 9,
+10, 11, 21, 22 and the S-/NW-SAIL rulings cited inline.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from ...geometry import advance, bearing, distance, norm_deg, relative_bearing, signed_deg, turn_and_advance
+from ...model import JSON, BattleState, Point, ShipState, TerrainFeature
+from . import core as C
+from . import tables as T
+
+# --- reading JSON values ----------------------------------------------------------------------------------
+
+
+def num(v: JSON, default: float = 0.0) -> float:
+    """Return a JSON number as float, or ``default``."""
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+
+
+def inum(v: JSON, default: int = 0) -> int:
+    """Return a JSON number as int, or ``default``."""
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+
+
+def sval(v: JSON, default: str = "") -> str:
+    """Return a JSON string, or ``default``."""
+    return v if isinstance(v, str) else default
+
+
+def dval(v: JSON) -> dict[str, JSON]:
+    """Return a JSON object, or an empty one."""
+    return v if isinstance(v, dict) else {}
+
+
+def rate_of(ship: ShipState) -> str:
+    """Return the ship's rate (``1st`` ... ``6th`` or ``unrated``)."""
+    r = sval(ship.stats.get("rate"), "unrated")
+    return r if r in T.RATES else "unrated"
+
+
+def nation_of(ship: ShipState) -> str:
+    """Return the ship's nation."""
+    return sval(ship.stats.get("nation"), "Other")
+
+
+def service_of(ship: ShipState) -> str:
+    """Return ``warship``, ``merchant`` or ``transport``."""
+    return sval(ship.stats.get("service"), "warship")
+
+
+def points_start(ship: ShipState) -> int:
+    """Return the starting crew/damage points."""
+    return inum(ship.sheet.get("points_start"), inum(ship.stats.get("points"), 1))
+
+
+def points(ship: ShipState) -> int:
+    """Return the current crew/damage points."""
+    return inum(ship.sheet.get("points"), points_start(ship))
+
+
+def point_xy(p: JSON) -> Point | None:
+    """Return a Point from ``{"x", "y"}`` or ``[x, y]`` JSON, or None."""
+    if isinstance(p, dict):
+        return Point(x=num(p.get("x")), y=num(p.get("y")))
+    if isinstance(p, list) and len(p) == 2:
+        return Point(x=num(p[0]), y=num(p[1]))
+    return None
+
+
+# --- conditions ---------------------------------------------------------------------------------------------
+
+
+def wind_from(state: BattleState) -> float:
+    """Return the direction the wind blows from (degrees)."""
+    return state.conditions.wind_from if state.conditions.wind_from is not None else 0.0
+
+
+def wind_force(state: BattleState) -> str:
+    """Return the wind force: calm, light, moderate, strong or gale."""
+    return state.conditions.wind_force or "moderate"
+
+
+def weather_condition(state: BattleState) -> str:
+    """Return the weather condition: fog, clear, rain or storm (S05)."""
+    return state.conditions.weather or "clear"
+
+
+def weather_effect(state: BattleState) -> tuple[str, float]:
+    """Return (firing rule, speed factor) of the current weather (5.)."""
+    return C.weather_effect(weather_condition(state), wind_force(state))
+
+
+def option(state: BattleState, name: str, default: JSON) -> JSON:
+    """Return a battle option, or its default."""
+    v = state.options.get(name)
+    return default if v is None else v
+
+
+# --- terrain -------------------------------------------------------------------------------------------------
+
+
+def _in_polygon(p: Point, poly: list[Point]) -> bool:
+    inside = False
+    n = len(poly)
+    for i in range(n):
+        a, b = poly[i], poly[(i + 1) % n]
+        if (a.y > p.y) != (b.y > p.y):
+            x = a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y)
+            if p.x < x:
+                inside = not inside
+    return inside
+
+
+@dataclass(slots=True)
+class Shoal:
+    """A shoal: depth in fathoms over a circle (centre, radius) or a polygon, with its bounding box."""
+
+    depth: float
+    centre: Point
+    radius: float
+    poly: list[Point]
+    box: tuple[float, float, float, float]
+
+    def contains(self, p: Point) -> bool:
+        """Return True if the point lies on the shoal."""
+        x0, y0, x1, y1 = self.box
+        if not (x0 <= p.x <= x1 and y0 <= p.y <= y1):
+            return False
+        if self.poly:
+            return _in_polygon(p, self.poly)
+        return distance(p, self.centre) <= self.radius
+
+
+def shoals(terrain: Iterable[TerrainFeature]) -> list[Shoal]:
+    """Return the shoals of the terrain (A3: kind ``shoal``, props ``depth`` fathoms and ``radius`` or ``polygon``)."""
+    out: list[Shoal] = []
+    for t in terrain:
+        if t.kind != "shoal" or not isinstance(t.position, Point):
+            continue
+        depth = num(t.props.get("depth"), 0.0)
+        raw = t.props.get("polygon")
+        poly = [q for q in (point_xy(v) for v in raw) if q is not None] if isinstance(raw, list) else []
+        radius = num(t.props.get("radius"), 0.0)
+        if poly:
+            box = (min(q.x for q in poly), min(q.y for q in poly), max(q.x for q in poly),
+                   max(q.y for q in poly))
+        else:
+            c = t.position
+            box = (c.x - radius, c.y - radius, c.x + radius, c.y + radius)
+        out.append(Shoal(depth=depth, centre=t.position, radius=radius, poly=poly, box=box))
+    return out
+
+
+def depth_at(state: BattleState, p: Point, shoal_list: list[Shoal] | None = None) -> float:
+    """Return the depth in fathoms at a point: the shallowest shoal over it, else the sea depth option."""
+    depth = num(option(state, "sea_depth_fathoms", 50.0), 50.0)
+    for s in shoal_list if shoal_list is not None else shoals(state.terrain):
+        if s.depth < depth and s.contains(p):
+            depth = s.depth
+    return depth
+
+
+# --- speeds and manoeuvre -------------------------------------------------------------------------------------
+
+
+def reduction_pct(ship: ShipState) -> int:
+    """Return the cumulative speed reduction in percent (S11)."""
+    return C.speed_reduction_pct(inum(ship.sheet.get("mast_hits")), bool(ship.sheet.get("severe_underwater")))
+
+
+def sail_speed(state: BattleState, ship: ShipState, heading: float) -> float:
+    """Return the sailing speed in mm per move on ``heading``: rate and point of sailing (6.), damage (S11),
+    jury mast (S09) and the weather's speed factor (5.). Irons and dismasted: 0."""
+    sheet = ship.sheet
+    if sheet.get("dismasted") and not sheet.get("jury_mast"):
+        return 0.0
+    sector, _ = C.point_of_sailing(heading, wind_from(state))
+    base = C.base_speed(rate_of(ship), sector)
+    if sheet.get("jury_mast"):
+        s = base * T.JURY_MAST_FRACTION
+    else:
+        s = base * max(0.0, 1.0 - reduction_pct(ship) / 100.0)
+    return s * weather_effect(state)[1]
+
+
+def drift_distance(state: BattleState, ship: ShipState) -> float:
+    """Return the downwind drift in mm: 25% of the vessel's Aft speed, times the weather's factor (6.; S09)."""
+    return C.base_speed(rate_of(ship), "aft") * T.DRIFT_FRACTION_OF_AFT * weather_effect(state)[1]
+
+
+def half_speed_turns(ship: ShipState) -> bool:
+    """Return True if the vessel makes every course change at half speed: merchant or transport, 50% or more of
+    its points lost (S10), or its wheel crew hit (13.)."""
+    if service_of(ship) != "warship" or ship.sheet.get("wheel_hit"):
+        return True
+    return points(ship) <= points_start(ship) * T.HALF_SPEED_TURN_LOSS_FRACTION
+
+
+def immobile_reason(ship: ShipState) -> str | None:
+    """Return why the vessel cannot sail under its own orders this move, or None."""
+    sh = ship.sheet
+    if sh.get("entangled_with"):
+        return "entangled (19.)"
+    if sh.get("abandoned"):
+        return "abandoned (14.)"
+    if sh.get("aground"):
+        return "aground (21.)"
+    if sh.get("towed_by"):
+        return "under tow (9.)"
+    if sh.get("anchored"):
+        return "at anchor (22.)"
+    if sval(sh.get("sails"), "set") != "set":
+        return "sails not set (22.)"
+    if sh.get("dismasted") and not sh.get("jury_mast"):
+        return "dismasted: drifting downwind (6., S09)"
+    if inum(sh.get("drift_moves")) > 0:
+        return "anchor cable cut: drifting downwind (13.)"
+    return None
+
+
+@dataclass(slots=True)
+class MovePlan:
+    """What an order would make a vessel do this move, before other vessels and shoals are taken into account.
+
+    ``samples`` are (position, heading) every few millimetres along the track, first = start, last = end.
+    ``error`` (with ``field``) is set when the order is illegal.
+    """
+
+    kind: str
+    start: Point
+    heading: float
+    end: Point
+    end_heading: float
+    distance: float
+    max_distance: float = 0.0
+    min_distance: float = 0.0
+    turn: float = 0.0
+    radius: float = 0.0
+    samples: list[tuple[Point, float]] = field(default_factory=list)
+    path: list[Point] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    error: str | None = None
+    field: str = "turn"
+
+
+def sample_track(p: Point, heading: float, turn: float, dist: float, radius: float,
+                 step: float = 10.0) -> list[tuple[Point, float]]:
+    """Return (position, heading) samples along a move that starts with a turn on a circle of ``radius``.
+
+    Consistent with :func:`rules.geometry.turn_and_advance`: along the circle until the turn is made (or the
+    distance runs out), then straight. Samples are at most ``step`` mm apart; start and end included.
+    """
+    n = max(1, int(math.ceil(dist / step))) if dist > 0 else 0
+    out = [(p, heading)]
+    if n == 0:
+        return out
+    sign = 1.0 if turn > 0 else -1.0
+    arc_len = radius * math.radians(abs(turn)) if turn and radius > 0 else 0.0
+    if arc_len > 0:
+        centre = advance(p, heading + 90.0 * sign, radius)
+        start_angle = bearing(centre, p)
+    for i in range(1, n + 1):
+        s = dist * i / n
+        if arc_len > 0 and s <= arc_len:
+            turned = math.degrees(s / radius) * sign
+            out.append((advance(centre, start_angle + turned, radius), norm_deg(heading + turned)))
+        elif arc_len > 0:
+            end_arc = advance(centre, start_angle + turn, radius)
+            h = norm_deg(heading + turn)
+            out.append((advance(end_arc, h, s - arc_len), h))
+        else:
+            h = norm_deg(heading + (turn if radius <= 0 else 0.0))
+            out.append((advance(p, h, s), h))
+    return out
+
+
+def _straight(p: Point, heading: float, dist: float, step: float = 10.0) -> list[tuple[Point, float]]:
+    return sample_track(p, heading, 0.0, dist, 0.0, step)
+
+
+def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> MovePlan:
+    """Return the move an order gives (7., 9., 10., 22.; S08, S10, S43, S46), or a plan with ``error`` set.
+
+    Drift (dismasted, abandoned, cable cut) and moves forced by entanglement or towing are shown as such.
+    """
+    assert isinstance(ship.position, Point)
+    pos, heading = ship.position, ship.heading
+    sh = ship.sheet
+    prev = max(0.0, ship.speed)
+    rate = rate_of(ship)
+    radius = C.turning_radius(rate)
+    turn = num(data.get("turn"), 0.0)
+    still = MovePlan(kind="still", start=pos, heading=heading, end=pos, end_heading=heading, distance=0.0,
+                     samples=[(pos, heading)], path=[pos], radius=radius)
+    reason = immobile_reason(ship)
+    wants_turn = abs(turn) > 1e-9
+    if data.get("tack"):
+        still.field = "tack"
+        if reason:
+            still.error = f"Cannot tack: {reason}."
+            return still
+        if inum(sh.get("mast_hits")) > 0:
+            still.error = "Only vessels with no mast damage may tack (7.)."
+            return still
+        if wind_force(state) in T.TACK_FORBIDDEN_WINDS:
+            still.error = f"No tacking in a {wind_force(state)} wind (7.)."
+            return still
+        if inum(sh.get("no_turn_moves")) > 0:
+            still.error = "No course changes: captain killed or wounded (13.)."
+            return still
+        wf = wind_from(state)
+        rel = signed_deg(wf - heading)
+        into = rel if abs(rel) > 1e-9 else 1e-6
+        arc = radius * math.radians(abs(into))
+        end, h_wind, path = turn_and_advance(pos, heading, into, arc, radius)
+        new_h = norm_deg(wf + (T.TACK_END_OFF_WIND_DEG if into > 0 else -T.TACK_END_OFF_WIND_DEG))
+        samples = sample_track(pos, heading, into, arc, radius)
+        samples[-1] = (end, new_h)
+        return MovePlan(kind="tack", start=pos, heading=heading, end=end, end_heading=new_h, distance=arc,
+                        max_distance=arc, turn=into, radius=radius, samples=samples, path=path,
+                        notes=[f"tacks through the wind: turns {abs(into):.0f} degrees into the wind, pivots to "
+                               f"{new_h:.0f} degrees, 45 degrees off on the new tack (7.); a full move"])
+    if reason is not None:
+        if sh.get("towed_by") or sh.get("entangled_with") or sh.get("aground") or sh.get("anchored"):
+            still.notes.append(f"does not move: {reason}")
+            if wants_turn:
+                still.error = f"Cannot change course: {reason}."
+            return still
+        if sh.get("abandoned") or (sh.get("dismasted") and not sh.get("jury_mast")) or inum(sh.get("drift_moves")):
+            d = drift_distance(state, ship)
+            down = norm_deg(wind_from(state) + 180.0)
+            samples = _straight(pos, down, d)
+            end = samples[-1][0]
+            plan = MovePlan(kind="drift", start=pos, heading=heading, end=end, end_heading=heading,
+                            distance=d,
+                            max_distance=d, samples=[(q, heading) for q, _ in samples], path=[pos, end],
+                            notes=[f"drifts {d:.0f} mm downwind ({reason})"], radius=radius)
+            if wants_turn:
+                plan.error = f"Cannot change course: {reason}."
+            return plan
+        still.notes.append(f"does not move: {reason}")
+        if wants_turn:
+            still.error = f"Cannot change course: {reason}."
+        return still
+    stop = data.get("anchor") == "drop" or data.get("sails") == "furl" or bool(data.get("assist"))
+    if data.get("row"):
+        if not C.can_row(points_start(ship)):
+            still.error = f"Only vessels of {T.ROW_MAX_POINTS} points or less can be rowed (10.)."
+            still.field = "row"
+            return still
+        maxd = T.ROW_MAX_MM
+        mind = 0.0
+        kind = "row"
+    else:
+        kind = "sail"
+        if wants_turn and inum(sh.get("no_turn_moves")) > 0:
+            still.error = "No course changes this move: captain killed or wounded (13.)."
+            return still
+        wf = wind_from(state)
+        if wants_turn and C.crosses_fore(heading, turn, wf):
+            still.error = ("That turn passes through or ends in the 'Fore' section, within 22.5 degrees of the "
+                           "wind's eye (6., 7., S43); tack instead.")
+            return still
+        new_h = norm_deg(heading + turn)
+        s_old = sail_speed(state, ship, heading)
+        s_new = sail_speed(state, ship, new_h)
+        old_sector, _ = C.point_of_sailing(heading, wf)
+        if old_sector == "irons":
+            maxd = s_new / 2.0 if wants_turn else 0.0  # NW-SAIL-2
+        else:
+            maxd = min(s_old, s_new) if wants_turn else s_old
+        if wants_turn and half_speed_turns(ship):
+            maxd /= 2.0
+        if sh.get("towing"):
+            maxd *= T.TOW_SPEED_FRACTION
+        mind = min(maxd, prev * T.MIN_MOVE_FRACTION)
+    if stop:
+        mind = 0.0
+    speed_v = data.get("speed")
+    dist = maxd if speed_v is None else num(speed_v)
+    if stop and speed_v is None:
+        dist = 0.0
+    plan = MovePlan(kind=kind, start=pos, heading=heading, end=pos, end_heading=heading, distance=dist,
+                    max_distance=maxd, min_distance=mind, turn=turn, radius=radius)
+    if dist > maxd + 1e-6:
+        plan.error = f"At most {maxd:.0f} mm this move (6., 7.)."
+        plan.field = "speed"
+        return plan
+    if dist < mind - 1e-6:
+        plan.error = f"At least {mind:.0f} mm: a vessel must move 50% of its last move ({prev:.0f} mm; 6., S46)."
+        plan.field = "speed"
+        return plan
+    end, end_h, path = turn_and_advance(pos, heading, turn, dist, radius)
+    plan.end, plan.end_heading, plan.path = end, end_h, path
+    plan.samples = sample_track(pos, heading, turn, dist, radius)
+    plan.samples[-1] = (end, end_h)
+    return plan
+
+
+# --- gunnery ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Shot:
+    """The best moment of a move to fire one broadside at one target (11.; S12, S13)."""
+
+    side: str
+    at: Point
+    heading: float
+    range: float
+    band: str
+    rake: str | None
+    double: bool
+    score: float
+
+
+def broadside_state(ship: ShipState, side: str) -> tuple[int, str]:
+    """Return (turn from which the broadside may fire, ``round`` or ``double``) of one side."""
+    b = dval(dval(ship.sheet.get("broadsides")).get(side))
+    return inum(b.get("ready_turn"), 1), sval(b.get("shot"), "round")
+
+
+def guns_on(ship: ShipState, side: str) -> int:
+    """Return the guns left on one side."""
+    return inum(dval(ship.sheet.get("guns")).get(side))
+
+
+def best_shot(state: BattleState, ship: ShipState, samples: list[tuple[Point, float]], target_pos: Point,
+              target_heading: float, sides: Iterable[str], target_is_battery: bool = False) -> Shot | None:
+    """Return the best moment along ``samples`` to fire a loaded broadside of ``sides`` at a target, or None.
+
+    The target must lie within 22 degrees of the beam (S12) and within range (11.; double shot halves it). The
+    firer chooses the moment with the best rake and range (S13: a rake at any time during the move).
+    """
+    rate = rate_of(ship)
+    best: Shot | None = None
+    loaded: dict[str, bool] = {}
+    for side in sides:
+        ready, shot = broadside_state(ship, side)
+        if ready <= state.turn and guns_on(ship, side) > 0:
+            loaded[side] = shot == "double"
+    if not loaded:
+        return None
+    reach = C.max_range(rate) + 1.0
+    for i, (p, h) in enumerate(samples):
+        d = distance(p, target_pos)
+        if d > reach:
+            continue
+        brg = bearing(p, target_pos)
+        rel = relative_bearing(h, brg)
+        side = "starboard" if rel > 0 else "port"
+        if side not in loaded or not C.in_arc_of_fire(rel):
+            continue
+        double = loaded[side]
+        band = C.range_band(d, rate, double)
+        if band is None:
+            continue
+        rake = None if target_is_battery else C.rake_of(relative_bearing(target_heading, bearing(target_pos,
+                                                                                                 p)))
+        score = float({"short": 1, "medium": 0,
+                       "long": -1}[band] + (4 if rake == "stern" else 2 if rake == "bow" else 0))
+        score -= i * 1e-4 + d * 1e-7
+        if best is None or score > best.score:
+            best = Shot(side=side, at=p, heading=h, range=d, band=band, rake=rake, double=double, score=score)
+    return best
+
+
+def battery_of(state: BattleState, key: str) -> tuple[int, TerrainFeature] | None:
+    """Return (index, feature) of the shore battery with props ``id`` == key, or None."""
+    for i, t in enumerate(state.terrain):
+        if t.kind == "battery" and sval(t.props.get("id")) == key:
+            return i, t
+    return None
+
+
+def visible_to_side(state: BattleState, side: str) -> set[str]:
+    """Return the ids of ships ``side`` can see: its own, and others within visibility of one of its vessels (A2)."""
+    vis = state.conditions.visibility
+    if vis is None:
+        return {s.id for s in state.ships}
+    own = [s.position for s in state.ships if s.side == side and s.status == "active" and isinstance(s.position, Point)]
+    out = {s.id for s in state.ships if s.side == side}
+    for s in state.ships:
+        if s.id in out or not isinstance(s.position, Point):
+            continue
+        p = s.position
+        for q in own:
+            if abs(p.x - q.x) <= vis and abs(p.y - q.y) <= vis and distance(p, q) <= vis:
+                out.add(s.id)
+                break
+    return out
