@@ -51,8 +51,12 @@ __all__ = [
 
 PAD = 26.0
 """Pixels around the map area: edge rulers, and room for ships on the edge."""
-LEGEND_H = 52.0
-"""Pixels of the legend band under the map."""
+MIN_WIDTH = 560.0
+"""The narrowest map drawn (a portrait river map is centred in it), so that the legend fits."""
+LEGEND_ROW = 17.0
+"""Pixels of a row of the legend under the map."""
+CHAR_PX = 6.2
+"""Rough width of a legend character at 11 px, for laying out the legend without measuring text."""
 DEFAULT_COLOUR = "#6b7785"
 _COLOUR_RE = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20})$")
 _ID_RE = re.compile(r"[^A-Za-z0-9_-]")
@@ -81,6 +85,9 @@ STYLE = """
 .nw-map .terrain{stroke:#8a7a4f;stroke-width:.8}
 .nw-map .terrain.shoal{stroke:#6d9cbd;stroke-width:.5;stroke-dasharray:2 2}
 .nw-map .depth{fill:#1c4f73;font-size:9px;font-style:italic;text-anchor:middle;dominant-baseline:central}
+.nw-map .place{fill:#5a4a24;font-size:10px;font-style:italic;text-anchor:middle;paint-order:stroke;
+stroke:#fff;stroke-width:2.5px;stroke-opacity:.6}
+.nw-map .place.water{fill:#1c4f73}
 .nw-map .work{stroke:#3d3320;stroke-width:1.1}
 .nw-map .mine{fill:#16202c;stroke:#16202c}
 .nw-map .mine circle.ring{fill:none;stroke-dasharray:1.5 1.5}
@@ -138,7 +145,8 @@ class Frame:
 
     ``scale`` is pixels per map unit (inch, millimetre) on a table, or pixels per hex size (centre to
     corner) on a hex map. ``ox``, ``oy``: the pixel of map point (0, 0) (table) or of hex-size point (0, 0)
-    (hex). ``map_w``/``map_h``: the map area in pixels; ``width``/``height``: the whole SVG.
+    (hex). ``left``, ``top``, ``map_w``, ``map_h``: the map area in pixels; ``width``/``height``: the SVG
+    down to the legend.
     """
 
     geometry: str
@@ -147,6 +155,8 @@ class Frame:
     scale: float
     ox: float
     oy: float
+    left: float
+    top: float
     map_w: float
     map_h: float
     width: float
@@ -171,24 +181,31 @@ class Frame:
 
 
 def frame_for(spec: MapSpec, size: int = 900) -> Frame:
-    """Return the projection of a map drawn ``size`` pixels wide (map area plus padding)."""
+    """Return the projection of a map fitted into ``size`` x ``size`` pixels (map area plus padding).
+
+    A landscape map is ``size`` pixels wide; a portrait one (a river) is ``size`` pixels high and at least
+    :data:`MIN_WIDTH` wide, centred. ``height`` stops under the map: the legend goes below it.
+    """
     size = max(200, int(size))
     inner = size - 2 * PAD
     if spec.geometry.startswith("hex"):
         cols, rows = max(1, int(spec.width)), max(1, int(spec.height))
         world_w = 1.5 * cols + 0.5
         world_h = SQRT3 * (rows + (0.5 if cols > 1 else 0.0))
-        scale = inner / world_w
-        map_h = world_h * scale
-        return Frame(geometry=spec.geometry, cols=cols, rows=rows, scale=scale, ox=PAD + scale,
-                     oy=PAD + SQRT3 / 2 * scale, map_w=inner, map_h=map_h, width=size,
-                     height=PAD * 2 + map_h + LEGEND_H)
-    w = float(spec.width) if spec.width > 0 else 1.0
-    h = float(spec.height) if spec.height > 0 else 1.0
-    scale = inner / w
-    map_h = h * scale
-    return Frame(geometry=spec.geometry, cols=w, rows=h, scale=scale, ox=PAD, oy=PAD, map_w=inner,
-                 map_h=map_h, width=size, height=PAD * 2 + map_h + LEGEND_H)
+    else:
+        cols = float(spec.width) if spec.width > 0 else 1.0  # type: ignore[assignment]
+        rows = float(spec.height) if spec.height > 0 else 1.0  # type: ignore[assignment]
+        world_w, world_h = float(cols), float(rows)
+    scale = min(inner / world_w, inner / world_h)
+    map_w, map_h = world_w * scale, world_h * scale
+    width = max(map_w + 2 * PAD, min(MIN_WIDTH, size))
+    left = (width - map_w) / 2
+    if spec.geometry.startswith("hex"):
+        ox, oy = left + scale, PAD + SQRT3 / 2 * scale
+    else:
+        ox, oy = left, PAD
+    return Frame(geometry=spec.geometry, cols=cols, rows=rows, scale=scale, ox=ox, oy=oy, left=left, top=PAD,
+                 map_w=map_w, map_h=map_h, width=width, height=PAD * 2 + map_h)
 
 
 def _f(v: float) -> str:
@@ -370,10 +387,19 @@ def _arcs_memoir(rs: Any, state: BattleState, ship: ShipState) -> list[ArcSpec]:
 
 
 def _arcs_acw(rs: Any, state: BattleState, ship: ShipState) -> list[ArcSpec]:
-    """acw_river: A5 arcs, 10 hexes unless the tables say otherwise."""
+    """acw_river (A04, NW-ACW-01): front and rear within 60 degrees of bow and stern, a hex on the 60-degree
+    line is on the side; 10 hexes, 5+ to 7 hexes, 6 beyond; an arc without fire dice does not fire."""
     t = _tables(rs)
+    arcs = t.get("arcs_deg") or {}
+    front = _num(arcs.get("front_within"), 60.0)
+    rear = _num(arcs.get("rear_within"), 60.0)
     rng = _num(t.get("max_range_hexes"), 10.0)
-    return _a5(A5_FORWARD, A5_AFT, {"forward": rng, "aft": rng, "broadside": rng})
+    bands = [_num(b.get("up_to_hexes")) for b in t.get("range_table", []) if isinstance(b, Mapping)]
+    dice = {k: _num(ship.stats.get(f"fire_{k}"), 1.0) for k in ("front", "side", "rear")}
+    ranges = {"forward": rng if dice["front"] > 0 else 0.0, "aft": rng if dice["rear"] > 0 else 0.0,
+              "broadside": rng if dice["side"] > 0 else 0.0}
+    return _a5(front, rear, ranges, {k: bands for k in ("forward", "aft", "broadside")},
+               labels={"forward": "front", "aft": "rear"}, beam_first=True)
 
 
 _RANGE_KEY_RE = re.compile(r"^(\d+)(?:-(\d+))?(old|new)?$")
@@ -656,15 +682,22 @@ def ship_marker_xy(state: BattleState, ship_id: str, *, viewer_side: str | None,
 
 
 def _terrain(ctx: _Ctx, terrain: Sequence[TerrainFeature], out: list[str]) -> None:
+    """Draw the terrain the viewer may see (``view_for`` already dropped the rest): hex terrain as filled
+    hexes, one path per kind; table terrain as polygons (``props.polygon``) or circles (``props.radius``),
+    largest first so that an island shows on its shoal; shoal depths in fathoms (a depth of 0 is dry), names,
+    batteries (a square, its guns' facing), forts (a star) and mines (the chart's spiked ball)."""
     fr = ctx.fr
     if not terrain:
         return
     out.append('<g class="terrain-layer">')
     by_kind: dict[str, list[str]] = {}
+    shapes: list[tuple[float, str]] = []
     marks: list[str] = []
+    texts: list[str] = []
+    named: list[tuple[float, float]] = []
     for t in terrain:
         kind = t.kind
-        props = t.props or {}
+        props = t.props if isinstance(t.props, Mapping) else {}
         pos = t.position
         cls = _a(_safe_id(kind))
         data = f' data-kind="{cls}"'
@@ -677,6 +710,7 @@ def _terrain(ctx: _Ctx, terrain: Sequence[TerrainFeature], out: list[str]) -> No
         x, y = fr.xy(pos)
         poly = props.get("polygon")
         radius = _num(props.get("radius"), 0.0)
+        name = props.get("name")
         if kind == "mine":
             r = max(3.0, min(fr.scale * 0.28 if fr.hexes else 6.0, 9.0))
             spikes = "".join(
@@ -684,63 +718,93 @@ def _terrain(ctx: _Ctx, terrain: Sequence[TerrainFeature], out: list[str]) -> No
                 f"L{_f(x + r * 1.5 * math.cos(k * math.pi / 4))} "
                 f"{_f(y + r * 1.5 * math.sin(k * math.pi / 4))}"
                 for k in range(8))
-            side = t.visible_to[0] if t.visible_to else ""
-            marks.append(f'<g class="terrain mine"{data} data-side="{_a(side)}"><title>Mine (laid by '
+            side = str(props.get("side") or (t.visible_to[0] if t.visible_to else ""))
+            surfaced = bool(props.get("surfaced"))
+            what = "Mine washed to the surface" if surfaced else "Mine"
+            flag = ' data-surfaced="1"' if surfaced else ""
+            marks.append(f'<g class="terrain mine"{data} data-side="{_a(side)}"{flag}><title>{what} (laid by '
                          f'{_a(ctx.names.get(side, side) or "unknown")})</title>'
                          f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"/><path d="{spikes}" '
-                         f'stroke-width="1.2"/>'
-                         f'</g>')
+                         f'stroke-width="1.2"/></g>')
             continue
-        if kind == "shoal":
-            depth = _num(props.get("depth"), 0.0)
+        depth = _num(props.get("depth"), math.nan)
+        if kind == "shoal" and depth <= 0:
+            fill = TERRAIN_FILL["land"]  # dry at any tide: an island
+        elif kind == "shoal":
             fill = SHOAL_FILLS[0 if depth <= 2 else 1 if depth <= 4 else 2 if depth <= 8 else 3]
         else:
             fill = TERRAIN_FILL.get(kind, "#e2d3a8")
-        shape = ""
+        shape, area = "", 0.0
         if isinstance(poly, list) and len(poly) >= 3:
             pts = [_pos_of(p) for p in poly]
             if all(isinstance(p, Point) for p in pts):
-                shape = "M" + "L".join(f"{_f(fr.xy(p)[0])} {_f(fr.xy(p)[1])}" for p in pts if p) + "z"
+                xy = [fr.xy(p) for p in pts if p is not None]
+                shape = "M" + "L".join(f"{_f(px)} {_f(py)}" for px, py in xy) + "z"
+                area = abs(sum(xy[i - 1][0] * xy[i][1] - xy[i][0] * xy[i - 1][1] for i in range(len(xy)))) / 2
         elif isinstance(pos, Hex) and kind not in ("battery", "fort"):
             by_kind.setdefault(f"{kind}|{fill}", []).append(_hex_cell(fr, pos))
         elif radius > 0 and isinstance(pos, Point):
             r = radius * fr.scale
             shape = (f"M{_f(x - r)} {_f(y)}a{_f(r)} {_f(r)} 0 1 0 {_f(2 * r)} 0"
                      f"a{_f(r)} {_f(r)} 0 1 0 {_f(-2 * r)} 0z")
+            area = math.pi * r * r
         if shape:
-            marks.append(f'<path class="terrain {cls}"{data} fill="{fill}" d="{shape}"/>')
-        if kind == "shoal" and "depth" in props:
-            lx, ly = (x, y)
-            marks.append(f'<text class="depth" x="{_f(lx)}" y="{_f(ly)}">{_num(props.get("depth")):g}</text>')
+            title = f"<title>{_a(name)}</title>" if name else ""
+            shapes.append((area, f'<path class="terrain {cls}"{data} fill="{fill}" d="{shape}">{title}'
+                                 "</path>"))
+        if kind == "shoal" and not math.isnan(depth) and depth > 0:
+            texts.append(f'<text class="depth" x="{_f(x)}" y="{_f(y)}">{depth:g}</text>')
+        if name and not isinstance(pos, Hex) and kind not in ("battery", "fort"):
+            dy = 11 if kind == "shoal" and depth > 0 else 0
+            while any(abs(x - px) < 40 and abs(y + dy - py) < 10 for px, py in named):
+                dy += 11  # two names at one place (an island on its shoal): one under the other
+            named.append((x, y + dy))
+            texts.append(f'<text class="place{" water" if kind == "shoal" and depth > 0 else ""}" '
+                         f'x="{_f(x)}" y="{_f(y + dy)}">{_a(name)}</text>')
         if kind in ("battery", "fort"):
             if isinstance(pos, Hex):
                 by_kind.setdefault(f"land|{TERRAIN_FILL['land']}", []).append(_hex_cell(fr, pos))
             side = str(props.get("side", ""))
             colour = ctx.colours.get(side, "#3d3320")
             k = max(5.0, min(fr.scale * 0.45 if fr.hexes else 8.0, 11.0))
-            name = str(props.get("name", props.get("id", kind)))
-            title = f"<title>{_a(kind.capitalize())}: {_a(name)}</title>"
+            label = str(name or props.get("id", kind))
+            facts = [f"{kind.capitalize()}: {label}"]
+            if side:
+                facts.append(ctx.names.get(side, side))
+            for key, what in (("guns", "guns"), ("dice", "dice"), ("resistance", "resistance"),
+                              ("points", "points")):
+                if key in props:
+                    facts.append(f"{_num(props.get(key)):g} {what}")
+            silenced = bool(props.get("lost") or props.get("silenced")) or (
+                "resistance" in props and _num(props.get("resistance"), 1) <= 0)
+            if silenced:
+                facts.append("silenced")
+            title = f"<title>{_a(', '.join(facts))}</title>"
+            cross = (f'<path class="work" d="M{_f(x - k)} {_f(y - k)}L{_f(x + k)} {_f(y + k)}M{_f(x + k)} '
+                     f'{_f(y - k)}L{_f(x - k)} {_f(y + k)}" stroke-width="1.6"/>' if silenced else "")
+            sdata = f'{data} data-side="{_a(side)}"' + (' data-silenced="1"' if silenced else "")
             if kind == "fort":
                 radii = [k if i % 2 == 0 else k * 0.5 for i in range(10)]
                 star = "M" + "L".join(
                     f"{_f(x + rr * math.sin(i * math.pi / 5))} {_f(y - rr * math.cos(i * math.pi / 5))}"
                     for i, rr in enumerate(radii)) + "z"
-                marks.append(f'<g class="terrain fort"{data}>{title}<path class="work" fill="{colour}" '
-                             f'd="{star}"/></g>')
+                marks.append(f'<g class="terrain fort"{sdata}>{title}<path class="work" fill="{colour}" '
+                             f'd="{star}"/>{cross}</g>')
             else:
                 facing = _num(props.get("facing"), math.nan)
                 gun = ""
                 if not math.isnan(facing):
                     gx, gy = _rad_xy(x, y, facing, k * 1.5)
                     gun = f'<path class="work" d="M{_f(x)} {_f(y)}L{_f(gx)} {_f(gy)}" stroke-width="2"/>'
-                marks.append(f'<g class="terrain battery"{data}>{title}{gun}<rect class="work" '
-                             f'fill="{colour}" '
-                             f'x="{_f(x - k / 1.4)}" y="{_f(y - k / 1.4)}" width="{_f(k * 1.42)}" '
-                             f'height="{_f(k * 1.42)}"/></g>')
+                marks.append(f'<g class="terrain battery"{sdata}>{title}{gun}<rect class="work" '
+                             f'fill="{colour}" x="{_f(x - k / 1.4)}" y="{_f(y - k / 1.4)}" '
+                             f'width="{_f(k * 1.42)}" height="{_f(k * 1.42)}"/>{cross}</g>')
     for key, cells in by_kind.items():
         kind, fill = key.split("|", 1)
         out.append(f'<path class="terrain {_a(_safe_id(kind))}" fill="{fill}" d="{"".join(cells)}"/>')
+    out.extend(shape for _, shape in sorted(shapes, key=lambda a: -a[0]))
     out.extend(marks)
+    out.extend(texts)
     out.append("</g>")
 
 
@@ -1087,7 +1151,7 @@ def _arc_opacity(a: ArcSpec, band: int) -> float:
     """Return the fill opacity of a hex in ``band`` of arc ``a``: the nearer, the darker (more likely to hit);
     the broadside a little lighter than the end arcs, so that the arcs part where they meet."""
     n = len(a.bands)
-    base = 0.36 - 0.24 * band / n if n else 0.3
+    base = 0.3 - 0.2 * band / n if n else 0.24
     return round(base * (0.7 if a.label.split(" ")[0] in ("starboard", "port", "abeam") else 1.0), 3)
 
 
@@ -1140,8 +1204,8 @@ def _arcs(ctx: _Ctx, ship: ShipState, out: list[str]) -> None:
         a0, a1 = ship.heading + a.start, ship.heading + a.end
         r = min(a.range * fr.unit_px, max(fr.map_w, fr.map_h))
         lx, ly = _rad_xy(cx, cy, (a0 + a1) / 2, min(r * 0.8, r - 10))
-        lx = min(max(lx, PAD + 40), PAD + fr.map_w - 40)
-        ly = min(max(ly, PAD + 12), PAD + fr.map_h - 6)
+        lx = min(max(lx, fr.left + 40), fr.left + fr.map_w - 40)
+        ly = min(max(ly, fr.top + 12), fr.top + fr.map_h - 6)
         labels.append(f'<text class="arc-label" x="{_f(lx)}" y="{_f(ly)}" text-anchor="middle">{_a(a.label)} '
                       f'{a.range:g} {unit}</text>')
     parts.append("</g>")
@@ -1181,7 +1245,7 @@ def _night(ctx: _Ctx, out: list[str]) -> None:
             if s.active and (ctx.viewer is not None and s.side == ctx.viewer) and s.id in ctx.px:
                 x, y = ctx.px[s.id]
                 holes.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="#000" fill-opacity=".6"/>')
-    rect = f'x="{_f(PAD)}" y="{_f(PAD)}" width="{_f(fr.map_w)}" height="{_f(fr.map_h)}"'
+    rect = f'x="{_f(fr.left)}" y="{_f(fr.top)}" width="{_f(fr.map_w)}" height="{_f(fr.map_h)}"'
     clip = f' clip-path="url(#{ctx.pid}-clip)"'
     if holes:
         out.append(f'<mask id="{ctx.pid}-night-mask"><rect {rect} fill="#fff"/>{"".join(holes)}</mask>'
@@ -1194,8 +1258,8 @@ def _compass(ctx: _Ctx, out: list[str]) -> None:
     """North mark and, when the rules have one, the wind: an arrow blowing from ``wind_from``."""
     fr = ctx.fr
     c = ctx.state.conditions
-    cx = PAD + fr.map_w - 30
-    cy = PAD + 30
+    cx = fr.left + fr.map_w - 30
+    cy = fr.top + 30
     parts = [f'<g class="compass" transform="translate({_f(cx)} {_f(cy)})"><circle r="22"/>'
              '<path d="M0 -21L3 -13H-3z" fill="#0b2545"/><text y="-7">N</text>']
     if c.wind_from is not None:
@@ -1211,66 +1275,83 @@ def _compass(ctx: _Ctx, out: list[str]) -> None:
     out.append("".join(parts))
 
 
-def _legend(ctx: _Ctx, ruleset_title: str, out: list[str]) -> None:
+def _conditions_text(ctx: _Ctx, ruleset_title: str) -> str:
     fr = ctx.fr
-    st = ctx.state
-    y0 = fr.height - LEGEND_H + 4
-    out.append(f'<g class="legend"><rect class="legend-bg" x="{_f(PAD)}" y="{_f(y0)}" '
-               f'width="{_f(fr.width - 2 * PAD)}" height="{_f(LEGEND_H - 10)}" rx="4"/>')
-    x = PAD + 10
-    y = y0 + 15
-    for s in st.sides:
-        colour = ctx.colours.get(s.key, DEFAULT_COLOUR)
-        out.append(f'<g class="legend-side" data-side="{_a(s.key)}"><rect x="{_f(x)}" y="{_f(y - 8)}" '
-                   f'width="14" '
-                   f'height="9" rx="2" fill="{colour}"/><text x="{_f(x + 19)}" '
-                   f'y="{_f(y)}">{_a(s.name)}</text></g>')
-        x += 28 + 6.4 * len(s.name)
-    view = ("Umpire's view: everything" if ctx.viewer is None else
-            f"Seen by {ctx.names.get(ctx.viewer, ctx.viewer)}")
-    out.append(f'<text x="{_f(x + 8)}" y="{_f(y)}" class="muted">Turn {st.turn} · {_a(view)}</text>')
-    # second line: conditions
-    c = st.conditions
+    c = ctx.state.conditions
     bits = []
     if c.night:
         bits.append(f"Night{', ' + c.moon + ' moon' if c.moon and c.moon != 'none' else ''}")
     if c.wind_from is not None:
-        bits.append(f"wind from the "
-                    f"{_compass_name(c.wind_from)}{', ' + c.wind_force if c.wind_force else ''}")
+        force = f", {c.wind_force}" if c.wind_force else ""
+        bits.append(f"wind from the {_compass_name(c.wind_from)}{force}")
     if c.weather:
         bits.append(c.weather)
     if c.visibility:
         unit = "hexes" if fr.hexes else ("mm" if fr.geometry == "table_mm" else "in")
         bits.append(f"visibility {c.visibility:g} {unit}")
-    text = "; ".join(bits) or ruleset_title
-    maxc = int((fr.width - 2 * PAD - 200) / 5.6)
-    if len(text) > maxc:
-        text = text[: maxc - 1] + "…"
-    out.append(f'<text x="{_f(PAD + 10)}" y="{_f(y + 17)}" class="conditions">{_a(text)}</text>')
-    # scale bar at the right
-    sx = fr.width - PAD - 10
+    return "; ".join(bits) or ruleset_title
+
+
+def _legend(ctx: _Ctx, ruleset_title: str, out: list[str]) -> float:
+    """Draw the legend under the map: the sides in their colours (wrapping), the turn and whose view it is
+    with the scale at the right, and the conditions. Return its height in pixels."""
+    fr = ctx.fr
+    st = ctx.state
+    x0 = PAD
+    x1 = fr.width - PAD
+    y0 = fr.height - PAD + 8
+    parts: list[str] = []
+    # row(s) 1: sides
+    x, y = x0 + 10, y0 + 15
+    for s in st.sides:
+        w = 28 + CHAR_PX * len(s.name)
+        if x > x0 + 10 and x + w > x1 - 10:
+            x, y = x0 + 10, y + LEGEND_ROW
+        colour = ctx.colours.get(s.key, DEFAULT_COLOUR)
+        parts.append(f'<g class="legend-side" data-side="{_a(s.key)}"><rect x="{_f(x)}" y="{_f(y - 8)}" '
+                     f'width="14" height="9" rx="2" fill="{colour}"/><text x="{_f(x + 19)}" y="{_f(y)}">'
+                     f"{_a(s.name)}</text></g>")
+        x += w
+    # row 2: turn and view, scale at the right
+    y += LEGEND_ROW
     if fr.hexes:
         w = fr.unit_px
-        out.append(f'<g class="scalebar" data-unit="hex"><path '
-                   f'd="{_hex_cell_at(sx - w * 0.6, y + 8, w * 0.32)}" '
-                   f'fill="{SEA}" stroke="#16202c" stroke-width=".8"/><text x="{_f(sx - w * 1.1)}" '
-                   f'y="{_f(y + 12)}" '
-                   f'text-anchor="end">{int(fr.cols)} x {int(fr.rows)} hexes</text></g>')
+        label = f"{int(fr.cols)} x {int(fr.rows)} hexes"
+        parts.append(f'<g class="scalebar" data-unit="hex"><path d="{_hex_cell_at(x1 - 18, y - 4, 7)}" '
+                     f'fill="{SEA}" stroke="#16202c" stroke-width=".8"/><text x="{_f(x1 - 30)}" y="{_f(y)}" '
+                     f'text-anchor="end">{label}</text></g>')
+        scale_w = 40 + CHAR_PX * len(label)
     else:
         mm = fr.geometry == "table_mm"
         steps = (10, 20, 50, 100, 200, 250, 500, 1000) if mm else (1, 2, 3, 6, 12, 24, 36)
         length = _nice(fr.cols / 6, steps)
+        label = f"{length:g} mm = {length * 10:g} m" if mm else f"{length:g} inches"
         w = length * fr.scale
-        bx = sx - w
-        segs = []
-        for i in range(4):
-            segs.append(f'<rect x="{_f(bx + i * w / 4)}" y="{_f(y + 2)}" width="{_f(w / 4)}" height="5" '
-                        f'fill="{"#16202c" if i % 2 == 0 else "#fff"}"/>')
-        label = f"{length:g} mm (= {length * 10:g} m)" if mm else f"{length:g} inches"
-        out.append(f'<g class="scalebar" data-unit="{"mm" if mm else "in"}" data-length="{length:g}">'
-                   f'{"".join(segs)}<text x="{_f(bx)}" y="{_f(y - 4)}">0</text>'
-                   f'<text x="{_f(sx)}" y="{_f(y - 4)}" text-anchor="end">{_a(label)}</text></g>')
-    out.append("</g>")
+        lx = x1 - 10 - CHAR_PX * len(label)
+        bx = lx - 8 - w
+        segs = "".join(f'<rect x="{_f(bx + i * w / 4)}" y="{_f(y - 6)}" width="{_f(w / 4)}" height="5" '
+                       f'fill="{"#16202c" if i % 2 == 0 else "#fff"}"/>' for i in range(4))
+        parts.append(f'<g class="scalebar" data-unit="{"mm" if mm else "in"}" data-length="{length:g}">{segs}'
+                     f'<text x="{_f(lx)}" y="{_f(y)}">{_a(label)}</text></g>')
+        scale_w = x1 - bx + 10
+    view = ("Umpire's view: everything" if ctx.viewer is None else
+            f"Seen by {ctx.names.get(ctx.viewer, ctx.viewer)}")
+    text = f"Turn {st.turn} · {view}"
+    room = int((x1 - x0 - 20 - scale_w) / CHAR_PX)
+    if len(text) > room:
+        text = text[: max(8, room - 1)] + "…"
+    parts.append(f'<text x="{_f(x0 + 10)}" y="{_f(y)}" class="muted view">{_a(text)}</text>')
+    # row 3: conditions
+    y += LEGEND_ROW
+    cond = _conditions_text(ctx, ruleset_title)
+    room = int((x1 - x0 - 20) / CHAR_PX)
+    if len(cond) > room:
+        cond = cond[: room - 1] + "…"
+    parts.append(f'<text x="{_f(x0 + 10)}" y="{_f(y)}" class="conditions">{_a(cond)}</text>')
+    height = y - y0 + 9
+    out.append(f'<g class="legend"><rect class="legend-bg" x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" '
+               f'height="{_f(height)}" rx="4"/>' + "".join(parts) + "</g>")
+    return y0 + height + 8
 
 
 def _hex_cell_at(x: float, y: float, s: float) -> str:
@@ -1355,14 +1436,8 @@ def render_map(
                f"Table {fr.cols:g} x {fr.rows:g} {'mm' if fr.geometry == 'table_mm' else 'inches'}."))
 
     out: list[str] = []
-    w, h = fr.width, fr.height
-    out.append(f'<svg xmlns="http://www.w3.org/2000/svg" '
-               f'class="nw-map{" night-on" if view.conditions.night else ""}'
-               f'" viewBox="0 0 {_f(w)} {_f(h)}" width="{_f(w)}" height="{_f(h)}" role="img" '
-               f'aria-labelledby="{pid}-title {pid}-desc" data-ruleset="{_a(view.ruleset)}" '
-               f'data-geometry="{_a(fr.geometry)}" data-turn="{view.turn}" data-phase="{view.phase}" '
-               f'data-viewer="{_a(viewer_side or "")}" data-scale="{fr.scale:.4f}" data-ox="{fr.ox:.2f}" '
-               f'data-oy="{fr.oy:.2f}">')
+    w = fr.width
+    out.append("")  # the <svg> tag, once the legend's height is known
     out.append(f'<title id="{pid}-title">{_a(heading)}</title><desc id="{pid}-desc">{_a(desc)}</desc>')
     out.append(f"<style>{STYLE}</style>")
     if fr.hexes:
@@ -1372,7 +1447,7 @@ def render_map(
         clip = f'<use href="#{pid}-grid"/>'
     else:
         shape = ""
-        clip = f'<rect x="{_f(PAD)}" y="{_f(PAD)}" width="{_f(fr.map_w)}" height="{_f(fr.map_h)}"/>'
+        clip = f'<rect x="{_f(fr.left)}" y="{_f(fr.top)}" width="{_f(fr.map_w)}" height="{_f(fr.map_h)}"/>'
     out.append(
         f'<defs>{shape}<clipPath id="{pid}-clip">{clip}</clipPath>'
         f'<marker id="{pid}-arrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="6" markerHeight="6" '
@@ -1381,7 +1456,8 @@ def render_map(
         f'markerHeight="4" orient="auto"><path d="M0 0L10 5L0 10z" fill="#c9a227"/></marker>'
         f'<marker id="{pid}-arrow-wind" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" '
         f'markerHeight="5" orient="auto"><path d="M0 0L10 5L0 10z" fill="#0b2545"/></marker></defs>')
-    out.append(f'<rect width="{_f(w)}" height="{_f(h)}" fill="#fff"/>')
+    out.append("")  # the white sheet under everything, as high as the <svg>
+    sheet = len(out) - 1
 
     # sea, terrain, grid
     if fr.hexes:
@@ -1418,8 +1494,16 @@ def render_map(
     if ctx.defs:
         out.append("<defs>" + "".join(ctx.defs) + "</defs>")
     _compass(ctx, out)
-    _legend(ctx, rs.title, out)
+    h = _legend(ctx, rs.title, out)
     out.append("</svg>")
+    night = " night-on" if view.conditions.night else ""
+    out[0] = (f'<svg xmlns="http://www.w3.org/2000/svg" class="nw-map{night}" '
+              f'viewBox="0 0 {_f(w)} {_f(h)}" width="{_f(w)}" height="{_f(h)}" role="img" '
+              f'aria-labelledby="{pid}-title {pid}-desc" data-ruleset="{_a(view.ruleset)}" '
+              f'data-geometry="{_a(fr.geometry)}" data-turn="{view.turn}" data-phase="{view.phase}" '
+              f'data-viewer="{_a(viewer_side or "")}" data-scale="{fr.scale:.4f}" data-ox="{fr.ox:.2f}" '
+              f'data-oy="{fr.oy:.2f}">')
+    out[sheet] = f'<rect width="{_f(w)}" height="{_f(h)}" fill="#fff"/>'
     return "".join(out)
 
 

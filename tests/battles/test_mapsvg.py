@@ -81,13 +81,15 @@ def test_scenario_map_structure_per_viewer(key: str) -> None:
     for viewer in viewers(state):
         svg = render_map(state, viewer_side=viewer)
         root = parse(svg)
-        assert root.get("viewBox", "").startswith("0 0 900 ")
+        fr = frame_for(state.map, 900)
+        vb = [float(v) for v in root.get("viewBox", "").split()]
+        assert vb[:3] == [0, 0, pytest.approx(fr.width, abs=0.05)] and vb[3] > fr.height
+        assert max(fr.map_w, fr.map_h) == pytest.approx(900 - 2 * 26)  # fitted into 900 x 900
         assert root.get("role") == "img"
         assert root.find("svg:title", NS) is not None and root.find("svg:desc", NS) is not None
         seen = {s.id: s for s in rs.view_for(state, viewer).ships if s.status != "withdrawn"}
         drawn = markers(root)
         assert set(drawn) == set(seen), viewer
-        fr = frame_for(state.map, 900)
         positions = [s.position for s in seen.values()]
         for sid, g in drawn.items():
             ship = seen[sid]
@@ -177,7 +179,7 @@ def test_hex_projection_exact_pixels() -> None:
     assert drawn["bismarck"].get("transform") == "translate(606.8 287.6)"
     xy = ship_marker_xy(bismarck(), "kgv", viewer_side="britain")
     assert xy == pytest.approx((397.726, 368.044), abs=1e-3)
-    assert root.get("viewBox") == "0 0 900 848.4"
+    assert root.get("viewBox") == "0 0 900 844.4"
 
 
 def test_table_projection_exact_pixels() -> None:
@@ -187,7 +189,7 @@ def test_table_projection_exact_pixels() -> None:
     # 96 x 72 inches drawn 848 px wide: 8.8333 px an inch from (26, 26)
     assert drawn["a1"].get("transform") == "translate(379.3 556)"
     assert drawn["b1"].get("transform") == "translate(114.3 114.3)"
-    assert root.get("viewBox") == "0 0 900 740"
+    assert root.get("viewBox") == "0 0 900 736"
     bar = root.find(".//svg:g[@class='scalebar']", NS)
     assert bar is not None and (bar.get("data-unit"), bar.get("data-length")) == ("in", "24")
 
