@@ -482,3 +482,28 @@ def table_state() -> BattleState:
             ShipState(id="b1", name="Bravo", side="red", position=Point(x=10, y=10), heading=180),
         ),
     )
+
+
+def test_table_terrain_largest_first_with_depths_and_names() -> None:
+    """sail_1700's terrain (A3): shoals with a depth in fathoms and a radius or a polygon; depth 0 is dry."""
+    here = Point(x=30, y=30)
+    state = replace(table_state(), terrain=(
+        TerrainFeature(kind="shoal", position=here, props={"depth": 0, "radius": 2, "name": "Isle"}),
+        TerrainFeature(kind="shoal", position=here, props={"depth": 3, "radius": 6, "name": "Bank"}),
+        TerrainFeature(kind="shoal", position=Point(x=80, y=60),
+                       props={"depth": 9, "polygon": [[70, 50], [90, 50], [90, 70]]}),
+        TerrainFeature(kind="battery", position=Point(x=5, y=5),
+                       props={"id": "b1", "name": "Fort Pike", "side": "red", "guns": 4, "facing": 90}),
+    ))
+    root = parse(render_map(state, viewer_side="blue"))
+    shoals = [(p.get("fill"), p.find("svg:title", NS).text if p.find("svg:title", NS) is not None else None)
+              for p in root.iterfind(".//svg:path[@class='terrain shoal']", NS)]
+    # by area: the polygon (200 sq in), the bank (113), the isle (12.6) on top, dry land colour
+    assert shoals == [("#d6eaf5", None), ("#b3d6ec", "Bank"), ("#e2d3a8", "Isle")]
+    assert [t.text for t in root.iterfind(".//svg:text[@class='depth']", NS)] == ["3", "9"]
+    assert [t.text for t in root.iterfind(".//svg:text[@class='place water']", NS)] == ["Bank"]
+    assert [t.text for t in root.iterfind(".//svg:text[@class='place']", NS)] == ["Isle"]
+    battery = root.find(".//svg:g[@class='terrain battery']", NS)
+    assert battery is not None and battery.get("data-side") == "red"
+    assert battery.find("svg:title", NS).text == "Battery: Fort Pike, Red, 4 guns"  # type: ignore[union-attr]
+    assert battery.find("svg:rect", NS).get("fill") == "#8c1c13"  # type: ignore[union-attr]
