@@ -196,11 +196,13 @@ class RuleSet(ABC):
         ships = state.ship_map()
         seen: set[str] = set()
         ordering = self.ordering_sides(state)
+        fields = self.order_fields()
         for order in orders:
             sid = order.ship_id
             ship = ships.get(sid)
             if ship is None:
-                invalid.setdefault(sid, {}).setdefault("ship_id", []).append(f"No ship {sid!r} in this battle.")
+                msg = f"No ship {sid!r} in this battle."
+                invalid.setdefault(sid, {}).setdefault("ship_id", []).append(msg)
                 continue
             if ship.side != side:
                 illegal.setdefault(sid, {}).setdefault("ship_id", []).append(f"{ship.name} is not your ship.")
@@ -215,9 +217,10 @@ class RuleSet(ABC):
                 )
                 continue
             if side not in ordering:
-                illegal.setdefault(sid, {}).setdefault("__all__", []).append("Your side gives no orders this phase.")
+                msg = "Your side gives no orders this phase."
+                illegal.setdefault(sid, {}).setdefault("__all__", []).append(msg)
                 continue
-            inv = validate_fields(self.order_fields(), order.data)
+            inv = validate_fields(fields, order.data)
             if inv:
                 invalid[sid] = inv
                 continue
@@ -318,7 +321,7 @@ def event_visible(event: Event, side: str | None) -> bool:
 
 def round_half_up(x: float) -> int:
     """Round to the nearest whole number, halves up (U01, U05 and the seeds' examples)."""
-    return int(math.floor(x + 0.5 + 1e-9))
+    return math.floor(x + 0.5 + 1e-9)
 
 
 def roll_initiative(sides: Sequence[str], dice: Dice, events: list[Event], turn: int, *, high_first: bool,
@@ -336,9 +339,12 @@ def roll_initiative(sides: Sequence[str], dice: Dice, events: list[Event], turn:
             return
         start = len(dice.rolls)
         scores = {s: dice.roll("D6", f"initiative {s}") for s in group}
-        events.append(Event(kind="initiative", turn=turn, text="Initiative: " + ", ".join(
-            f"{s} {v}" for s, v in scores.items()) + f" ({'high' if high_first else 'low'} moves first, {rule}).",
-            rolls=tuple(dice.rolls[start:]), data={k: v for k, v in scores.items()}))
+        rolled = ", ".join(f"{s} {v}" for s, v in scores.items())
+        events.append(Event(
+            kind="initiative", turn=turn,
+            text=f"Initiative: {rolled} ({'high' if high_first else 'low'} moves first, {rule}).",
+            rolls=tuple(dice.rolls[start:]), data={k: v for k, v in scores.items()},
+        ))
         for value in sorted(set(scores.values()), reverse=high_first):
             settle([s for s in group if scores[s] == value])
 

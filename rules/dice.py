@@ -134,6 +134,8 @@ class ScriptedDice(_Recorder):
             )
         value = self._values[self._next]
         if value not in legal_values(die):
-            raise BadDieValue(f"scripted value {value} (roll {self._next + 1}) cannot come from a {die} ({purpose!r})")
+            raise BadDieValue(
+                f"scripted value {value} (roll {self._next + 1}) cannot come from a {die} ({purpose!r})"
+            )
         self._next += 1
         return self._record(die, value, purpose)

@@ -34,7 +34,9 @@ def validate_orders(state: BattleState, side: str, orders: Iterable[ShipOrder]) 
     return get_ruleset(state.ruleset).validate_orders(state, side, list(orders))
 
 
-def complete_orders(state: BattleState, orders: Iterable[ShipOrder]) -> tuple[dict[str, ShipOrder], list[Event]]:
+def complete_orders(
+    state: BattleState, orders: Iterable[ShipOrder]
+) -> tuple[dict[str, ShipOrder], list[Event]]:
     """Return one legal order per ship that orders this phase, and events for what was filled in.
 
     A ship with no order, or whose order is invalid or illegal, gets the default order of the
@@ -48,14 +50,17 @@ def complete_orders(state: BattleState, orders: Iterable[ShipOrder]) -> tuple[di
     out: dict[str, ShipOrder] = {}
     events: list[Event] = []
     for side in rs.ordering_sides(state):
-        for ship in rs.orderable_ships(state, side):
+        ships = rs.orderable_ships(state, side)
+        # one call per side: rule sets can share per-phase work across the side's orders
+        errors = rs.validate_orders(state, side, [given[s.id] for s in ships if s.id in given])
+        for ship in ships:
             order = given.get(ship.id)
             if order is not None:
-                errors = rs.validate_orders(state, side, [order])
-                if errors.ok:
+                mine = errors.for_ship(ship.id)
+                if not mine:
                     out[ship.id] = order
                     continue
-                msgs = "; ".join(f"{k}: {' '.join(v)}" for k, v in errors.for_ship(ship.id).items())
+                msgs = "; ".join(f"{k}: {' '.join(v)}" for k, v in mine.items())
                 events.append(
                     Event(
                         kind="order_rejected",
@@ -84,7 +89,9 @@ def complete_orders(state: BattleState, orders: Iterable[ShipOrder]) -> tuple[di
     return out, events
 
 
-def resolve_turn(state: BattleState, orders: Iterable[ShipOrder] | Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
+def resolve_turn(
+    state: BattleState, orders: Iterable[ShipOrder] | Mapping[str, ShipOrder], dice: Dice
+) -> PhaseResult:
     """Resolve the current phase of ``state`` with ``orders`` and ``dice``; return the new state and events.
 
     Orders missing or rejected are replaced by defaults (A7). The returned state has the phase and

@@ -162,7 +162,9 @@ def hex_neighbours(h: Hex) -> list[Hex]:
 
 def hex_bearing(a: Hex, b: Hex) -> float:
     """Return the bearing from the centre of ``a`` to the centre of ``b`` (A5: centre to centre)."""
-    return bearing(hex_center(a), hex_center(b))
+    dq = b.q - a.q
+    # the difference of the two hex_center() points, without building them
+    return norm_deg(math.degrees(math.atan2(1.5 * dq, -SQRT3 * (b.r - a.r + dq / 2.0))))
 
 
 def is_side_facing(heading: float) -> bool:
@@ -187,7 +189,7 @@ def hex_step(h: Hex, heading: float, offset: int = 0) -> tuple[Hex, int]:
     heading = norm_deg(heading)
     if not is_facing(heading, 12):
         raise ValueError(f"heading {heading} is not a hex facing (multiples of 30 degrees)")
-    k = int(round(heading / 30.0)) % 12
+    k = round(heading / 30.0) % 12
     if k % 2 == 0:
         dq, dr = HEX_SIDE_STEPS[k // 2]
         return hex_add(h, dq, dr), offset
@@ -269,5 +271,5 @@ def on_hex_map(h: Hex, width: float, height: float) -> bool:
 
 
 def on_table(p: Point, width: float, height: float) -> bool:
-    """Return True if a table point lies on a table ``width`` x ``height`` (origin at the north-west corner)."""
+    """Return True if a point lies on a table ``width`` x ``height`` (origin at the north-west corner)."""
     return 0 <= p.x <= width and 0 <= p.y <= height

@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Literal, Union
 
-JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+# Union kept for this recursive alias: its forward references are strings ("JSON")
+JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]  # noqa: UP007
 """Any JSON value. Rule sets keep their own sheet state and order payloads as JSON objects."""
 
 ShipStatus = Literal["active", "sunk", "struck", "withdrawn", "captured"]
@@ -42,7 +43,7 @@ class Hex:
     r: int
 
 
-Position = Union[Point, Hex]
+Position = Point | Hex
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -171,14 +172,11 @@ class BattleState:
 
     def ship(self, ship_id: str) -> ShipState:
         """Return the ship with this id; raise KeyError if there is none."""
-        for s in self.ships:
-            if s.id == ship_id:
-                return s
-        raise KeyError(ship_id)
+        return _ship_index(self.ships)[ship_id]
 
     def ship_map(self) -> dict[str, ShipState]:
-        """Return the ships keyed by id."""
-        return {s.id: s for s in self.ships}
+        """Return the ships keyed by id, in a new dict the caller may change."""
+        return dict(_ship_index(self.ships))
 
     def with_ships(self, ships: dict[str, ShipState]) -> BattleState:
         """Return a copy with ships replaced by those in ``ships`` (by id), order kept."""
@@ -187,6 +185,26 @@ class BattleState:
     def side_keys(self) -> tuple[str, ...]:
         """Return the keys of the sides in the battle."""
         return tuple(s.key for s in self.sides)
+
+
+_INDEX_CACHE: dict[int, tuple[tuple[ShipState, ...], dict[str, ShipState]]] = {}
+_INDEX_CACHE_SIZE = 8
+
+
+def _ship_index(ships: tuple[ShipState, ...]) -> dict[str, ShipState]:
+    """Return ``ships`` keyed by id, remembered for the last few tuples of ships (never to be changed).
+
+    Rule sets look ships up by id many times a phase; the tuple is immutable, so its index can be kept. An
+    entry holds the tuple itself, so its id() cannot be reused while the entry lives.
+    """
+    entry = _INDEX_CACHE.get(id(ships))
+    if entry is not None and entry[0] is ships:
+        return entry[1]
+    index = {s.id: s for s in ships}
+    if len(_INDEX_CACHE) >= _INDEX_CACHE_SIZE:
+        _INDEX_CACHE.pop(next(iter(_INDEX_CACHE)), None)
+    _INDEX_CACHE[id(ships)] = (ships, index)
+    return index
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -15,6 +15,7 @@ from .errors import UnknownRuleset
 _MODULES: dict[str, str] = {
     "sail_1700": "rules.rulesets.sail_1700",
     "ultra_simple": "rules.rulesets.ultra_simple",
+    "ww2_jackson": "rules.rulesets.ww2_jackson",
 }
 
 

@@ -117,10 +117,8 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
         if s.side not in sides:
             raise InvalidDocument(f"ship {s.id!r}: unknown side {s.side!r}")
         if not isinstance(s.position, position_type):
-            raise InvalidDocument(
-                f"ship {s.id!r}: position must be a {'hex {q, r}' if position_type is Hex else 'point {x, y}'} "
-                f"on a {rs.geometry} map"
-            )
+            kind = "hex {q, r}" if position_type is Hex else "point {x, y}"
+            raise InvalidDocument(f"ship {s.id!r}: position must be a {kind} on a {rs.geometry} map")
     return scenario
 
 

@@ -57,7 +57,7 @@ def _is_json_alias(tp: Any) -> bool:
 
 
 def _check_json(data: Any, path: str) -> Any:
-    """Return ``data`` if it is made only of JSON values; raise :class:`InvalidDocument` naming the path if not."""
+    """Return ``data`` if it is made only of JSON values; else raise :class:`InvalidDocument` at its path."""
     if data is None or isinstance(data, (bool, int, str)):
         return data
     if isinstance(data, float):

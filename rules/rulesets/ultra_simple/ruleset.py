@@ -52,15 +52,43 @@ GUN_ROW = (
 )
 
 CLASS_SCHEMA: tuple[FieldSpec, ...] = (
-    FieldSpec(name="type", label="Type", type="choice", choices=("battleship", "battlecruiser", "cruiser"),
-              default="battleship"),
+    FieldSpec(
+        name="type",
+        label="Type",
+        type="choice",
+        choices=("battleship", "battlecruiser", "cruiser"),
+        default="battleship",
+    ),
     FieldSpec(name="tonnage", label="Standard tonnage", type="int", min=500, max=100_000, unit="tons"),
-    FieldSpec(name="belt", label="Maximum belt", type="float", required=False, min=0, max=24, unit="inches",
-              help="Used only with the belt-armour option (7.0)."),
-    FieldSpec(name="speed", label="Speed", type="int", required=False, min=0, max=45, unit="knots",
-              help="For reference; every ship moves 1-2 hexes (2.0)."),
-    FieldSpec(name="guns", label="Main guns by calibre", type="rows", min=1, max=4, fields=GUN_ROW,
-              help="One row per main calibre (U02); secondary armament is below the grain (note 3)."),
+    FieldSpec(
+        name="belt",
+        label="Maximum belt",
+        type="float",
+        required=False,
+        min=0,
+        max=24,
+        unit="inches",
+        help="Used only with the belt-armour option (7.0).",
+    ),
+    FieldSpec(
+        name="speed",
+        label="Speed",
+        type="int",
+        required=False,
+        min=0,
+        max=45,
+        unit="knots",
+        help="For reference; every ship moves 1-2 hexes (2.0).",
+    ),
+    FieldSpec(
+        name="guns",
+        label="Main guns by calibre",
+        type="rows",
+        min=1,
+        max=4,
+        fields=GUN_ROW,
+        help="One row per main calibre (U02); secondary armament is below the grain (note 3).",
+    ),
 )
 
 ORDER_TYPES: tuple[OrderType, ...] = (
@@ -70,10 +98,18 @@ ORDER_TYPES: tuple[OrderType, ...] = (
         help="Move 1 or 2 hexes; one turn of 30 or 60 degrees at any point (2.0, U08).",
         fields=(
             FieldSpec(name="hexes", label="Hexes", type="int", min=1, max=2, default=2),
-            FieldSpec(name="turn", label="Turn (degrees, + to starboard)", type="int", min=-60, max=60, default=0,
-                      required=False),
-            FieldSpec(name="turn_after", label="Turn after hex", type="int", min=0, max=2, default=0,
-                      required=False),
+            FieldSpec(
+                name="turn",
+                label="Turn (degrees, + to starboard)",
+                type="int",
+                min=-60,
+                max=60,
+                default=0,
+                required=False,
+            ),
+            FieldSpec(
+                name="turn_after", label="Turn after hex", type="int", min=0, max=2, default=0, required=False
+            ),
         ),
     ),
     OrderType(
@@ -85,15 +121,46 @@ ORDER_TYPES: tuple[OrderType, ...] = (
 )
 
 OPTIONS: tuple[FieldSpec, ...] = (
-    FieldSpec(name="belt_armour", label="Belt armour adds protection (7.0)", type="bool", required=False,
-              default=False),
-    FieldSpec(name="sink_when", label="Sinks when damage", type="choice", choices=("reaches", "exceeds"),
-              required=False, default="reaches", help="U04"),
-    FieldSpec(name="arc_forward", label="Forward arc, degrees either side of the bow", type="float",
-              required=False, min=0, max=90, default=T.ARC_FORWARD_DEG, help="A5, U07"),
-    FieldSpec(name="arc_aft", label="Aft arc, degrees either side of the stern", type="float", required=False,
-              min=0, max=90, default=T.ARC_AFT_DEG, help="A5, U07"),
+    FieldSpec(
+        name="belt_armour",
+        label="Belt armour adds protection (7.0)",
+        type="bool",
+        required=False,
+        default=False,
+    ),
+    FieldSpec(
+        name="sink_when",
+        label="Sinks when damage",
+        type="choice",
+        choices=("reaches", "exceeds"),
+        required=False,
+        default="reaches",
+        help="U04",
+    ),
+    FieldSpec(
+        name="arc_forward",
+        label="Forward arc, degrees either side of the bow",
+        type="float",
+        required=False,
+        min=0,
+        max=90,
+        default=T.ARC_FORWARD_DEG,
+        help="A5, U07",
+    ),
+    FieldSpec(
+        name="arc_aft",
+        label="Aft arc, degrees either side of the stern",
+        type="float",
+        required=False,
+        min=0,
+        max=90,
+        default=T.ARC_AFT_DEG,
+        help="A5, U07",
+    ),
 )
+
+
+_OPTION_DEFAULTS: dict[str, JSON] = {spec.name: spec.default for spec in OPTIONS}
 
 
 def gun_dice(guns: int, calibre: float) -> int:
@@ -135,8 +202,9 @@ def to_hit(range_hexes: int) -> int | None:
 
 
 def _guns(ship: ShipState) -> list[dict[str, JSON]]:
-    rows = ship.stats.get("guns", [])
-    return [cast(dict[str, JSON], r) for r in rows] if isinstance(rows, list) else []
+    rows = ship.stats.get("guns")
+    # the class schema makes every row an object (validate_class)
+    return cast(list[dict[str, JSON]], rows) if isinstance(rows, list) else []
 
 
 def _num(v: JSON, default: float = 0.0) -> float:
@@ -182,8 +250,9 @@ class UltraSimple(RuleSet):
         for row in rows if isinstance(rows, list) else []:
             if isinstance(row, dict):
                 cal = _num(row.get("calibre"), T.BASE_CALIBRE_IN)
-                dice[f"{cal:g}in"] = {arc: gun_dice(int(_num(row.get(arc))), cal) for arc in ("forward", "aft",
-                                                                                           "broadside")}
+                dice[f"{cal:g}in"] = {
+                    arc: gun_dice(int(_num(row.get(arc))), cal) for arc in ("forward", "aft", "broadside")
+                }
         tonnage = int(_num(stats.get("tonnage"), 0))
         belt = _num(stats.get("belt"), 0)
         return {
@@ -195,10 +264,7 @@ class UltraSimple(RuleSet):
     # --- set-up ------------------------------------------------------------------------------
 
     def _opt(self, state: BattleState, name: str) -> JSON:
-        for spec in OPTIONS:
-            if spec.name == name:
-                return state.options.get(name, spec.default)
-        raise KeyError(name)
+        return state.options.get(name, _OPTION_DEFAULTS[name])
 
     def setup(self, state: BattleState, dice: Dice) -> tuple[BattleState, tuple[Event, ...]]:
         belt_option = bool(self._opt(state, "belt_armour"))
@@ -214,7 +280,9 @@ class UltraSimple(RuleSet):
             belt = s.stats.get("belt")
             sheet.setdefault(
                 "protection",
-                protection(int(_num(s.stats.get("tonnage"))), _num(belt) if belt is not None else None, belt_option),
+                protection(
+                    int(_num(s.stats.get("tonnage"))), _num(belt) if belt is not None else None, belt_option
+                ),
             )
             sheet.setdefault("damage", 0)
             ships.append(replace(s, sheet=sheet, heading=norm_deg(s.heading)))
@@ -222,8 +290,10 @@ class UltraSimple(RuleSet):
 
     # --- orders ------------------------------------------------------------------------------
 
-    def _move(self, state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> tuple[Hex, float, int, list[Hex]]:
-        """Return the hex, heading and offset after the ordered move, and the hexes passed, ignoring others."""
+    def _move(
+        self, state: BattleState, ship: ShipState, data: Mapping[str, JSON]
+    ) -> tuple[Hex, float, int, list[Hex]]:
+        """Return the hex, heading and offset after the ordered move and the hexes passed, ignoring others."""
         assert isinstance(ship.position, Hex)
         hexes = int(_num(data.get("hexes"), 1))
         turn = int(_num(data.get("turn"), 0))
@@ -239,12 +309,22 @@ class UltraSimple(RuleSet):
                 path.append(pos)
         return pos, heading, offset, path
 
-    def guns_bearing(self, state: BattleState, ship: ShipState, pos: Hex, heading: float, target: Hex) -> tuple[str, list[tuple[float, int]]]:
+    def guns_bearing(
+        self, state: BattleState, ship: ShipState, pos: Hex, heading: float, target: Hex
+    ) -> tuple[str, list[tuple[float, int]]]:
         """Return the arc the target lies in and the (calibre, guns) groups that bear on it (A5)."""
-        arc = arc_of(heading, hex_bearing(pos, target), _num(self._opt(state, "arc_forward")),
-                     _num(self._opt(state, "arc_aft")))
-        groups = [(_num(r.get("calibre"), T.BASE_CALIBRE_IN), int(_num(r.get(arc)))) for r in _guns(ship)]
-        return arc, [(c, n) for c, n in groups if n > 0]
+        arc = arc_of(
+            heading,
+            hex_bearing(pos, target),
+            _num(self._opt(state, "arc_forward")),
+            _num(self._opt(state, "arc_aft")),
+        )
+        groups = []
+        for row in _guns(ship):
+            n = int(_num(row.get(arc)))  # a whole number; the schema also lets 6.0 through
+            if n > 0:
+                groups.append((_num(row.get("calibre"), T.BASE_CALIBRE_IN), n))
+        return arc, groups
 
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
         errors: FieldErrors = {}
@@ -255,11 +335,16 @@ class UltraSimple(RuleSet):
         if turn not in T.TURNS_DEG:
             errors.setdefault("turn", []).append("One turn of 30 or 60 degrees, or none (2.0).")
         if turn and turn_after > hexes:
-            errors.setdefault("turn_after", []).append(f"The turn must come within the {hexes}-hex move (U08).")
+            errors.setdefault("turn_after", []).append(
+                f"The turn must come within the {hexes}-hex move (U08)."
+            )
         target_id = data.get("target")
         if errors or not target_id:
             return errors
-        target = next((t for t in state.ships if t.id == str(target_id)), None)
+        try:
+            target = state.ship(str(target_id))
+        except KeyError:
+            target = None
         if target is None:
             errors.setdefault("target", []).append(f"No ship {target_id!r} in this battle.")
             return errors
@@ -269,8 +354,9 @@ class UltraSimple(RuleSet):
             errors.setdefault("target", []).append(why)
         return errors
 
-    def _target_error(self, state: BattleState, ship: ShipState, pos: Hex, heading: float,
-                      target: ShipState) -> str | None:
+    def _target_error(
+        self, state: BattleState, ship: ShipState, pos: Hex, heading: float, target: ShipState
+    ) -> str | None:
         """Return why ``ship`` at ``pos`` facing ``heading`` may not fire at ``target``, or None if it may."""
         if target.side == ship.side:
             return f"{target.name} is on your side."
@@ -288,8 +374,11 @@ class UltraSimple(RuleSet):
     def legal_targets(self, state: BattleState, ship: ShipState, move: Mapping[str, JSON]) -> list[ShipState]:
         """Return the enemy ships this ship could fire at after the ordered move, nearest first."""
         pos, heading, _, _ = self._move(state, ship, move)
-        out = [t for t in state.ships if t.side != ship.side and t.active
-               and self._target_error(state, ship, pos, heading, t) is None]
+        out = [
+            t
+            for t in state.ships
+            if t.side != ship.side and t.active and self._target_error(state, ship, pos, heading, t) is None
+        ]
         return sorted(out, key=lambda t: (hex_distance(pos, cast(Hex, t.position)), t.id))
 
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
@@ -314,7 +403,8 @@ class UltraSimple(RuleSet):
         here = ship.position
         nearest = min(enemies, key=lambda t: (hex_distance(here, cast(Hex, t.position)), t.id))
         best: tuple[float, dict[str, JSON]] | None = None
-        occupied = {cast(Hex, s.position) for s in state.ships if s.id != ship.id and s.active}
+        # hexes closed to the move: ships afloat or sunk (NW-US-01)
+        occupied = {cast(Hex, s.position) for s in state.ships if s.id != ship.id and s.status != "withdrawn"}
         for hexes in T.MOVE_HEXES:
             for turn in T.TURNS_DEG:
                 move: dict[str, JSON] = {"hexes": hexes, "turn": turn, "turn_after": 0}
@@ -323,7 +413,7 @@ class UltraSimple(RuleSet):
                     continue
                 assert isinstance(nearest.position, Hex)
                 rng = hex_distance(pos, nearest.position)
-                arc, groups = self.guns_bearing(state, ship, pos, heading, nearest.position)
+                _, groups = self.guns_bearing(state, ship, pos, heading, nearest.position)
                 dice = sum(gun_dice(n, c) for c, n in groups)
                 score = -abs(rng - 3.5) * 2 + dice * 0.5 + (0 if to_hit(rng) is None else 2)
                 if best is None or score > best[0]:
@@ -345,11 +435,18 @@ class UltraSimple(RuleSet):
 
         # 2.0 movement, in initiative order; no two ships share a hex (NW-US-01).
         ships = state.ship_map()
+        # hex -> ship in it, afloat or sunk (NW-US-01); kept up to date as ships move
+        occupied = {cast(Hex, s.position): s.id for s in state.ships if s.status != "withdrawn"}
         for side in order_of_sides:
             for s in state.ships:
                 if s.side != side or not s.active or s.id not in orders:
                     continue
-                ships[s.id] = self._move_ship(state, ships, ships[s.id], orders[s.id], events)
+                after = self._move_ship(state, occupied, ships[s.id], orders[s.id], events)
+                if occupied.get(cast(Hex, s.position)) == s.id:
+                    del occupied[cast(Hex, s.position)]
+                if after.status != "withdrawn":
+                    occupied[cast(Hex, after.position)] = s.id
+                ships[s.id] = after
 
         # 3.0 shooting, all at once on positions after movement (U10): damage is applied after.
         moved = state.with_ships(ships)
@@ -365,15 +462,32 @@ class UltraSimple(RuleSet):
             total = int(_num(t.sheet.get("damage"))) + hits
             prot = int(_num(t.sheet.get("protection"), 1))
             sunk = total > prot if sink_exceeds else total >= prot
-            ships[sid] = replace(t, sheet={**t.sheet, "damage": total}, status="sunk" if sunk else t.status,
-                                 flags=("sinking",) if sunk else t.flags)
-            events.append(Event(kind="damage", turn=turn, ship_id=sid,
-                                text=f"{t.name} has taken {total} of {prot} points.",
-                                data={"damage": total, "protection": prot, "hits": hits},
-                                visible_to=(t.side,)))
+            ships[sid] = replace(
+                t,
+                sheet={**t.sheet, "damage": total},
+                status="sunk" if sunk else t.status,
+                flags=("sinking",) if sunk else t.flags,
+            )
+            events.append(
+                Event(
+                    kind="damage",
+                    turn=turn,
+                    ship_id=sid,
+                    text=f"{t.name} has taken {total} of {prot} points.",
+                    data={"damage": total, "protection": prot, "hits": hits},
+                    visible_to=(t.side,),
+                )
+            )
             if sunk:
-                events.append(Event(kind="sunk", turn=turn, ship_id=sid, outcome="sunk",
-                                    text=f"{t.name} sinks: damage {total} of {prot} protection (U04)."))
+                events.append(
+                    Event(
+                        kind="sunk",
+                        turn=turn,
+                        ship_id=sid,
+                        outcome="sunk",
+                        text=f"{t.name} sinks: damage {total} of {prot} protection (U04).",
+                    )
+                )
         new = state.with_ships(ships)
         new = replace(new, initiative=tuple(order_of_sides))
         return PhaseResult(state=new, events=tuple(events), rolls=tuple(dice.rolls[start:]))
@@ -382,14 +496,20 @@ class UltraSimple(RuleSet):
         sides = [s for s in state.side_keys() if any(sh.side == s and sh.active for sh in state.ships)]
         return roll_initiative(sides, dice, events, state.turn, high_first=True, rule="1.0, U09")
 
-    def _move_ship(self, state: BattleState, ships: dict[str, ShipState], ship: ShipState, order: ShipOrder,
-                   events: list[Event]) -> ShipState:
+    def _move_ship(
+        self,
+        state: BattleState,
+        occupied: Mapping[Hex, str],
+        ship: ShipState,
+        order: ShipOrder,
+        events: list[Event],
+    ) -> ShipState:
+        """Move one ship as ordered, stopping short of a hex another ship is in (``occupied``, NW-US-01)."""
         assert isinstance(ship.position, Hex)
         data = order.data
         hexes = int(_num(data.get("hexes"), 1))
         turn = int(_num(data.get("turn"), 0))
         turn_after = int(_num(data.get("turn_after"), 0))
-        occupied = {cast(Hex, s.position) for s in ships.values() if s.id != ship.id and s.status != "withdrawn"}
         pos, heading, offset = ship.position, ship.heading, ship.offset
         path: list[JSON] = [{"q": pos.q, "r": pos.r}]
         note = ""
@@ -399,7 +519,7 @@ class UltraSimple(RuleSet):
                 offset = 0 if turn < 0 else 1
             if i < hexes:
                 nxt, noff = hex_step(pos, heading, offset)
-                if nxt in occupied:
+                if occupied.get(nxt, ship.id) != ship.id:
                     note = " (stopped: next hex occupied, NW-US-01)"
                     break
                 pos, offset = nxt, noff
@@ -408,23 +528,44 @@ class UltraSimple(RuleSet):
         if not self._on_map(state, pos):
             status = "withdrawn"
             note += " and leaves the map: withdrawn (NW-US-02)"
-        events.append(Event(kind="move", turn=state.turn, ship_id=ship.id,
-                            text=f"{ship.name} moves {len(path) - 1} hex(es) to ({pos.q},{pos.r}) heading "
-                                 f"{heading:g}{note}.",
-                            data={"path": path, "heading": heading, "default": order.default}))
+        events.append(
+            Event(
+                kind="move",
+                turn=state.turn,
+                ship_id=ship.id,
+                text=f"{ship.name} moves {len(path) - 1} hex(es) to ({pos.q},{pos.r}) heading "
+                f"{heading:g}{note}.",
+                data={"path": path, "heading": heading, "default": order.default},
+            )
+        )
         # speed: the hexes ordered, which "keep course and speed" repeats (A7)
         return replace(ship, position=pos, heading=heading, offset=offset, status=status, speed=float(hexes))
 
-    def _fire(self, state: BattleState, ships: Mapping[str, ShipState], ship: ShipState, order: ShipOrder,
-              dice: Dice, events: list[Event], damage: dict[str, int]) -> None:
+    def _fire(
+        self,
+        state: BattleState,
+        ships: Mapping[str, ShipState],
+        ship: ShipState,
+        order: ShipOrder,
+        dice: Dice,
+        events: list[Event],
+        damage: dict[str, int],
+    ) -> None:
         target_id = order.data.get("target")
         if not target_id:
             return
         target = ships.get(str(target_id))
         if target is None or not target.active:
-            events.append(Event(kind="no_shot", turn=state.turn, ship_id=ship.id, target_id=str(target_id),
-                                text=f"{ship.name} holds fire: target no longer on the table.",
-                                visible_to=(ship.side,)))
+            events.append(
+                Event(
+                    kind="no_shot",
+                    turn=state.turn,
+                    ship_id=ship.id,
+                    target_id=str(target_id),
+                    text=f"{ship.name} holds fire: target no longer on the table.",
+                    visible_to=(ship.side,),
+                )
+            )
             return
         assert isinstance(ship.position, Hex) and isinstance(target.position, Hex)
         rng = hex_distance(ship.position, target.position)
@@ -432,24 +573,44 @@ class UltraSimple(RuleSet):
         arc, groups = self.guns_bearing(state, ship, ship.position, ship.heading, target.position)
         if needed is None or not groups:
             why = f"{rng} hexes, beyond 6 (U03)" if needed is None else f"no guns bear in the {arc} arc"
-            events.append(Event(kind="no_shot", turn=state.turn, ship_id=ship.id, target_id=target.id,
-                                text=f"{ship.name} cannot fire at {target.name}: {why}.",
-                                visible_to=(ship.side,)))
+            events.append(
+                Event(
+                    kind="no_shot",
+                    turn=state.turn,
+                    ship_id=ship.id,
+                    target_id=target.id,
+                    text=f"{ship.name} cannot fire at {target.name}: {why}.",
+                    visible_to=(ship.side,),
+                )
+            )
             return
         for calibre, guns in groups:
             n = gun_dice(guns, calibre)
-            rolls = [dice.roll("D6", f"{ship.name} {calibre:g}in at {target.name}") for _ in range(n)]
+            purpose = f"{ship.name} {calibre:g}in at {target.name}"
+            rolls = [dice.roll("D6", purpose) for _ in range(n)]
             hits = sum(1 for r in rolls if r >= needed)
             pct = round((calibre - T.BASE_CALIBRE_IN) * 10)
-            mods = (Modifier(label=f"{guns} x {calibre:g}in guns, {pct:+d}% dice (3.0, U01)", value=n - guns),)
+            mods = (
+                Modifier(label=f"{guns} x {calibre:g}in guns, {pct:+d}% dice (3.0, U01)", value=n - guns),
+            )
             recorded = tuple(dice.rolls[-n:]) if n else ()
-            events.append(Event(
-                kind="fire", turn=state.turn, ship_id=ship.id, target_id=target.id,
-                text=(f"{ship.name} fires {guns} x {calibre:g}in ({arc}) at {target.name}, {rng} hexes: "
-                      f"{n} D6 needing {needed}+ -> {hits} hit(s)."),
-                rolls=recorded, modifiers=mods, needed=needed, outcome="hit" if hits else "miss",
-                data={"hits": hits, "dice": n, "range": rng, "arc": arc, "calibre": calibre},
-            ))
+            events.append(
+                Event(
+                    kind="fire",
+                    turn=state.turn,
+                    ship_id=ship.id,
+                    target_id=target.id,
+                    text=(
+                        f"{ship.name} fires {guns} x {calibre:g}in ({arc}) at {target.name}, {rng} hexes: "
+                        f"{n} D6 needing {needed}+ -> {hits} hit(s)."
+                    ),
+                    rolls=recorded,
+                    modifiers=mods,
+                    needed=needed,
+                    outcome="hit" if hits else "miss",
+                    data={"hits": hits, "dice": n, "range": rng, "arc": arc, "calibre": calibre},
+                )
+            )
             if hits:
                 damage[target.id] = damage.get(target.id, 0) + hits
 
@@ -467,18 +628,29 @@ class UltraSimple(RuleSet):
             needed = to_hit(rng)
             arc, groups = self.guns_bearing(state, ship, pos, heading, target.position)
             for cal, n in groups:
-                lines.append(f"{cal:g}-inch: {n} guns ({arc}) -> {gun_dice(n, cal)} D6, hits on "
-                             f"{needed}+ at {rng} hexes" if needed else f"{cal:g}-inch: out of range ({rng} hexes)")
+                lines.append(
+                    f"{cal:g}-inch: {n} guns ({arc}) -> {gun_dice(n, cal)} D6, hits on "
+                    f"{needed}+ at {rng} hexes"
+                    if needed
+                    else f"{cal:g}-inch: out of range ({rng} hexes)"
+                )
         return lines
 
     def tables(self) -> dict[str, JSON]:
         return {
             "range_bands": [{"max_hexes": m, "d6_needed": n} for m, n in T.RANGE_BANDS],
             "max_range_hexes": T.MAX_RANGE,
-            "calibre_modifier": {"base_calibre_in": T.BASE_CALIBRE_IN, "per_inch": T.PER_INCH,
-                                 "rounding": "halves up, per calibre group (U01, U02)"},
-            "protection": {"tons_per_point": T.TONS_PER_POINT, "belt_inches_per_point": T.BELT_INCHES_PER_POINT,
-                           "minimum": 1, "rounding": "halves up; both halves: tonnage up, belt down (U05)"},
+            "calibre_modifier": {
+                "base_calibre_in": T.BASE_CALIBRE_IN,
+                "per_inch": T.PER_INCH,
+                "rounding": "halves up, per calibre group (U01, U02)",
+            },
+            "protection": {
+                "tons_per_point": T.TONS_PER_POINT,
+                "belt_inches_per_point": T.BELT_INCHES_PER_POINT,
+                "minimum": 1,
+                "rounding": "halves up; both halves: tonnage up, belt down (U05)",
+            },
             "movement": {"hexes": list(T.MOVE_HEXES), "turns_deg": list(T.TURNS_DEG)},
             "arcs_deg": {"forward": T.ARC_FORWARD_DEG, "aft": T.ARC_AFT_DEG},
         }

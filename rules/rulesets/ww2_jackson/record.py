@@ -1,0 +1,509 @@
+"""The record sheet of ``ww2_jackson``: class data (A4, W02) and the sheet state kept in ``ShipState.sheet``.
+
+Class stats (``ShipState.stats``, the A4 record sheet; :data:`CLASS_SCHEMA` in ``schema.py``) are parsed into
+:class:`ClassData`. Box areas (keys used everywhere, in events and orders):
+
+- ``main`` / ``secondary``: one box per turret or mount: a row of ``stats.guns`` (index into that list);
+- ``torpedo``: one box per tube mount: a row of ``stats.torpedoes``;
+- ``aa``, ``above`` (general above water, no armour), ``above_armoured`` (general above water with the belt
+  letter), ``underwater`` (general underwater), ``engine``, ``damage_control``, ``fire_control``: counts.
+
+Armour letters: a gun box has its own; ``above_armoured`` has ``stats.belt``; ``underwater`` and ``engine``
+carry the underwater protection letter (seed line 288; NW-WW2-04); every other box is unarmoured.
+
+**Sheet JSON** (``ShipState.sheet``; the website draws the status sheet from it)::
+
+    {
+      "guns_lost": [2],                 # indexes of stats.guns rows (turret/mount boxes) marked
+      "torpedo_lost": [0],              # indexes of stats.torpedoes rows (mount boxes) marked
+      "loaded": [4, 4],                 # torpedoes in the tubes, per mount
+      "reloads": 8,                     # reload torpedoes left
+      "marked": {"aa": 0, "above": 2, "above_armoured": 1, "underwater": 0, "engine": 1,
+                 "damage_control": 1, "fire_control": 0},   # boxes marked per counted area
+      "wrecked_engines": 0,             # engine boxes marked for good (boiler / fuel 1-2), never restored
+      "half": 1,                        # W32 half-box credit carried (0 or 1)
+      "last_marks": [{"area": "engine", "index": null}],    # marked in the turn just resolved (DC)
+      "fires": [{"intensity": 1, "since": 3}],               # fire: intensity 1 or 2, turn it began
+      "floods": [{"kind": "critical", "per_turn": 1, "per_turn_fast": 2, "fail": "capsize", "fail_on": 1,
+                  "since": 4}],         # progressive flooding: "torpedo" (W35) or "critical"
+      "conditions": {"bridge": {"since": 3, "until": null, "fixed": false},
+                     "electrical": {"since": 4, "until": 6, "fixed": false}},
+                                        # criticals in effect (see CONDITIONS); until = last turn in
+                                        # force (null: till recovered); fixed = no repair
+      "helm": {"course": 270.0, "speed": 20.0},              # helm order queued (steering damage)
+      "cleared": true,                  # cleared for action (W11)
+      "last_targets": {"main": "bismarck"},                  # each battery's target last turn (A6)
+      "fired": false,                   # fired guns in the turn just resolved (night gun flashes, A2)
+      "turned": 0.0,                    # degrees of course change in the turn just resolved
+      "searchlight": "",                # target lit by this ship's searchlight last turn
+      "star_shell": "",                 # target lit by this ship's star shell last turn
+      "preference": "keep_afloat",      # standing damage-allocation preference (order field)
+      "max_speed": 26.0,                # knots the damaged ship can make now (W38)
+      "hits": [{"turn": 2, "by": "bismarck", "calibre": 15.0, "location": "main", "penetrated": true}]
+                                        # the hits scored on the ship, as the enemy sees them (A2)
+    }
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import cast
+
+from ...model import JSON
+
+COUNT_AREAS: tuple[str, ...] = (
+    "aa",
+    "above",
+    "above_armoured",
+    "underwater",
+    "engine",
+    "damage_control",
+    "fire_control",
+)
+GUN_AREAS: tuple[str, ...] = ("main", "secondary")
+ALL_AREAS: tuple[str, ...] = ("main", "secondary", "torpedo", *COUNT_AREAS)
+UNDERWATER_AREAS: tuple[str, ...] = ("underwater", "engine")
+
+CONDITIONS: dict[str, str] = {
+    "bridge": "Bridge hit: straight ahead, no change of speed or heading till a 16+ (a 1: withdraws).",
+    "steering": "Steering damaged: the ship executes last turn's helm order.",
+    "ammo_short": "Ammunition short: half fire dice till a 16+ (a 1: exhausted).",
+    "ammo_exhausted": "Ammunition exhausted: no more main battery fire.",
+    "electrical": "Electrical failure: no radar, no searchlights, half gunnery dice.",
+    "boiler": "Smoke in the boiler rooms: half speed till repaired or a 16+ (1-2: two engine boxes lost).",
+    "fuel": "Fuel contaminated: half speed till repaired or a 16+ (1-2: two engine boxes lost).",
+    "list": "List: no main armament fire for the rest of the game.",
+    "no_power": "No power: dead in the water, no gunfire.",
+    "guns_silent": "No gun armament fire (ammunition supply interrupted).",
+    "no_main_fire": "Magazines flooded: no main armament fire for the rest of the game.",
+    "radar_out": "Radar knocked out.",
+    "aircraft_wrecked": "Aircraft facility wrecked.",
+}
+REPAIRABLE: tuple[str, ...] = ("steering", "ammo_short", "boiler", "fuel", "radar_out", "electrical")
+"""Conditions a damage control box may repair (A6, W41; never the bridge, line 393)."""
+
+
+def _i(v: JSON, default: int = 0) -> int:
+    if isinstance(v, bool):
+        return int(v)
+    if isinstance(v, (int, float)):
+        return int(v)
+    return default
+
+
+def _f(v: JSON, default: float = 0.0) -> float:
+    if isinstance(v, bool):
+        return float(v)
+    if isinstance(v, (int, float)):
+        return float(v)
+    return default
+
+
+def _s(v: JSON, default: str = "") -> str:
+    return v if isinstance(v, str) else default
+
+
+def _b(v: JSON, default: bool = False) -> bool:
+    return v if isinstance(v, bool) else default
+
+
+def _rows(v: JSON) -> list[dict[str, JSON]]:
+    if not isinstance(v, list):
+        return []
+    return [r for r in v if isinstance(r, dict)]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GunBox:
+    """A main or secondary armament box: a turret or mount, its guns, calibre and arcs."""
+
+    index: int
+    area: str
+    name: str
+    calibre: float
+    kind: str
+    guns: int
+    armour: str
+    forward: bool
+    aft: bool
+    broadside: bool
+    side: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TorpedoMount:
+    """A torpedo tube mount box: tubes, torpedo calibre (18/21/24), side, fixed (battleship) tubes."""
+
+    index: int
+    name: str
+    calibre: int
+    tubes: int
+    side: str
+    fixed: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ClassData:
+    """A ship class's record sheet, parsed from its stats."""
+
+    type: str
+    tonnage: int
+    speed: float
+    turning: str
+    underwater_protection: str
+    belt: str
+    radar: str
+    aircraft: int
+    guns: tuple[GunBox, ...]
+    torpedoes: tuple[TorpedoMount, ...]
+    torpedo_reloads: int
+    counts: dict[str, int]
+    caps: dict[str, int] = field(default_factory=dict)
+    """Boxes per area (every area of ALL_AREAS), computed once by :func:`parse_class`."""
+
+    @property
+    def capital(self) -> bool:
+        """Battleships, battlecruisers and carriers use the capital critical table (W26)."""
+        return self.type in ("battleship", "battlecruiser", "carrier")
+
+    @property
+    def small(self) -> bool:
+        """Destroyer-size or smaller (the -1 large ship against small, the -2 agile torpedo target)."""
+        return self.type in ("destroyer", "small_craft")
+
+    def capacity(self, area: str) -> int:
+        """Return the number of boxes in an area."""
+        return self.caps.get(area, 0)
+
+    def armour(self, area: str, index: int | None = None) -> str:
+        """Return the armour letter of a box ("" when unarmoured)."""
+        if area in GUN_AREAS and index is not None:
+            return self.guns[index].armour
+        if area == "above_armoured":
+            return self.belt
+        if area in UNDERWATER_AREAS:
+            return self.underwater_protection
+        return ""
+
+    def turning_class(self) -> str:
+        """Return the turning circle class: destroyer, cruiser or capital (lines 401-407)."""
+        if self.turning:
+            return self.turning
+        if self.type in ("destroyer", "small_craft"):
+            return "destroyer"
+        if self.type == "cruiser":
+            return "cruiser"
+        return "capital"
+
+
+def parse_class(stats: Mapping[str, JSON]) -> ClassData:
+    """Return the class data of valid stats (see ``schema.CLASS_SCHEMA``)."""
+    guns = tuple(
+        GunBox(
+            index=i,
+            area=_s(r.get("area"), "main"),
+            name=_s(r.get("name")) or f"{_s(r.get('area'), 'main')} {i + 1}",
+            calibre=_f(r.get("calibre"), 4.0),
+            kind=_s(r.get("kind"), "standard"),
+            guns=_i(r.get("guns"), 1),
+            armour=_s(r.get("armour")),
+            forward=_b(r.get("forward")),
+            aft=_b(r.get("aft")),
+            broadside=_b(r.get("broadside"), True),
+            side=_s(r.get("side"), "centre"),
+        )
+        for i, r in enumerate(_rows(stats.get("guns")))
+    )
+    torps = tuple(
+        TorpedoMount(
+            index=i,
+            name=_s(r.get("name")) or f"torpedo mount {i + 1}",
+            calibre=_i(r.get("calibre"), 21),
+            tubes=_i(r.get("tubes"), 1),
+            side=_s(r.get("side"), "centre"),
+            fixed=_b(r.get("fixed")),
+        )
+        for i, r in enumerate(_rows(stats.get("torpedoes")))
+    )
+    counts = {a: _i(stats.get(a)) for a in COUNT_AREAS}
+    caps = dict(counts)
+    for area in GUN_AREAS:
+        caps[area] = sum(1 for g in guns if g.area == area)
+    caps["torpedo"] = len(torps)
+    return ClassData(
+        caps=caps,
+        type=_s(stats.get("type"), "cruiser"),
+        tonnage=_i(stats.get("tonnage")),
+        speed=_f(stats.get("speed")),
+        turning=_s(stats.get("turning")),
+        underwater_protection=_s(stats.get("underwater_protection")),
+        belt=_s(stats.get("belt")),
+        radar=_s(stats.get("radar"), "none"),
+        aircraft=_i(stats.get("aircraft")),
+        guns=guns,
+        torpedoes=torps,
+        torpedo_reloads=_i(stats.get("torpedo_reloads")),
+        counts=counts,
+    )
+
+
+@dataclass(slots=True)
+class Fire:
+    """A fire aboard: intensity 1 (one box a turn) or 2 (intensified), and the turn it began."""
+
+    intensity: int
+    since: int
+
+
+@dataclass(slots=True)
+class Flood:
+    """Progressive flooding: ``torpedo`` (W35, lines 382-386) or ``critical`` (the critical tables)."""
+
+    kind: str
+    since: int
+    per_turn: int = 1
+    per_turn_fast: int = 1
+    fail: str = ""
+    fail_on: int = 0
+
+
+@dataclass(slots=True)
+class Cond:
+    """A critical effect in force from turn ``since`` until the end of turn ``until`` (None: till
+    recovered)."""
+
+    since: int
+    until: int | None = None
+    fixed: bool = False
+
+
+@dataclass(slots=True)
+class Sheet:
+    """The mutable working copy of a ship's sheet during a phase (see the module docstring for the JSON)."""
+
+    guns_lost: list[int] = field(default_factory=list)
+    torpedo_lost: list[int] = field(default_factory=list)
+    loaded: list[int] = field(default_factory=list)
+    reloads: int = 0
+    marked: dict[str, int] = field(default_factory=lambda: {a: 0 for a in COUNT_AREAS})
+    wrecked_engines: int = 0
+    half: int = 0
+    last_marks: list[tuple[str, int | None]] = field(default_factory=list)
+    fresh: list[tuple[str, int | None]] = field(default_factory=list)
+    fires: list[Fire] = field(default_factory=list)
+    floods: list[Flood] = field(default_factory=list)
+    conditions: dict[str, Cond] = field(default_factory=dict)
+    helm: tuple[float, float] | None = None
+    cleared: bool = True
+    last_targets: dict[str, str] = field(default_factory=dict)
+    fired: bool = False
+    turned: float = 0.0
+    searchlight: str = ""
+    star_shell: str = ""
+    preference: str = "keep_afloat"
+    max_speed: float = 0.0
+    hits: list[dict[str, JSON]] = field(default_factory=list)
+
+    # --- boxes ----------------------------------------------------------------------------------
+
+    def remaining(self, cd: ClassData, area: str) -> int:
+        """Return the intact boxes of an area."""
+        if area in GUN_AREAS:
+            return sum(1 for g in cd.guns if g.area == area and g.index not in self.guns_lost)
+        if area == "torpedo":
+            return len(cd.torpedoes) - len(self.torpedo_lost)
+        return max(0, cd.counts.get(area, 0) - self.marked.get(area, 0))
+
+    def intact_boxes(self, cd: ClassData, area: str) -> list[int]:
+        """Return the indexes of intact gun or torpedo boxes of an area, in sheet order."""
+        if area in GUN_AREAS:
+            return [g.index for g in cd.guns if g.area == area and g.index not in self.guns_lost]
+        if area == "torpedo":
+            return [t.index for t in cd.torpedoes if t.index not in self.torpedo_lost]
+        return []
+
+    def mark(self, cd: ClassData, area: str, index: int | None = None) -> tuple[str, int | None] | None:
+        """Mark one box of an area (a given gun/torpedo box, or the sheet's choice); return it, None if none
+        left.
+
+        A gun box chosen by the sheet is the intact one with the strongest armour, the last listed among
+        equals (the owner's choice, NW-WW2-05).
+        """
+        if area in GUN_AREAS:
+            intact = self.intact_boxes(cd, area)
+            if not intact:
+                return None
+            if index is None or index not in intact:
+                index = max(intact, key=lambda i: (_armour_rank(cd.guns[i].armour), i))
+            self.guns_lost.append(index)
+            self.guns_lost.sort()
+            box: tuple[str, int | None] = (area, index)
+        elif area == "torpedo":
+            intact = self.intact_boxes(cd, area)
+            if not intact:
+                return None
+            if index is None or index not in intact:
+                index = intact[-1]
+            self.torpedo_lost.append(index)
+            self.torpedo_lost.sort()
+            if index < len(self.loaded):
+                self.loaded[index] = 0
+            box = (area, index)
+        else:
+            if self.remaining(cd, area) <= 0:
+                return None
+            self.marked[area] = self.marked.get(area, 0) + 1
+            box = (area, None)
+        self.fresh.append(box)
+        return box
+
+    def restore(self, cd: ClassData, area: str, index: int | None) -> bool:
+        """Restore one marked box (damage control, A6). Return False when there is no such box marked."""
+        if area in GUN_AREAS:
+            if index is None or index not in self.guns_lost:
+                return False
+            self.guns_lost.remove(index)
+            return True
+        if area == "torpedo":
+            if index is None or index not in self.torpedo_lost:
+                return False
+            self.torpedo_lost.remove(index)
+            return True
+        floor = self.wrecked_engines if area == "engine" else 0
+        if self.marked.get(area, 0) <= floor:
+            return False
+        self.marked[area] -= 1
+        return True
+
+    def total_boxes(self, cd: ClassData) -> int:
+        """Return every box on the sheet."""
+        return sum(cd.capacity(a) for a in ALL_AREAS)
+
+    def total_remaining(self, cd: ClassData) -> int:
+        """Return every intact box on the sheet."""
+        return sum(self.remaining(cd, a) for a in ALL_AREAS)
+
+    def underwater_remaining(self, cd: ClassData) -> int:
+        """Return the intact underwater boxes: general underwater and engine rooms (A6)."""
+        return self.remaining(cd, "underwater") + self.remaining(cd, "engine")
+
+    def has(self, name: str, turn: int) -> bool:
+        """Return True while condition ``name`` is in force in ``turn``."""
+        c = self.conditions.get(name)
+        return c is not None and (c.until is None or turn <= c.until)
+
+    def fire_control(self, cd: ClassData) -> bool:
+        """Return True while any fire control box is intact."""
+        return self.remaining(cd, "fire_control") > 0
+
+
+def _armour_rank(letter: str) -> int:
+    return {"A": 5, "B": 4, "C": 3, "D": 2, "E": 1}.get(letter, 0)
+
+
+def new_sheet(cd: ClassData) -> Sheet:
+    """Return a fresh sheet for a class: every box intact, tubes loaded, reloads aboard."""
+    return Sheet(loaded=[t.tubes for t in cd.torpedoes], reloads=cd.torpedo_reloads)
+
+
+def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
+    """Return the working sheet of a ship from its JSON (missing keys take fresh values)."""
+    sh = new_sheet(cd)
+    if not data:
+        return sh
+    sh.guns_lost = sorted(_i(v) for v in cast(list[JSON], data.get("guns_lost") or []))
+    sh.torpedo_lost = sorted(_i(v) for v in cast(list[JSON], data.get("torpedo_lost") or []))
+    loaded = data.get("loaded")
+    if isinstance(loaded, list):
+        sh.loaded = [_i(v) for v in loaded]
+    while len(sh.loaded) < len(cd.torpedoes):
+        sh.loaded.append(cd.torpedoes[len(sh.loaded)].tubes)
+    sh.reloads = _i(data.get("reloads"), cd.torpedo_reloads)
+    marked = data.get("marked")
+    if isinstance(marked, dict):
+        for a in COUNT_AREAS:
+            sh.marked[a] = _i(marked.get(a))
+    sh.wrecked_engines = _i(data.get("wrecked_engines"))
+    sh.half = _i(data.get("half"))
+    for m in _rows(data.get("last_marks")):
+        idx = m.get("index")
+        sh.last_marks.append((_s(m.get("area")), None if idx is None else _i(idx)))
+    for f in _rows(data.get("fires")):
+        sh.fires.append(Fire(intensity=_i(f.get("intensity"), 1), since=_i(f.get("since"))))
+    for f in _rows(data.get("floods")):
+        sh.floods.append(
+            Flood(
+                kind=_s(f.get("kind"), "torpedo"),
+                since=_i(f.get("since")),
+                per_turn=_i(f.get("per_turn"), 1),
+                per_turn_fast=_i(f.get("per_turn_fast"), 1),
+                fail=_s(f.get("fail")),
+                fail_on=_i(f.get("fail_on")),
+            )
+        )
+    conds = data.get("conditions")
+    if isinstance(conds, dict):
+        for k, v in conds.items():
+            if isinstance(v, dict):
+                until = v.get("until")
+                sh.conditions[k] = Cond(
+                    since=_i(v.get("since")),
+                    until=None if until is None else _i(until),
+                    fixed=_b(v.get("fixed")),
+                )
+    helm = data.get("helm")
+    if isinstance(helm, dict):
+        sh.helm = (_f(helm.get("course")), _f(helm.get("speed")))
+    sh.cleared = _b(data.get("cleared"), True)
+    lt = data.get("last_targets")
+    if isinstance(lt, dict):
+        sh.last_targets = {k: v for k, v in lt.items() if isinstance(v, str)}
+    sh.fired = _b(data.get("fired"))
+    sh.turned = _f(data.get("turned"))
+    sh.searchlight = _s(data.get("searchlight"))
+    sh.star_shell = _s(data.get("star_shell"))
+    sh.preference = _s(data.get("preference"), "keep_afloat")
+    sh.max_speed = _f(data.get("max_speed"))
+    sh.hits = [dict(h) for h in _rows(data.get("hits"))]
+    return sh
+
+
+def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
+    """Return the JSON of a working sheet (the shape in the module docstring)."""
+    conds: dict[str, JSON] = {
+        k: {"since": c.since, "until": c.until, "fixed": c.fixed} for k, c in sorted(sh.conditions.items())
+    }
+    return {
+        "guns_lost": list(sh.guns_lost),
+        "torpedo_lost": list(sh.torpedo_lost),
+        "loaded": list(sh.loaded),
+        "reloads": sh.reloads,
+        "marked": {a: sh.marked.get(a, 0) for a in COUNT_AREAS},
+        "wrecked_engines": sh.wrecked_engines,
+        "half": sh.half,
+        "last_marks": [{"area": a, "index": i} for a, i in sh.last_marks],
+        "fires": [{"intensity": f.intensity, "since": f.since} for f in sh.fires],
+        "floods": [
+            {
+                "kind": f.kind,
+                "since": f.since,
+                "per_turn": f.per_turn,
+                "per_turn_fast": f.per_turn_fast,
+                "fail": f.fail,
+                "fail_on": f.fail_on,
+            }
+            for f in sh.floods
+        ],
+        "conditions": conds,
+        "helm": None if sh.helm is None else {"course": sh.helm[0], "speed": sh.helm[1]},
+        "cleared": sh.cleared,
+        "last_targets": dict(sorted(sh.last_targets.items())),
+        "fired": sh.fired,
+        "turned": sh.turned,
+        "searchlight": sh.searchlight,
+        "star_shell": sh.star_shell,
+        "preference": sh.preference,
+        "max_speed": sh.max_speed,
+        "hits": [dict(h) for h in sh.hits],
+    }

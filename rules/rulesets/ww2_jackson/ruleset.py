@@ -1,0 +1,1228 @@
+"""``ww2_jackson`` (seed ``000_6c8b418afcdd1c2b.txt``): the Jackson Gamers' WWII D20 naval rules.
+
+Turn (A1): one phase, all sides plot at once. (0) damage control orders spent (A6, W41); (1) movement of all
+ships at once, 1/4 inch per knot on turning circles (lines 395-407, W36-W38); (2) gunfire, all at once, on
+positions after movement: BFN -> MFN D20 per calibre, 6+/11+/16+ by range band with the cumulative and the
+best night modifier (lines 25-105, W03-W10); hits are applied after all fire is resolved, so a ship sunk this
+turn still fires (A1): location, penetration, located box and collateral (lines 105-141, 237-288, W27-W33);
+(3) torpedoes: launches recorded, torpedoes due this turn strike (lines 143-235, A6, W12-W21); (4) end of
+turn: fires, flooding, recovery rolls (W39), sinking (A6).
+
+Record sheet (A4): see :mod:`.record` for the class data and the ``ShipState.sheet`` JSON shape.
+Rulings of our own: ``docs/rulings.md`` NW-WW2-01..
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+
+from ...base import DefaultPolicy, RuleSet
+from ...dice import Dice
+from ...geometry import arc_of, bearing, distance, norm_deg, on_table, side_of, turn_between
+from ...model import (
+    JSON,
+    BattleState,
+    Event,
+    FieldErrors,
+    FieldSpec,
+    Modifier,
+    PendingEffect,
+    PhaseResult,
+    Point,
+    ShipOrder,
+    ShipState,
+)
+from . import tables as T
+from .damage import Ctx, Hull, end_of_turn, shell_hit, torpedo_hit
+from .gunnery import GunRow, bfn_by_calibre, gun_row, halve, mfn, night_modifier, range_band
+from .movement import combat_speed, inches, max_speed, move, turning_radius
+from .record import (
+    CONDITIONS,
+    REPAIRABLE,
+    ClassData,
+    Sheet,
+    parse_class,
+    sheet_from_json,
+    sheet_to_json,
+)
+from .schema import CLASS_SCHEMA, OPTIONS, ORDER_TYPES, check_class
+
+BATTERIES: tuple[str, ...] = ("main", "secondary")
+_CLASS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassData]] = {}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Solution:
+    """What one calibre of a battery rolls at a target: BFN, MFN, band, number needed and modifiers."""
+
+    calibre: float
+    kind: str
+    row: GunRow
+    bfn: int
+    mfn: int
+    band: str | None
+    needed: int
+    modifiers: tuple[Modifier, ...]
+    halved: bool
+    note: str = ""
+
+    @property
+    def total(self) -> int:
+        """Return the sum of the modifiers to the die."""
+        return int(sum(m.value for m in self.modifiers))
+
+
+@dataclass(slots=True)
+class Live:
+    """A ship during resolution: its state fields that change, its class data and working sheet."""
+
+    ship: ShipState
+    cd: ClassData
+    sheet: Sheet
+    pos: Point
+    heading: float
+    speed: float
+    prev_fired: bool = False
+    prev_lit: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.ship.id
+
+
+def _f(v: JSON, default: float = 0.0) -> float:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+
+
+def _i(v: JSON, default: int = 0) -> int:
+    return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+
+
+def _s(v: JSON) -> str:
+    return v if isinstance(v, str) else ""
+
+
+def _pt(p: object) -> Point:
+    assert isinstance(p, Point)
+    return p
+
+
+class WW2Jackson(RuleSet):
+    """The Jackson Gamers' WWII naval rules (seed 000), sections 1-5, with rulings W01-W41 and A1-A7."""
+
+    key = "ww2_jackson"
+    title = "Jackson Gamers WWII Naval Rules (D20)"
+    version = "1.0"
+    source = "seeds/000_6c8b418afcdd1c2b.txt"
+    geometry = "table_in"
+    unit = "inches"
+    dice = ("D20",)
+    order_types = ORDER_TYPES
+    options = OPTIONS
+    default_map = (96, 72)
+
+    # --- classes --------------------------------------------------------------------------------
+
+    def class_schema(self) -> tuple[FieldSpec, ...]:
+        return CLASS_SCHEMA
+
+    def check_class(self, stats: Mapping[str, JSON]) -> FieldErrors:
+        return check_class(stats)
+
+    def reference_classes(self) -> tuple[dict[str, JSON], ...]:
+        from .classes import reference_classes
+
+        return reference_classes()
+
+    def class_summary(self, stats: Mapping[str, JSON]) -> dict[str, JSON]:
+        """Return BFN and MFN per arc and calibre, combat speed and the move in inches (class page)."""
+        cd = parse_class(stats)
+        sh = Sheet()
+        arcs: dict[str, JSON] = {}
+        for arc, side in (
+            ("forward", "starboard"),
+            ("aft", "starboard"),
+            ("broadside", "starboard"),
+            ("broadside_port", "port"),
+        ):
+            rows: list[JSON] = []
+            for battery in BATTERIES:
+                for cal, kind, bfn in bfn_by_calibre(cd, sh, battery, arc.split("_")[0], side):
+                    row = gun_row(cal, kind)
+                    rows.append(
+                        {
+                            "battery": battery,
+                            "calibre": cal,
+                            "bfn": bfn,
+                            "mfn": mfn(bfn, row.mfn),
+                            "ranges_in": list(T.RANGE_TABLE[row.range]),
+                        }
+                    )
+            arcs[arc] = rows
+        cs = combat_speed(cd.speed)
+        return {
+            "arcs": arcs,
+            "combat_speed_knots": cs,
+            "move_inches": inches(cs),
+            "turning_radius_in": turning_radius(cd),
+            "boxes": sh.total_boxes(cd),
+        }
+
+    # --- set-up ----------------------------------------------------------------------------------
+
+    def setup(self, state: BattleState, dice: Dice) -> tuple[BattleState, tuple[Event, ...]]:
+        """Fill each sheet from the class (every box intact, tubes loaded, cleared for action, W11)."""
+        ships = []
+        for s in state.ships:
+            cd = parse_class(s.stats)
+            sh = sheet_from_json(cd, s.sheet)
+            sh.max_speed = max_speed(cd, sh, state.turn)
+            speed = min(s.speed, sh.max_speed)
+            ships.append(
+                replace(
+                    s,
+                    sheet=sheet_to_json(sh),
+                    speed=speed,
+                    heading=norm_deg(s.heading),
+                    flags=self._flags(cd, sh, speed, s.flags),
+                )
+            )
+        new = replace(state, ships=tuple(ships))
+        ev = Event(
+            kind="setup",
+            turn=state.turn,
+            text=f"{len(ships)} ships take station; {'night' if state.conditions.night else 'day'} action.",
+        )
+        return new, (ev,)
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    def _opt(self, state: BattleState, name: str) -> JSON:
+        if name in state.options:
+            return state.options[name]
+        for spec in OPTIONS:
+            if spec.name == name:
+                return spec.default
+        return None
+
+    def _flags(self, cd: ClassData, sh: Sheet, speed: float, old: tuple[str, ...] = ()) -> tuple[str, ...]:
+        flags = []
+        if sh.fires:
+            flags.append("on_fire")
+        if sh.max_speed <= 0 or (speed <= 0 and sh.max_speed <= 0):
+            flags.append("dead_in_water")
+        if sh.fired:
+            flags.append("fired")
+        if sh.searchlight:
+            flags.append("searchlight")
+        if "illuminated" in old:
+            flags.append("illuminated")
+        if sh.conditions.get("list"):
+            flags.append("listing")
+        return tuple(flags)
+
+    def _class(self, stats: Mapping[str, JSON]) -> ClassData:
+        """Return the parsed class data of stats, cached by the stats object (states share it between
+        phases)."""
+        hit = _CLASS_CACHE.get(id(stats))
+        if hit is not None and hit[0] is stats:
+            return hit[1]
+        cd = parse_class(stats)
+        if len(_CLASS_CACHE) > 4096:
+            _CLASS_CACHE.clear()
+        _CLASS_CACHE[id(stats)] = (stats, cd)
+        return cd
+
+    def _live(self, s: ShipState) -> Live:
+        cd = self._class(s.stats)
+        return Live(
+            ship=s,
+            cd=cd,
+            sheet=sheet_from_json(cd, s.sheet),
+            pos=_pt(s.position),
+            heading=s.heading,
+            speed=s.speed,
+        )
+
+    def _night(self, state: BattleState) -> bool:
+        return state.conditions.night
+
+    def _visible(self, state: BattleState, side: str, target: ShipState) -> bool:
+        """A2: by day every ship; at night within 20 inches of a ship of ``side``, or lit, on fire or
+        firing."""
+        if target.side == side or not self._night(state):
+            return True
+        if any(f in target.flags for f in ("on_fire", "fired", "illuminated", "searchlight")):
+            return True
+        tp = _pt(target.position)
+        return any(
+            s.side == side and s.active and distance(_pt(s.position), tp) <= T.NIGHT_SIGHT_IN + 1e-9
+            for s in state.ships
+        )
+
+    def visible_ship_ids(self, state: BattleState, side: str) -> set[str]:
+        return {s.id for s in state.ships if self._visible(state, side, s)}
+
+    def public_sheet(self, ship: ShipState) -> dict[str, JSON]:
+        # A2: an opponent knows the hits scored on the ship and where they landed, not its boxes.
+        hits = ship.sheet.get("hits")
+        return {"hits": list(hits) if isinstance(hits, list) else []}
+
+    def _bears_torpedo(self, mount_side: str, arc: str, side: str) -> bool:
+        """Torpedo mounts bear on the broadside arc, wing mounts on their own side only (NW-WW2-11)."""
+        return arc == "broadside" and (mount_side == "centre" or mount_side == side)
+
+    def _no_fire_reason(self, sheet: Sheet, battery: str, turn: int) -> str:
+        if not sheet.cleared:
+            return "not cleared for action (W11)"
+        for name in ("no_power", "guns_silent"):
+            if sheet.has(name, turn):
+                return CONDITIONS[name]
+        if battery == "main":
+            for name in ("list", "ammo_exhausted", "no_main_fire"):
+                if sheet.has(name, turn):
+                    return CONDITIONS[name]
+        return ""
+
+    def _planned(self, live: Live, data: Mapping[str, JSON], turn: int) -> tuple[float, float, str]:
+        """Return the course, speed and turn direction the ship executes this turn (bridge, steering)."""
+        cap = max_speed(live.cd, live.sheet, turn)
+        if live.sheet.has("bridge", turn):
+            return live.heading, min(live.speed, cap), "auto"
+        if live.sheet.has("steering", turn):
+            if live.sheet.helm is not None:
+                return live.sheet.helm[0], min(live.sheet.helm[1], cap), "auto"
+            return live.heading, min(live.speed, cap), "auto"
+        course = _f(data.get("course"), live.heading)
+        speed = min(_f(data.get("speed"), live.speed), cap)
+        return norm_deg(course), speed, _s(data.get("turn_direction")) or "auto"
+
+    def _predict(self, live: Live, data: Mapping[str, JSON], turn: int) -> tuple[Point, float, float, float]:
+        course, speed, direction = self._planned(live, data, turn)
+        pos, heading, turned, _ = move(
+            live.pos, live.heading, course, speed, turning_radius(live.cd), direction
+        )
+        return pos, heading, speed, turned
+
+    def _night_keys(
+        self, state: BattleState, firer: Live, target: Live, lit: dict[str, set[str]], dist: float
+    ) -> set[str]:
+        """Return the night modifiers available to ``firer`` against ``target`` (lines 74-83)."""
+        keys: set[str] = set()
+        turn = state.turn
+        side = firer.ship.side
+        if target.id in lit.get(f"searchlight:{side}", set()) or target.sheet.searchlight:
+            keys.add("searchlight")
+        if target.id in lit.get(f"star_shell:{side}", set()):
+            keys.add("star_shell")
+        if (
+            firer.cd.radar != "none"
+            and not firer.sheet.has("radar_out", turn)
+            and not firer.sheet.has("electrical", turn)
+        ):
+            keys.add(f"radar_{firer.cd.radar}")
+        if target.sheet.fires:
+            keys.add("target_on_fire")
+        if target.prev_fired:
+            keys.add("gun_flashes")
+        moon = state.conditions.moon
+        if moon != "none" and dist <= T.NIGHT_SIGHT_IN + 1e-9:
+            keys.add(f"{moon}_moon")
+        return keys
+
+    def solutions(
+        self,
+        state: BattleState,
+        firer: Live,
+        target: Live,
+        battery: str,
+        *,
+        pos: Point | None = None,
+        heading: float | None = None,
+        speed: float | None = None,
+        turned: float | None = None,
+        lit: dict[str, set[str]] | None = None,
+    ) -> tuple[list[Solution], str]:
+        """Return the fire solutions of one battery at one target, and why it cannot fire ("" when it can)."""
+        turn = state.turn
+        reason = self._no_fire_reason(firer.sheet, battery, turn)
+        if reason:
+            return [], reason
+        fpos = pos or firer.pos
+        fhead = firer.heading if heading is None else heading
+        fspeed = firer.speed if speed is None else speed
+        fturned = firer.sheet.turned if turned is None else turned
+        dist = distance(fpos, target.pos)
+        brg = bearing(fpos, target.pos)
+        arc = arc_of(fhead, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG)
+        side = side_of(fhead, brg)
+        night: tuple[str, int] | None = None
+        if self._night(state):
+            night = night_modifier(self._night_keys(state, firer, target, lit or {}, dist))
+            if night is None:
+                return (
+                    [],
+                    "night: no searchlight, star shell, radar, fire, gun flashes or moon to aim by (line 86)",
+                )
+        groups = bfn_by_calibre(firer.cd, firer.sheet, battery, arc, side)
+        if not groups:
+            return [], f"no {battery} guns bear in the {arc} arc"
+        halved = firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
+        out: list[Solution] = []
+        for cal, kind, bfn in groups:
+            row = gun_row(cal, kind)
+            if row.small_craft_only and target.cd.type != "small_craft":
+                continue
+            band = range_band(dist, row.range)
+            if band is None:
+                continue
+            n = mfn(bfn, row.mfn)
+            if halved:
+                n = halve(n)
+            mods: list[Modifier] = []
+            add = _adder(mods, T.GUN_MODIFIERS)
+            if fspeed >= T.HIGH_SPEED_KNOTS:
+                add("firer_fast")
+            if target.speed >= T.HIGH_SPEED_KNOTS:
+                add("target_fast")
+            if not firer.cd.small and target.cd.small and cal >= T.LARGE_VS_SMALL_MIN_CALIBRE:
+                add("large_vs_small")  # NW-WW2-12: the dice of 7-inch and larger guns
+            if fturned > T.TURNED_DEG:
+                add("firer_turned")
+            if target.sheet.turned > T.TURNED_DEG:
+                add("target_turned")
+            if not firer.sheet.fire_control(firer.cd):
+                add("no_fire_control")
+            if firer.sheet.last_targets.get(battery) != target.id:
+                add("first_fired_on")
+            if target.speed <= T.LOW_SPEED_KNOTS:
+                add("target_slow")
+            spotters = {x.strip() for x in _s(self._opt(state, "spotting_aircraft")).split(",") if x.strip()}
+            if band in ("long", "medium") and firer.ship.side in spotters:
+                add("spotting_aircraft")
+            if night is not None:
+                v, label = T.NIGHT_MODIFIERS[night[0]]
+                mods.append(Modifier(label=f"night: {label} (best, W10)", value=v))
+            out.append(
+                Solution(
+                    calibre=cal,
+                    kind=kind,
+                    row=row,
+                    bfn=bfn,
+                    mfn=n,
+                    band=band,
+                    needed=T.TO_HIT[band],
+                    modifiers=tuple(mods),
+                    halved=halved,
+                )
+            )
+        if not out:
+            return [], f"{target.ship.name} is beyond the {battery} battery's range ({dist:.1f} in)"
+        return out, ""
+
+    # --- orders ----------------------------------------------------------------------------------
+
+    def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
+        errors: FieldErrors = {}
+        data = order.data
+
+        def add(key: str, msg: str) -> None:
+            errors.setdefault(key, []).append(msg)
+
+        live = self._live(ship)
+        turn = state.turn
+        cap = max_speed(live.cd, live.sheet, turn)
+        if _f(data.get("speed")) > cap + 1e-6:
+            add("speed", f"{ship.name} can make at most {cap:g} knots now (W38).")
+        cleared = data.get("cleared_for_action")
+        if isinstance(cleared, bool):
+            live.sheet.cleared = cleared
+        ships = state.ship_map()
+        pos = heading = spd = turned = None
+        if any(data.get(k) for k in ("target_main", "target_secondary", "torpedo_target")):
+            pos, heading, spd, turned = self._predict(live, data, turn)
+
+        def enemy(key: str) -> ShipState | None:
+            tid = _s(data.get(key))
+            if not tid:
+                return None
+            t = ships.get(tid)
+            if t is None:
+                add(key, f"No ship {tid!r} in this battle.")
+            elif t.side == ship.side:
+                add(key, f"{t.name} is on your side.")
+            elif not t.active:
+                add(key, f"{t.name} is {t.status}.")
+            elif not self._visible(state, ship.side, t):
+                add(key, f"{t.name} is not in sight (A2).")
+            else:
+                return t
+            return None
+
+        for battery in BATTERIES:
+            t = enemy(f"target_{battery}")
+            if t is None:
+                continue
+            sols, why = self.solutions(
+                state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
+            )
+            if not sols and not why.startswith("night"):
+                add(f"target_{battery}", f"{ship.name} cannot fire its {battery} battery at {t.name}: {why}.")
+        t = enemy("torpedo_target")
+        if t is not None:
+            assert pos is not None and heading is not None
+            mounts, why = self._torpedo_mounts(live, data, pos, heading, _pt(t.position))
+            if not mounts:
+                add("torpedo_target", why)
+            else:
+                loaded = sum(n for _, n, _ in mounts)
+                if _i(data.get("torpedo_number")) > loaded:
+                    add("torpedo_number", f"Only {loaded} torpedoes are loaded in the mounts that bear.")
+        for key in ("searchlight", "star_shell"):
+            lt = enemy(key)
+            if lt is None:
+                continue
+            if not self._night(state):
+                add(key, "Searchlights and star shell are for night actions (A6).")
+            elif key == "searchlight" and (
+                live.sheet.has("electrical", turn) or live.sheet.has("no_power", turn)
+            ):
+                add(key, "Electrical failure: no searchlights.")
+            elif key == "star_shell" and not any(live.sheet.intact_boxes(live.cd, b) for b in BATTERIES):
+                add(key, "No guns left to fire star shell.")
+        action = _s(data.get("dc_action")) or "none"
+        if action != "none":
+            sh = live.sheet
+            if sh.remaining(live.cd, "damage_control") <= 0:
+                add("dc_action", "No damage control boxes left (W41).")
+            elif action == "restore":
+                area = _s(data.get("dc_area"))
+                idx = _i(data.get("dc_index")) if area in ("main", "secondary", "torpedo") else None
+                if area == "damage_control" or (area, idx) not in sh.last_marks:
+                    add("dc_area", "Restore only a box marked in the turn just resolved (A6).")
+            elif action == "fire" and not sh.fires:
+                add("dc_action", f"{ship.name} is not on fire.")
+            elif action == "flooding" and not sh.floods:
+                add("dc_action", f"{ship.name} has no progressive flooding.")
+            elif action == "repair":
+                name = _s(data.get("dc_repair"))
+                c = sh.conditions.get(name)
+                if name not in REPAIRABLE or c is None or c.fixed:
+                    add("dc_repair", "Nothing of that kind to repair (never the bridge, line 393).")
+        return errors
+
+    def _torpedo_mounts(
+        self, live: Live, data: Mapping[str, JSON], pos: Point, heading: float, tpos: Point
+    ) -> tuple[list[tuple[int, int, str]], str]:
+        """Return the (mount, loaded, band) that may launch at a target position, or why none can."""
+        if not live.sheet.cleared:
+            return [], "Not cleared for action (W11)."
+        if not live.cd.torpedoes:
+            return [], "No torpedo tubes aboard."
+        want = _i(data.get("torpedo_mount"), -1)
+        dist = distance(pos, tpos)
+        brg = bearing(pos, tpos)
+        arc = arc_of(heading, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG)
+        side = side_of(heading, brg)
+        out: list[tuple[int, int, str]] = []
+        why = "No loaded torpedo mount bears on the target (broadside arc, NW-WW2-11)."
+        for m in live.cd.torpedoes:
+            if want >= 0 and m.index != want:
+                continue
+            loaded = live.sheet.loaded[m.index] if m.index < len(live.sheet.loaded) else 0
+            if m.index in live.sheet.torpedo_lost or loaded <= 0:
+                continue
+            if not self._bears_torpedo(m.side, arc, side):
+                continue
+            short, medium, long_ = T.TORPEDO_RANGES[m.calibre]
+            band = (
+                "short" if dist <= short else "medium" if dist <= medium else "long" if dist <= long_ else ""
+            )
+            if not band:
+                why = f"Out of torpedo range ({dist:.1f} in; {m.calibre}-inch runs {long_:g} in, A6)."
+                continue
+            out.append((m.index, loaded, band))
+        return out, why
+
+    # --- default orders (A7) -----------------------------------------------------------------------
+
+    def _nearest_enemies(self, state: BattleState, ship: ShipState) -> list[ShipState]:
+        here = _pt(ship.position)
+        foes = [
+            t for t in state.ships if t.side != ship.side and t.active and self._visible(state, ship.side, t)
+        ]
+        return sorted(foes, key=lambda t: (distance(here, _pt(t.position)), t.id))
+
+    def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
+        live = self._live(ship)
+        turn = state.turn
+        cap = max_speed(live.cd, live.sheet, turn)
+        data: dict[str, JSON] = {
+            "course": norm_deg(ship.heading),
+            "speed": round(min(ship.speed, cap), 4),
+            "cleared_for_action": live.sheet.cleared,
+            "damage_preference": live.sheet.preference,
+        }
+        foes = self._nearest_enemies(state, ship)
+        if policy == "captain":
+            data.update(self._captain_move(state, live, foes, cap))
+            data.update(self._captain_dc(live))
+        if policy == "hold" or not foes:
+            return ShipOrder(ship_id=ship.id, data=data)
+        pos, heading, spd, turned = self._predict(live, data, turn)
+        for battery in BATTERIES:
+            for t in foes[:6]:
+                sols, _ = self.solutions(
+                    state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
+                )
+                if sols:
+                    data[f"target_{battery}"] = t.id
+                    break
+        for t in foes[:4]:
+            mounts, _ = self._torpedo_mounts(live, {"torpedo_mount": -1}, pos, heading, _pt(t.position))
+            if mounts and (policy == "fire_nearest" or any(b != "long" for _, _, b in mounts)):
+                data.update({"torpedo_target": t.id, "torpedo_mount": -1, "torpedo_number": 0})
+                break
+        if policy == "captain" and self._night(state) and foes and live.cd.radar == "none":
+            t = foes[0]
+            if distance(pos, _pt(t.position)) <= T.NIGHT_SIGHT_IN * 1.5 and any(
+                live.sheet.intact_boxes(live.cd, b) for b in BATTERIES
+            ):
+                data["star_shell"] = t.id
+        order = ShipOrder(ship_id=ship.id, data=data)
+        # Never return an illegal order: drop whatever the checks refuse.
+        errs = self.check_order(state, ship, order)
+        if errs:
+            for key in list(errs):
+                if key in ("target_main", "target_secondary", "torpedo_target", "star_shell", "searchlight"):
+                    data.pop(key, None)
+                if key.startswith("torpedo"):
+                    for k in ("torpedo_target", "torpedo_mount", "torpedo_number"):
+                        data.pop(k, None)
+                if key.startswith("dc_"):
+                    for k in ("dc_action", "dc_area", "dc_index", "dc_repair"):
+                        data.pop(k, None)
+                if key == "speed":
+                    data["speed"] = cap
+        return ShipOrder(ship_id=ship.id, data=data)
+
+    def _captain_move(
+        self, state: BattleState, live: Live, foes: list[ShipState], cap: float
+    ) -> dict[str, JSON]:
+        """A7's automatic captain: close to the main battery's best range with the broadside bearing, keep on
+        the table."""
+        if not foes:
+            return {"course": norm_deg(live.heading), "speed": cap}
+        t = foes[0]
+        tpos = _pt(t.position)
+        dist = distance(live.pos, tpos)
+        brg = bearing(live.pos, tpos)
+        ranges = [
+            T.RANGE_TABLE[gun_row(g.calibre, g.kind).range]
+            for g in live.cd.guns
+            if g.area == "main" and g.index not in live.sheet.guns_lost
+        ]
+        if any(live.sheet.loaded) and live.sheet.remaining(live.cd, "torpedo") > 0:
+            best = min(T.TORPEDO_RANGES[m.calibre][1] for m in live.cd.torpedoes) * 0.9
+        elif ranges:
+            best = max(r[1] for r in ranges) * 0.85
+        else:
+            best = 20.0
+        if dist > best + 4:
+            offset = 40.0
+        elif dist < best * 0.5:
+            offset = 130.0
+        else:
+            offset = 90.0
+        options = [norm_deg(brg + offset), norm_deg(brg - offset)]
+        course = min(options, key=lambda c: abs(turn_between(live.heading, c)))
+        # Keep on the table: steer for the centre when the move would end near an edge.
+        w, h = state.map.width, state.map.height
+        end, _, _, _ = move(live.pos, live.heading, course, cap, turning_radius(live.cd))
+        margin = 4.0
+        if not (margin <= end.x <= w - margin and margin <= end.y <= h - margin):
+            centre = Point(x=w / 2, y=h / 2)
+            course = min(
+                [*options, bearing(live.pos, centre)],
+                key=lambda c: distance(
+                    move(live.pos, live.heading, c, cap, turning_radius(live.cd))[0], centre
+                ),
+            )
+        return {"course": round(course, 2), "speed": cap}
+
+    def _captain_dc(self, live: Live) -> dict[str, JSON]:
+        sh = live.sheet
+        if sh.remaining(live.cd, "damage_control") <= 0:
+            return {}
+        if sh.floods:
+            return {"dc_action": "flooding"}
+        if any(f.intensity == 2 for f in sh.fires) or len(sh.fires) > 1:
+            return {"dc_action": "fire"}
+        for name in ("boiler", "fuel", "steering", "ammo_short"):
+            c = sh.conditions.get(name)
+            if c is not None and not c.fixed:
+                return {"dc_action": "repair", "dc_repair": name}
+        for area in ("engine", "main", "fire_control", "underwater"):
+            for a, idx in sh.last_marks:
+                if a == area:
+                    return {"dc_action": "restore", "dc_area": a, "dc_index": idx or 0}
+        return {}
+
+    # --- resolution ------------------------------------------------------------------------------
+
+    def resolve_phase(self, state: BattleState, orders: Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
+        turn = state.turn
+        start = len(dice.rolls)
+        ctx = Ctx(
+            turn=turn,
+            dice=dice,
+            carrier_table=str(self._opt(state, "carrier_table") or "capital"),
+            shell_flooding=bool(self._opt(state, "shell_flooding")),
+        )
+        lives: dict[str, Live] = {}
+        hulls: dict[str, Hull] = {}
+        for s in state.ships:
+            if not s.active:
+                continue
+            lv = self._live(s)
+            lv.prev_fired = lv.sheet.fired
+            lv.sheet.fired = False
+            lv.sheet.fresh = []
+            lv.sheet.searchlight = ""
+            lv.sheet.star_shell = ""
+            lives[s.id] = lv
+            hulls[s.id] = Hull(
+                ship_id=s.id, name=s.name, side=s.side, cd=lv.cd, sheet=lv.sheet, speed=s.speed
+            )
+        # (0) standing orders and damage control (A6, W41).
+        for sid, lv in lives.items():
+            data = orders[sid].data if sid in orders else {}
+            if isinstance(data.get("cleared_for_action"), bool):
+                lv.sheet.cleared = bool(data["cleared_for_action"])
+            pref = _s(data.get("damage_preference"))
+            if pref in T.DAMAGE_PREFERENCES:
+                lv.sheet.preference = pref
+            self._damage_control(ctx, lv, data)
+            lv.sheet.last_marks = []
+        # (1) movement, all at once.
+        leave = self._opt(state, "leave_table") != "stays"
+        withdrawn: dict[str, str] = {}
+        for sid, lv in lives.items():
+            data = orders[sid].data if sid in orders else {"course": lv.heading, "speed": lv.speed}
+            self._move(ctx, state, lv, data, leave, withdrawn)
+        for sid, lv in lives.items():
+            hulls[sid].speed = lv.speed
+        # Lights of this turn (searchlights, star shell), per side.
+        lit: dict[str, set[str]] = {}
+        for sid, lv in lives.items():
+            if sid in withdrawn or sid not in orders:
+                continue
+            data = orders[sid].data
+            for key in ("searchlight", "star_shell"):
+                tid = _s(data.get(key))
+                if tid and tid in lives and self._night(state):
+                    if key == "searchlight" and (
+                        lv.sheet.has("electrical", turn) or lv.sheet.has("no_power", turn)
+                    ):
+                        continue
+                    lit.setdefault(f"{key}:{lv.ship.side}", set()).add(tid)
+                    setattr(lv.sheet, key, tid)
+        # (2) gunfire, all at once; hits applied after all fire (A1).
+        pending_hits: list[tuple[str, GunRow, float, str, str, str, int]] = []
+        for sid, lv in lives.items():
+            if sid in withdrawn or sid not in orders:
+                lv.sheet.last_targets = {}
+                continue
+            targets: dict[str, str] = {}
+            for battery in BATTERIES:
+                tid = _s(orders[sid].data.get(f"target_{battery}"))
+                if not tid:
+                    continue
+                tgt = lives.get(tid)
+                if tgt is None or tid in withdrawn:
+                    ctx.events.append(
+                        Event(
+                            kind="no_fire",
+                            turn=turn,
+                            ship_id=sid,
+                            target_id=tid,
+                            text=f"{lv.ship.name} holds {battery} fire: target gone.",
+                            visible_to=(lv.ship.side,),
+                        )
+                    )
+                    continue
+                sols, why = self.solutions(state, lv, tgt, battery, lit=lit)
+                if not sols:
+                    ctx.events.append(
+                        Event(
+                            kind="no_fire",
+                            turn=turn,
+                            ship_id=sid,
+                            target_id=tid,
+                            text=f"{lv.ship.name} cannot fire its {battery} battery at "
+                            f"{tgt.ship.name}: {why}.",
+                            visible_to=(lv.ship.side,),
+                        )
+                    )
+                    continue
+                targets[battery] = tid
+                lv.sheet.fired = True
+                for sol in sols:
+                    m = len(dice.rolls)
+                    rolls = [
+                        dice.roll("D20", f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}")
+                        for _ in range(sol.mfn)
+                    ]
+                    hits = sum(1 for r in rolls if r + sol.total >= sol.needed)
+                    mods_text = "".join(f", {mm.value:+g} {mm.label}" for mm in sol.modifiers)
+                    ctx.events.append(
+                        Event(
+                            kind="fire",
+                            turn=turn,
+                            ship_id=sid,
+                            target_id=tid,
+                            rolls=tuple(dice.rolls[m:]),
+                            modifiers=sol.modifiers,
+                            needed=sol.needed,
+                            outcome="hit" if hits else "miss",
+                            text=(
+                                f"{lv.ship.name} {battery} {sol.calibre:g}-inch at {tgt.ship.name}: BFN "
+                                f"{sol.bfn} -> "
+                                f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} "
+                                f"range, "
+                                f"{sol.needed}+{mods_text}: D20 {', '.join(str(r) for r in rolls)} -> "
+                                f"{hits} hit(s)."
+                            ),
+                            data={
+                                "battery": battery,
+                                "calibre": sol.calibre,
+                                "bfn": sol.bfn,
+                                "mfn": sol.mfn,
+                                "band": sol.band,
+                                "hits": hits,
+                                "modifier": sol.total,
+                            },
+                            visible_to=(lv.ship.side,),
+                        )
+                    )
+                    if hits:
+                        assert sol.band is not None
+                        pending_hits.append((tid, sol.row, sol.calibre, sol.band, sid, lv.ship.side, hits))
+            lv.sheet.last_targets = targets
+        for tid, row, cal, band, fid, fside, n in pending_hits:
+            hull = hulls[tid]
+            for _ in range(n):
+                if hull.sunk:
+                    break
+                shell_hit(ctx, hull, row, cal, band, fid, fside)
+        # (3) torpedoes: launches recorded, those due strike (A6, lines 157-160).
+        pending = list(state.pending)
+        fired_mounts: dict[str, set[int]] = {}
+        for sid, lv in lives.items():
+            if sid in withdrawn or sid not in orders:
+                continue
+            pending.extend(self._launch(ctx, state, lv, orders[sid].data, lives, fired_mounts))
+        keep: list[PendingEffect] = []
+        for p in pending:
+            if p.kind == "torpedo" and p.due_turn == turn:
+                self._strike(ctx, p, lives, hulls)
+            elif p.kind != "torpedo" or (p.due_turn is not None and p.due_turn > turn):
+                keep.append(p)
+        # (4) end of turn: fires, flooding, recovery, sinking (A6).
+        ships = state.ship_map()
+        for sid, lv in lives.items():
+            hull = hulls[sid]
+            if sid not in withdrawn:
+                end_of_turn(ctx, hull)
+            for mt in lv.cd.torpedoes:
+                # NW-WW2-11: a mount that did not fire this turn reloads from the reloads aboard.
+                if (
+                    mt.index not in fired_mounts.get(sid, set())
+                    and mt.index not in lv.sheet.torpedo_lost
+                    and lv.sheet.loaded[mt.index] < mt.tubes
+                    and lv.sheet.reloads > 0
+                ):
+                    n = min(mt.tubes - lv.sheet.loaded[mt.index], lv.sheet.reloads)
+                    lv.sheet.loaded[mt.index] += n
+                    lv.sheet.reloads -= n
+            lv.sheet.max_speed = max_speed(lv.cd, lv.sheet, turn + 1)
+            lv.sheet.last_marks = list(dict.fromkeys(lv.sheet.fresh))
+            lv.sheet.fresh = []
+            status = lv.ship.status
+            if hull.sunk:
+                status = "sunk"
+                ctx.public(hull, "sunk", f"sinks: {hull.sunk}.", outcome="sunk")
+            elif hull.withdrawn or sid in withdrawn:
+                status = "withdrawn"
+                ctx.public(
+                    hull,
+                    "withdrawn",
+                    f"withdraws from the battle: {hull.withdrawn or withdrawn[sid]}.",
+                    outcome="withdrawn",
+                )
+            lit_now = any(sid in v for v in lit.values())
+            flags = self._flags(lv.cd, lv.sheet, lv.speed, ("illuminated",) if lit_now else ())
+            if status == "sunk":
+                flags = ("sinking",)
+            ships[sid] = replace(
+                lv.ship,
+                position=lv.pos,
+                heading=lv.heading,
+                speed=lv.speed,
+                status=status,
+                sheet=sheet_to_json(lv.sheet),
+                flags=flags,
+            )
+        new = replace(state.with_ships(ships), pending=tuple(keep))
+        return PhaseResult(state=new, events=tuple(ctx.events), rolls=tuple(dice.rolls[start:]))
+
+    def _damage_control(self, ctx: Ctx, lv: Live, data: Mapping[str, JSON]) -> None:
+        """Spend one damage control box as ordered (A6, W41)."""
+        action = _s(data.get("dc_action")) or "none"
+        sh, cd = lv.sheet, lv.cd
+        if action == "none" or sh.remaining(cd, "damage_control") <= 0:
+            return
+        done = ""
+        if action == "restore":
+            area = _s(data.get("dc_area"))
+            idx = _i(data.get("dc_index")) if area in ("main", "secondary", "torpedo") else None
+            if (area, idx) in sh.last_marks and area != "damage_control" and sh.restore(cd, area, idx):
+                done = f"restores {area.replace('_', ' ')}" + (f" box {idx}" if idx is not None else "")
+        elif action == "fire" and sh.fires:
+            sh.fires.sort(key=lambda f: -f.intensity)
+            sh.fires.pop(0)
+            done = "puts out a fire"
+        elif action == "flooding" and sh.floods:
+            sh.floods.sort(key=lambda f: f.kind != "critical")
+            sh.floods.pop(0)
+            done = "stops the flooding"
+        elif action == "repair":
+            name = _s(data.get("dc_repair"))
+            c = sh.conditions.get(name)
+            if name in REPAIRABLE and c is not None and not c.fixed:
+                del sh.conditions[name]
+                done = f"repairs: {name.replace('_', ' ')}"
+        if done:
+            sh.marked["damage_control"] += 1
+            ctx.events.append(
+                Event(
+                    kind="damage_control",
+                    turn=ctx.turn,
+                    ship_id=lv.id,
+                    text=f"{lv.ship.name} spends a damage control box: {done} (A6, W41).",
+                    visible_to=(lv.ship.side,),
+                    outcome=action,
+                )
+            )
+
+    def _move(
+        self,
+        ctx: Ctx,
+        state: BattleState,
+        lv: Live,
+        data: Mapping[str, JSON],
+        leave: bool,
+        withdrawn: dict[str, str],
+    ) -> None:
+        turn = state.turn
+        course, speed, direction = self._planned(lv, data, turn)
+        note = ""
+        if lv.sheet.has("bridge", turn):
+            note = " (bridge hit: straight ahead)"
+        elif lv.sheet.has("steering", turn):
+            note = " (steering damaged: last turn's helm order)"
+        lv.sheet.helm = (norm_deg(_f(data.get("course"), lv.heading)), _f(data.get("speed"), lv.speed))
+        pos, heading, turned, path = move(lv.pos, lv.heading, course, speed, turning_radius(lv.cd), direction)
+        lv.sheet.turned = round(turned, 4)
+        w, h = state.map.width, state.map.height
+        if not on_table(pos, w, h):
+            if leave:
+                withdrawn[lv.id] = "left the table (NW-WW2-10)"
+            else:
+                pos = Point(x=min(max(pos.x, 0.0), w), y=min(max(pos.y, 0.0), h))
+        lv.pos, lv.heading, lv.speed = pos, heading, speed
+        ctx.events.append(
+            Event(
+                kind="move",
+                turn=turn,
+                ship_id=lv.id,
+                text=f"{lv.ship.name} steers {heading:.0f} at {speed:g} knots ({inches(speed):g} in){note}.",
+                data={
+                    "path": [{"x": round(p.x, 3), "y": round(p.y, 3)} for p in path],
+                    "heading": heading,
+                    "speed": speed,
+                    "turned": lv.sheet.turned,
+                },
+                visible_to=None if not self._night(state) else (lv.ship.side,),
+            )
+        )
+
+    def _launch(
+        self,
+        ctx: Ctx,
+        state: BattleState,
+        lv: Live,
+        data: Mapping[str, JSON],
+        lives: dict[str, Live],
+        fired_mounts: dict[str, set[int]],
+    ) -> list[PendingEffect]:
+        tid = _s(data.get("torpedo_target"))
+        tgt = lives.get(tid)
+        if not tid or tgt is None:
+            return []
+        mounts, why = self._torpedo_mounts(lv, data, lv.pos, lv.heading, tgt.pos)
+        if not mounts:
+            ctx.events.append(
+                Event(
+                    kind="no_fire",
+                    turn=ctx.turn,
+                    ship_id=lv.id,
+                    target_id=tid,
+                    text=f"{lv.ship.name} cannot launch torpedoes at {tgt.ship.name}: {why}",
+                    visible_to=(lv.ship.side,),
+                )
+            )
+            return []
+        left = _i(data.get("torpedo_number"))
+        left = left if left > 0 else sum(n for _, n, _ in mounts)
+        out: list[PendingEffect] = []
+        no_fc = not lv.sheet.fire_control(lv.cd)
+        for idx, loaded, band in mounts:
+            if left <= 0:
+                break
+            n = min(loaded, left)
+            left -= n
+            lv.sheet.loaded[idx] -= n
+            fired_mounts.setdefault(lv.id, set()).add(idx)
+            mount = lv.cd.torpedoes[idx]
+            due = ctx.turn + T.TORPEDO_DELAY[band]
+            out.append(
+                PendingEffect(
+                    id=f"torpedo-{ctx.turn}-{lv.id}-{idx}",
+                    kind="torpedo",
+                    ship_id=tid,
+                    due_turn=due,
+                    data={
+                        "firer": lv.id,
+                        "firer_name": lv.ship.name,
+                        "target": tid,
+                        "calibre": mount.calibre,
+                        "number": n,
+                        "band": band,
+                        "no_fire_control": no_fc,
+                        "fixed": mount.fixed and lv.cd.type in ("battleship", "battlecruiser"),
+                    },
+                    visible_to=(lv.ship.side,),
+                )
+            )
+            ctx.events.append(
+                Event(
+                    kind="torpedo_launch",
+                    turn=ctx.turn,
+                    ship_id=lv.id,
+                    target_id=tid,
+                    text=f"{lv.ship.name} launches {n} {mount.calibre}-inch torpedoes from {mount.name} at "
+                    f"{tgt.ship.name}: {band} range, due turn {due}.",
+                    data={"number": n, "band": band, "due_turn": due, "mount": idx},
+                    visible_to=(lv.ship.side,),
+                )
+            )
+        return out
+
+    def _strike(self, ctx: Ctx, p: PendingEffect, lives: dict[str, Live], hulls: dict[str, Hull]) -> None:
+        """Torpedoes due this turn roll to hit (lines 143-155, W13-W15) if the target is still afloat."""
+        tid = str(p.data.get("target"))
+        tgt = lives.get(tid)
+        firer = str(p.data.get("firer"))
+        fname = str(p.data.get("firer_name"))
+        if tgt is None or hulls[tid].sunk:
+            # The torpedoes run on their own: the event names no acting ship (the firer may be sunk by now).
+            ctx.events.append(
+                Event(
+                    kind="torpedo_miss",
+                    turn=ctx.turn,
+                    target_id=tid,
+                    data={"firer": firer},
+                    text=f"{fname}'s torpedoes run on: the target is gone.",
+                    visible_to=p.visible_to,
+                )
+            )
+            return
+        number = _i(p.data.get("number"), 1)
+        band = str(p.data.get("band"))
+        mods: list[Modifier] = []
+        add = _adder(mods, T.TORPEDO_MODIFIERS)
+
+        if tgt.speed <= 0:
+            add("stationary")
+        elif tgt.speed >= 27:
+            add("target_27")
+        elif tgt.speed >= 21:
+            add("target_21")
+        if p.data.get("no_fire_control"):
+            add("no_fire_control")
+        if p.data.get("fixed"):
+            add("fixed_tubes")
+        if tgt.cd.small:
+            add("agile")
+        radical = tgt.sheet.turned > T.TURNED_DEG
+        if radical:
+            number = halve(number)
+        total = int(sum(m.value for m in mods))
+        needed = T.TORPEDO_TO_HIT[band]
+        m = len(ctx.dice.rolls)
+        rolls = [ctx.roll(f"{fname} torpedo at {tgt.ship.name}") for _ in range(number)]
+        hits = sum(1 for r in rolls if r + total >= needed)
+        mods_text = "".join(f", {mm.value:+g} {mm.label}" for mm in mods)
+        ctx.events.append(
+            Event(
+                kind="torpedo",
+                turn=ctx.turn,
+                target_id=tid,
+                rolls=ctx.since(m),
+                modifiers=tuple(mods),
+                needed=needed,
+                outcome="hit" if hits else "miss",
+                text=f"{fname}'s {p.data.get('calibre')}-inch torpedoes reach {tgt.ship.name}: {number} D20"
+                f"{' (halved: radical manoeuvre, W14/W15)' if radical else ''} at {band} range, {needed}+"
+                f"{mods_text}: {', '.join(str(r) for r in rolls)} -> {hits} hit(s).",
+                data={"hits": hits, "number": number, "band": band, "firer": firer},
+                visible_to=p.visible_to,
+            )
+        )
+        if hits:
+            ctx.events.append(
+                Event(
+                    kind="torpedo_hit",
+                    turn=ctx.turn,
+                    target_id=tid,
+                    data={"firer": firer},
+                    text=f"{tgt.ship.name} is hit by {hits} torpedo(es).",
+                    outcome="hit",
+                )
+            )
+        for _ in range(hits):
+            if hulls[tid].sunk:
+                break
+            torpedo_hit(ctx, hulls[tid], _i(p.data.get("calibre"), 21))
+
+    # --- reference -------------------------------------------------------------------------------
+
+    def preview(self, state: BattleState, ship: ShipState, order: ShipOrder) -> list[str]:
+        live = self._live(ship)
+        turn = state.turn
+        pos, heading, spd, turned = self._predict(live, order.data, turn)
+        lines = [
+            (
+                f"Ends near ({pos.x:.1f}, {pos.y:.1f}) heading {heading:.0f} at {spd:g} knots "
+                f"({inches(spd):g} in); can make {max_speed(live.cd, live.sheet, turn):g} knots."
+            )
+        ]
+        for name in sorted(live.sheet.conditions):
+            if live.sheet.has(name, turn):
+                lines.append(CONDITIONS.get(name, name))
+        ships = state.ship_map()
+        for battery in BATTERIES:
+            t = ships.get(_s(order.data.get(f"target_{battery}")))
+            if t is None:
+                continue
+            sols, why = self.solutions(
+                state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
+            )
+            if not sols:
+                lines.append(f"{battery}: {why}.")
+            for s in sols:
+                mods = "".join(f", {m.value:+g} {m.label}" for m in s.modifiers)
+                lines.append(
+                    f"{s.calibre:g}-inch: BFN {s.bfn} -> MFN {s.mfn} D20, hits on {s.needed}+ at {s.band} "
+                    f"range{mods}"
+                )
+        t = ships.get(_s(order.data.get("torpedo_target")))
+        if t is not None:
+            mounts, why = self._torpedo_mounts(live, order.data, pos, heading, _pt(t.position))
+            for idx, n, band in mounts:
+                lines.append(
+                    f"{live.cd.torpedoes[idx].name}: {n} x {live.cd.torpedoes[idx].calibre}-inch, {band} "
+                    f"range, {T.TORPEDO_TO_HIT[band]}+, strike turn {turn + T.TORPEDO_DELAY[band]}"
+                )
+            if not mounts:
+                lines.append(why)
+        return lines
+
+    def tables(self) -> dict[str, JSON]:
+        def bands(rows: object) -> JSON:
+            assert isinstance(rows, tuple)
+            return [{"low": lo, "high": hi, "result": _json(v)} for lo, hi, v in rows]
+
+        return {
+            "source": self.source,
+            "MFN_CHART": {k: list(v) for k, v in T.MFN_CHART.items()},
+            "RANGE_TABLE": {k: list(v) for k, v in T.RANGE_TABLE.items()},
+            "TO_HIT": dict(T.TO_HIT),
+            "GUN_MODIFIERS": {k: {"value": v, "label": lbl} for k, (v, lbl) in T.GUN_MODIFIERS.items()},
+            "NIGHT_MODIFIERS": {k: {"value": v, "label": lbl} for k, (v, lbl) in T.NIGHT_MODIFIERS.items()},
+            "DAMAGE_HALVES": dict(T.DAMAGE_HALVES),
+            "HIT_LOCATION_LONG": bands(T.HIT_LOCATION_LONG),
+            "HIT_LOCATION_MEDIUM": bands(T.HIT_LOCATION_MEDIUM),
+            "HIT_LOCATION_SHORT": bands(T.HIT_LOCATION_SHORT),
+            "PENETRATION": {
+                k: {ltr: ("NO" if n == T.NO else "ALL" if n == T.ALL else n) for ltr, n in v.items()}
+                for k, v in T.PENETRATION.items()
+            },
+            "SHORT_RANGE_PENETRATION_BONUS": T.SHORT_RANGE_PENETRATION_BONUS,
+            "EXTRA_FLOODING_NEEDED": T.EXTRA_FLOODING_NEEDED,
+            "PROGRESSIVE_FLOODING_STOP": T.PROGRESSIVE_FLOODING_STOP,
+            "FIRE_LOSS": dict(T.FIRE_LOSS),
+            "RECOVERY_NEEDED": T.RECOVERY_NEEDED,
+            "SPECIALIZED_HITS": bands(T.SPECIALIZED_HITS),
+            "TORPEDO_TUBE_HIT": bands(T.TORPEDO_TUBE_HIT),
+            "CRITICAL_TABLES": {k: bands(v) for k, v in T.CRITICAL_TABLES.items()},
+            "TORPEDO_CRITICAL_FOR": dict(T.TORPEDO_CRITICAL_FOR),
+            "MAGAZINE_TABLES": {k: bands(v) for k, v in T.MAGAZINE_TABLES.items()},
+            "TORPEDO_TO_HIT": dict(T.TORPEDO_TO_HIT),
+            "TORPEDO_MODIFIERS": {
+                k: {"value": v, "label": lbl} for k, (v, lbl) in T.TORPEDO_MODIFIERS.items()
+            },
+            "TORPEDO_RANGES": {str(k): list(v) for k, v in T.TORPEDO_RANGES.items()},
+            "TORPEDO_DELAY": dict(T.TORPEDO_DELAY),
+            "TORPEDO_TABLE_FOR": {str(k): dict(v) for k, v in T.TORPEDO_TABLE_FOR.items()},
+            "TORPEDO_TABLES": {str(k): bands(v) for k, v in T.TORPEDO_TABLES.items()},
+            "INCHES_PER_KNOT": T.INCHES_PER_KNOT,
+            "COMBAT_REDUCTION": dict(T.COMBAT_REDUCTION),
+            "UNDERWATER_SPEED_LOSS": dict(T.UNDERWATER_SPEED_LOSS),
+            "HALF_SPEED_FACTOR": T.HALF_SPEED_FACTOR,
+            "TURNING_RADIUS": dict(T.TURNING_RADIUS),
+            "ARCS_DEG": {"forward": T.ARC_FORWARD_DEG, "aft": T.ARC_AFT_DEG},
+            "DAMAGE_PREFERENCES": {k: list(v) for k, v in T.DAMAGE_PREFERENCES.items()},
+            "A4_HEURISTIC": {
+                "tons_per_above_box": dict(T.HEURISTIC_TONS_PER_ABOVE_BOX),
+                "engines": dict(T.HEURISTIC_ENGINES),
+                "damage_control": dict(T.HEURISTIC_DC),
+                "fire_control": dict(T.HEURISTIC_FC),
+                "aa_barrels_per_box": T.HEURISTIC_AA_BARRELS_PER_BOX,
+            },
+        }
+
+
+def _adder(mods: list[Modifier], table: Mapping[str, tuple[int, str]]) -> Callable[[str], None]:
+    """Return a function that appends the modifier ``key`` of ``table`` to ``mods``."""
+
+    def add(key: str) -> None:
+        v, label = table[key]
+        mods.append(Modifier(label=label, value=v))
+
+    return add
+
+
+def _json(v: object) -> JSON:
+    if isinstance(v, dict):
+        return {str(k): _json(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_json(x) for x in v]
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    return str(v)
+
+
+RULESET = WW2Jackson()
