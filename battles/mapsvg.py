@@ -43,6 +43,8 @@ __all__ = [
     "Frame",
     "frame_for",
     "gun_arcs",
+    "move_fields",
+    "move_preview",
     "positions_of",
     "render_map",
     "ship_marker_xy",
@@ -1072,7 +1074,7 @@ FLAG_TEXT = {
 }
 
 
-def _ship(ctx: _Ctx, s: ShipState, link: Callable[[ShipState], str] | None, hx_target: str | None,
+def _ship(ctx: _Ctx, s: ShipState, link: Callable[[ShipState], str] | None, link_attrs: str,
           selected: str | None, label: tuple[float, float, str] | None, out: list[str]) -> None:
     x, y = ctx.px[s.id]
     colour = ctx.colours.get(s.side, DEFAULT_COLOUR)
@@ -1108,8 +1110,8 @@ def _ship(ctx: _Ctx, s: ShipState, link: Callable[[ShipState], str] | None, hx_t
     out.append(f"<title>{_a(title)}</title>")
     if link is not None:
         href = _a(link(s))
-        hx = f' hx-get="{href}" hx-target="{_a(hx_target)}" hx-swap="innerHTML"' if hx_target else ""
-        out.append(f'<a href="{href}"{hx} aria-label="{_a(s.name)}">')
+        hx = f' hx-get="{href}"' if link_attrs else ""
+        out.append(f'<a href="{href}"{hx}{link_attrs} aria-label="{_a(s.name)}">')
     if s.id == selected:
         out.append(f'<circle class="selected-ring" r="{_f(length * 0.72)}"/>')
     if s.status == "sunk":
@@ -1384,6 +1386,7 @@ def render_map(
     size: int = 900,
     link: Callable[[ShipState], str] | None = None,
     hx_target: str | None = None,
+    link_attrs: Mapping[str, str] | None = None,
     previous: BattleState | None = None,
     cells: bool = False,
     id_prefix: str = "nw",
@@ -1399,7 +1402,9 @@ def render_map(
       (or the umpire looks). ``preview_path``: positions of a move being entered, drawn from the selected
       ship.
     - ``side_colours``: side key -> CSS colour, overriding the state's; ``size``: the map's width in pixels.
-    - ``link``: ship -> URL; each marker becomes a link (with ``hx_target``, also an htmx ``hx-get``).
+    - ``link``: ship -> URL; each marker becomes a link. With ``hx_target`` (a CSS selector) it is also an
+      htmx ``hx-get`` swapping that element's inner HTML; ``link_attrs`` adds attributes to every link
+      (``{"hx-push-url": "true"}``) and makes it an ``hx-get`` too.
     - ``cells``: add a clickable element per hex (``class="cell"``, ``data-q``/``data-r``) for the editor.
     - ``id_prefix``: prefix of every ``id`` in the SVG, so that two maps can share a page.
 
@@ -1488,8 +1493,12 @@ def render_map(
     out.append('<g class="ships">')
     # sunk ships underneath, then the living; the selected ship on top
     labels = _place_labels(ctx, drawn, selected)
+    attrs = dict(link_attrs or {})
+    if hx_target:
+        attrs = {"hx-target": hx_target, "hx-swap": "innerHTML", **attrs}
+    extra = "".join(f' {_a(_safe_id(k))}="{_a(v)}"' for k, v in attrs.items())
     for s in sorted(drawn, key=lambda s: (s.status == "active", s.id == selected)):
-        _ship(ctx, s, link, hx_target, selected, labels[s.id], out)
+        _ship(ctx, s, link, extra, selected, labels[s.id], out)
     out.append("</g>")
     if ctx.defs:
         out.append("<defs>" + "".join(ctx.defs) + "</defs>")
@@ -1517,3 +1526,72 @@ def positions_of(iterable: Iterable[Mapping[str, Any]]) -> list[Position]:
     """Return positions from JSON ``{"q", "r"}`` / ``{"x", "y"}`` items, skipping what is not a position."""
     return [p for p in (_pos_of(d) for d in iterable) if p is not None]
 
+
+
+# --- order preview ---------------------------------------------------------------------------------------
+
+MOVE_ORDER_KEYS = ("move", "movement")
+"""Keys of the rule sets' movement order types (``RuleSet.order_types``)."""
+
+
+def move_fields(ruleset: str) -> tuple[Any, ...]:
+    """Return the field specs of the rule set's movement order type(s): what the preview form asks for."""
+    rs = get_ruleset(ruleset)
+    return tuple(f for ot in rs.order_types if ot.key in MOVE_ORDER_KEYS for f in ot.fields)
+
+
+def move_preview(state: BattleState, ship_id: str, data: Mapping[str, JSON], *, side: str | None = None
+                 ) -> tuple[list[Position], list[str], dict[str, list[str]]]:
+    """Return where a movement order would take a ship, as the map previews it before the order is saved.
+
+    The rules adjudicate it: the ship's default "hold" order (A7) with ``data`` laid over it is resolved
+    (:meth:`RuleSet.resolve_phase`) on a copy of the state holding that ship alone, so that nothing else
+    moves, fires or gets in the way, with fixed dice; the path is its ``move`` event's ``data["path"]`` (or
+    start to end). ``state`` should be the viewer's view (A2) so nothing hidden is used. Return the path,
+    the rule set's :meth:`RuleSet.preview` lines, and the errors :meth:`RuleSet.validate_orders` finds in
+    the order (field -> messages, empty when legal). Never raises for a bad order: the errors say why.
+    """
+    from rules.dice import SeededDice
+    from rules.model import ShipOrder
+
+    rs = get_ruleset(state.ruleset)
+    ship = state.ship(ship_id)
+    alone = replace_state(state, ships=(ship,), pending=())
+    try:
+        base = dict(rs.default_order(alone, ship, "hold").data)
+    except Exception:
+        base = {}
+    order = ShipOrder(ship_id=ship_id, data={**base, **data})
+    errors: dict[str, list[str]] = {}
+    try:
+        errs = rs.validate_orders(state, side if side is not None else ship.side, [order])
+        errors = {k: list(v) for k, v in errs.for_ship(ship_id).items()}
+    except Exception as exc:  # a half-typed order: say so, draw nothing
+        errors = {"__all__": [str(exc) or type(exc).__name__]}
+    lines: list[str] = []
+    if not errors:
+        try:
+            lines = list(rs.preview(state, ship, order))
+        except Exception:
+            lines = []
+    path: list[Position] = []
+    if errors:
+        return path, lines, errors
+    try:
+        result = rs.resolve_phase(alone, {ship_id: order}, SeededDice(0))
+    except Exception as exc:
+        return path, lines, {"__all__": [f"The rules cannot preview this order: {exc}"]}
+    for e in result.events:
+        if e.kind == "move" and e.ship_id == ship_id and isinstance(e.data.get("path"), list):
+            path = positions_of(p for p in e.data["path"] if isinstance(p, Mapping))  # type: ignore[union-attr]
+    if not path:
+        moved = next((s for s in result.state.ships if s.id == ship_id), ship)
+        path = [ship.position, moved.position] if moved.position != ship.position else []
+    return path, lines, errors
+
+
+def replace_state(state: BattleState, **changes: Any) -> BattleState:
+    """Return ``state`` with ``changes`` (dataclasses.replace, typed for the callers here)."""
+    from dataclasses import replace
+
+    return replace(state, **changes)
