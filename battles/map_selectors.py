@@ -58,7 +58,7 @@ class MapStep:
     def label(self) -> str:
         if self.phase is None:
             return "Opening positions"
-        name = f" ({self.phase.name})" if self.phase.name else ""
+        name = f" ({self.phase.name})" if self.phase.name and self.phase.name != "turn" else ""
         return f"Phase {self.phase.number}: turn {self.phase.turn}{name}"
 
 

@@ -121,7 +121,7 @@ stroke-width:3px;stroke-linejoin:round}
 .nw-map .badge text{font-size:7.5px;font-weight:700;fill:#16202c;text-anchor:middle;dominant-baseline:central}
 .nw-map .struck-flag{fill:#fff;stroke:#16202c;stroke-width:.7}
 .nw-map .selected-ring{fill:none;stroke:#c9a227;stroke-width:2.2;stroke-dasharray:4 2}
-.nw-map .arc{stroke-width:1;stroke-opacity:.7}
+.nw-map .arc{stroke-width:1}
 .nw-map .band{fill:none;stroke-width:.7;stroke-dasharray:2 3;stroke-opacity:.6}
 .nw-map .arc-label{font-size:9px;fill:#0b2545;paint-order:stroke;stroke:#fff;stroke-width:2.5px}
 .nw-map .preview{fill:none;stroke:#c9a227;stroke-width:2.4;stroke-dasharray:6 3;stroke-linecap:round}
@@ -1198,7 +1198,7 @@ def _arcs(ctx: _Ctx, ship: ShipState, out: list[str]) -> None:
             for band, rr in enumerate(radii):
                 parts.append(f'<path class="arc" data-arc="{_a(a.label)}" data-band="{band}" '
                              f'data-range="{a.range:g}" fill="{colour}" fill-opacity="0.07" '
-                             f'stroke="{colour}" '
+                             f'stroke="{colour}" stroke-opacity="{0.5 if band == len(radii) - 1 else 0.2}" '
                              f'd="{_sector(cx, cy, rr * fr.unit_px, a0, a1)}"><title>{_a(a.label)}: '
                              f'{rr:g} {unit}'
                              f'</title></path>')
@@ -1246,11 +1246,13 @@ def _night(ctx: _Ctx, out: list[str]) -> None:
         for s in ctx.state.ships:
             if s.active and (ctx.viewer is not None and s.side == ctx.viewer) and s.id in ctx.px:
                 x, y = ctx.px[s.id]
-                holes.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" fill="#000" fill-opacity=".6"/>')
+                holes.append(f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"/>')
     rect = f'x="{_f(fr.left)}" y="{_f(fr.top)}" width="{_f(fr.map_w)}" height="{_f(fr.map_h)}"'
     clip = f' clip-path="url(#{ctx.pid}-clip)"'
     if holes:
-        out.append(f'<mask id="{ctx.pid}-night-mask"><rect {rect} fill="#fff"/>{"".join(holes)}</mask>'
+        # one group at 60 %: where the lookouts' circles overlap the sea is no lighter than in one circle
+        out.append(f'<mask id="{ctx.pid}-night-mask"><rect {rect} fill="#fff"/>'
+                   f'<g fill="#000" opacity=".6">{"".join(holes)}</g></mask>'
                    f'<rect class="night" {rect}{clip} mask="url(#{ctx.pid}-night-mask)"/>')
     else:
         out.append(f'<rect class="night" {rect}{clip}/>')
@@ -1294,7 +1296,7 @@ def _conditions_text(ctx: _Ctx, ruleset_title: str) -> str:
     return "; ".join(bits) or ruleset_title
 
 
-def _legend(ctx: _Ctx, ruleset_title: str, out: list[str]) -> float:
+def _legend(ctx: _Ctx, ruleset_title: str, out: list[str], caption: str | None = None) -> float:
     """Draw the legend under the map: the sides in their colours (wrapping), the turn and whose view it is
     with the scale at the right, and the conditions. Return its height in pixels."""
     fr = ctx.fr
@@ -1338,7 +1340,7 @@ def _legend(ctx: _Ctx, ruleset_title: str, out: list[str]) -> float:
         scale_w = x1 - bx + 10
     view = ("Umpire's view: everything" if ctx.viewer is None else
             f"Seen by {ctx.names.get(ctx.viewer, ctx.viewer)}")
-    text = f"Turn {st.turn} · {view}"
+    text = f"{caption or f'Turn {st.turn}'} · {view}"
     room = int((x1 - x0 - 20 - scale_w) / CHAR_PX)
     if len(text) > room:
         text = text[: max(8, room - 1)] + "…"
@@ -1391,6 +1393,7 @@ def render_map(
     cells: bool = False,
     id_prefix: str = "nw",
     title: str | None = None,
+    caption: str | None = None,
 ) -> str:
     """Return a standalone ``<svg>`` of the battle as ``viewer_side`` sees it (None: the umpire, A2).
 
@@ -1407,6 +1410,8 @@ def render_map(
       (``{"hx-push-url": "true"}``) and makes it an ``hx-get`` too.
     - ``cells``: add a clickable element per hex (``class="cell"``, ``data-q``/``data-r``) for the editor.
     - ``id_prefix``: prefix of every ``id`` in the SVG, so that two maps can share a page.
+    - ``title``: the SVG's accessible title; ``caption``: what the legend says the map shows (default
+      "Turn N", the state's turn).
 
     Raise :class:`rules.errors.UnknownRuleset` if the state's rule set is not registered.
     """
@@ -1503,7 +1508,7 @@ def render_map(
     if ctx.defs:
         out.append("<defs>" + "".join(ctx.defs) + "</defs>")
     _compass(ctx, out)
-    h = _legend(ctx, rs.title, out)
+    h = _legend(ctx, rs.title, out, caption)
     out.append("</svg>")
     night = " night-on" if view.conditions.night else ""
     out[0] = (f'<svg xmlns="http://www.w3.org/2000/svg" class="nw-map{night}" '

@@ -48,9 +48,10 @@ def _map_url(battle: Battle, step: int, ship: str | None = None) -> str:
     return url + (f"&ship={ship}" if ship else "")
 
 
-def _sheet_rows(sheet: dict[str, JSON]) -> list[tuple[str, str]]:
-    """Return a ship's sheet as (label, value) rows for the status panel: nested values as short text."""
-    rows = []
+def _sheet_rows(sheet: dict[str, JSON]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Return a ship's sheet as (label, value) rows for the status panel, nested values as short text: the
+    rows that say something first, then those at nought or "no" (shown folded)."""
+    rows, quiet = [], []
     for key in sorted(sheet):
         value = sheet[key]
         if value in (None, "", [], {}):
@@ -63,8 +64,9 @@ def _sheet_rows(sheet: dict[str, JSON]) -> list[tuple[str, str]]:
             text = ", ".join(str(v) for v in value[:12]) + (" ..." if len(value) > 12 else "")
         else:
             text = str(value)
-        rows.append((key.replace("_", " "), text))
-    return rows
+        (quiet if value is False or (isinstance(value, (int, float)) and value == 0) else rows).append(
+            (key.replace("_", " "), text))
+    return rows, quiet
 
 
 def _position_text(ship: ShipState) -> str:
@@ -93,17 +95,25 @@ def _preview(
         return None
     view = rules.get_ruleset(step.state.ruleset).view_for(step.state, viewer.side_key)
     asked = "preview" in request.GET
+    names = {f.name for f in fields}
     if asked:
         data = order_data_from_query(fields, request.GET)
     else:
+        # the saved order's movement, else the default (A7: keep course and speed)
         saved = order_get(phase=phase, viewer=viewer, ship_key=ship.id)
-        data = {f.name: saved.data[f.name] for f in fields if saved is not None and f.name in saved.data}
+        if saved is not None:
+            data = {k: v for k, v in saved.data.items() if k in names}
+        else:
+            try:
+                default = rules.get_ruleset(view.ruleset).default_order(view, view.ship(ship.id), "hold")
+                data = {k: v for k, v in default.data.items() if k in names}
+            except Exception:
+                data = {}
     path: list[Position] = []
     lines: list[str] = []
     errors: dict[str, list[str]] = {}
-    if asked or data:
+    if asked:
         path, lines, errors = move_preview(view, ship.id, data, side=ship.side)
-    names = {f.name for f in fields}
     rows = [{"spec": f, "value": data.get(f.name, f.default if f.default is not None else ""),
              "errors": errors.get(f.name, [])} for f in fields]
     other = [m for k, msgs in errors.items() if k not in names for m in msgs]
@@ -130,9 +140,12 @@ def _panel_context(request: HttpRequest, battle: Battle, viewer: Viewer) -> dict
         link=lambda s: _map_url(battle, step.index, s.id),
         hx_target="#map-panel",
         link_attrs={"hx-push-url": "true"},
+        title=f"{battle.name}: {step.label}",
+        caption=step.label,
     )
     rs = rules.get_ruleset(step.state.ruleset)
     arcs = gun_arcs(step.state, ship) if ship is not None and full else []
+    sheet_rows, sheet_quiet = _sheet_rows(ship.sheet) if ship is not None else ([], [])
     return {
         "battle": battle,
         "viewer": viewer,
@@ -141,7 +154,8 @@ def _panel_context(request: HttpRequest, battle: Battle, viewer: Viewer) -> dict
         "ship": ship,
         "full": full,
         "own": ship is not None and (viewer.side_key is None or ship.side == viewer.side_key),
-        "sheet_rows": _sheet_rows(ship.sheet) if ship is not None else [],
+        "sheet_rows": sheet_rows,
+        "sheet_quiet": sheet_quiet,
         "position": _position_text(ship) if ship is not None else "",
         "ship_state": _state_text(ship) if ship is not None else "",
         "arcs": arcs,
@@ -178,8 +192,9 @@ def battle_map_svg(request: HttpRequest, battle_id: int) -> HttpResponse:
     """The map of a replay step as an SVG file to download (for club newsletters)."""
     battle, viewer = battle_get(user=request.user, battle_id=battle_id)
     step = map_step_get(battle=battle, viewer=viewer, index=_int_param(request, "step"))
+    label = f"{battle.name}: {step.label}"
     svg = render_map(step.state, viewer_side=viewer.side_key, events=step.events, previous=step.previous,
-                     size=MAP_SIZE)
+                     size=MAP_SIZE, title=label, caption=label)
     slug = re.sub(r"[^a-z0-9]+", "-", battle.name.lower()).strip("-") or "battle"
     who = viewer.side_key if viewer.side_key else ("umpire" if viewer.side_key is None else "observer")
     response = HttpResponse('<?xml version="1.0" encoding="UTF-8"?>\n' + svg,

@@ -163,6 +163,10 @@ def test_selecting_own_ship_shows_sheet_arcs_and_enemy_only_what_is_known() -> N
 def test_move_preview_draws_the_path_and_reports_illegal_orders() -> None:
     game = scenario_campaign()
     client = client_for(game.players["britain"])
+    # the form starts from the default order (A7: keep course and speed; the scenario's 2 hexes)
+    start = client.get(map_url(game.battle, ship="kgv")).content.decode()
+    assert '<input id="pv-hexes" name="hexes" value="2"' in start
+    assert '<input id="pv-turn" name="turn" value="0"' in start
     url = map_url(game.battle, ship="kgv", preview=1, hexes=2, turn=30, turn_after=1)
     html = client.get(url).content.decode()
     assert "Ends at (11,4) facing 150 degrees." in html

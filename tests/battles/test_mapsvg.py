@@ -411,7 +411,7 @@ def test_night_wind_and_weather() -> None:
     assert "night-on" in (root.get("class") or "")
     night = root.find(".//svg:rect[@class='night']", NS)
     assert night is not None and night.get("mask") == "url(#nw-night-mask)"
-    holes = root.findall(".//svg:mask/svg:circle", NS)
+    holes = root.findall(".//svg:mask/svg:g/svg:circle", NS)
     assert [(c.get("cx"), c.get("cy"), c.get("r")) for c in holes] == [("379.3", "556", "176.7")]
     wind = root.find(".//svg:g[@class='wind']", NS)
     assert wind is not None and wind.get("data-wind-from") == "315"
