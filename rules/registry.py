@@ -13,6 +13,8 @@ from .errors import UnknownRuleset
 
 # key -> module that defines ``RULESET``. Each rule set lives in rules/rulesets/<key>/.
 _MODULES: dict[str, str] = {
+    "acw_river": "rules.rulesets.acw_river",
+    "memoir_sea": "rules.rulesets.memoir_sea",
     "sail_1700": "rules.rulesets.sail_1700",
     "ultra_simple": "rules.rulesets.ultra_simple",
     "ww2_jackson": "rules.rulesets.ww2_jackson",

@@ -7,6 +7,8 @@
 - ``celery_worker``: a REAL ``celery -A navalwar worker -P solo`` subprocess on REDIS_URL, using the test
   database pytest-django made. Use it from a ``@pytest.mark.integration`` +
   ``@pytest.mark.django_db(transaction=True)`` test, so that rows are committed where the worker sees them.
+- ``celery_worker_factory``: start more workers for one test (``pool="prefork"``, own ``queue``), e.g. for
+  fault tests; they are stopped after the test.
 - ``chromium_page``: a Playwright page in Debian's /usr/bin/chromium (``browser`` tests; use with
   ``live_server`` and ``django_db(transaction=True)``).
 
@@ -19,8 +21,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +56,12 @@ def skip_or_fail(reason: str) -> None:
 # --- Accounts --------------------------------------------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    # PBKDF2 at production strength costs a good part of a second a hash; tests hash hundreds of passwords.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def password() -> str:
     return DEFAULT_PASSWORD
@@ -81,7 +90,10 @@ def user_client(client: Client, user: Any) -> Client:
 def _celery_eager_unless_integration(request: pytest.FixtureRequest) -> Iterator[None]:
     from navalwar.celery import app
 
-    eager = request.node.get_closest_marker("integration") is None
+    integration = request.node.get_closest_marker("integration") is not None
+    if integration:
+        request.getfixturevalue("integration_services")  # skip (or fail) here, before the test body runs
+    eager = not integration
     saved = (app.conf.task_always_eager, app.conf.task_eager_propagates)
     app.conf.task_always_eager = eager
     app.conf.task_eager_propagates = True
@@ -108,67 +120,102 @@ def integration_services(django_db_setup: None, django_db_blocker: Any) -> str:
     return redis_url
 
 
+def _start_worker(
+    *, redis_url: str, log_path: Path, pool: str = "solo", queue: str | None = None, concurrency: int = 1
+) -> CeleryWorker:
+    """Start ``celery -A navalwar worker -P <pool>`` against the test database; wait until it is ready."""
+    from django.db import connection
+
+    name = f"pytest-{uuid.uuid4().hex[:8]}@%h"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "navalwar.settings",
+        # The database pytest-django created (test_<name>), so the worker and the test share rows.
+        "DATABASE_URL": database_url_for(connection.settings_dict),
+        "DATABASE_POOL": "0",
+        "REDIS_URL": redis_url,
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    celery_bin = Path(sys.executable).with_name("celery")
+    command = [str(celery_bin)] if celery_bin.exists() else [sys.executable, "-m", "celery"]
+    command += ["-A", "navalwar", "worker", "-P", pool, "--concurrency", str(concurrency), "--loglevel=INFO"]
+    command += ["--without-gossip", "--without-mingle", "--without-heartbeat", "-n", name]
+    if queue:
+        command += ["-Q", queue]
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
+    worker = CeleryWorker(process=process, name=name, log_path=log_path, env=env, queue=queue)
+
+    def ready() -> bool:
+        worker.assert_alive()
+        return " ready." in worker.log
+
+    try:
+        wait_until(ready, timeout=60, what="the Celery worker to be ready")
+    except BaseException:
+        worker.stop()
+        raise
+    return worker
+
+
 @pytest.fixture(scope="session")
 def celery_worker(
     integration_services: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[CeleryWorker]:
     """Start ``celery -A navalwar worker -P solo`` on REDIS_URL against pytest-django's test database.
 
-    Session-scoped: one worker serves every integration test; it is stopped (warm shutdown, then kill) before
-    pytest-django drops the test database. The queue is purged first so stale messages from an earlier run do
-    not reach this worker.
+    Session-scoped: one worker serves every integration test on the default queue; it is stopped (warm
+    shutdown, then kill) before pytest-django drops the test database. The default queue is purged first so
+    stale messages from an earlier run do not reach it.
     """
-    from django.db import connection
-
     from navalwar.celery import app
 
     app.control.purge()
-    name = f"pytest-{uuid.uuid4().hex[:8]}@%h"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "navalwar.settings",
-        "DATABASE_URL": database_url_for(connection.settings_dict),
-        "DATABASE_POOL": "0",
-        "REDIS_URL": integration_services,
-        "PYTHONUNBUFFERED": "1",
-    }
-    celery_bin = Path(sys.executable).with_name("celery")
-    command = [str(celery_bin)] if celery_bin.exists() else [sys.executable, "-m", "celery"]
-    command += [
-        "-A",
-        "navalwar",
-        "worker",
-        "-P",
-        "solo",
-        "--loglevel=INFO",
-        "--without-gossip",
-        "--without-mingle",
-        "--without-heartbeat",
-        "-n",
-        name,
-    ]
-    log_path = tmp_path_factory.mktemp("celery") / "worker.log"
-    with log_path.open("wb") as log_file:
-        process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log_file, stderr=subprocess.STDOUT)
-    worker = CeleryWorker(process=process, name=name, log_path=log_path, env=env)
+    worker = _start_worker(
+        redis_url=integration_services, log_path=tmp_path_factory.mktemp("celery") / "worker.log"
+    )
     try:
-
-        def ready() -> bool:
-            worker.assert_alive()
-            return " ready." in worker.log
-
-        wait_until(ready, timeout=60, what="the Celery worker to be ready")
         yield worker
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        worker.stop()
+
+
+@pytest.fixture
+def celery_worker_factory(integration_services: str, tmp_path: Path) -> Iterator[Callable[..., CeleryWorker]]:
+    """Start extra workers for one test: ``celery_worker_factory(pool="prefork", queue="q-1")``.
+
+    Give each its own ``queue`` (and send with ``apply_async(queue=...)``) so the session worker does not take
+    the test's messages. Every worker started here is stopped after the test.
+    """
+    started: list[CeleryWorker] = []
+
+    def start(*, pool: str = "solo", queue: str | None = None, concurrency: int = 1) -> CeleryWorker:
+        log_path = tmp_path / f"worker-{len(started)}.log"
+        worker = _start_worker(
+            redis_url=integration_services, log_path=log_path, pool=pool, queue=queue, concurrency=concurrency
+        )
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
+    # Drop the test's own queues and kombu's bindings for them, so Redis does not collect them run after run.
+    import redis
+
+    client = redis.Redis.from_url(integration_services)
+    for queue in {worker.queue for worker in started if worker.queue}:
+        client.delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
 
 
 # --- Browser ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _browser_needs_chromium(request: pytest.FixtureRequest) -> None:
+    if request.node.get_closest_marker("browser") is not None and not CHROMIUM.exists():
+        skip_or_fail(f"{CHROMIUM} is not installed (apt-get install chromium)")
 
 
 @pytest.fixture
@@ -179,6 +226,8 @@ def chromium_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     Django refuses ORM calls while a loop runs, so the browser must be gone before the next test touches the
     database. A screenshot lands in test-artifacts/<test>.png when the test fails.
     """
+    from django.db import connections
+
     if not CHROMIUM.exists():
         skip_or_fail(f"{CHROMIUM} is not installed (apt-get install chromium)")
     try:
@@ -200,6 +249,17 @@ def chromium_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
                 page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
             context.close()
             browser.close()
+            # ORM calls made while Playwright ran may have opened a connection in a context-local wrapper
+            # that the test database teardown would not see; close it here, in the same context.
+            connections.close_all()
+    # The live server answers each browser connection in a thread that holds its own database connection
+    # until the socket closes. Let those threads finish, or the transactional flush and the final DROP
+    # DATABASE race them ("database is being accessed by other users").
+    wait_until(_no_live_server_request_threads, timeout=15, what="live-server request threads to finish")
+
+
+def _no_live_server_request_threads() -> bool:
+    return not any("process_request_thread" in thread.name for thread in threading.enumerate())
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)

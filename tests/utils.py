@@ -96,10 +96,22 @@ class CeleryWorker:
     name: str
     log_path: Path
     env: dict[str, str] = field(repr=False)
+    queue: str | None = None
 
     @property
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
+
+    def stop(self, timeout: float = 20) -> None:
+        """Warm shutdown (SIGTERM: finish the running task), then SIGKILL after ``timeout`` seconds."""
+        if self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(timeout=10)
 
     def assert_alive(self) -> None:
         if self.process.poll() is not None:

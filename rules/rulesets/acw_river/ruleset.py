@@ -1,0 +1,1674 @@
+"""``acw_river`` (seed ``002_715b56be87dfc13d.txt``, ACW riverine hex rules), with rulings A01-A14, NW-ACW-*.
+
+Turn (A1): one phase, all sides. Each side rolls a D6, high moves first (re-roll ties); the ships move in
+initiative order, one at a time, rams, collisions, groundings and mines resolved as they happen; then every
+vessel, battery and fort fires, all at once: damage is applied after all fire, so a vessel lost to gunfire
+this turn still fires.
+
+Geometry: flat-topped hexes, 12 facings (hex sides and corners, headings in steps of 30 degrees). A vessel
+of ``hexes`` > 1 occupies its bow hex and the hexes astern of it; ranges are taken between the nearest
+occupied hexes (A14). Default map 24 x 18 (A3).
+
+Movement (section 3, A08, A09): ``course`` letters ``F`` (one hex in the direction of travel), ``L`` /
+``R`` (30 degrees to port / starboard). The move costs its forward hexes plus the turning cost of the sum
+of its turns: 0-60 degrees free, 61-90 1 hex, 91-120 2, 121-150 3, 151-180 4 (NW-ACW-02). Ahead the
+vessel has Speed Forward hexes, astern (``astern: true``) Speed Back; the move that switches the engines
+loses a hex (A09, NW-ACW-03). While moving astern each gunfire hit removes 2 points (A09).
+
+Fire (sections 4-5, A04-A07, A11, NW-ACW-01): four arcs (front and rear within 60 degrees of bow and
+stern, port and starboard sides), each firing its Firepower in D6 once a turn at one target in it. 5-6 hits
+at 1-7 hexes, 6 only at 8-10 (A05). Each 6 against a vessel is confirmed by a second die: 6 = the vessel is
+lost, 2 or 4 = an ordinary hit, odd = ricochet (A06); once 3/4 of its resistance is gone any 6 destroys it
+(A07). Each hit removes 1 resistance point; at 0 the vessel is lost (A11). Naval fire at a battery or fort
+removes 2 points a hit (A13, option ``land_fire_multiplier``); batteries and forts fire at the nearest enemy
+vessel they can hurt (field artillery cannot hurt chain-armoured or ironclad vessels) (NW-ACW-07).
+
+Ramming and collision (sections 6-8, A10, NW-ACW-04/05/06): ``ram: <ship id>`` steers the vessel for the
+target as it moves. A ram needs the movement to cross the target's hex and strikes its flank: two dice
+multiplied are the target's loss, the ram loses 2 per odd die, and must reverse engines to draw off. Any
+other vessel may collide: the difference of two dice (nothing against a higher resistance class), the
+attacker loses 1 if the target is armoured, and the target turns 60 degrees towards the attacker's course,
+running aground on the first shore hex ahead within its speed.
+
+Grounding (section 9): a vessel whose course enters a shore hex runs aground there (deliberately, to avoid
+being blown up, or carried by a collision): -2 resistance, no more movement, fires again from the turn
+after. A grounded vessel may be captured by troops: an umpire action, :func:`capture_grounded` in
+:mod:`.umpire`.
+
+Mines (section 10, A12): terrain ``mine`` hidden from all but the side that laid it. An enemy vessel entering
+the hex makes the miner roll a D6: even, the mine detonates (option ``mine_effect``: the vessel is lost, or
+loses ``mine_damage`` points); odd, it is washed to the surface, visible to all, where gunfire detonates it on
+a 5 or 6.
+
+Class stats JSON (``ShipState.stats``)::
+
+    {"type": "heavily_armored", "protection": "ironclad", "ram": false, "speed_forward": 2, "speed_back": 1,
+     "fire_front": 2, "fire_side": 2, "fire_rear": 2, "resistance": 24, "hexes": 1, "troops": 0}
+
+``type`` one of the seed's seven rows (``tables.SHIP_TYPES``); ``protection`` ``ironclad`` / ``chain`` /
+``unprotected`` (defaults to the type's); ``ram`` the vessel mounts a ram (defaults to the type's);
+speeds in hexes; firepower in D6; ``hexes`` 1-3 (A14); ``troops`` figures embarked (line 82).
+
+Sheet JSON (``ShipState.sheet``, filled by ``setup``)::
+
+    {"resistance": 24, "lost": 0, "speed_forward": 2, "speed_back": 1, "astern": false, "aground": false,
+     "aground_turn": null, "embedded_in": null, "struck_turn": null, "loaded": null, "troops": 0}
+
+``resistance`` is the power of resistance at the start (changed only by unloading a transport), ``lost`` the
+points lost (remaining = resistance - lost), ``speed_forward`` / ``speed_back`` the current speeds (a
+transport's change when it unloads), ``astern`` the engines are reversed, ``aground`` / ``aground_turn``
+grounded and when, ``embedded_in`` the ship a ram's bow is in (it must reverse to draw off),
+``struck_turn`` the turn it was last rammed, ``loaded`` true / false for transports (null otherwise),
+``troops`` figures aboard. Opponents see ``{"lost": n}`` (A2). Visible flags: ``aground``, ``astern``,
+``sinking``, ``captured``, ``blown_up``.
+
+Order JSON (``ShipOrder.data``), every key optional::
+
+    {"course": "FFRF", "astern": false, "ram": "<ship id>", "fire_front": "<target id>",
+     "fire_port": "<target id>", "fire_starboard": "<target id>", "fire_rear": "<target id>"}
+
+Fire targets are ship ids, or the ``id`` of a battery, a fort or a surfaced mine.
+
+Terrain (``BattleState.terrain``, placed by the umpire, A3): ``land`` (no vessel may enter), ``shore``
+(a vessel entering runs aground), ``battery`` / ``fort`` with props ``{"id", "side", "dice", "resistance",
+"lost", "heavy", "range", "name"}`` (``heavy`` false = field artillery; forts default heavy), ``mine`` with
+props ``{"id", "side", "surfaced"}`` and ``visible_to`` the laying side until it surfaces.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import cast
+
+from ...base import DefaultPolicy, RuleSet, roll_initiative
+from ...dice import Dice
+from ...geometry import hex_distance, is_facing, norm_deg, on_hex_map, turn_between
+from ...model import (
+    JSON,
+    BattleState,
+    Event,
+    FieldErrors,
+    FieldSpec,
+    Hex,
+    Modifier,
+    OrderType,
+    PhaseResult,
+    Roll,
+    ShipOrder,
+    ShipState,
+    TerrainFeature,
+)
+from . import tables as T
+from .movement import (
+    Pose,
+    arc_of_target,
+    course_cost,
+    footprint,
+    movement_points,
+    nearest_distance,
+    plan_ram,
+    reachable,
+    step_ahead,
+    step_astern,
+    turn,
+)
+
+ARCS: tuple[str, ...] = ("front", "port", "starboard", "rear")
+FIRE_FIELDS: dict[str, str] = {a: f"fire_{a}" for a in ARCS}
+
+CLASS_SCHEMA: tuple[FieldSpec, ...] = (
+    FieldSpec(
+        name="type",
+        label="Type",
+        type="choice",
+        choices=tuple(T.SHIP_TYPES),
+        default="unarmored_gunboat",
+        help="The seed's ship type table (lines 17-25).",
+    ),
+    FieldSpec(
+        name="protection",
+        label="Protection class",
+        type="choice",
+        required=False,
+        choices=tuple(T.PROTECTION_CLASSES),
+        help="Ironclad, chain-armoured or unprotected (section 2); defaults to the type's.",
+    ),
+    FieldSpec(
+        name="ram",
+        label="Mounts a ram",
+        type="bool",
+        required=False,
+        help="Rams ram (section 8); other vessels collide (section 7). Defaults to the type's.",
+    ),
+    FieldSpec(name="speed_forward", label="Speed forward", type="int", min=0, max=8, unit="hexes"),
+    FieldSpec(name="speed_back", label="Speed back", type="int", min=0, max=8, unit="hexes"),
+    FieldSpec(name="fire_front", label="Firepower front", type="int", min=0, max=8, unit="D6"),
+    FieldSpec(name="fire_side", label="Firepower each side", type="int", min=0, max=8, unit="D6"),
+    FieldSpec(name="fire_rear", label="Firepower rear", type="int", min=0, max=8, unit="D6"),
+    FieldSpec(
+        name="resistance",
+        label="Resistance",
+        type="int",
+        min=1,
+        max=60,
+        unit="points",
+        help="Hits the vessel can take (section 5; A11: lost at 0).",
+    ),
+    FieldSpec(
+        name="hexes",
+        label="Length",
+        type="int",
+        required=False,
+        min=1,
+        max=T.MAX_SHIP_HEXES,
+        default=1,
+        unit="hexes",
+        help="Vessels may occupy one or more hexes (line 1, A14).",
+    ),
+    FieldSpec(
+        name="troops",
+        label="Troops embarked",
+        type="int",
+        required=False,
+        min=0,
+        max=40,
+        default=0,
+        unit="figures",
+        help="Add 1 point per figure when the vessel is stormed aground (line 82).",
+    ),
+)
+
+ORDER_TYPES: tuple[OrderType, ...] = (
+    OrderType(
+        key="move",
+        label="Movement",
+        help="Course letters: F = one hex (ahead, or astern with engines reversed), L / R = 30-degree turn. "
+        "Turning: 0-60 degrees in the move free, 61-90 costs 1 hex, 91-120 2, 121-150 3, 151-180 4 "
+        "(section 3, A08). Reversing engines costs 1 hex, then Speed Back applies (A09).",
+        fields=(
+            FieldSpec(name="course", label="Course", type="str", required=False, max=24, default=""),
+            FieldSpec(name="astern", label="Engines astern", type="bool", required=False, default=False),
+        ),
+    ),
+    OrderType(
+        key="ram",
+        label="Ram / collide",
+        help="Steer for an enemy vessel and strike it this move if it can be reached (sections 6-8). "
+        "Give no course with it.",
+        fields=(FieldSpec(name="ram", label="Ram target", type="str", required=False, max=64),),
+    ),
+    OrderType(
+        key="fire",
+        label="Gunfire",
+        help="Each arc fires its dice at one target in that arc after movement: ships, batteries, forts, "
+        "surfaced mines (section 4, A04, A05).",
+        fields=tuple(
+            FieldSpec(name=FIRE_FIELDS[a], label=f"Target {a}", type="str", required=False, max=64)
+            for a in ARCS
+        ),
+    ),
+)
+
+OPTIONS: tuple[FieldSpec, ...] = (
+    FieldSpec(
+        name="mine_effect",
+        label="Effect of a mine detonation",
+        type="choice",
+        required=False,
+        choices=("lost", "resistance"),
+        default="lost",
+        help="A12: the vessel is lost (default), or loses the points below.",
+    ),
+    FieldSpec(
+        name="mine_damage",
+        label="Resistance lost to a mine",
+        type="int",
+        required=False,
+        min=1,
+        max=60,
+        default=12,
+        unit="points",
+        help="Used when the mine effect is 'resistance' (A12).",
+    ),
+    FieldSpec(
+        name="land_fire_multiplier",
+        label="Naval fire at land targets: points per hit",
+        type="int",
+        required=False,
+        min=1,
+        max=4,
+        default=T.LAND_FIRE_MULTIPLIER,
+        help="Line 44: double the effectiveness of field artillery (A13).",
+    ),
+)
+
+
+# --- pure helpers -------------------------------------------------------------------------------
+
+
+def to_hit(range_hexes: int) -> int | None:
+    """Return the lowest D6 score that hits at a range in hexes, or None beyond 10 hexes (A05)."""
+    if range_hexes < 0:
+        return None
+    for limit, needed in T.RANGE_TABLE:
+        if range_hexes <= limit:
+            return needed
+    return None
+
+
+def no_confirm_threshold(resistance: int) -> int:
+    """Return the points lost from which a 6 destroys the vessel without confirmation (A07)."""
+    return T.NO_CONFIRM_LOST.get(resistance, math.ceil(T.NO_CONFIRM_FRACTION * resistance - 1e-9))
+
+
+def ram_result(d1: int, d2: int) -> tuple[int, int]:
+    """Return (target's loss, ram's own loss) for a ram's two dice (section 8): product; 2 per odd die."""
+    odd = (d1 % 2) + (d2 % 2)
+    return d1 * d2, cast(int, T.RAM["self_loss_per_odd_die"]) * odd
+
+
+def collision_result(d1: int, d2: int, attacker_protection: str, target_protection: str) -> tuple[int, int]:
+    """Return (target's loss, attacker's loss) for a collision by a vessel without a ram (section 7, A10).
+
+    The difference of the dice, none against a higher resistance class; the attacker loses 1 if the
+    target is armoured (lightly or heavily).
+    """
+    rank_a = cast(int, T.PROTECTION_CLASSES[attacker_protection]["rank"])
+    rank_t = cast(int, T.PROTECTION_CLASSES[target_protection]["rank"])
+    loss = 0 if rank_t > rank_a else abs(d1 - d2)
+    own = 1 if T.PROTECTION_CLASSES[target_protection]["armored"] else 0
+    return loss, own
+
+
+def struck_heading(target_heading: float, attacker_heading: float) -> float:
+    """Return the heading of a vessel struck by a gunboat: 60 degrees towards the attacker's course
+    (line 62). Already on the attacker's course: unchanged; exactly opposite: to starboard."""
+    d = turn_between(target_heading, attacker_heading)
+    if abs(d) < 1e-6:
+        return norm_deg(target_heading)
+    return norm_deg(target_heading + (60.0 if d > 0 else -60.0))
+
+
+def _num(v: JSON, default: float = 0.0) -> float:
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+
+
+def _int(v: JSON, default: int = 0) -> int:
+    return int(_num(v, default))
+
+
+def type_row(stats: Mapping[str, JSON]) -> dict[str, object]:
+    """Return the seed table row of a class's type (unarmored gunboat if unknown)."""
+    return T.SHIP_TYPES.get(str(stats.get("type")), T.SHIP_TYPES["unarmored_gunboat"])
+
+
+def protection_of(stats: Mapping[str, JSON]) -> str:
+    """Return the protection class of a class: its own, else its type's (section 2)."""
+    p = stats.get("protection")
+    return str(p) if isinstance(p, str) and p in T.PROTECTION_CLASSES else str(type_row(stats)["protection"])
+
+
+def is_ram(stats: Mapping[str, JSON]) -> bool:
+    """Return True if the class mounts a ram: its own flag, else its type's (line 11)."""
+    r = stats.get("ram")
+    return r if isinstance(r, bool) else bool(type_row(stats)["ram"])
+
+
+def fire_dice(ship: ShipState, arc: str) -> int:
+    """Return the D6 an arc fires (A04): front, either side, rear."""
+    key = "fire_side" if arc in ("port", "starboard") else f"fire_{arc}"
+    return _int(ship.stats.get(key))
+
+
+def pose_of(ship: ShipState) -> Pose:
+    """Return the ship's (bow hex, heading, offset)."""
+    assert isinstance(ship.position, Hex)
+    return ship.position, ship.heading, ship.offset
+
+
+def hexes_of(ship: ShipState) -> list[Hex]:
+    """Return the hexes the ship occupies (A14)."""
+    return footprint(pose_of(ship), _int(ship.stats.get("hexes"), 1))
+
+
+def remaining(ship: ShipState) -> int:
+    """Return the resistance points the vessel has left (section 5)."""
+    return _int(ship.sheet.get("resistance"), 1) - _int(ship.sheet.get("lost"))
+
+
+# --- per-phase context -----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Ctx:
+    """Mutable working copy of one phase's resolution (never escapes resolve_phase)."""
+
+    state: BattleState
+    dice: Dice
+    ships: dict[str, ShipState]
+    terrain: list[TerrainFeature]
+    events: list[Event] = field(default_factory=list)
+    occ: dict[Hex, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for s in self.ships.values():
+            if s.active:
+                for h in hexes_of(s):
+                    self.occ[h] = s.id
+
+    @property
+    def turn(self) -> int:
+        return self.state.turn
+
+    def put(self, ship: ShipState) -> None:
+        """Store a changed ship, keeping the occupancy map in step (sunk or gone ships leave it)."""
+        old = self.ships.get(ship.id)
+        if old is not None and isinstance(old.position, Hex):
+            for h in hexes_of(old):
+                if self.occ.get(h) == ship.id:
+                    del self.occ[h]
+        self.ships[ship.id] = ship
+        if ship.active:
+            for h in hexes_of(ship):
+                self.occ[h] = ship.id
+
+    def taken(self, h: Hex, me: str) -> bool:
+        """Return True if another vessel afloat occupies hex ``h`` (NW-ACW-08)."""
+        sid = self.occ.get(h)
+        return sid is not None and sid != me and self.ships[sid].active
+
+    def feature(self, fid: str) -> TerrainFeature | None:
+        """Return the battery, fort or mine with this id, if still on the map."""
+        for t in self.terrain:
+            if t.kind in ("battery", "fort", "mine") and t.props.get("id") == fid:
+                return t
+        return None
+
+
+class AcwRiver(RuleSet):
+    """ACW riverine hex rules: gunboats, rams, ironclads, transports and mortar boats (seed 002)."""
+
+    key = "acw_river"
+    title = "American Civil War river rules (hex)"
+    version = "1.0"
+    source = "seeds/002_715b56be87dfc13d.txt"
+    geometry = "hex12"
+    unit = "hexes"
+    dice = ("D6",)
+    order_types = ORDER_TYPES
+    terrain_kinds = ("land", "shore", "battery", "fort", "mine")
+    options = OPTIONS
+    default_map = (24, 18)
+
+    def __init__(self) -> None:
+        self._terrain_cache: dict[int, tuple[tuple[TerrainFeature, ...], frozenset[Hex], frozenset[Hex]]] = {}
+        self._occ_cache: tuple[tuple[ShipState, ...], dict[Hex, str]] | None = None
+
+    # --- ship classes ----------------------------------------------------------------------------
+
+    def class_schema(self) -> tuple[FieldSpec, ...]:
+        return CLASS_SCHEMA
+
+    def check_class(self, stats: Mapping[str, JSON]) -> FieldErrors:
+        errors: FieldErrors = {}
+        if _int(stats.get("speed_back")) > _int(stats.get("speed_forward")):
+            errors.setdefault("speed_back", []).append(
+                "Speed back cannot exceed speed forward (lines 17-25)."
+            )
+        typ = str(stats.get("type"))
+        prot = protection_of(stats)
+        if typ in ("lightly_armored", "heavily_armored") and prot == "unprotected":
+            errors.setdefault("protection", []).append(
+                "An armoured type needs chain armour or an ironclad's."
+            )
+        unarmoured = typ.startswith("unarmored") or typ in (
+            "mortar_boat",
+            "transport_empty",
+            "transport_loaded",
+        )
+        if unarmoured and prot == "ironclad":
+            errors.setdefault("protection", []).append("An unarmoured type cannot be an ironclad.")
+        if typ == "transport_empty" and _int(stats.get("troops")):
+            errors.setdefault("troops", []).append("An empty transport carries no troops.")
+        return errors
+
+    def class_summary(self, stats: Mapping[str, JSON]) -> dict[str, JSON]:
+        res = _int(stats.get("resistance"), 1)
+        return {
+            "protection": protection_of(stats),
+            "ram": is_ram(stats),
+            "no_confirmation_after_lost": no_confirm_threshold(res),
+            "stormed_as": str(T.PROTECTION_CLASSES[protection_of(stats)]["stormed_as"]),
+        }
+
+    def reference_classes(self) -> tuple[dict[str, JSON], ...]:
+        """Return one class per row of the seed's ship type table (lines 17-25)."""
+        out: list[dict[str, JSON]] = []
+        for key, row in T.SHIP_TYPES.items():
+            stats: dict[str, JSON] = {
+                "type": key,
+                "protection": str(row["protection"]),
+                "ram": bool(row["ram"]),
+            }
+            for f in ("speed_forward", "speed_back", "fire_front", "fire_side", "fire_rear", "resistance"):
+                stats[f] = cast(int, row[f])
+            stats["hexes"] = 1
+            stats["troops"] = 0
+            out.append(
+                {
+                    "key": f"acw_{key}",
+                    "name": str(row["name"]),
+                    "nation": "",
+                    "type": key,
+                    "stats": stats,
+                    "source": "seed 002 ship type table, lines 17-25 (A03: Heavily Armored 24 as printed)",
+                    "heuristic": False,
+                }
+            )
+        return tuple(out)
+
+    # --- set-up --------------------------------------------------------------------------------------
+
+    def setup(self, state: BattleState, dice: Dice) -> tuple[BattleState, tuple[Event, ...]]:
+        ships = []
+        for s in state.ships:
+            if not isinstance(s.position, Hex):
+                raise TypeError(f"{s.name}: acw_river needs hex positions")
+            if not is_facing(s.heading, 12):
+                raise ValueError(
+                    f"{s.name}: heading {s.heading} is not a hex facing (multiples of 30 degrees)"
+                )
+            typ = str(s.stats.get("type"))
+            sheet = dict(s.sheet)
+            sheet.setdefault("resistance", _int(s.stats.get("resistance"), 1))
+            sheet.setdefault("lost", 0)
+            sheet.setdefault("speed_forward", _int(s.stats.get("speed_forward")))
+            sheet.setdefault("speed_back", _int(s.stats.get("speed_back")))
+            sheet.setdefault("astern", False)
+            sheet.setdefault("aground", False)
+            sheet.setdefault("aground_turn", None)
+            sheet.setdefault("embedded_in", None)
+            sheet.setdefault("struck_turn", None)
+            sheet.setdefault("loaded", (typ == "transport_loaded") if typ.startswith("transport") else None)
+            sheet.setdefault("troops", _int(s.stats.get("troops")))
+            flags = set(s.flags)
+            if sheet["astern"]:
+                flags.add("astern")
+            if sheet["aground"]:
+                flags.add("aground")
+            ships.append(
+                replace(
+                    s,
+                    sheet=sheet,
+                    heading=norm_deg(s.heading),
+                    flags=tuple(sorted(flags)),
+                    speed=float(min(int(s.speed), _int(sheet["speed_forward"]))),
+                )
+            )
+        return replace(state, ships=tuple(ships)), ()
+
+    def _opt(self, state: BattleState, name: str) -> JSON:
+        for spec in OPTIONS:
+            if spec.name == name:
+                return state.options.get(name, spec.default)
+        raise KeyError(name)
+
+    # --- queries ----------------------------------------------------------------------------------
+
+    def _free_fn(
+        self, state: BattleState, mover: ShipState, *, avoid_shore: bool = True
+    ) -> Callable[[Hex], bool]:
+        """Return whether ``mover`` may enter a hex: on the map, not land, a battery or a fort, no other
+        vessel afloat there (NW-ACW-08) and, unless ``avoid_shore`` is false, not a shore hex."""
+        land, shore = self._fixed_terrain(state.terrain)
+        occ = self._occupancy(state.ships)
+        w, h = state.map.width, state.map.height
+        me = mover.id
+
+        def free(x: Hex) -> bool:
+            if x in land or (avoid_shore and x in shore):
+                return False
+            sid = occ.get(x)
+            return (sid is None or sid == me) and on_hex_map(x, w, h)
+
+        return free
+
+    def _occupancy(self, ships: tuple[ShipState, ...]) -> dict[Hex, str]:
+        """Return hex -> id of the vessel afloat there, remembered for the last ships tuple seen."""
+        hit = self._occ_cache
+        if hit is not None and hit[0] is ships:
+            return hit[1]
+        occ: dict[Hex, str] = {}
+        for s in ships:
+            if s.active:
+                for x in hexes_of(s):
+                    occ[x] = s.id
+        self._occ_cache = (ships, occ)
+        return occ
+
+    def _fixed_terrain(self, terrain: tuple[TerrainFeature, ...]) -> tuple[frozenset[Hex], frozenset[Hex]]:
+        """Return the hexes no vessel may enter (land, batteries, forts) and the shore hexes.
+
+        They do not change during a battle (only mines come and go), so the sets are remembered for the
+        last few terrain tuples seen (by identity; the tuple is kept, so the identity cannot be reused).
+        """
+        hit = self._terrain_cache.get(id(terrain))
+        if hit is not None and hit[0] is terrain:
+            return hit[1], hit[2]
+        land = frozenset(cast(Hex, t.position) for t in terrain if t.kind in ("land", "battery", "fort"))
+        shore = frozenset(cast(Hex, t.position) for t in terrain if t.kind == "shore")
+        if len(self._terrain_cache) > 8:
+            self._terrain_cache.clear()
+        self._terrain_cache[id(terrain)] = (terrain, land, shore)
+        return land, shore
+
+    def embedded_target(self, state: BattleState, ship: ShipState) -> ShipState | None:
+        """Return the vessel the ram's bow is in (it must reverse to draw off, section 8), if still there."""
+        tid = ship.sheet.get("embedded_in")
+        if not tid:
+            return None
+        ships = state.ship_map()
+        t = ships.get(str(tid))
+        if t is None or not t.active or nearest_distance(hexes_of(ship), hexes_of(t)) > 1:
+            return None
+        return t
+
+    def move_points(self, ship: ShipState, astern: bool) -> int:
+        """Return the hexes the ship may spend this move ahead or astern (A09, NW-ACW-03)."""
+        return movement_points(
+            _int(ship.sheet.get("speed_forward")),
+            _int(ship.sheet.get("speed_back")),
+            astern,
+            bool(ship.sheet.get("astern")),
+        )
+
+    def target_of(self, state: BattleState, target_id: str) -> ShipState | TerrainFeature | None:
+        """Return the ship or the battery, fort or mine with this id."""
+        for s in state.ships:
+            if s.id == target_id:
+                return s
+        for t in state.terrain:
+            if t.kind in ("battery", "fort", "mine") and t.props.get("id") == target_id:
+                return t
+        return None
+
+    # --- orders -----------------------------------------------------------------------------------
+
+    def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
+        errors: FieldErrors = {}
+
+        def err(k: str, msg: str) -> None:
+            errors.setdefault(k, []).append(msg)
+
+        data = order.data
+        course = str(data.get("course") or "")
+        astern = bool(data.get("astern", False))
+        ram = data.get("ram")
+        bad = sorted(set(course) - {"F", "L", "R"})
+        if bad:
+            err("course", f"Use only F (one hex), L and R (30-degree turns); not {', '.join(bad)}.")
+            return errors
+        if ship.sheet.get("aground"):
+            if course or ram or astern != bool(ship.sheet.get("astern")):
+                err("course", f"{ship.name} is aground and cannot move (section 9).")
+        else:
+            if astern and _int(ship.sheet.get("speed_back")) <= 0:
+                err("astern", f"{ship.name} has no speed astern (Speed Back 0).")
+            embedded = self.embedded_target(state, ship)
+            if embedded is not None and not astern and (course or ram):
+                err(
+                    "astern",
+                    f"{ship.name}'s ram is in {embedded.name}: she must reverse engines to draw off "
+                    "(section 8).",
+                )
+            mp = self.move_points(ship, astern)
+            rev_note = " after reversing engines (A09)" if astern != bool(ship.sheet.get("astern")) else ""
+            if course and course_cost(course) > mp:
+                err(
+                    "course",
+                    f"The course costs {course_cost(course)} hexes (turning included, A08); "
+                    f"{ship.name} has {mp} this move{rev_note}.",
+                )
+            if ram:
+                if course:
+                    err("ram", "Give a course or a ram target, not both.")
+                if astern:
+                    err("ram", "A vessel rams going ahead, not astern.")
+                tgt = state.ship_map().get(str(ram))
+                if tgt is None:
+                    err("ram", f"No ship {ram!r} in this battle.")
+                elif tgt.side == ship.side:
+                    err("ram", f"{tgt.name} is on your side.")
+                elif not tgt.active:
+                    err("ram", f"{tgt.name} is {tgt.status}.")
+                else:
+                    gap = nearest_distance(hexes_of(ship), hexes_of(tgt))
+                    reach = self.move_points(ship, False) + _int(tgt.sheet.get("speed_forward"))
+                    if gap > reach:
+                        err("ram", f"{tgt.name} is {gap} hexes away: out of reach this move.")
+        aground_now = bool(ship.sheet.get("aground"))
+        mp_any = 0 if aground_now else max(self.move_points(ship, astern), 0)
+        for arc in ARCS:
+            tid = data.get(FIRE_FIELDS[arc])
+            if not tid:
+                continue
+            if fire_dice(ship, arc) <= 0:
+                err(FIRE_FIELDS[arc], f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
+                continue
+            msg = self._target_error(state, ship, str(tid), mp_any)
+            if msg:
+                err(FIRE_FIELDS[arc], msg)
+        return errors
+
+    def _target_error(self, state: BattleState, ship: ShipState, tid: str, mp: int) -> str | None:
+        tgt = self.target_of(state, tid)
+        if tgt is None:
+            return f"No target {tid!r} in this battle."
+        if isinstance(tgt, ShipState):
+            if tgt.side == ship.side:
+                return f"{tgt.name} is on your side."
+            if not tgt.active:
+                return f"{tgt.name} is {tgt.status}."
+            gap = nearest_distance(hexes_of(ship), hexes_of(tgt))
+            slack = mp + _int(tgt.sheet.get("speed_forward"))
+        else:
+            if tgt.visible_to is not None and ship.side not in tgt.visible_to:
+                return f"No target {tid!r} in this battle."
+            if tgt.kind == "mine" and not tgt.props.get("surfaced"):
+                return "Only a mine washed to the surface can be fired at (section 10)."
+            if tgt.kind != "mine" and tgt.props.get("side") == ship.side:
+                return f"{tgt.props.get('name') or tid} is on your side."
+            if tgt.kind != "mine" and self._silenced(tgt):
+                return f"{tgt.props.get('name') or tid} is silenced."
+            gap = min(hex_distance(h, cast(Hex, tgt.position)) for h in hexes_of(ship))
+            slack = mp
+        if gap > T.MAX_RANGE + slack:
+            return f"Target {gap} hexes away: beyond 10 hexes even after moving (A05)."
+        return None
+
+    @staticmethod
+    def _silenced(t: TerrainFeature) -> bool:
+        return _int(t.props.get("lost")) >= _int(t.props.get("resistance"), 1)
+
+    # --- default orders (A7) ------------------------------------------------------------------------
+
+    def _enemy_ships(self, state: BattleState, ship: ShipState) -> list[ShipState]:
+        return [t for t in state.ships if t.side != ship.side and t.active]
+
+    def _predict(self, state: BattleState, ship: ShipState, course: str, astern: bool) -> Pose:
+        pose = pose_of(ship)
+        for c in course:
+            ahead = step_astern(pose) if astern else step_ahead(pose)
+            pose = ahead if c == "F" else turn(pose, c)
+        return pose
+
+    def _keep_course(self, state: BattleState, ship: ShipState) -> dict[str, JSON]:
+        """Keep course and speed (A7), stopping short of shore, land, ships and the map edge."""
+        if ship.sheet.get("aground"):
+            return {}
+        astern = bool(ship.sheet.get("astern"))
+        if self.embedded_target(state, ship) is not None and not astern:
+            return {"course": "", "astern": False}
+        mp = self.move_points(ship, astern)
+        free = self._free_fn(state, ship)
+        pose = pose_of(ship)
+        n = 0
+        length = _int(ship.stats.get("hexes"), 1)
+        while n < min(int(ship.speed), mp):
+            nxt = step_astern(pose) if astern else step_ahead(pose)
+            if not all(free(h) for h in footprint(nxt, length)):
+                break
+            pose = nxt
+            n += 1
+        return {"course": "F" * n, "astern": astern}
+
+    def _fire_choices(self, state: BattleState, ship: ShipState, pose: Pose) -> dict[str, JSON]:
+        """Return, for each arc with guns, the nearest enemy in it within range from ``pose``."""
+        out: dict[str, JSON] = {}
+        length = _int(ship.stats.get("hexes"), 1)
+        mine = footprint(pose, length)
+        best: dict[str, tuple[int, str]] = {}
+        candidates: list[tuple[str, list[Hex]]] = [
+            (t.id, hexes_of(t)) for t in self._enemy_ships(state, ship)
+        ]
+        for t in state.terrain:
+            if t.kind in ("battery", "fort") and t.props.get("side") != ship.side and not self._silenced(t):
+                candidates.append((str(t.props.get("id")), [cast(Hex, t.position)]))
+        for tid, hexes in candidates:
+            gap = nearest_distance(mine, hexes)
+            if gap > T.MAX_RANGE:
+                continue
+            near = min(hexes, key=lambda h: (hex_distance(pose[0], h), h.q, h.r))
+            arc = arc_of_target(pose, near)
+            if fire_dice(ship, arc) <= 0:
+                continue
+            key = (gap, tid)
+            if arc not in best or key < best[arc]:
+                best[arc] = key
+        for arc, (_, tid) in best.items():
+            out[FIRE_FIELDS[arc]] = tid
+        return out
+
+    def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
+        data: dict[str, JSON] = self._keep_course(state, ship)
+        if policy == "captain":
+            data = self._captain_move(state, ship)
+        if policy != "hold" and not (
+            ship.sheet.get("aground") and ship.sheet.get("aground_turn") == state.turn
+        ):
+            if data.get("ram"):
+                pose = pose_of(ship)
+            else:
+                pose = self._predict(state, ship, str(data.get("course") or ""), bool(data.get("astern")))
+            data.update(self._fire_choices(state, ship, pose))
+        order = ShipOrder(ship_id=ship.id, data=data)
+        if self.check_order(state, ship, order):  # never hand out an illegal default
+            data = {k: v for k, v in data.items() if not k.startswith("fire_")}
+            order = ShipOrder(ship_id=ship.id, data=data)
+            if self.check_order(state, ship, order):
+                order = ShipOrder(
+                    ship_id=ship.id,
+                    data={"astern": bool(ship.sheet.get("astern"))} if not ship.sheet.get("aground") else {},
+                )
+        return order
+
+    def _captain_move(self, state: BattleState, ship: ShipState) -> dict[str, JSON]:
+        """A7's automatic captain: draw off after ramming, ram what can be reached, run aground when about to
+        be lost, otherwise close to 2-5 hexes with guns bearing."""
+        if ship.sheet.get("aground"):
+            return {}
+        enemies = self._enemy_ships(state, ship)
+        if not enemies:
+            return self._keep_course(state, ship)
+        length = _int(ship.stats.get("hexes"), 1)
+        was_astern = bool(ship.sheet.get("astern"))
+        if self.embedded_target(state, ship) is not None:
+            mp = self.move_points(ship, True)
+            free = self._free_fn(state, ship)
+            course = ""
+            pose = pose_of(ship)
+            for _ in range(mp):
+                nxt = step_astern(pose)
+                if not all(free(h) for h in footprint(nxt, length)):
+                    break
+                pose, course = nxt, course + "F"
+            return {"course": course, "astern": True}
+        here = pose_of(ship)
+        my_hexes = hexes_of(ship)
+        near = sorted(enemies, key=lambda t: (nearest_distance(my_hexes, hexes_of(t)), t.id))[:4]
+        mp_ahead = self.move_points(ship, False)
+        free = self._free_fn(state, ship)
+        opts = reachable(here, mp_ahead, length, free)
+        mine_now = hexes_of(ship)
+        wants_ram = is_ram(ship.stats) or (remaining(ship) > 6 and protection_of(ship.stats) != "unprotected")
+        if wants_ram:
+            for t in near:
+                if nearest_distance(mine_now, hexes_of(t)) > mp_ahead + 1:
+                    continue
+                ram_course = plan_ram(
+                    here,
+                    mp_ahead,
+                    length,
+                    free,
+                    set(hexes_of(t)),
+                    t.heading,
+                    need=2 if is_ram(ship.stats) else 1,
+                    flank=is_ram(ship.stats),
+                    options=opts,
+                )
+                if ram_course is not None:
+                    return {"ram": t.id, "astern": False}
+        if remaining(ship) <= 2:
+            shore = self._fixed_terrain(state.terrain)[1]
+            if shore:
+                free_shore = self._free_fn(state, ship, avoid_shore=False)
+                for pose, course in sorted(opts.items(), key=lambda pc: (len(pc[1]), pc[1])):
+                    ahead = step_ahead(pose)[0]
+                    if ahead in shore and free_shore(ahead) and course_cost(course + "F") <= mp_ahead:
+                        return {"course": course + "F", "astern": False}
+        best: tuple[float, str] | None = None
+        dice_by_arc = {a: fire_dice(ship, a) for a in ARCS}
+        i_ram = is_ram(ship.stats)
+        # (hexes, threat reach of an enemy ram or None) of the nearest enemies, computed once
+        near_data = [
+            (hexes_of(t), _int(t.sheet.get("speed_forward")) + 1 if is_ram(t.stats) else None) for t in near
+        ]
+        for pose, course in opts.items():
+            score = 0.25 * course.count("F")
+            mine = footprint(pose, length)
+            for i, (th, reach) in enumerate(near_data):
+                gap = nearest_distance(mine, th)
+                arc = arc_of_target(pose, min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r)))
+                w = 1.0 if i == 0 else 0.3
+                if to_hit(gap) is not None:
+                    score += w * dice_by_arc[arc] * (2.0 if gap <= 7 else 1.0)
+                if i_ram:
+                    score -= w * gap
+                else:
+                    score -= w * 0.3 * abs(gap - 4)
+                if reach is not None and gap <= reach and arc in ("port", "starboard"):
+                    score -= 3.0  # never show a ram your flank (section 8, NW-ACW-05)
+            key = (-score, course)
+            if best is None or key < (-best[0], best[1]):
+                best = (score, course)
+        course = best[1] if best else ""
+        return (
+            {"course": course, "astern": False}
+            if not was_astern or course
+            else {"course": "", "astern": was_astern}
+        )
+
+    # --- resolution --------------------------------------------------------------------------------
+
+    def resolve_phase(self, state: BattleState, orders: Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
+        start = len(dice.rolls)
+        ctx = _Ctx(state=state, dice=dice, ships=state.ship_map(), terrain=list(state.terrain))
+        sides = [s for s in state.side_keys() if any(sh.side == s and sh.active for sh in state.ships)]
+        # A1: initiative D6 per side, high moves first, re-roll ties.
+        order_of_sides = roll_initiative(sides, dice, ctx.events, state.turn, high_first=True, rule="A1")
+
+        # Movement in initiative order, one ship at a time; rams, groundings and mines as they happen.
+        for side in order_of_sides:
+            for s in state.ships:
+                cur = ctx.ships[s.id]
+                if cur.side != side or not cur.active or s.id not in orders:
+                    continue
+                self._move_ship(ctx, cur, orders[s.id])
+
+        # Fire, all at once: every hit is applied after all fire (A1).
+        lost_before = {sid: _int(s.sheet.get("lost")) for sid, s in ctx.ships.items()}
+        points: dict[str, int] = {}
+        outright: dict[str, str] = {}
+        land_points: dict[str, int] = {}
+        mines_hit: set[str] = set()
+        for s in state.ships:
+            cur = ctx.ships[s.id]
+            if not cur.active or s.id not in orders:
+                continue
+            if cur.sheet.get("aground") and cur.sheet.get("aground_turn") == state.turn:
+                continue  # section 9: fires again the turn after running aground
+            for arc, tid in self._lay_guns(ctx, cur, orders[s.id]):
+                self._fire(ctx, cur, arc, tid, lost_before, points, outright, land_points, mines_hit)
+        for t in list(ctx.terrain):
+            if t.kind in ("battery", "fort") and not self._silenced(t):
+                self._battery_fire(ctx, t, lost_before, points, outright)
+        self._apply_fire(ctx, points, outright, land_points, mines_hit)
+
+        # A ram's bow stays in its target until it reverses (section 8): clear it when no longer in contact.
+        for sid, s in list(ctx.ships.items()):
+            if s.sheet.get("embedded_in") and self.embedded_target(state.with_ships(ctx.ships), s) is None:
+                ctx.ships[sid] = replace(s, sheet={**s.sheet, "embedded_in": None})
+
+        new = replace(
+            state.with_ships(ctx.ships), terrain=tuple(ctx.terrain), initiative=tuple(order_of_sides)
+        )
+        return PhaseResult(state=new, events=tuple(ctx.events), rolls=tuple(dice.rolls[start:]))
+
+    # --- movement ------------------------------------------------------------------------------------
+
+    def _lose(
+        self,
+        ctx: _Ctx,
+        ship: ShipState,
+        pts: int,
+        why: str,
+        *,
+        lost_outright: bool = False,
+        rolls: tuple[Roll, ...] = (),
+    ) -> ShipState:
+        """Apply a loss of resistance at once (movement step) and sink the vessel at 0 (A11)."""
+        lost = _int(ship.sheet.get("lost")) + pts
+        ship = replace(ship, sheet={**ship.sheet, "lost": lost})
+        left = _int(ship.sheet.get("resistance"), 1) - lost
+        if pts:
+            ctx.events.append(
+                Event(
+                    kind="damage",
+                    turn=ctx.turn,
+                    ship_id=ship.id,
+                    text=f"{ship.name} loses {pts} resistance point(s) ({why}): {max(left, 0)} left.",
+                    data={"points": pts, "lost": lost, "remaining": max(left, 0)},
+                    visible_to=(ship.side,),
+                )
+            )
+        if lost_outright or left <= 0:
+            ship = self._sink(ctx, ship, why if lost_outright else f"resistance gone, A11 ({why})", rolls)
+        ctx.put(ship)
+        return ship
+
+    def _sink(self, ctx: _Ctx, ship: ShipState, why: str, rolls: tuple[Roll, ...] = ()) -> ShipState:
+        ctx.events.append(
+            Event(
+                kind="sunk",
+                turn=ctx.turn,
+                ship_id=ship.id,
+                outcome="sunk",
+                rolls=rolls,
+                text=f"{ship.name} is lost: {why}.",
+            )
+        )
+        return replace(ship, status="sunk", flags=tuple(sorted(set(ship.flags) | {"sinking"})))
+
+    def _ground(self, ctx: _Ctx, ship: ShipState, where: Hex, why: str) -> ShipState:
+        ship = replace(
+            ship,
+            position=where,
+            sheet={**ship.sheet, "aground": True, "aground_turn": ctx.turn, "astern": False},
+            flags=tuple(sorted((set(ship.flags) | {"aground"}) - {"astern"})),
+            speed=0.0,
+        )
+        ctx.events.append(
+            Event(
+                kind="aground",
+                turn=ctx.turn,
+                ship_id=ship.id,
+                outcome="aground",
+                text=f"{ship.name} runs aground at ({where.q},{where.r}) ({why}; section 9: "
+                f"-{T.AGROUND['resistance_lost']} resistance).",
+            )
+        )
+        ctx.put(ship)
+        return self._lose(ctx, ship, T.AGROUND["resistance_lost"], "running aground")
+
+    def _move_ship(self, ctx: _Ctx, ship: ShipState, order: ShipOrder) -> None:
+        if ship.sheet.get("aground"):
+            return
+        data = order.data
+        astern = bool(data.get("astern", False))
+        was = bool(ship.sheet.get("astern"))
+        ram_id = data.get("ram")
+        course = str(data.get("course") or "")
+        length = _int(ship.stats.get("hexes"), 1)
+        ram_target: ShipState | None = None
+        note = ""
+        if ram_id:
+            astern = False
+            tgt = ctx.ships.get(str(ram_id))
+            mp = self.move_points(ship, False)
+            land_, shore_ = self._fixed_terrain(ctx.state.terrain)
+            mw, mh = ctx.state.map.width, ctx.state.map.height
+
+            def free(x: Hex) -> bool:
+                return not (x in land_ or x in shore_ or ctx.taken(x, ship.id)) and on_hex_map(x, mw, mh)
+
+            if tgt is not None and tgt.active:
+                ram = is_ram(ship.stats)
+                planned = plan_ram(
+                    pose_of(ship),
+                    mp,
+                    length,
+                    free,
+                    set(hexes_of(tgt)),
+                    tgt.heading,
+                    need=cast(int, (T.RAM if ram else T.COLLISION)["hexes_needed_beyond_contact"]),
+                    flank=ram,
+                )
+                if planned is not None:
+                    course, ram_target = planned, tgt
+                else:
+                    options = reachable(pose_of(ship), mp, length, free)
+                    th = hexes_of(tgt)
+                    pick = min(
+                        options.items(),
+                        key=lambda pc: (
+                            nearest_distance(footprint(pc[0], length), th),
+                            course_cost(pc[1]),
+                            pc[1],
+                        ),
+                    )
+                    course = pick[1]
+                    note = (
+                        f"; cannot reach {tgt.name} to {'ram' if ram else 'collide'} this move: closes on her"
+                    )
+            else:
+                note = "; ram target gone"
+        switched = astern != was
+        sheet = {**ship.sheet, "astern": astern}
+        flags = set(ship.flags) - {"astern"}
+        if astern:
+            flags.add("astern")
+        ship = replace(ship, sheet=sheet, flags=tuple(sorted(flags)))
+        ctx.put(ship)
+        pose = pose_of(ship)
+        start_hex = pose[0]
+        path: list[JSON] = [{"q": start_hex.q, "r": start_hex.r}]
+        land, shore = self._fixed_terrain(ctx.state.terrain)
+        moved = 0
+        ended = ""
+        for c in course:
+            if c in "LR":
+                nxt_pose = turn(pose, c)
+                if length > 1 and any(
+                    h in land or ctx.taken(h, ship.id) for h in footprint(nxt_pose, length)[1:]
+                ):
+                    ended = "; stopped: no room to turn (NW-ACW-08)"
+                    break
+                pose = nxt_pose
+                continue
+            nxt_pose = step_astern(pose) if astern else step_ahead(pose)
+            bow = nxt_pose[0]
+            if not on_hex_map(bow, ctx.state.map.width, ctx.state.map.height):
+                ship = replace(
+                    ctx.ships[ship.id],
+                    position=pose[0],
+                    heading=pose[1],
+                    offset=pose[2],
+                    status="withdrawn",
+                    speed=float(moved),
+                )
+                ctx.put(ship)
+                ctx.events.append(
+                    Event(
+                        kind="move",
+                        turn=ctx.turn,
+                        ship_id=ship.id,
+                        outcome="withdrawn",
+                        text=f"{ship.name} leaves the map and the battle (NW-ACW-08).",
+                        data={"path": path, "course": course, "default": order.default},
+                    )
+                )
+                return
+            if any(h in land or ctx.taken(h, ship.id) for h in footprint(nxt_pose, length)):
+                ended = "; stopped: next hex taken (NW-ACW-08)"
+                break
+            if bow in shore:
+                ship = replace(ctx.ships[ship.id], heading=pose[1], offset=pose[2])
+                path.append({"q": bow.q, "r": bow.r})
+                ctx.events.append(
+                    Event(
+                        kind="move",
+                        turn=ctx.turn,
+                        ship_id=ship.id,
+                        text=f"{ship.name} moves {course} onto the shore{note}.",
+                        data={"path": path, "course": course, "default": order.default},
+                    )
+                )
+                self._ground(ctx, ship, bow, "ordered onto the shore")
+                return
+            pose = nxt_pose
+            moved += 1
+            path.append({"q": bow.q, "r": bow.r})
+            ship = replace(ctx.ships[ship.id], position=pose[0], heading=pose[1], offset=pose[2])
+            ctx.put(ship)
+            ship = self._mine_check(ctx, ship, bow)
+            if not ship.active:
+                return
+        ship = replace(
+            ctx.ships[ship.id], position=pose[0], heading=pose[1], offset=pose[2], speed=float(moved)
+        )
+        ctx.put(ship)
+        rev = " (engines reversed: -1 hex, A09)" if switched else ""
+        ctx.events.append(
+            Event(
+                kind="move",
+                turn=ctx.turn,
+                ship_id=ship.id,
+                text=f"{ship.name} {'backs' if astern else 'moves'} {course or '(stays)'}{rev} to "
+                f"({pose[0].q},{pose[0].r}) heading {pose[1]:g}{note}{ended}.",
+                data={
+                    "path": path,
+                    "course": course,
+                    "heading": pose[1],
+                    "astern": astern,
+                    "default": order.default,
+                },
+            )
+        )
+        if ram_target is not None and not ended and ram_target.active and ctx.ships[ram_target.id].active:
+            self._ram(ctx, ctx.ships[ship.id], ctx.ships[ram_target.id])
+
+    def _mine_check(self, ctx: _Ctx, ship: ShipState, at: Hex) -> ShipState:
+        """Section 10: an enemy entering a mined hex makes the miner roll: even detonates, odd surfaces."""
+        for i, t in enumerate(ctx.terrain):
+            if t.kind != "mine" or t.position != at or t.props.get("side") == ship.side:
+                continue
+            miner = str(t.props.get("side"))
+            mid = str(t.props.get("id"))
+            first = len(ctx.dice.rolls)
+            v = ctx.dice.roll("D6", f"mine {mid} under {ship.name} (rolled by {miner})")
+            rolls = tuple(ctx.dice.rolls[first:])
+            if v % 2 == 0:
+                del ctx.terrain[i]
+                effect = str(self._opt(ctx.state, "mine_effect"))
+                ctx.events.append(
+                    Event(
+                        kind="mine",
+                        turn=ctx.turn,
+                        ship_id=ship.id,
+                        rolls=rolls,
+                        needed=2,
+                        outcome="detonated",
+                        text=f"A mine explodes under {ship.name} (D6 {v}, even: detonates, section 10).",
+                        data={"mine": mid, "effect": effect},
+                    )
+                )
+                ship = replace(ship, flags=tuple(sorted(set(ship.flags) | {"blown_up"})))
+                ctx.put(ship)
+                if effect == "lost":
+                    ship = self._sink(ctx, ship, "blown up by a mine (A12)", rolls)
+                    ctx.put(ship)
+                    return ship
+                return self._lose(ctx, ship, _int(self._opt(ctx.state, "mine_damage"), 12), "mine, A12")
+            ctx.terrain[i] = replace(t, visible_to=None, props={**t.props, "surfaced": True})
+            ctx.events.append(
+                Event(
+                    kind="mine",
+                    turn=ctx.turn,
+                    ship_id=ship.id,
+                    rolls=rolls,
+                    needed=2,
+                    outcome="surfaced",
+                    text=f"A mine is washed to the surface beside {ship.name} (D6 {v}, odd; "
+                    f"gunfire detonates it on 5-6, section 10).",
+                    data={"mine": mid, "q": at.q, "r": at.r},
+                )
+            )
+            return ship
+        return ship
+
+    def _ram(self, ctx: _Ctx, rammer: ShipState, target: ShipState) -> None:
+        """Resolve a ram (section 8) or a collision by a vessel without one (section 7, A10)."""
+        first = len(ctx.dice.rolls)
+        ram = is_ram(rammer.stats)
+        d1 = ctx.dice.roll("D6", f"{rammer.name} {'rams' if ram else 'collides with'} {target.name}")
+        d2 = ctx.dice.roll("D6", f"{rammer.name} {'rams' if ram else 'collides with'} {target.name}")
+        rolls = tuple(ctx.dice.rolls[first:])
+        if ram:
+            loss, own = ram_result(d1, d2)
+            text = (
+                f"{rammer.name} rams {target.name} in the flank: {d1} x {d2} = {loss} point(s); "
+                f"the ram loses {own} ({(d1 % 2) + (d2 % 2)} odd die/dice x 2, section 8)."
+            )
+            mods: tuple[Modifier, ...] = ()
+        else:
+            pa, pt = protection_of(rammer.stats), protection_of(target.stats)
+            loss, own = collision_result(d1, d2, pa, pt)
+            mods = tuple(
+                m
+                for m in (
+                    Modifier(
+                        label=f"{target.name} is of a higher resistance class ({pt}): no loss (A10)", value=0
+                    )
+                    if loss == 0 and abs(d1 - d2)
+                    else None,
+                    Modifier(label=f"{target.name} is armoured: attacker loses 1 (section 7)", value=-1)
+                    if own
+                    else None,
+                )
+                if m is not None
+            )
+            text = (
+                f"{rammer.name} collides with {target.name}: |{d1} - {d2}| = {abs(d1 - d2)} -> "
+                f"{loss} point(s); {rammer.name} loses {own} (section 7)."
+            )
+        ctx.events.append(
+            Event(
+                kind="ram" if ram else "collision",
+                turn=ctx.turn,
+                ship_id=rammer.id,
+                target_id=target.id,
+                rolls=rolls,
+                modifiers=mods,
+                outcome="hit" if loss else "no_damage",
+                text=text,
+                data={"dice": [d1, d2], "target_loss": loss, "own_loss": own},
+            )
+        )
+        target = replace(target, sheet={**target.sheet, "struck_turn": ctx.turn})
+        ctx.put(target)
+        if ram:
+            ctx.ships[rammer.id] = replace(rammer, sheet={**rammer.sheet, "embedded_in": target.id})
+        else:
+            new_heading = struck_heading(target.heading, rammer.heading)
+            if new_heading != target.heading:
+                target = replace(
+                    target,
+                    heading=new_heading,
+                    offset=1 if turn_between(target.heading, new_heading) > 0 else 0,
+                )
+                ctx.put(target)
+                ctx.events.append(
+                    Event(
+                        kind="turned",
+                        turn=ctx.turn,
+                        ship_id=target.id,
+                        text=f"{target.name} is turned 60 degrees to {new_heading:g} towards "
+                        f"{rammer.name}'s course (line 62).",
+                    )
+                )
+        target = self._lose(
+            ctx, ctx.ships[target.id], loss, f"{'rammed' if ram else 'collision'} by {rammer.name}"
+        )
+        self._lose(ctx, ctx.ships[rammer.id], own, f"{'ramming' if ram else 'colliding with'} {target.name}")
+        if not ram and target.active and not target.sheet.get("aground"):
+            self._carried_aground(ctx, target)
+
+    def _carried_aground(self, ctx: _Ctx, ship: ShipState) -> None:
+        """NW-ACW-06: a vessel turned by a collision runs aground on the first shore hex ahead within its
+        speed; it may not reduce speed to avoid it (line 78)."""
+        land, shore = self._fixed_terrain(ctx.state.terrain)
+        pose = pose_of(ship)
+        for _ in range(_int(ship.sheet.get("speed_forward"))):
+            pose = step_ahead(pose)
+            h = pose[0]
+            if ctx.taken(h, ship.id):
+                return  # another vessel (perhaps aground there already) stops her
+            if h in shore:
+                self._ground(ctx, ship, h, "carried by the collision; a vessel rammed may not reduce speed")
+                return
+            if h in land or not on_hex_map(h, ctx.state.map.width, ctx.state.map.height):
+                return
+
+    # --- fire -----------------------------------------------------------------------------------------
+
+    def _roll_vessel_hits(
+        self, ctx: _Ctx, n: int, needed: int, target: ShipState, lost_before: int, purpose: str
+    ) -> tuple[list[int], int, int, bool, list[int]]:
+        """Roll ``n`` D6 at a vessel; return (dice, hits, ricochets, lost outright, confirmation dice)."""
+        values = [ctx.dice.roll("D6", purpose) for _ in range(n)]
+        hits = ricochets = 0
+        lost = False
+        confirms: list[int] = []
+        threshold = no_confirm_threshold(_int(target.sheet.get("resistance"), 1))
+        for v in values:
+            if v < needed:
+                continue
+            if v < 6:
+                hits += 1
+                continue
+            if lost_before >= threshold:
+                lost = True  # A07: no confirmation after 3/4 of the resistance is gone
+                continue
+            c = ctx.dice.roll("D6", f"confirm the 6 on {target.name}")
+            confirms.append(c)
+            result = T.CONFIRMATION[c]
+            if result == "lost":
+                lost = True
+            elif result == "hit":
+                hits += 1
+            else:
+                ricochets += 1
+        return values, hits, ricochets, lost, confirms
+
+    def _lay_guns(self, ctx: _Ctx, ship: ShipState, order: ShipOrder) -> list[tuple[str, str]]:
+        """Return the (arc, target) pairs that fire (NW-ACW-10: the guns are laid on a target, not a bearing).
+
+        A target still in the arc ordered is fired at by that arc. A target that the move has carried into
+        another arc is fired at by that arc if it has guns and no target of its own; else it is not fired at
+        (the order was for that arc) and goes to the arc ordered, which reports the miss of the target.
+        """
+        pairs: list[tuple[str, str]] = []
+        moved: list[tuple[str, str, str]] = []
+        for arc in ARCS:
+            tid = order.data.get(FIRE_FIELDS[arc])
+            if not tid:
+                continue
+            now = self._arc_now(ctx, ship, str(tid))
+            if now is None or now == arc:
+                pairs.append((arc, str(tid)))
+            else:
+                moved.append((arc, str(tid), now))
+        taken = {a for a, _ in pairs}
+        for arc, tid, now in moved:
+            if now not in taken and fire_dice(ship, now) > 0:
+                taken.add(now)
+                pairs.append((now, tid))
+                ctx.events.append(
+                    Event(
+                        kind="guns_follow",
+                        turn=ctx.turn,
+                        ship_id=ship.id,
+                        target_id=tid,
+                        text=f"{ship.name}'s {now} guns take {tid}, which the move carried out of "
+                        f"her {arc} arc (NW-ACW-10).",
+                        visible_to=(ship.side,),
+                    )
+                )
+            else:
+                pairs.append((arc, tid))
+        order_of_arcs = {a: i for i, a in enumerate(ARCS)}
+        return sorted(pairs, key=lambda p: order_of_arcs[p[0]])
+
+    def _arc_now(self, ctx: _Ctx, ship: ShipState, tid: str) -> str | None:
+        tgt = ctx.ships.get(tid)
+        if tgt is not None:
+            if not tgt.active:
+                return None
+            th = hexes_of(tgt)
+        else:
+            feat = next((t for t in ctx.terrain if t.props.get("id") == tid), None)
+            if feat is None:
+                return None
+            th = [cast(Hex, feat.position)]
+        pose = pose_of(ship)
+        return arc_of_target(pose, min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r)))
+
+    def _fire(
+        self,
+        ctx: _Ctx,
+        ship: ShipState,
+        arc: str,
+        tid: str,
+        lost_before: dict[str, int],
+        points: dict[str, int],
+        outright: dict[str, str],
+        land_points: dict[str, int],
+        mines_hit: set[str],
+    ) -> None:
+        tgt: ShipState | TerrainFeature | None = ctx.ships.get(tid) or ctx.feature(tid)
+        pose = pose_of(ship)
+        mine_hexes = hexes_of(ship)
+        name = tgt.name if isinstance(tgt, ShipState) else (str(tgt.props.get("name") or tid) if tgt else tid)
+
+        def no_shot(why: str) -> None:
+            ctx.events.append(
+                Event(
+                    kind="no_shot",
+                    turn=ctx.turn,
+                    ship_id=ship.id,
+                    target_id=tid,
+                    text=f"{ship.name} holds her {arc} fire at {name}: {why}.",
+                    visible_to=(ship.side,),
+                )
+            )
+
+        if tgt is None:
+            no_shot("no longer there")
+            return
+        if isinstance(tgt, ShipState):
+            if not tgt.active:
+                no_shot(f"she is {tgt.status}")
+                return
+            th = hexes_of(tgt)
+        else:
+            if tgt.kind == "mine" and (not tgt.props.get("surfaced") or tid in mines_hit):
+                no_shot("no mine to be seen")
+                return
+            if tgt.kind != "mine" and self._silenced(tgt):
+                no_shot("silenced")
+                return
+            th = [cast(Hex, tgt.position)]
+        rng = nearest_distance(mine_hexes, th)
+        near = min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r))
+        actual_arc = arc_of_target(pose, near)
+        if actual_arc != arc:
+            no_shot(f"after the move it lies in the {actual_arc} arc")
+            return
+        needed = to_hit(rng)
+        if needed is None:
+            no_shot(f"{rng} hexes, beyond 10 (A05)")
+            return
+        n = fire_dice(ship, arc)
+        first = len(ctx.dice.rolls)
+        purpose = f"{ship.name} {arc} guns at {name}"
+        if isinstance(tgt, ShipState):
+            values, hits, ric, lost, confirms = self._roll_vessel_hits(
+                ctx, n, needed, tgt, lost_before.get(tgt.id, 0), purpose
+            )
+            per_hit = T.REVERSING["points_per_hit_astern"] if tgt.sheet.get("astern") else T.POINTS_PER_HIT
+            pts = hits * per_hit
+            mods: list[Modifier] = []
+            if per_hit != 1 and hits:
+                mods.append(
+                    Modifier(label=f"{tgt.name} is going astern: 2 points a hit (A09)", value=per_hit)
+                )
+            if lost:
+                after = lost_before.get(tgt.id, 0) >= no_confirm_threshold(
+                    _int(tgt.sheet.get("resistance"), 1)
+                )
+                how = (
+                    "a 6 after 3/4 of her resistance was gone, A07" if after else "a 6 confirmed by a 6, A06"
+                )
+                outright[tgt.id] = f"a lucky hit from {ship.name} ({how})"
+            if pts:
+                points[tgt.id] = points.get(tgt.id, 0) + pts
+            outcome = "lost" if lost else ("hit" if hits else ("ricochet" if ric else "miss"))
+            text = (
+                f"{ship.name} fires {n} D6 {arc} at {tgt.name}, {rng} hexes, needing {needed}+: "
+                f"{' '.join(map(str, values))}"
+                + (f"; confirmation {' '.join(map(str, confirms))}" if confirms else "")
+                + f" -> {hits} hit(s){', ' + str(ric) + ' ricochet(s)' if ric else ''}"
+                + (", the vessel is lost!" if lost else "")
+                + "."
+            )
+            data: dict[str, JSON] = {
+                "arc": arc,
+                "range": rng,
+                "dice": n,
+                "hits": hits,
+                "ricochets": ric,
+                "lost": lost,
+                "points": pts,
+                "confirmations": list(confirms),
+            }
+        elif tgt.kind == "mine":
+            values = [ctx.dice.roll("D6", purpose) for _ in range(n)]
+            det = any(v in cast(list[int], T.MINES["surfaced_detonated_by_fire_on"]) for v in values)
+            if det:
+                mines_hit.add(tid)
+            mods, outcome = [], "detonated" if det else "miss"
+            text = (
+                f"{ship.name} fires {n} D6 {arc} at the surfaced mine {tid}, {rng} hexes: "
+                f"{' '.join(map(str, values))} -> {'detonated' if det else 'missed'} (5-6, section 10)."
+            )
+            needed = 5
+            data = {"arc": arc, "range": rng, "dice": n, "detonated": det}
+        else:
+            values = [ctx.dice.roll("D6", purpose) for _ in range(n)]
+            hits = sum(1 for v in values if v >= needed)
+            mult = _int(self._opt(ctx.state, "land_fire_multiplier"), T.LAND_FIRE_MULTIPLIER)
+            pts = hits * mult
+            if pts:
+                land_points[tid] = land_points.get(tid, 0) + pts
+            mods = [Modifier(label=f"naval gunfire at a land target: x{mult} (line 44, A13)", value=mult)]
+            outcome = "hit" if hits else "miss"
+            text = (
+                f"{ship.name} fires {n} D6 {arc} at {name}, {rng} hexes, needing {needed}+: "
+                f"{' '.join(map(str, values))} -> {hits} hit(s) x {mult} = {pts} point(s)."
+            )
+            data = {"arc": arc, "range": rng, "dice": n, "hits": hits, "points": pts}
+        ctx.events.append(
+            Event(
+                kind="fire",
+                turn=ctx.turn,
+                ship_id=ship.id,
+                target_id=tid,
+                rolls=tuple(ctx.dice.rolls[first:]),
+                modifiers=tuple(mods),
+                needed=needed,
+                outcome=outcome,
+                text=text,
+                data=data,
+            )
+        )
+
+    def _battery_fire(
+        self,
+        ctx: _Ctx,
+        bat: TerrainFeature,
+        lost_before: dict[str, int],
+        points: dict[str, int],
+        outright: dict[str, str],
+    ) -> None:
+        """NW-ACW-07: a battery or fort fires its dice at the nearest enemy vessel it can hurt, in range."""
+        side = bat.props.get("side")
+        n = _int(bat.props.get("dice"))
+        if n <= 0:
+            return
+        heavy = bat.props.get("heavy")
+        heavy_b = bool(heavy) if isinstance(heavy, bool) else bat.kind == "fort"
+        max_rng = min(_int(bat.props.get("range"), T.MAX_RANGE), T.MAX_RANGE)
+        where = cast(Hex, bat.position)
+        best: tuple[int, str] | None = None
+        for s in ctx.ships.values():
+            if not s.active or s.side == side:
+                continue
+            if not heavy_b and not T.PROTECTION_CLASSES[protection_of(s.stats)]["field_fire"]:
+                continue
+            gap = min(hex_distance(where, h) for h in hexes_of(s))
+            if gap <= max_rng and (best is None or (gap, s.id) < best):
+                best = (gap, s.id)
+        if best is None:
+            return
+        rng, sid = best
+        tgt = ctx.ships[sid]
+        needed = to_hit(rng)
+        assert needed is not None
+        name = str(bat.props.get("name") or bat.props.get("id"))
+        first = len(ctx.dice.rolls)
+        values, hits, ric, lost, confirms = self._roll_vessel_hits(
+            ctx, n, needed, tgt, lost_before.get(sid, 0), f"{name} at {tgt.name}"
+        )
+        per_hit = T.REVERSING["points_per_hit_astern"] if tgt.sheet.get("astern") else T.POINTS_PER_HIT
+        pts = hits * per_hit
+        if pts:
+            points[sid] = points.get(sid, 0) + pts
+        if lost:
+            outright[sid] = f"a lucky hit from {name} (A06/A07)"
+        ctx.events.append(
+            Event(
+                kind="fire",
+                turn=ctx.turn,
+                ship_id=None,
+                target_id=sid,
+                rolls=tuple(ctx.dice.rolls[first:]),
+                needed=needed,
+                outcome="lost" if lost else ("hit" if hits else "miss"),
+                text=(
+                    f"{name} ({'fortress' if heavy_b else 'field'} artillery) fires {n} D6 at {tgt.name}, "
+                    f"{rng} hexes, needing {needed}+: {' '.join(map(str, values))}"
+                    + (f"; confirmation {' '.join(map(str, confirms))}" if confirms else "")
+                    + f" -> {hits} hit(s)"
+                    + (", the vessel is lost!" if lost else "")
+                    + "."
+                ),
+                data={
+                    "battery": str(bat.props.get("id")),
+                    "range": rng,
+                    "dice": n,
+                    "hits": hits,
+                    "ricochets": ric,
+                    "lost": lost,
+                    "points": pts,
+                    "confirmations": list(confirms),
+                },
+            )
+        )
+
+    def _apply_fire(
+        self,
+        ctx: _Ctx,
+        points: dict[str, int],
+        outright: dict[str, str],
+        land_points: dict[str, int],
+        mines_hit: set[str],
+    ) -> None:
+        for s in ctx.state.ships:
+            sid = s.id
+            if sid not in points and sid not in outright:
+                continue
+            cur = ctx.ships[sid]
+            if not cur.active:
+                continue
+            self._lose(ctx, cur, points.get(sid, 0), "gunfire", lost_outright=sid in outright)
+            if sid in outright and ctx.ships[sid].status == "sunk":
+                # replace the generic text with the lucky-hit story
+                ev = ctx.events[-1]
+                ctx.events[-1] = replace(
+                    ev,
+                    text=f"{cur.name} is lost: {outright[sid]} (shot through a gunport "
+                    f"into the magazine, section 4).",
+                )
+        new_terrain: list[TerrainFeature] = []
+        for t in ctx.terrain:
+            tid = str(t.props.get("id"))
+            if t.kind == "mine" and tid in mines_hit:
+                ctx.events.append(
+                    Event(
+                        kind="mine",
+                        turn=ctx.turn,
+                        outcome="detonated",
+                        text=f"The surfaced mine {tid} is detonated by gunfire (section 10).",
+                        data={"mine": tid},
+                    )
+                )
+                continue
+            if t.kind in ("battery", "fort") and tid in land_points:
+                lost = _int(t.props.get("lost")) + land_points[tid]
+                res = _int(t.props.get("resistance"), 1)
+                t = replace(t, props={**t.props, "lost": lost})
+                name = str(t.props.get("name") or tid)
+                ctx.events.append(
+                    Event(
+                        kind="damage",
+                        turn=ctx.turn,
+                        outcome="silenced" if lost >= res else "hit",
+                        text=f"{name} loses {land_points[tid]} point(s): {max(res - lost, 0)} of "
+                        f"{res} left" + (" - silenced." if lost >= res else "."),
+                        data={"battery": tid, "lost": lost, "resistance": res},
+                    )
+                )
+            new_terrain.append(t)
+        ctx.terrain[:] = new_terrain
+
+    # --- views ----------------------------------------------------------------------------------------
+
+    def public_sheet(self, ship: ShipState) -> dict[str, JSON]:
+        # A2: the hits scored on her are what an opponent knows.
+        return {"lost": ship.sheet.get("lost", 0)}
+
+    def preview(self, state: BattleState, ship: ShipState, order: ShipOrder) -> list[str]:
+        lines: list[str] = []
+        data = order.data
+        astern = bool(data.get("astern", False))
+        course = str(data.get("course") or "")
+        if ship.sheet.get("aground"):
+            lines.append(f"{ship.name} is aground: she cannot move (section 9).")
+        elif data.get("ram"):
+            lines.append(
+                f"Steers to {'ram' if is_ram(ship.stats) else 'collide with'} {data.get('ram')} if she "
+                f"can reach her this move ({self.move_points(ship, False)} hexes)."
+            )
+        else:
+            mp = self.move_points(ship, astern)
+            pose = self._predict(state, ship, course, astern)
+            lines.append(
+                f"Course {course or '(none)'} {'astern' if astern else 'ahead'}: costs "
+                f"{course_cost(course)} of {mp} hexes; ends at ({pose[0].q},{pose[0].r}) facing {pose[1]:g}."
+            )
+        for arc in ARCS:
+            tid = data.get(FIRE_FIELDS[arc])
+            if tid:
+                lines.append(
+                    f"{arc.title()}: {fire_dice(ship, arc)} D6 at {tid} after movement; 5-6 hit at 1-7 "
+                    f"hexes, 6 at 8-10; every 6 is confirmed (A05, A06)."
+                )
+        return lines
+
+    def tables(self) -> dict[str, JSON]:
+        return {
+            "ship_types": {k: {f: cast(JSON, v) for f, v in row.items()} for k, row in T.SHIP_TYPES.items()},
+            "protection_classes": {
+                k: {f: cast(JSON, v) for f, v in row.items()} for k, row in T.PROTECTION_CLASSES.items()
+            },
+            "turn_costs": [{"up_to_deg": d, "hexes_lost": c} for d, c in T.TURN_COSTS],
+            "facing_step_deg": T.FACING_STEP_DEG,
+            "reversing": dict(T.REVERSING),
+            "range_table": [{"up_to_hexes": r, "d6_needed": n} for r, n in T.RANGE_TABLE],
+            "max_range_hexes": T.MAX_RANGE,
+            "confirmation": {str(k): v for k, v in T.CONFIRMATION.items()},
+            "no_confirmation_after_lost": {str(k): v for k, v in T.NO_CONFIRM_LOST.items()},
+            "points_per_hit": T.POINTS_PER_HIT,
+            "land_fire_multiplier": T.LAND_FIRE_MULTIPLIER,
+            "ram": {k: cast(JSON, v) for k, v in T.RAM.items()},
+            "collision": {k: cast(JSON, v) for k, v in T.COLLISION.items()},
+            "aground": dict(T.AGROUND),
+            "mines": {k: cast(JSON, v) for k, v in T.MINES.items()},
+            "arcs_deg": dict(T.ARCS_DEG),
+            "max_ship_hexes": T.MAX_SHIP_HEXES,
+        }
+
+
+RULESET = AcwRiver()

@@ -1,0 +1,608 @@
+"""DATC-style cases for ``acw_river`` (seed ``002_715b56be87dfc13d.txt``; rulings A01-A14, NW-ACW-*).
+
+Each case quotes the seed line it checks. ``run`` scripts the initiative first (side a 6, side b 1), then
+the dice of the phase in the order they are rolled.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import IllegalOrder
+from rules.geometry import hex_distance
+from rules.model import Hex, ShipOrder, TerrainFeature
+from rules.rulesets.acw_river import (
+    capture_grounded,
+    place_battery,
+    place_mine,
+    storm_strength,
+    unload_transport,
+)
+from rules.rulesets.acw_river import tables as T
+from rules.rulesets.acw_river.movement import course_cost, footprint, plan_ram, turn_cost
+from rules.rulesets.acw_river.ruleset import (
+    collision_result,
+    hexes_of,
+    no_confirm_threshold,
+    ram_result,
+    remaining,
+    struck_heading,
+    to_hit,
+)
+from tests.rules.acw_river.acw_helpers import RS, at, battle, kinds, run, ship, stats, with_sheet
+
+C = at(12, 9)  # Hex(q=12, r=3), the middle of the map
+AHEAD1, AHEAD2 = Hex(q=12, r=2), Hex(q=12, r=1)
+
+
+def order(**data: object) -> ShipOrder:
+    return ShipOrder(ship_id="x", data=dict(data))  # type: ignore[arg-type]
+
+
+# --- ship types (lines 17-25, A03, A04) ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typ", "row"),
+    [
+        pytest.param("unarmored_ram", (4, 3, 1, 0, 1, 18), id="002-types-line19-unarmored-ram"),
+        pytest.param("unarmored_gunboat", (3, 2, 1, 1, 1, 18), id="002-types-line20-unarmored-gunboat"),
+        pytest.param("lightly_armored", (3, 2, 1, 2, 1, 24), id="002-types-line21-lightly-armored"),
+        pytest.param("heavily_armored", (2, 1, 2, 2, 2, 24), id="002-types-line22-heavily-armored-A03"),
+        pytest.param("mortar_boat", (1, 0, 1, 0, 0, 6), id="002-types-line23-mortar-boat"),
+        pytest.param("transport_empty", (3, 2, 0, 0, 0, 6), id="002-types-line24-transport-empty"),
+        pytest.param("transport_loaded", (2, 1, 0, 0, 0, 12), id="002-types-line25-transport-loaded"),
+    ],
+)
+def test_002_ship_type_table(typ: str, row: tuple[int, ...]) -> None:
+    """Lines 17-25: "Type / Speed Forward / Speed Back / Firepower Front Side Rear / Resistance". A03 keeps
+    Heavily Armored at 24. Every row is a reference class that passes the schema."""
+    ref = next(c for c in RS.reference_classes() if c["type"] == typ)
+    s = ref["stats"]
+    assert isinstance(s, dict)
+    got = tuple(
+        s[k] for k in ("speed_forward", "speed_back", "fire_front", "fire_side", "fire_rear", "resistance")
+    )
+    assert got == row
+    assert RS.validate_class(s) == {}
+    assert len(RS.reference_classes()) == 7
+
+
+@pytest.mark.parametrize(
+    ("typ", "protection", "armored"),
+    [
+        pytest.param("heavily_armored", "ironclad", True, id="002-classes-line29-ironclad"),
+        pytest.param("lightly_armored", "chain", True, id="002-classes-line31-chain-armour"),
+        pytest.param("unarmored_gunboat", "unprotected", False, id="002-classes-line33-unprotected"),
+        pytest.param("transport_loaded", "unprotected", False, id="002-classes-line33-transport"),
+    ],
+)
+def test_002_protection_classes(typ: str, protection: str, armored: bool) -> None:
+    """Section 2 (lines 27-33) with A10: ironclad > chain-armoured > unprotected; both armoured rows count as
+    "armored"."""
+    assert T.SHIP_TYPES[typ]["protection"] == protection
+    assert T.PROTECTION_CLASSES[protection]["armored"] is armored
+
+
+@pytest.mark.parametrize(
+    ("over", "field"),
+    [
+        pytest.param({"speed_back": 5}, "speed_back", id="002-class-speed-back-above-forward"),
+        pytest.param({"resistance": -1}, "resistance", id="002-class-negative-resistance"),
+        pytest.param({"fire_side": 40}, "fire_side", id="002-class-absurd-firepower"),
+        pytest.param({"protection": "ironclad"}, "protection", id="002-class-unarmoured-ironclad"),
+        pytest.param({"type": "submarine"}, "type", id="002-class-unknown-type"),
+        pytest.param({"hexes": 4}, "hexes", id="002-class-A14-too-long"),
+        pytest.param({"resistance": None}, "resistance", id="002-class-missing-resistance"),
+    ],
+)
+def test_002_class_validation(over: dict[str, object], field: str) -> None:
+    """The schema rejects missing fields and absurd numbers; check_class the cross-field errors."""
+    assert field in RS.validate_class({**stats("unarmored_gunboat"), **over})  # type: ignore[dict-item]
+
+
+# --- movement (section 3, A08, A09, NW-ACW-02/03) ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("deg", "cost"),
+    [
+        pytest.param(0, 0, id="002-turn-line37-straight"),
+        pytest.param(30, 0, id="002-turn-line37-30"),
+        pytest.param(60, 0, id="002-turn-line37-60-free"),
+        pytest.param(90, 1, id="002-turn-line38-61-90-one-hex"),
+        pytest.param(120, 2, id="002-turn-line39-91-120-two-hexes"),
+        pytest.param(150, 3, id="002-turn-line40-121-150-three-hexes"),
+        pytest.param(180, 4, id="002-turn-A08-151-180-four-hexes"),
+        pytest.param(210, 5, id="002-turn-A08-plus-one-per-30"),
+    ],
+)
+def test_002_turning_costs(deg: int, cost: int) -> None:
+    """Lines 37-40: "A vessel can change direction over a range of 60 degrees without loss of speed. From 61
+    degrees to 90 degrees it loses 1 hexagon / From 91 degrees to 120 ... 2 hexagons / From 121 degrees to 150
+    ... 3 hexagons". A08: 151-180 costs 4."""
+    assert turn_cost(deg) == cost
+
+
+def test_002_turn_costs_in_a_course_NW_ACW_02() -> None:
+    """NW-ACW-02: the change of direction of a move is the sum of its turns. FRRRF = 90 degrees: 2 + 1;
+    FLFRF = 60 degrees: free."""
+    assert course_cost("FRRRF") == 3
+    assert course_cost("FLFRF") == 3
+    assert course_cost("FFLLLLLL") == 2 + 4
+    state = battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)))
+    errs = RS.check_order(state, state.ship("x"), order(course="FRRRFF"))
+    assert "costs 4 hexes" in errs["course"][0]
+    assert RS.check_order(state, state.ship("x"), order(course="FRRRF")) == {}
+
+
+def test_002_twelve_facings_move() -> None:
+    """Line 42 / A08: positions at every 30 degrees; a corner heading alternates between the two flanking
+    hexes. A gunboat at heading 30 moving FF goes N then NE."""
+    state = battle(ship("x", "a", C, 30), ship("y", "b", at(2, 2)))
+    res = run(state, [], x={"course": "FF"}, y={})
+    assert res.state.ship("x").position == Hex(q=13, r=1)
+    assert hex_distance(C, Hex(q=13, r=1)) == 2
+
+
+def test_002_reversing_engines_A09() -> None:
+    """Line 35: "A vessel reversing engines loses one hexagon". A09: the switching move costs 1 hex, then
+    Speed Back applies: a gunboat (back 2) has 1 hex."""
+    state = battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)))
+    x = state.ship("x")
+    assert RS.move_points(x, True) == 1
+    errs = RS.check_order(state, x, order(course="FF", astern=True))
+    assert "after reversing engines" in errs["course"][0]
+    res = run(state, [], x={"course": "F", "astern": True}, y={})
+    moved = res.state.ship("x")
+    assert moved.position == Hex(q=12, r=4) and moved.heading == 0 and moved.sheet["astern"] is True
+    assert "astern" in moved.flags
+    # astern again next move: Speed Back, no switching cost
+    assert RS.move_points(moved, True) == 2
+    # NW-ACW-03: back to ahead costs a hex too
+    assert RS.move_points(moved, False) == 2
+
+
+def test_002_mortar_boat_cannot_go_astern() -> None:
+    """Line 23: Mortar Boat, Speed Back 0."""
+    state = battle(ship("x", "a", C, 0, "mortar_boat"), ship("y", "b", at(2, 2)))
+    errs = RS.check_order(state, state.ship("x"), order(astern=True))
+    assert errs["astern"] == ["X has no speed astern (Speed Back 0)."]
+
+
+def test_002_A09_hit_while_astern_removes_two() -> None:
+    """A09: "While moving astern each hit removes 2 points (the halving is temporary)"."""
+    state = battle(ship("x", "a", C, 0, "heavily_armored"), ship("y", "b", Hex(q=12, r=-2), 0, astern=True))
+    res = run(state, [5, 1], x={"fire_front": "y"}, y={"astern": True})
+    assert res.state.ship("y").sheet["lost"] == 2
+
+
+# --- fire (section 4-5, A04-A07, A11) ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rng", "needed"),
+    [
+        pytest.param(1, 5, id="002-fire-A05-1-hex"),
+        pytest.param(7, 5, id="002-fire-line46-7-hexes-5-6"),
+        pytest.param(8, 6, id="002-fire-line46-8-hexes-6-only"),
+        pytest.param(10, 6, id="002-fire-line46-10-hexes-6-only"),
+        pytest.param(11, None, id="002-fire-A05-no-fire-beyond-10"),
+    ],
+)
+def test_002_range_table(rng: int, needed: int | None) -> None:
+    """Line 46: "limited to dice of 5 or 6 at 7 hexagons, 6 only at 8, 9, or 10 hexagons." A05: 1-7 5-6."""
+    assert to_hit(rng) == needed
+
+
+def test_002_fire_at_8_hexes_five_misses() -> None:
+    """Line 46: at 8 hexes only a 6 hits; a 5 is a miss."""
+    state = battle(ship("x", "a", C, 0, "heavily_armored"), ship("y", "b", Hex(q=12, r=-5), 0))
+    res = run(state, [5, 4], x={"fire_front": "y"}, y={})
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert (fire.needed, fire.data["hits"], fire.data["range"]) == (6, 0, 8)
+
+
+@pytest.mark.parametrize(
+    ("confirm", "lost", "status", "outcome"),
+    [
+        pytest.param(6, 0, "sunk", "lost", id="002-fire-line48-confirmed-six-vessel-lost"),
+        pytest.param(2, 1, "active", "hit", id="002-fire-A06-two-ordinary-hit"),
+        pytest.param(4, 1, "active", "hit", id="002-fire-A06-four-ordinary-hit"),
+        pytest.param(1, 0, "active", "ricochet", id="002-fire-line48-one-ricochet"),
+        pytest.param(3, 0, "active", "ricochet", id="002-fire-line48-three-ricochet"),
+        pytest.param(5, 0, "active", "ricochet", id="002-fire-line48-five-ricochet"),
+    ],
+)
+def test_002_confirmation(confirm: int, lost: int, status: str, outcome: str) -> None:
+    """Line 48: "each "6" rolled must be confirmed by a 6. If this happens the vessel, whatever its rank and
+    strength is immediately lost ... an odd number, however, will indicate a ricochet and no damage."
+    A06: 2 or 4 = an ordinary hit."""
+    state = battle(ship("x", "a", C, 0), ship("y", "b", Hex(q=12, r=-2), 0, "heavily_armored"))
+    res = run(state, [6, confirm], x={"fire_front": "y"}, y={})
+    y = res.state.ship("y")
+    assert (y.sheet["lost"], y.status) == (lost, status)
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert fire.outcome == outcome and [r.value for r in fire.rolls] == [6, confirm]
+
+
+@pytest.mark.parametrize(
+    ("res_", "threshold"),
+    [
+        pytest.param(24, 18, id="002-fire-A07-24-after-18"),
+        pytest.param(18, 14, id="002-fire-A07-18-after-14"),
+        pytest.param(12, 9, id="002-fire-A07-12-after-9"),
+        pytest.param(6, 5, id="002-fire-A07-6-after-5"),
+    ],
+)
+def test_002_no_confirmation_thresholds(res_: int, threshold: int) -> None:
+    """Line 50: "It is not necessary to confirm if the vessel has lost 3/4 of its powers of resistance".
+    A07."""
+    assert no_confirm_threshold(res_) == threshold
+
+
+def test_002_A07_six_destroys_without_confirmation() -> None:
+    """A07: "Once 3/4 or more of the original resistance is lost, any 6 destroys the vessel outright": an 18
+    that has lost 14 is lost to a 6, no second die."""
+    state = battle(ship("x", "a", C, 0), ship("y", "b", Hex(q=12, r=-2), 0, lost=14))
+    res = run(state, [6], x={"fire_front": "y"}, y={})
+    assert res.state.ship("y").status == "sunk"
+    assert next(e for e in res.events if e.kind == "fire").data["confirmations"] == []
+    # one point short of the threshold: the 6 must be confirmed
+    state = with_sheet(state, "y", lost=13)
+    res = run(state, [6, 3], x={"fire_front": "y"}, y={})
+    assert res.state.ship("y").status == "active"
+
+
+def test_002_resistance_and_A11_lost_at_zero() -> None:
+    """Line 54: "Each 5 or 6 reduces the resistance by 1 point." A11: at 0 the vessel is lost. Fire is
+    simultaneous (A1): the vessel lost still fires."""
+    state = battle(
+        ship("x", "a", C, 0, "heavily_armored", lost=23), ship("y", "b", Hex(q=12, r=-2), 180, lost=16)
+    )
+    res = run(state, [5, 5, 5], x={"fire_front": "y"}, y={"fire_front": "x"})
+    assert res.state.ship("y").status == "sunk" and res.state.ship("x").status == "sunk"
+    assert remaining(res.state.ship("y")) == 0
+
+
+def test_002_fire_arcs_A04() -> None:
+    """A04: firepower is the D6 fired at a target in that arc; an Unarmored Ram has no side guns (line 19)."""
+    state = battle(ship("x", "a", C, 0, "unarmored_ram"), ship("y", "b", Hex(q=14, r=2), 0))
+    errs = RS.check_order(state, state.ship("x"), order(fire_starboard="y"))
+    assert errs["fire_starboard"] == ["X has no guns bearing starboard (Firepower, A04)."]
+
+
+def test_002_NW_ACW_10_guns_follow_the_target() -> None:
+    """NW-ACW-10: a target the move carries out of the arc ordered is fired at by the arc it lies in, if that
+    arc has guns and no other target."""
+    state = battle(ship("x", "a", C, 0, "heavily_armored"), ship("y", "b", Hex(q=12, r=0), 0))
+    # x turns 90 degrees to starboard (cost 1) and moves one hex: y is now off her port side.
+    res = run(state, [5, 6, 2], x={"course": "RRRF", "fire_front": "y"}, y={})
+    assert "guns_follow" in kinds(res)
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert fire.data["arc"] == "port" and fire.data["hits"] == 2
+
+
+def test_002_naval_fire_at_land_double_A13() -> None:
+    """Line 44: "Naval gunnery firing at land targets has double the effectiveness of field artillery." Each
+    hit on a battery removes 2 points (A13); a field battery cannot hurt an ironclad (line 31)."""
+    state = battle(ship("x", "a", C, 0, "heavily_armored"), ship("y", "b", at(2, 2)))
+    state = place_battery(state, feature_id="bat1", side="b", position=Hex(q=12, r=0), dice=2, resistance=4)
+    res = run(state, [5, 6], x={"fire_front": "bat1"}, y={})
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert fire.data == {"arc": "front", "range": 3, "dice": 2, "hits": 2, "points": 4}
+    bat = next(t for t in res.state.terrain if t.props.get("id") == "bat1")
+    assert bat.props["lost"] == 4
+    assert any(e.outcome == "silenced" for e in res.events)
+
+
+def test_002_fort_fires_at_ironclad_field_battery_at_gunboat() -> None:
+    """A13 / NW-ACW-07: fortress artillery strikes vessels like naval guns (line 54); field artillery only
+    vessels without protection (lines 31, 33)."""
+    state = battle(
+        ship("x", "a", C, 0, "heavily_armored"), ship("g", "a", Hex(q=16, r=-1), 0), ship("y", "b", at(2, 2))
+    )
+    state = place_battery(
+        state, feature_id="fort1", side="b", position=Hex(q=12, r=0), dice=2, resistance=6, fort=True
+    )
+    state = place_battery(state, feature_id="bat1", side="b", position=Hex(q=12, r=-1), dice=1, resistance=3)
+    res = run(state, [5, 3, 5], x={}, g={}, y={})
+    fires = [e for e in res.events if e.kind == "fire"]
+    assert [(e.data["battery"], e.target_id, e.data["hits"]) for e in fires] == [
+        ("fort1", "x", 1),
+        ("bat1", "g", 1),
+    ]
+    assert res.state.ship("x").sheet["lost"] == 1 and res.state.ship("g").sheet["lost"] == 1
+
+
+# --- ramming and collision (sections 6-8, A10) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("d1", "d2", "loss", "own"),
+    [
+        pytest.param(3, 5, 15, 4, id="002-ram-line72-74-two-odd"),
+        pytest.param(2, 4, 8, 0, id="002-ram-line72-74-two-even"),
+        pytest.param(6, 3, 18, 2, id="002-ram-line72-74-one-odd"),
+        pytest.param(6, 6, 36, 0, id="002-ram-line72-double-six"),
+        pytest.param(1, 1, 1, 4, id="002-ram-line74-double-one"),
+    ],
+)
+def test_002_ram_results(d1: int, d2: int, loss: int, own: int) -> None:
+    """Line 72: "The Ram rolls two dice. The two are multiplied to obtain the degree of damage". Line 74: "The
+    ram itself will suffer 2 pts loss of resistance per odd number coming up on two dice"."""
+    assert ram_result(d1, d2) == (loss, own)
+
+
+def test_002_ram_resolution() -> None:
+    """Section 8: the ram crosses into the enemy's flank; 3 x 5 = 15 off the target, 4 off the ram; the ram's
+    bow stays in the target until it reverses engines (line 68)."""
+    state = battle(ship("ram", "a", C, 0, "unarmored_ram"), ship("y", "b", AHEAD2, 90))
+    res = run(state, [3, 5], ram={"ram": "y"}, y={})
+    assert kinds(res)[:2] == ["move", "ram"]
+    assert res.state.ship("ram").position == AHEAD1
+    assert res.state.ship("y").sheet["lost"] == 15 and res.state.ship("ram").sheet["lost"] == 4
+    ram = res.state.ship("ram")
+    assert ram.sheet["embedded_in"] == "y"
+    errs = RS.check_order(res.state, ram, ShipOrder(ship_id="ram", data={"course": "F"}))
+    assert "reverse engines to draw off" in errs["astern"][0]
+    assert (
+        RS.check_order(res.state, ram, ShipOrder(ship_id="ram", data={"course": "F", "astern": True})) == {}
+    )
+
+
+def test_002_ram_needs_movement_to_cross_line68() -> None:
+    """Line 68: "To ram, a vessel must have the movement power to cross the hexagon occupied by the enemy
+    vessel". A heavy ram (speed 2) two hexes off cannot: one hex to close leaves one in hand."""
+    state = battle(
+        ship("ram", "a", C, 0, "heavily_armored", stats_over={"ram": True}), ship("y", "b", AHEAD2, 90)
+    )
+    free = RS._free_fn(state, state.ship("ram"))
+    assert plan_ram((C, 0, 0), 2, 1, free, {AHEAD2}, 90, need=2, flank=True) is None
+    assert plan_ram((C, 0, 0), 3, 1, free, {AHEAD2}, 90, need=2, flank=True) == "F"
+    # a collision (section 7) only needs to reach the hex
+    assert plan_ram((C, 0, 0), 2, 1, free, {AHEAD2}, 90, need=1, flank=False) == "F"
+
+
+def test_002_ram_strikes_the_flank_NW_ACW_05() -> None:
+    """Line 68: the ram "places its ram directly against the flank of the attacked vessel" (NW-ACW-05): not
+    bow to bow."""
+    state = battle(
+        ship("ram", "a", AHEAD1, 0, "heavily_armored", stats_over={"ram": True}), ship("y", "b", AHEAD2, 180)
+    )
+    free = RS._free_fn(state, state.ship("ram"))
+    assert plan_ram((AHEAD1, 0, 0), 2, 1, free, {AHEAD2}, 180, need=2, flank=True) is None
+    assert plan_ram((AHEAD1, 0, 0), 2, 1, free, {AHEAD2}, 90, need=2, flank=True) == ""
+
+
+def test_002_collision_by_gunboat_A10() -> None:
+    """Lines 60-64 with A10: a gunboat cannot damage an ironclad (higher class), loses 1 because the ironclad
+    is armoured, and the ironclad turns 60 degrees towards the gunboat's course."""
+    assert collision_result(5, 2, "unprotected", "ironclad") == (0, 1)
+    assert collision_result(5, 2, "ironclad", "unprotected") == (3, 0)
+    assert collision_result(5, 2, "chain", "chain") == (3, 1)
+    assert struck_heading(90, 0) == 30 and struck_heading(90, 180) == 150 and struck_heading(0, 180) == 60
+    state = battle(ship("gb", "a", C, 0), ship("ic", "b", AHEAD2, 90, "heavily_armored"))
+    res = run(state, [5, 2], gb={"ram": "ic"}, ic={})
+    assert res.state.ship("ic").sheet["lost"] == 0 and res.state.ship("gb").sheet["lost"] == 1
+    assert res.state.ship("ic").heading == 30
+    col = next(e for e in res.events if e.kind == "collision")
+    assert col.data == {"dice": [5, 2], "target_loss": 0, "own_loss": 1}
+
+
+def test_002_collision_carries_struck_vessel_aground_NW_ACW_06() -> None:
+    """Line 76: "as a result of change of direction from collision a vessel may run aground and is placed on
+    the first shore hexagon"; line 78: "A vessel rammed may not reduce speed to avoid running aground."
+    Resistance -2 (line 76)."""
+    shore = (TerrainFeature(kind="shore", position=AHEAD2),)
+    state = battle(ship("ic", "a", C, 0, "heavily_armored"), ship("gb", "b", AHEAD1, 90), terrain=shore)
+    res = run(state, [6, 1], ic={"ram": "gb"}, gb={})
+    gb = res.state.ship("gb")
+    assert gb.heading == 30
+    assert gb.position == AHEAD2 and gb.sheet["aground"] is True
+    assert gb.sheet["lost"] == 5 + 2
+
+
+# --- running aground (section 9) ---------------------------------------------------------------------------
+
+
+def test_002_running_aground_and_firing_the_turn_after() -> None:
+    """Line 76: "a vessel may run aground and is placed on the first shore hexagon. This reduces resistance by
+    2 points." Line 80: "If the vessel retains resistance points after running aground it continues to fire
+    the turn after."."""
+    shore = (TerrainFeature(kind="shore", position=AHEAD1),)
+    state = battle(ship("x", "a", C, 0), ship("y", "b", Hex(q=12, r=-1), 180), terrain=shore)
+    res = run(state, [], x={"course": "FF", "fire_front": "y"}, y={})
+    x = res.state.ship("x")
+    assert x.position == AHEAD1 and x.sheet["aground"] is True and "aground" in x.flags
+    assert x.sheet["lost"] == 2 and x.speed == 0
+    assert not any(e.kind == "fire" for e in res.events)
+    errs = RS.check_order(res.state, x, ShipOrder(ship_id="x", data={"course": "F"}))
+    assert errs["course"] == ["X is aground and cannot move (section 9)."]
+    from dataclasses import replace
+
+    nxt = replace(res.state, turn=2)
+    res2 = run(nxt, [5], x={"fire_front": "y"}, y={})
+    assert res2.state.ship("y").sheet["lost"] == 1
+
+
+def test_002_capture_grounded_by_troops() -> None:
+    """Line 82: "A vessel run aground may be taken by enemy troops, and if stormed has the power of
+    resistance of a house if protected, a redoubt if armored. Troops embarked add 1 point per figure." An
+    umpire action (A13)."""
+    state = battle(
+        ship("x", "a", C, 0, "transport_loaded", stats_over={"troops": 3}, aground=True),
+        ship("ic", "a", at(5, 5), 0, "heavily_armored", aground=True),
+        ship("y", "b", at(2, 2)),
+    )
+    assert storm_strength(state, "x") == {"as": "house", "troops_points": 3, "resistance_left": 12}
+    assert storm_strength(state, "ic")["as"] == "redoubt"
+    new, ev = capture_grounded(state, "x", "b")
+    assert new.ship("x").status == "captured" and ev.kind == "captured" and ev.data["by_side"] == "b"
+    with pytest.raises(IllegalOrder, match="not aground"):
+        capture_grounded(state, "y", "a")
+    with pytest.raises(IllegalOrder, match="own ship"):
+        capture_grounded(state, "x", "a")
+    with pytest.raises(IllegalOrder, match="captured"):
+        capture_grounded(new, "x", "b")
+
+
+def test_002_transport_loaded_and_empty() -> None:
+    """Lines 24-25: Transport, Empty 3 / 2, resistance 6; Loaded 2 / 1, resistance 12. Unloading (umpire)
+    keeps at most 6 points (NW-ACW-09)."""
+    state = battle(ship("t", "a", C, 0, "transport_loaded", lost=4), ship("y", "b", at(2, 2)))
+    assert state.ship("t").sheet["loaded"] is True
+    new, _ = unload_transport(state, "t")
+    t = new.ship("t")
+    assert (t.sheet["speed_forward"], t.sheet["speed_back"], t.sheet["resistance"], remaining(t)) == (
+        3,
+        2,
+        6,
+        6,
+    )
+    assert RS.move_points(t, False) == 3
+    with pytest.raises(IllegalOrder):
+        unload_transport(new, "t")
+
+
+# --- mines (section 10, A12) --------------------------------------------------------------------------------
+
+
+def test_002_mine_even_detonates_vessel_lost() -> None:
+    """Line 84: "When the enemy crosses the mined square, the "miner" rolls a die. If it comes up even the
+    ship detonates the mine." A12: default, the vessel is lost."""
+    state = place_mine(
+        battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2))), feature_id="m1", side="b", position=AHEAD1
+    )
+    assert RS.view_for(state, "a").terrain == () and len(RS.view_for(state, "b").terrain) == 1
+    res = run(state, [4], x={"course": "FF"}, y={})
+    x = res.state.ship("x")
+    assert x.status == "sunk" and x.position == AHEAD1
+    assert not res.state.terrain
+    assert next(e for e in res.events if e.kind == "mine").outcome == "detonated"
+
+
+def test_002_mine_odd_surfaces_and_gunfire_detonates_it() -> None:
+    """Line 84: "Otherwise the mine is washed to the surface and may be detonated by artillery (roll of
+    5-6)."."""
+    state = place_mine(
+        battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2))), feature_id="m1", side="b", position=AHEAD1
+    )
+    res = run(state, [3], x={"course": "FF"}, y={})
+    assert res.state.ship("x").position == AHEAD2 and res.state.ship("x").active
+    mine = res.state.terrain[0]
+    assert mine.visible_to is None and mine.props["surfaced"] is True
+    # a ship of side b, 3 hexes off, fires at the surfaced mine: 5 detonates it
+    state2 = battle(ship("z", "b", Hex(q=12, r=5), 0), ship("w", "a", at(2, 2)))
+    from dataclasses import replace
+
+    state2 = replace(state2, terrain=res.state.terrain)
+    res2 = run(state2, [5], z={"fire_front": "m1"}, w={})
+    assert res2.state.terrain == ()
+    assert next(e for e in res2.events if e.kind == "fire").outcome == "detonated"
+
+
+def test_002_own_mine_is_safe_and_A12_effect_option() -> None:
+    """Line 84: the enemy crossing rolls; A12: the effect is a setting: 'resistance' with 12 points."""
+    state = place_mine(
+        battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)), mine_effect="resistance"),
+        feature_id="m1",
+        side="a",
+        position=AHEAD1,
+    )
+    res = run(state, [], x={"course": "F"}, y={})
+    assert res.state.ship("x").position == AHEAD1 and len(res.state.terrain) == 1
+    state = place_mine(
+        battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)), mine_effect="resistance"),
+        feature_id="m1",
+        side="b",
+        position=AHEAD1,
+    )
+    res = run(state, [2], x={"course": "F"}, y={})
+    assert res.state.ship("x").sheet["lost"] == 12 and res.state.ship("x").active
+
+
+# --- ships on more than one hex (A14), initiative (A1) ----------------------------------------------------
+
+
+def test_002_A14_multi_hex_ship() -> None:
+    """Line 1: "Warships may occupy one or more hexagons." A14: "Measure from the nearest occupied hex."."""
+    assert footprint((C, 0, 0), 2) == [C, Hex(q=12, r=4)]
+    assert footprint((C, 30, 0), 3) == [C, Hex(q=11, r=4), Hex(q=11, r=5)]
+    state = battle(
+        ship("x", "a", C, 0, "heavily_armored", stats_over={"hexes": 2}), ship("y", "b", Hex(q=12, r=7))
+    )
+    assert hexes_of(state.ship("x")) == [C, Hex(q=12, r=4)]
+    res = run(state, [5, 4], x={"fire_rear": "y"}, y={})
+    assert next(e for e in res.events if e.kind == "fire").data["range"] == 3
+
+
+def test_002_initiative_high_moves_first_A1() -> None:
+    """A1: "initiative D6 per side (high moves first, re-roll ties)". Both want the hex between them."""
+    from rules.dice import ScriptedDice
+
+    state = battle(ship("a1", "a", Hex(q=12, r=4), 0), ship("b1", "b", AHEAD1, 180))
+    orders = {
+        "a1": ShipOrder(ship_id="a1", data={"course": "F"}),
+        "b1": ShipOrder(ship_id="b1", data={"course": "F"}),
+    }
+    res = RS.resolve_phase(state, orders, ScriptedDice([4, 4, 2, 5]))
+    assert res.state.initiative == ("b", "a")
+    assert res.state.ship("b1").position == C and res.state.ship("a1").position == Hex(q=12, r=4)
+
+
+def test_002_tables_json() -> None:
+    """Every chart is one constant printed by ``python -m rules tables acw_river``."""
+    import json
+
+    t = RS.tables()
+    json.dumps(t)
+    assert t["turn_costs"] == [
+        {"up_to_deg": 60, "hexes_lost": 0},
+        {"up_to_deg": 90, "hexes_lost": 1},
+        {"up_to_deg": 120, "hexes_lost": 2},
+        {"up_to_deg": 150, "hexes_lost": 3},
+        {"up_to_deg": 180, "hexes_lost": 4},
+    ]
+    assert t["confirmation"] == {
+        "1": "ricochet",
+        "2": "hit",
+        "3": "ricochet",
+        "4": "hit",
+        "5": "ricochet",
+        "6": "lost",
+    }
+    assert t["range_table"] == [{"up_to_hexes": 7, "d6_needed": 5}, {"up_to_hexes": 10, "d6_needed": 6}]
+
+
+def test_002_NW_ACW_08_no_grounding_on_a_taken_shore_hex() -> None:
+    """NW-ACW-06 / NW-ACW-08: a vessel carried towards a shore hex already held by a grounded vessel stops
+    short; two vessels never share a hex."""
+    shore = (TerrainFeature(kind="shore", position=AHEAD2),)
+    state = battle(
+        ship("ic", "a", C, 0, "heavily_armored"),
+        ship("gb", "b", AHEAD1, 90),
+        ship("wreck", "b", AHEAD2, 0, aground=True),
+        terrain=shore,
+    )
+    res = run(state, [6, 1], ic={"ram": "gb"}, gb={}, wreck={})
+    gb = res.state.ship("gb")
+    assert gb.position == AHEAD1 and gb.sheet["aground"] is False and gb.heading == 30
+
+
+def test_002_NW_ACW_11_ram_damage_not_doubled_astern() -> None:
+    """NW-ACW-11: A09's 2 points a hit astern is for gunfire hits only: a ram's 2 x 4 = 8 stays 8 against a
+    target going astern."""
+    state = battle(ship("ram", "a", C, 0, "unarmored_ram"), ship("y", "b", AHEAD2, 90, astern=True))
+    res = run(state, [2, 4], ram={"ram": "y"}, y={"astern": True})
+    assert res.state.ship("y").sheet["lost"] == 8
+
+
+def test_002_NW_ACW_12_three_quarters_judged_at_start_of_fire() -> None:
+    """NW-ACW-12: the 3/4 test (A07) uses the points lost before the fire step: an 18 at 13 lost takes a 5
+    (to 14) and a 6 in one volley; the 6 is still confirmed (3 = ricochet)."""
+    state = battle(ship("x", "a", C, 0, "heavily_armored"), ship("y", "b", Hex(q=12, r=-2), 0, lost=13))
+    res = run(state, [5, 6, 3], x={"fire_front": "y"}, y={})
+    y = res.state.ship("y")
+    assert (y.status, y.sheet["lost"]) == ("active", 14)
+    assert next(e for e in res.events if e.kind == "fire").data["confirmations"] == [3]
