@@ -384,8 +384,8 @@ def _arcs_memoir(rs: Any, state: BattleState, ship: ShipState) -> list[ArcSpec]:
     bands = {"forward": ends, "aft": ends, "broadside": tuple(float(b) for b in range(1, beam))}
     # M04: a hex the 60-degree line cuts is abeam, so the beam arcs take the boundary hexes.
     return _a5(ahead, astern, {"forward": end_r, "aft": end_r, "broadside": beam}, bands,
-               labels={"forward": "ahead", "aft": "astern", "starboard": "abeam", "port": "abeam"},
-               beam_first=True)
+               labels={"forward": "ahead", "aft": "astern", "starboard": "starboard abeam",
+                       "port": "port abeam"}, beam_first=True)
 
 
 def _arcs_acw(rs: Any, state: BattleState, ship: ShipState) -> list[ArcSpec]:
@@ -1044,7 +1044,7 @@ def _place_labels(ctx: _Ctx, ships: Sequence[ShipState], selected: str | None
     for s in order:
         x, y = ctx.px[s.id]
         half = lengths[s.id] * 0.5
-        w = LABEL_CHAR_PX * len(s.name) + 4
+        w = LABEL_CHAR_PX * len(s.name) + 8
         options = (
             (0.0, half + 10, "middle"),
             (0.0, -half - 4, "middle"),

@@ -144,7 +144,12 @@ def _panel_context(request: HttpRequest, battle: Battle, viewer: Viewer) -> dict
         caption=step.label,
     )
     rs = rules.get_ruleset(step.state.ruleset)
-    arcs = gun_arcs(step.state, ship) if ship is not None and full else []
+    arcs = [
+        {"label": a.label, "range": f"{a.range:g}",
+         # a band per hex (memoir_sea's countdown) says nothing a list of numbers would
+         "bands": ", ".join(f"{b:g}" for b in a.bands) if 0 < len(a.bands) <= 3 else ""}
+        for a in (gun_arcs(step.state, ship) if ship is not None and full else [])
+    ]
     sheet_rows, sheet_quiet = _sheet_rows(ship.sheet) if ship is not None else ([], [])
     return {
         "battle": battle,

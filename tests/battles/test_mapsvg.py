@@ -258,8 +258,8 @@ def test_arc_adapters_for_rule_sets_not_yet_registered() -> None:
     state = BattleState(ruleset="memoir_sea", map=hexmap, sides=(), ships=(ship,))
     arcs = mapsvg.ARC_ADAPTERS["memoir_sea"](Stub({"arcs_deg": {"ahead_within": 60.0}}), state, ship)
     assert [(a.label, a.start, a.end, a.range) for a in arcs] == [
-        ("abeam", 60.0, 120.0, 5.0), ("abeam", 240.0, 300.0, 5.0), ("ahead", 300.0, 420.0, 6.0),
-        ("astern", 120.0, 240.0, 6.0)]
+        ("starboard abeam", 60.0, 120.0, 5.0), ("port abeam", 240.0, 300.0, 5.0),
+        ("ahead", 300.0, 420.0, 6.0), ("astern", 120.0, 240.0, 6.0)]
 
     table = MapSpec(geometry="table_in", width=96, height=72)
     guns = [
