@@ -1394,6 +1394,7 @@ def render_map(
     id_prefix: str = "nw",
     title: str | None = None,
     caption: str | None = None,
+    show_arcs: bool = True,
 ) -> str:
     """Return a standalone ``<svg>`` of the battle as ``viewer_side`` sees it (None: the umpire, A2).
 
@@ -1411,7 +1412,7 @@ def render_map(
     - ``cells``: add a clickable element per hex (``class="cell"``, ``data-q``/``data-r``) for the editor.
     - ``id_prefix``: prefix of every ``id`` in the SVG, so that two maps can share a page.
     - ``title``: the SVG's accessible title; ``caption``: what the legend says the map shows (default
-      "Turn N", the state's turn).
+      "Turn N", the state's turn). ``show_arcs``: False leaves the selected ship's arcs off (the editor).
 
     Raise :class:`rules.errors.UnknownRuleset` if the state's rule set is not registered.
     """
@@ -1487,7 +1488,7 @@ def render_map(
         _cells(fr, out)
 
     sel = next((s for s in drawn if s.id == selected), None)
-    if sel is not None and (viewer_side is None or sel.side == viewer_side) and sel.active:
+    if show_arcs and sel is not None and (viewer_side is None or sel.side == viewer_side) and sel.active:
         _arcs(ctx, sel, out)
     _trails(ctx, seen_events, prev_view, out)
     _fire(ctx, seen_events, out)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -212,9 +213,9 @@ def battle_map_svg(request: HttpRequest, battle_id: int) -> HttpResponse:
 
 
 def _setup_context(battle: Battle, viewer: Viewer, state: BattleState, place_form: ShipPlaceForm,
-                   paint_form: TerrainPaintForm, selected: str | None) -> dict[str, Any]:
+                   paint_form: TerrainPaintForm, selected: str | None, tool: str) -> dict[str, Any]:
     rs = rules.get_ruleset(state.ruleset)
-    svg = render_map(state, viewer_side=None, selected=selected, size=MAP_SIZE, cells=True,
+    svg = render_map(state, viewer_side=None, selected=selected, size=MAP_SIZE, cells=True, show_arcs=False,
                      link=lambda s: reverse("battles:battle_setup_map", args=[battle.pk]) + f"?ship={s.id}")
     return {
         "battle": battle,
@@ -225,6 +226,7 @@ def _setup_context(battle: Battle, viewer: Viewer, state: BattleState, place_for
         "terrain_kinds": rs.terrain_kinds,
         "ruleset": rs,
         "hexes": rs.geometry.startswith("hex"),
+        "tool": tool,
     }
 
 
@@ -247,8 +249,12 @@ def battle_setup_map(request: HttpRequest, battle_id: int) -> HttpResponse:
     action = request.POST.get("action", "")
     place_form = ShipPlaceForm(request.POST if action == "place" else None, state=state, prefix="place",
                                initial={"ship": selected})
+    # the paint tool keeps its kind, side and depth from one click to the next (redirect below)
+    keep = ("kind", "side", "depth", "radius")
     paint_form = TerrainPaintForm(request.POST if action == "paint" else None, state=state, prefix="paint",
-                                  terrain_kinds=rs.terrain_kinds)
+                                  terrain_kinds=rs.terrain_kinds,
+                                  initial={k: request.GET[k] for k in keep if request.GET.get(k)})
+    tool = "paint" if action == "paint" or request.GET.get("tool") == "paint" else "place"
     status = 200
     if request.method == "POST":
         form: ShipPlaceForm | TerrainPaintForm = place_form if action == "place" else paint_form
@@ -273,11 +279,16 @@ def battle_setup_map(request: HttpRequest, battle_id: int) -> HttpResponse:
                 add_to_form(form, error)
                 status = error.status
             else:
+                params = {"ship": selected or ""}
+                if action == "paint":
+                    params["tool"] = "paint"
+                    params.update({k: str(form.cleaned_data.get(k) or "") for k in keep})
+                query = urlencode({k: v for k, v in params.items() if v})
                 url = reverse("battles:battle_setup_map", args=[battle.pk])
-                return redirect(url + (f"?ship={selected}" if selected else ""))
+                return redirect(url + (f"?{query}" if query else ""))
         else:
             status = 400
     ctx = _setup_context(battle, viewer, rules.from_json(BattleState, battle.state), place_form, paint_form,
-                         selected)
+                         selected, tool)
     return render(request, "battles/map/setup.html", ctx, status=status)
 

@@ -264,7 +264,11 @@ def test_setup_paints_terrain_and_mines_only_their_side_sees(monkeypatch: pytest
 
     mine = umpire.post(setup_url(battle), {"action": "paint", "paint-kind": "mine", "paint-q": 5,
                                            "paint-r": 5, "paint-side": "germany"})
+    # the paint tool stays as it was for the next click
     assert mine.status_code == 302
+    assert mine["Location"] == setup_url(battle, tool="paint", kind="mine", side="germany")
+    again = umpire.get(mine["Location"]).content.decode()
+    assert 'value="paint" form="none" checked' in again and '<option value="mine" selected>' in again
     no_side = umpire.post(setup_url(battle), {"action": "paint", "paint-kind": "mine", "paint-q": 6,
                                               "paint-r": 5})
     assert no_side.status_code == 400 and "Choose the side it belongs to" in no_side.content.decode()

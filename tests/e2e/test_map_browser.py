@@ -81,3 +81,46 @@ def test_demo_battle_map_and_replay(key: str, live_server: Any, chromium_page: A
         page.wait_for_selector(f'.ship-card[data-ship="{ship}"]')
         assert page.query_selector(f'svg.nw-map g.arcs[data-ship="{ship}"]') is not None
         page.screenshot(path=str(ARTIFACTS / f"map-{key}-selected.png"), full_page=True)
+
+
+def test_umpire_paints_a_mine_and_turns_a_ship_on_the_map(live_server: Any, chromium_page: Any) -> None:
+    """The set-up editor in Chromium: with "Map clicks paint" chosen, a click on a hex lays a mine there for
+    the chosen side (acw_river, A3); a turn button turns the chosen ship 30 degrees (the rules check it)."""
+    import rules
+    from rules.model import BattleState, Hex
+
+    game = scenario_campaign("first_memphis_1862", start=False)
+    battle = game.battle
+    state = rules.from_json(BattleState, battle.state)
+    ship = state.ships[0]
+    page = chromium_page
+    log_in(page, live_server, game.umpire)
+    page.goto(live_server.url + reverse("battles:battle_setup_map", args=[battle.pk]) + f"?ship={ship.id}")
+    page.wait_for_selector("svg.nw-map path.cell")
+
+    page.check('input[data-pick-radio][value="paint"]')
+    page.select_option("#id_paint-kind", "mine")
+    page.select_option("#id_paint-side", state.sides[1].key)
+    # a hex whose centre no ship, label or symbol covers
+    q, r = page.evaluate("""() => {
+        for (const c of document.querySelectorAll('svg.nw-map path.cell')) {
+            const b = c.getBoundingClientRect();
+            if (document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2) === c
+                && c.dataset.q > 3) return [+c.dataset.q, +c.dataset.r];
+        }
+    }""")
+    page.click(f'svg.nw-map path.cell[data-q="{q}"][data-r="{r}"]')  # map.js fills q and r and submits
+    page.wait_for_selector(f'svg.nw-map g.terrain.mine[data-q="{q}"][data-r="{r}"]', state="attached")
+
+    turned = (ship.heading + 30) % 360
+    page.click('button[data-turn="30"]')
+    page.wait_for_selector(f'svg.nw-map g.ship[data-ship="{ship.id}"][data-heading="{turned:g}"]',
+                           state="attached")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "map-setup-first_memphis_1862.png"), full_page=True)
+
+    battle.refresh_from_db()
+    after = rules.from_json(BattleState, battle.state)
+    assert [(t.kind, t.position, t.visible_to) for t in after.terrain if t.kind == "mine"] == [
+        ("mine", Hex(q=q, r=r), (state.sides[1].key,))]
+    assert after.ship(ship.id).heading == turned
