@@ -49,6 +49,24 @@ def _map_url(battle: Battle, step: int, ship: str | None = None) -> str:
     return url + (f"&ship={ship}" if ship else "")
 
 
+def _text(value: JSON, depth: int = 0) -> str:
+    """Return a sheet value as short text: yes/no, numbers without noise, objects as "key value" pairs."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {_text(v, depth + 1)}" for k, v in value.items()
+                         if v not in (None, "", [], {}))
+    if isinstance(value, list):
+        sep = "; " if any(isinstance(v, (dict, list)) for v in value) else ", "
+        more = " ..." if len(value) > 12 else ""
+        return sep.join(_text(v, depth + 1) for v in value[:12]) + more
+    return str(value)
+
+
 def _sheet_rows(sheet: dict[str, JSON]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """Return a ship's sheet as (label, value) rows for the status panel, nested values as short text: the
     rows that say something first, then those at nought or "no" (shown folded)."""
@@ -57,16 +75,8 @@ def _sheet_rows(sheet: dict[str, JSON]) -> tuple[list[tuple[str, str]], list[tup
         value = sheet[key]
         if value in (None, "", [], {}):
             continue
-        if isinstance(value, bool):
-            text = "yes" if value else "no"
-        elif isinstance(value, dict):
-            text = ", ".join(f"{k} {v}" for k, v in value.items() if v not in (None, "", [], {}))
-        elif isinstance(value, list):
-            text = ", ".join(str(v) for v in value[:12]) + (" ..." if len(value) > 12 else "")
-        else:
-            text = str(value)
-        (quiet if value is False or (isinstance(value, (int, float)) and value == 0) else rows).append(
-            (key.replace("_", " "), text))
+        target = quiet if value is False or (isinstance(value, (int, float)) and value == 0) else rows
+        target.append((key.replace("_", " "), _text(value)))
     return rows, quiet
 
 
