@@ -1,6 +1,6 @@
 from django.urls import URLPattern, URLResolver, path
 
-from battles import views
+from battles import urls_map, views
 
 app_name = "battles"
 
@@ -28,3 +28,4 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("battles/<int:battle_id>/sinkings/", views.battle_sinkings, name="battle_sinkings"),
     path("battles/<int:battle_id>/ships/<str:ship_key>/", views.ship_sheet, name="ship_sheet"),
 ]
+urlpatterns += urls_map.urlpatterns
