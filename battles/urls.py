@@ -1,6 +1,6 @@
 from django.urls import URLPattern, URLResolver, path
 
-from battles import order_views, views
+from battles import order_views, urls_map, views
 
 app_name = "battles"
 
@@ -37,3 +37,4 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("battles/<int:battle_id>/sinkings/", views.battle_sinkings, name="battle_sinkings"),
     path("battles/<int:battle_id>/ships/<str:ship_key>/", views.ship_sheet, name="ship_sheet"),
 ]
+urlpatterns += urls_map.urlpatterns

@@ -1,5 +1,7 @@
 """factory-boy factories shared by all tests."""
 
+
+
 import factory
 from django.contrib.auth import get_user_model
 
@@ -71,12 +73,27 @@ class UmpireMembershipFactory(MembershipFactory):
     role = "umpire"
 
 
+# --- fleets ------------------------------------------------------------------------------------------------
+
+# A valid Ultra Simple class (seed 003's Bismarck). Other rule sets: pass ruleset= and stats= (for example a
+# bundled class's stats from fleets.reference.reference_classes()).
+ULTRA_SIMPLE_STATS = {
+    "type": "battleship",
+    "tonnage": 41700,
+    "belt": 12.6,
+    "speed": 30,
+    "guns": [{"calibre": 15, "forward": 4, "aft": 4, "broadside": 8}],
+}
+
+
 class NationFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = "fleets.Nation"
         django_get_or_create = ("name",)
 
     name = factory.Sequence(lambda n: f"Nation {n}")
+    short_name = factory.LazyAttribute(lambda nation: nation.name[:3].upper())
+    colour = "#1f4e9c"
 
 
 class ShipClassFactory(factory.django.DjangoModelFactory):
@@ -100,6 +117,8 @@ class ShipClassFactory(factory.django.DjangoModelFactory):
             "guns": [{"calibre": 14, "forward": 6, "aft": 4, "broadside": 10}],
         }
     )
+    source_note = "Factory data."
+    heuristic = False
 
 
 class ShipFactory(factory.django.DjangoModelFactory):
