@@ -158,6 +158,10 @@ class FieldView:
     def help_id(self) -> str:
         return f"{self.bound.auto_id}-help"
 
+    @property
+    def errors_id(self) -> str:
+        return f"{self.bound.auto_id}-errors"
+
 
 @dataclass(slots=True, kw_only=True)
 class FieldsetView:
@@ -612,6 +616,7 @@ def _field_view(
     )
     attrs["aria-describedby"] = view.help_id
     if errors:
+        attrs["aria-describedby"] = f"{view.help_id} {view.errors_id}"
         attrs["aria-invalid"] = "true"
     widget.attrs.update(attrs)
     return view

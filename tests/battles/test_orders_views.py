@@ -740,3 +740,30 @@ def test_other_sides_orders_are_never_rendered_before_resolution() -> None:
 
     assert "123.5" not in page and 'id="ship-bismarck"' not in page
     assert forged.status_code == 404 and "123.5" not in _html(forged)
+
+
+def test_check_without_javascript_renders_the_page_with_the_checked_form() -> None:
+    case = CASES[0]
+    game = _game(case)
+
+    response = _post(_client(game.players["britain"]), "order_check", game, "hood", case.valid)
+
+    html = _html(response)
+    assert response.status_code == 200
+    assert "<html" in html and 'id="phase"' in html
+    assert "These orders are legal. Save them to send them." in html
+    assert case.preview in html
+    assert 'name="speed" value="20"' in html  # the form keeps what was posted
+    assert not Order.objects.exists()
+
+
+def test_field_errors_are_tied_to_their_inputs_for_screen_readers() -> None:
+    case = CASES[0]
+    game = _game(case)
+
+    response = _post(_client(game.players["britain"]), "order_check", game, "hood", case.over_max, headers=HX)
+
+    html = _html(response)
+    assert 'aria-describedby="o-hood-speed-help o-hood-speed-errors" aria-invalid="true"' in html
+    assert '<div id="o-hood-speed-errors"><p class="error error--illegal">' in html
+    assert '<label for="o-hood-speed">Speed (knots)</label>' in html
