@@ -644,7 +644,7 @@ def test_ready_toggle_with_htmx_and_what_the_other_side_sees() -> None:
     assert response.status_code == 200
     assert html.lstrip().startswith('<section class="panel phase-status" id="phase"')
     assert "Your side is ready." in html and "Royal Navy: <strong>ready</strong>" in html
-    assert 'hx-trigger="every 10s"' in html
+    assert 'hx-trigger="every 10s [!document.hidden]"' in html
     assert "Royal Navy: <strong>ready</strong>" in enemy_page
     assert 'id="ship-hood"' not in enemy_page and "301.5" not in enemy_page
     assert 'id="ship-bismarck"' in enemy_page
@@ -680,7 +680,9 @@ def test_ready_for_a_closed_phase_is_refused_with_a_message() -> None:
 
     assert response.status_code == 409
     assert "This phase is closed: orders are no longer accepted." in _html(response)
-    assert 'hx-trigger="every 2s"' in _html(response)  # resolving: the page polls for the result
+    assert 'hx-trigger="every 2s [!document.hidden]"' in _html(
+        response
+    )  # resolving: the page polls for the result
 
 
 def test_status_poll_answers_the_partial_or_reloads_when_the_phase_changed(
@@ -702,9 +704,11 @@ def test_status_poll_answers_the_partial_or_reloads_when_the_phase_changed(
     plain = client.get(url)
 
     assert same.status_code == 200 and "HX-Refresh" not in same
-    assert "Royal Navy: giving orders" in _html(same) and 'hx-trigger="every 10s"' in _html(same)
+    assert "Royal Navy: giving orders" in _html(
+        same
+    ) and 'hx-trigger="every 10s [!document.hidden]"' in _html(same)
     assert closed["HX-Refresh"] == "true"
-    assert 'hx-trigger="every 2s"' in _html(polling)
+    assert 'hx-trigger="every 2s [!document.hidden]"' in _html(polling)
     assert "The orders are in and the phase is being resolved." in _html(polling)
     assert resolved["HX-Refresh"] == "true"
     assert plain.status_code == 302

@@ -2,8 +2,9 @@
 
 Denmark Strait (ww2_jackson): the British player gives Hood and Prince of Wales orders (the previews show the
 gunnery the rules will roll), saves both without a reload, marks the side ready; the German player, in a
-second browser context, sees "Royal Navy: ready" and nothing of the British orders. Screenshots of the
-panel at desktop and phone widths land in test-artifacts/.
+second browser context, sees "Royal Navy: ready" and nothing of the British orders, and marks ready too;
+both pages then show the result. Screenshots of the panel at desktop and phone widths land in
+test-artifacts/.
 """
 
 from __future__ import annotations
@@ -94,4 +95,13 @@ def test_a_turn_in_the_browser(live_server: Any, chromium_page: Any) -> None:
     html = enemy.content()
     assert "25.5" not in html and "orders saved" not in html
     enemy.screenshot(path=str(ARTIFACTS / "orders-desktop-other-side.png"), full_page=True)
+
+    # The last side ready: the phase closes and resolves (tasks run in-process here); the German page reloads
+    # at once, the British one at its next poll, and both show the result and the next phase.
+    enemy.click("#ready-toggle")
+    enemy.wait_for_selector("text=Phase 2: Open for orders")
+    assert enemy.locator("text=Log of phase 1 (turn 1)").count() == 1
+    page.wait_for_selector("text=Phase 2: Open for orders", timeout=20_000)
+    assert page.locator("text=Log of phase 1 (turn 1)").count() == 1
+    assert page.locator("#ship-hood .badge").inner_text() == "no orders yet: defaults apply"
     other.close()
