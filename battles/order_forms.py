@@ -43,8 +43,10 @@ logger = logging.getLogger(__name__)
 ErrorKind = Literal["invalid", "illegal"]
 STANDING_TYPE = "standing"
 NONE_LABEL = "none"
-# Order types shown open; the rest (special actions) fold away unless they hold a value or an error.
-OPEN_ORDER_TYPES = 2
+# Order types shown open (movement, gunfire, torpedoes, by the keys the rule sets use); the rest are special
+# actions (damage control, lights, sails and anchor, towing, boarding, ramming, standing orders...) and fold
+# away unless they hold a value or an error. The first order type is always open.
+MAIN_ORDER_TYPES = ("move", "movement", "fire", "gunnery", "torpedo")
 
 
 def is_reference(spec: FieldSpec) -> bool:
@@ -514,7 +516,8 @@ def build_panel(
                 )
             )
         folded = (
-            index >= OPEN_ORDER_TYPES
+            index > 0
+            and ot.key not in MAIN_ORDER_TYPES
             and not any(v.errors for v in views)
             and all(_is_default(v.spec, data.get(v.spec.name)) for v in views)
         )
@@ -588,7 +591,7 @@ def _field_view(
         unit = f" {spec.unit}" if spec.unit else ""
         now = hint is not None and (hint.min is not None or hint.max is not None)
         if lo is not None and hi is not None:
-            range_text = f"{'Legal now' if now else 'From'}: {lo:g} to {hi:g}{unit}."
+            range_text = f"{'Legal now: ' if now else 'From '}{lo:g} to {hi:g}{unit}."
         elif hi is not None:
             range_text = f"At most {hi:g}{unit}{' now' if now else ''}."
         elif lo is not None:

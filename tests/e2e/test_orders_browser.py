@@ -105,3 +105,55 @@ def test_a_turn_in_the_browser(live_server: Any, chromium_page: Any) -> None:
     assert page.locator("text=Log of phase 1 (turn 1)").count() == 1
     assert page.locator("#ship-hood .badge").inner_text() == "no orders yet: defaults apply"
     other.close()
+
+
+EVERY_RULESET = [
+    # (scenario, side, ship, a field to change and its new value, a line the preview then shows)
+    ("bismarck_last_battle_1941", "britain", "kgv", ("turn", "-30"), "Ends at"),
+    ("santiago_de_cuba_1898", "spain", "teresa", ("target", "gloucester"), "Guns: Gloucester at 4 hexes"),
+    ("first_memphis_1862", "union", "benton", ("fire_rear", "price"), "Rear: 2 D6 at price"),
+    ("sail_constitution_vs_guerriere_1812", "usa", "constitution", ("speed", "100"), "Sail: 100 mm"),
+    ("guadalcanal_1942", "usa", "walke", ("torpedo_target", "ayanami"), "21-inch, medium range, 11+"),
+]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "side", "ship", "change", "line"), EVERY_RULESET, ids=[r[0] for r in EVERY_RULESET]
+)
+def test_every_rule_sets_panel_checks_on_change(
+    live_server: Any,
+    chromium_page: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    scenario: str,
+    side: str,
+    ship: str,
+    change: tuple[str, str],
+    line: str,
+) -> None:
+    from battles import services
+
+    monkeypatch.setattr(services.secrets, "randbits", lambda bits: 12345)  # sail_1700: the USA moves first
+    game = scenario_campaign(scenario)
+    page = chromium_page
+    ARTIFACTS.mkdir(exist_ok=True)
+    _log_in(page, live_server.url, game.players[side].username)
+    page.goto(f"{live_server.url}/battles/{game.battle.pk}/")
+    panel = f"#ship-{ship}"
+    page.evaluate(f"document.querySelector('{panel}').open = true")
+    field, value = change
+    selector = f"#o-{ship}-{field}"
+    if page.locator(selector).evaluate("el => el.tagName") == "SELECT":
+        page.locator(f"{panel} details.order-type--folded").evaluate_all(
+            "els => els.forEach(e => e.open = true)"
+        )
+        page.select_option(selector, value)
+    else:
+        page.fill(selector, value)
+        page.press(selector, "Tab")
+    page.wait_for_selector(f"{panel} .preview li:has-text('{line}')")
+    assert page.locator(f"{panel} .message").inner_text() == "These orders are legal. Save them to send them."
+    page.locator(panel).screenshot(path=str(ARTIFACTS / f"orders-{scenario}-desktop.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator(panel).screenshot(path=str(ARTIFACTS / f"orders-{scenario}-phone.png"))
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert not Order.objects.exists()  # checking saves nothing
