@@ -336,6 +336,13 @@ def test_every_die_is_logged(case: Case) -> None:
         in_result = set(result.rolls)
         assert in_events <= in_result, f"seed {seed}: event dice not in the result: {in_events - in_result}"
         assert in_result <= in_events, f"seed {seed}: dice rolled but in no event: {in_result - in_events}"
+        # one die, one event: a side's view lists the dice of the events it sees, so a die carried by two
+        # events would be shown twice (the Roll objects of a phase are distinct, whatever their values)
+        carried = [id(r) for e in result.events for r in e.rolls]
+        twice = [
+            (e.kind, r) for e in result.events for r in e.rolls if carried.count(id(r)) > 1
+        ]
+        assert not twice, f"seed {seed}: dice carried by more than one event: {twice[:4]}"
         for e in result.events:
             assert e.turn == before.turn, (
                 f"seed {seed}: event {e.kind} of turn {e.turn} in turn {before.turn}"

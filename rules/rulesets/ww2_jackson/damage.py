@@ -42,6 +42,8 @@ class Ctx:
     events: list[Event] = field(default_factory=list)
     carrier_table: str = "capital"
     shell_flooding: bool = False
+    claimed: set[int] = field(default_factory=set)
+    """ids of the rolls an event already carries (A8: one die, one event)."""
 
     def roll(self, purpose: str) -> int:
         """Roll a D20 for ``purpose``."""
@@ -52,8 +54,14 @@ class Ctx:
         return len(self.dice.rolls)
 
     def since(self, mark: int) -> tuple[Roll, ...]:
-        """Return the rolls made after ``mark``."""
-        return tuple(self.dice.rolls[mark:])
+        """Return the rolls made after ``mark`` for a new event, less those an earlier event carries.
+
+        Nested results log first (a W34 flooding roll inside a critical inside a shell hit), so each die goes
+        to the event of the rule it served, and a side's view lists it once (A2, A8).
+        """
+        out = tuple(r for r in self.dice.rolls[mark:] if id(r) not in self.claimed)
+        self.claimed.update(id(r) for r in out)
+        return out
 
     def own(
         self,
