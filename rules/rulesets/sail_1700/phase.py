@@ -101,6 +101,7 @@ class Phase:
         self.phase = state.phase
         self.events: list[Event] = []
         self.recs: dict[str, Rec] = {s.id: Rec(s) for s in state.ships}
+        self.order_index: dict[str, int] = {s.id: i for i, s in enumerate(state.ships)}
         self.terrain = list(state.terrain)
         self.cond = state.conditions
         self.shoals = S.shoals(state.terrain)
@@ -481,15 +482,18 @@ class Phase:
             gdepth = C.grounding_depth(S.rate_of(r.ship), self.total_guns(r))
             towed = S.sval(r.sheet.get("towing"))
             cands = [c for c in self.near(samples, T.CONTACT_MM) if c != sid and c != towed]
-            cands = [c for c in cands if distance(self.recs[c].pos, r.pos) >= T.CONTACT_MM]
+            # battle order, not the grid's set order (which varies with the process's string hashing, A8)
+            cands = sorted((c for c in cands if distance(self.recs[c].pos, r.pos) >= T.CONTACT_MM),
+                           key=self.order_index.__getitem__)
             for i in range(1, len(samples)):
                 p = samples[i][0]
                 if self.shoals and S.depth_at(st, p, self.shoals) <= gdepth:
                     stop_at, ground_at = i, p
                     break
-                hit = next((c for c in cands if distance(self.recs[c].pos, p) < T.CONTACT_MM), None)
-                if hit is not None:
-                    stop_at, contact = i, hit
+                touching = [c for c in cands if distance(self.recs[c].pos, p) < T.CONTACT_MM]
+                if touching:
+                    # NW-SAIL-4: two hulls touched at one point of the track: she runs into the nearer
+                    stop_at, contact = i, min(touching, key=lambda c: distance(self.recs[c].pos, p))
                     break
             if stop_at is not None:
                 prev_p, prev_h = samples[stop_at - 1]

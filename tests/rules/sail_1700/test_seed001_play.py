@@ -425,6 +425,19 @@ def test_019_contact_entangles_and_pair_moves_S34() -> None:
     assert st2.ship("gb").sheet["entangle_distance"] == 75
 
 
+def test_019_contact_with_two_hulls_stops_against_the_nearer_NW_SAIL_4() -> None:
+    """NW-SAIL-4: 'A moving vessel stops at first contact'. When one point of the track comes within 15 mm of two
+    vessels, it is the nearer she runs into (ties: the one listed first in the battle), not whichever a lookup
+    happens to give first: at x = 1090 Fb (y 993) is 12.2 mm off and Fa (y 1005) 11.2 mm."""
+    st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
+                ship("fb", "b", FRIGATE_GB, 1100, 993, heading=90.0),
+                ship("fa", "b", FRIGATE_GB, 1100, 1005, heading=90.0), wind=0.0)
+    new, ev = play(st, {"gb": {}}, [])
+    assert new.ship("gb").sheet["entangled_with"] == "fa"
+    assert new.ship("fb").sheet["entangled_with"] is None
+    assert [e.target_id for e in ev if e.kind == "entangled"] == ["fa"]
+
+
 def test_019_separation_S32_S33() -> None:
     """Lines 265-268: 'Throw one Average dice: +1 Vessels on same side -1 Vessels broadside to broadside ... 4 or over
     separates' (S32)."""
