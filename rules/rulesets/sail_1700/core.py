@@ -143,7 +143,7 @@ def range_band(distance: float, rate: str, double: bool = False) -> str | None:
     """
     bands = T.GUNNERY_RANGES["rated" if is_rated(rate) else "unrated"]
     factor = T.DOUBLE_SHOT_RANGE_FACTOR if double else 1.0
-    for bound, name in zip(bands, ("short", "medium", "long")):
+    for bound, name in zip(bands, ("short", "medium", "long"), strict=True):
         if distance <= bound * factor + 1e-9:
             return name
     return None
@@ -320,7 +320,7 @@ def entangled_motion(h1: float, s1: float, h2: float, s2: float) -> tuple[float,
     x = math.sin(math.radians(h1)) + math.sin(math.radians(h2))
     y = math.cos(math.radians(h1)) + math.cos(math.radians(h2))
     heading = h1 % 360.0 if abs(x) < 1e-9 and abs(y) < 1e-9 else math.degrees(math.atan2(x, y)) % 360.0
-    return heading, int(math.floor((s1 + s2) / 2.0))
+    return heading, math.floor((s1 + s2) / 2.0)
 
 
 def ships_boats(rate: str) -> int:

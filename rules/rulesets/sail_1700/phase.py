@@ -496,7 +496,7 @@ class Phase:
                     stop_at, contact = i, min(touching, key=lambda c: distance(self.recs[c].pos, p))
                     break
             if stop_at is not None:
-                prev_p, prev_h = samples[stop_at - 1]
+                prev_p, _prev_h = samples[stop_at - 1]
                 p, h = samples[stop_at]
                 if contact is not None:
                     # back off to just outside contact
@@ -510,7 +510,7 @@ class Phase:
                         else:
                             lo = mid
                     p = Point(x=prev_p.x + (p.x - prev_p.x) * lo, y=prev_p.y + (p.y - prev_p.y) * lo)
-                samples = samples[:stop_at] + [(p, h)]
+                samples = [*samples[:stop_at], (p, h)]
         end, end_h = samples[-1]
         if stop_at is None:
             end, end_h = plan.end, plan.end_heading

@@ -257,7 +257,7 @@ def sample_track(p: Point, heading: float, turn: float, dist: float, radius: flo
     Consistent with :func:`rules.geometry.turn_and_advance`: along the circle until the turn is made (or the
     distance runs out), then straight. Samples are at most ``step`` mm apart; start and end included.
     """
-    n = max(1, int(math.ceil(dist / step))) if dist > 0 else 0
+    n = max(1, math.ceil(dist / step)) if dist > 0 else 0
     out = [(p, heading)]
     if n == 0:
         return out
@@ -319,7 +319,7 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         rel = signed_deg(wf - heading)
         into = rel if abs(rel) > 1e-9 else 1e-6
         arc = radius * math.radians(abs(into))
-        end, h_wind, path = turn_and_advance(pos, heading, into, arc, radius)
+        end, _h_wind, path = turn_and_advance(pos, heading, into, arc, radius)
         new_h = norm_deg(wf + (T.TACK_END_OFF_WIND_DEG if into > 0 else -T.TACK_END_OFF_WIND_DEG))
         samples = sample_track(pos, heading, into, arc, radius)
         samples[-1] = (end, new_h)

@@ -204,7 +204,7 @@ def test_weather_guns(guns: int, rate: str, firing: str, allowed: int) -> None:
     for r, row in (("1st", (160, 120, 80)), ("2nd", (160, 120, 80)), ("3rd", (160, 120, 80)),
                    ("4th", (200, 160, 120)), ("5th", (200, 160, 120)), ("6th", (240, 200, 160)),
                    ("unrated", (240, 200, 160)))
-    for s, mm in zip(("beam_quarter", "aft", "bow"), row)
+    for s, mm in zip(("beam_quarter", "aft", "bow"), row, strict=True)
 ])
 def test_sailing_speeds(rate: str, sector: str, mm: int) -> None:
     """Lines 76-79: 'Beam or Quarter 160mm 200mm 240mm / Aft 120mm 160mm 200mm / Bow 80mm 120mm 160mm'.

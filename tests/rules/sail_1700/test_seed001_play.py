@@ -111,7 +111,7 @@ def test_006_beam_reach_full_speed_and_minimum_move_S46() -> None:
         "At least 100 mm: a vessel must move 50% of its last move (200 mm; 6., S46)."]}
     assert errs(st, "f", {"speed": 201.0}) == {"speed": ["At most 200 mm this move (6., 7.)."]}
     assert errs(st, "f", {"speed": 0.0, "anchor": "drop"}) == {}  # anchoring overrides the minimum (S46)
-    new, events = play(st, {"f": {}}, [])
+    new, _events = play(st, {"f": {}}, [])
     f = new.ship("f")
     assert isinstance(f.position, Point) and round(f.position.x, 6) == 700.0 and f.speed == 200.0
 
@@ -222,12 +222,12 @@ def test_011_reload_one_move() -> None:
 def test_011_double_shot_two_moves_halved_ranges_doubled() -> None:
     """Line 146: 'To load double shot takes two moves. When firing double shot all ranges are halved.' Line 170:
     '(Double result when firing double shot)'."""
-    st, ev = play(duel(), {"gb": {"speed": 0.0, "load_double": "starboard"}}, [])
+    st, _ev = play(duel(), {"gb": {"speed": 0.0, "load_double": "starboard"}}, [])
     assert st.ship("gb").sheet["broadsides"]["starboard"] == {"ready_turn": 3,
                                                               "shot": "double"}  # type: ignore
     assert errs(replace(st, turn=2), "gb", {"speed": 0.0, "target": "fr"}) != {}
     st3 = replace(st, turn=3)
-    new, events = play(st3, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20, 45, 45])
+    _new, events = play(st3, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20, 45, 45])
     fire = next(e for e in events if e.kind == "fire")
     # 90 mm is medium with double shot (short is 0-50): +1 Good +1 British +1 first time = 3 + 7 = 10
     assert fire.data["band"] == "medium" and fire.data["ff"] == 10 and fire.data["double"] is True
@@ -265,7 +265,7 @@ def test_011_broadside_not_split() -> None:
 def test_005_storm_strong_third_of_guns_S44() -> None:
     """Line 63: 'No firing from unrated vessels, one third of guns on rated vessels may not fire' (S44: floor)."""
     st = duel(number=95)  # storm, strong breeze, 500 mm
-    new, events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20])
+    _new, events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20])
     fire = next(e for e in events if e.kind == "fire")
     assert fire.data["guns"] == 25  # 37 - 12
     assert fire.data["ff"] == 4 - 1 + 7  # strong breeze -1
@@ -283,7 +283,7 @@ def hit_with(roll: int, **sheet: Any) -> tuple[BattleState, list[Event]]:
 
 def test_013_captain_killed_no_course_change() -> None:
     """Line 175: 'Captain killed, no course changes for next two moves'."""
-    st, ev = hit_with(1)
+    st, _ev = hit_with(1)
     fr = st.ship("fr")
     assert fr.sheet["no_turn_moves"] == 2 and fr.sheet["points"] == 699
     assert errs(replace(st, phase=1), "fr", {"turn": 10.0}) == {"turn": [
@@ -304,21 +304,21 @@ def test_013_admiral_only_if_aboard() -> None:
 
 def test_013_wheel_crew() -> None:
     """Line 187: 'Wheel crew hit, vessel turns 90 degrees to port, all further course changes at half speed'."""
-    st, ev = hit_with(49)
+    st, _ev = hit_with(49)
     fr = st.ship("fr")
     assert fr.heading == 270.0 and fr.sheet["wheel_hit"] is True and S.half_speed_turns(fr)
-    st, ev = hit_with(50)
+    st, _ev = hit_with(50)
     assert st.ship("fr").heading == 90.0
 
 
 def test_013_masts_to_dismasted_S11() -> None:
     """Line 178: 'Mast damage, sailing speed reduced by 25%'; line 203: cumulative (S11); line 87: '100% reduction
     ... drift'."""
-    st, ev = hit_with(4, mast_hits=3)
+    st, _ev = hit_with(4, mast_hits=3)
     fr = st.ship("fr")
     assert fr.sheet["mast_hits"] == 4 and fr.sheet["dismasted"] is True and "dismasted" in fr.flags
     assert fr.sheet["speed_reduction_pct"] == 100
-    st, ev = hit_with(64)
+    st, _ev = hit_with(64)
     assert st.ship("fr").sheet["speed_reduction_pct"] == 25
 
 
@@ -336,7 +336,7 @@ def test_013_fires_boats_anchor() -> None:
     st, _ = hit_with(51, anchored=True)
     fr = st.ship("fr")
     assert fr.sheet["anchored"] is False and fr.sheet["drift_moves"] == 1
-    st2, ev2 = play(replace(st, phase=1), {"fr": {}}, [])
+    _st2, ev2 = play(replace(st, phase=1), {"fr": {}}, [])
     assert ev2[0].data["kind"] == "drift" and round(ev2[0].data["distance"], 6) == 30.0  # 25% of Aft 120 mm
 
 
@@ -351,7 +351,7 @@ def test_013_pumps_and_underwater_sink_in_four_S25() -> None:
     for left in (3, 2, 1):
         st, _ = play(replace(st, phase=1), {"fr": {"speed": 0.0}}, [])
         assert st.ship("fr").sheet["sink_in"] == left
-    st, ev = play(replace(st, phase=1), {"fr": {"speed": 0.0}}, [])
+    st, _ev = play(replace(st, phase=1), {"fr": {"speed": 0.0}}, [])
     assert st.ship("fr").status == "sunk"
 
 
@@ -361,7 +361,7 @@ def test_013_magazine_explodes_and_sets_fires_within_75mm() -> None:
     st = battle(ship("gb", "a", {**CUTTER_GB, "guns": 2}, 1000, 1000, heading=0.0),
                 ship("fr", "b", SEVENTY_FOUR_FR, 1045, 1000, heading=0.0),
                 ship("far", "b", SEVENTY_FOUR_FR, 1045, 1200, heading=0.0), wind=270.0)
-    new, events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [2, 2, 99, 3])
+    new, _events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [2, 2, 99, 3])
     assert new.ship("fr").status == "sunk" and "exploded" in new.ship("fr").flags
     assert new.ship("gb").sheet["fires"] == [0, 0, 0]  # 45 mm away: D6 = 3 fires
     assert new.ship("far").sheet["fires"] == []
@@ -395,7 +395,7 @@ def test_014_fire_put_out_and_explosion() -> None:
     new, ev = play(st, {"fr": {"speed": 0.0}}, [4, 3, 5, 5, 5])
     assert new.ship("fr").status == "sunk" and new.ship("gb").sheet["fires"] == [0, 0, 0, 0, 0]
     assert [e.kind for e in ev][:3] == ["fire_fight", "fire_fight", "explosion_check"]
-    ev_roll = [e for e in ev if e.kind == "fire_started"][0]
+    ev_roll = next(e for e in ev if e.kind == "fire_started")
     assert ev_roll.rolls[0].value == 5
 
 
@@ -403,7 +403,7 @@ def test_014_option_third_attempt_exactly_four_S27() -> None:
     """S27: 'Make exactly 4 on the third attempt a configurable alternative.'"""
     st = battle(ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[2]),
                 ship("gb", "b", SEVENTY_FOUR_GB, 2000, 1500), options={"fire_third_exact": True})
-    new, ev = play(st, {"fr": {"speed": 0.0}}, [5, 2, 2])
+    new, _ev = play(st, {"fr": {"speed": 0.0}}, [5, 2, 2])
     assert new.ship("fr").sheet["fires"] == [3]
 
 
@@ -414,7 +414,7 @@ def test_019_contact_entangles_and_pair_moves_S34() -> None:
     each move, then stationary, then drift downwind (S34)."""
     st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
                 ship("fr", "b", FRIGATE_GB, 1100, 1000, heading=90.0, speed=100.0), wind=0.0)
-    new, ev = play(st, {"gb": {}}, [])
+    new, _ev = play(st, {"gb": {}}, [])
     gb, fr = new.ship("gb"), new.ship("fr")
     assert gb.sheet["entangled_with"] == "fr" and fr.sheet["entangled_with"] == "gb"
     assert isinstance(gb.position, Point) and isinstance(fr.position, Point)
@@ -507,13 +507,13 @@ def test_018_compulsory_strike_S31() -> None:
     coming under further fire' (S31, NW-SAIL-10)."""
     st = battle(ship("fr", "a", FRIGATE_GB, 1000, 1000, heading=90.0, points=55),
                 ship("gb", "b", FRIGATE_GB, 1200, 1000, heading=90.0), wind=0.0)
-    new, ev = play(st, {"fr": {"speed": 0.0}}, [])
+    new, _ev = play(st, {"fr": {"speed": 0.0}}, [])
     assert new.ship("fr").status == "struck"
     far = battle(ship("fr", "a", FRIGATE_GB, 1000, 1000, heading=90.0, points=55),
                  ship("gb", "b", FRIGATE_GB, 1400, 1400, heading=90.0), wind=0.0)
-    new, ev = play(far, {"fr": {"speed": 0.0}}, [])
+    new, _ev = play(far, {"fr": {"speed": 0.0}}, [])
     assert new.ship("fr").status == "active"
-    new, ev = play(far, {"fr": {"speed": 0.0, "strike": True}}, [])
+    new, _ev = play(far, {"fr": {"speed": 0.0, "strike": True}}, [])
     assert new.ship("fr").status == "struck"
 
 
@@ -521,7 +521,7 @@ def test_017_sinks_at_zero_points() -> None:
     """Line 247: 'a vessel will sink when all its Damaged points have been eliminated'."""
     st = battle(ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
                 ship("fr", "b", FRIGATE_GB, 1090, 1000, heading=0.0, points=60), wind=270.0)
-    new, ev = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4])
+    new, _ev = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4])
     assert new.ship("fr").status == "sunk" and new.ship("fr").sheet["points"] == 0
 
 
@@ -535,18 +535,18 @@ def test_021_grounding_refloating_S35_S37() -> None:
     assisting vessel (S35); otherwise 20 points."""
     st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0), ship("e", "b", FRIGATE_GB, 2000, 1500),
                 terrain=(SHOAL,), wind=0.0)
-    new, ev = play(st, {"f": {}}, [])
+    new, _ev = play(st, {"f": {}}, [])
     f = new.ship("f")
     assert f.sheet["aground"] is True and f.sheet["points"] == 252 and isinstance(f.position, Point)
     assert 1119 <= f.position.x <= 1121
-    help_ = replace(new, ships=new.ships + (ship("h", "a", CUTTER_GB, 1100, 1040, heading=90.0),))
+    help_ = replace(new, ships=(*new.ships, ship("h", "a", CUTTER_GB, 1100, 1040, heading=90.0)))
     help_ = replace(help_, ships=tuple(s if s.id != "h" else replace(s, sheet={**RS.new_sheet(s, s.sheet),
                                                                                "grade": "average"})
                                        for s in help_.ships))
     st2, ev2 = play(help_, {"f": {"refloat": True}, "h": {"assist": "f", "speed": 0.0}}, [3])
-    assert [e for e in ev2 if e.kind == "refloat"][0].outcome == "fast"
+    assert next(e for e in ev2 if e.kind == "refloat").outcome == "fast"
     assert st2.ship("f").sheet["points"] == 232
-    st3, ev3 = play(help_, {"f": {"refloat": True}, "h": {"assist": "f", "speed": 0.0}}, [4])
+    st3, _ev3 = play(help_, {"f": {"refloat": True}, "h": {"assist": "f", "speed": 0.0}}, [4])
     assert st3.ship("f").sheet["aground"] is False and st3.ship("f").sheet["refloat_next"] is True
 
 
@@ -556,7 +556,7 @@ def test_021_cast_log() -> None:
                 terrain=(SHOAL,), wind=0.0)
     assert errs(st, "f", {"speed": 100.0, "cast_log": True}) == {
         "cast_log": ["Cast the log only when moving 60 mm or less (21.)."]}
-    new, ev = play(st, {"f": {"speed": 0.0, "cast_log": True}}, [])
+    _new, ev = play(st, {"f": {"speed": 0.0, "cast_log": True}}, [])
     assert ev[-1].data["depth"] == 50.0
 
 
@@ -565,7 +565,7 @@ def test_022_anchor_drop_raise_make_sail() -> None:
     and a further two moves to set the sails.'"""
     st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
                 ship("e", "b", FRIGATE_GB, 2000, 1500), wind=0.0)
-    st, ev = play(st, {"f": {"anchor": "drop"}}, [])
+    st, _ev = play(st, {"f": {"anchor": "drop"}}, [])
     f = st.ship("f")
     assert f.sheet["anchored"] is True and f.sheet["sails"] == "furled" and f.speed == 0.0
     st, _ = play(st, {"f": {"anchor": "raise", "sails": "make"}}, [])
@@ -588,13 +588,13 @@ def test_006_dismasted_drift_and_jury_mast_S09() -> None:
     temporary mast may be raised which will permit the vessel to move at 25% of Normal speed.' (S09)"""
     st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0, dismasted=True, mast_hits=4),
                 ship("e", "b", FRIGATE_GB, 2000, 1500), wind=0.0)
-    st, ev = play(st, {"f": {}}, [])
+    st, _ev = play(st, {"f": {}}, [])
     f = st.ship("f")
     assert isinstance(f.position, Point) and round(f.position.y, 6) == 1040.0  # 25% of 160 downwind (south)
     assert errs(st, "f",
                 {"jury_rig": True}) == {"jury_rig": ["A temporary mast may be raised after two moves (6.)."]}
     st, _ = play(st, {"f": {}}, [])
-    st, ev = play(st, {"f": {"jury_rig": True}}, [])
+    st, _ev = play(st, {"f": {"jury_rig": True}}, [])
     f = st.ship("f")
     assert f.sheet["jury_mast"] is True
     assert S.plan_move(st, f, {}).max_distance == 50.0  # 25% of the beam speed 200 (S09)
@@ -606,12 +606,12 @@ def test_009_towing() -> None:
                 ship("d", "a", FRIGATE_GB, 970, 1000, heading=90.0, dismasted=True, mast_hits=4,
                      anchored=True),
                 ship("e", "b", FRIGATE_GB, 2000, 1500), wind=0.0)
-    st, ev = play(st, {"t": {"speed": 0.0, "tow": "d"}, "d": {}}, [])
+    st, _ev = play(st, {"t": {"speed": 0.0, "tow": "d"}, "d": {}}, [])
     assert st.ship("t").sheet["tow_secure_left"] == 1
-    st, ev = play(st, {"t": {"speed": 0.0, "tow": "d"}, "d": {}}, [])
+    st, _ev = play(st, {"t": {"speed": 0.0, "tow": "d"}, "d": {}}, [])
     assert st.ship("t").sheet["towing"] == "d" and st.ship("d").sheet["towed_by"] == "t"
     assert S.plan_move(st, st.ship("t"), {}).max_distance == 50.0
-    st, ev = play(st, {"t": {}, "d": {}}, [])
+    st, _ev = play(st, {"t": {}, "d": {}}, [])
     t, d = st.ship("t"), st.ship("d")
     assert isinstance(t.position, Point) and isinstance(d.position, Point)
     assert round(t.position.x, 6) == 1050.0 and round(d.position.x, 6) == 1020.0
@@ -671,12 +671,12 @@ def test_003_wind_and_weather_change_every_ten_moves_S03_S06() -> None:
     of ten points per move' (S03, S06)."""
     st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0), ship("e", "b", FRIGATE_GB, 2000, 1500),
                 wind=0.0, number=44)
-    st11, ev = play(replace(st, turn=11), {"f": {"speed": 0.0}}, [30, 2, 70], phase=0)
+    st11, _ev = play(replace(st, turn=11), {"f": {"speed": 0.0}}, [30, 2, 70], phase=0)
     assert st11.conditions.extra["wind_target"] == 90.0 and st11.conditions.extra["wind_sense"] == "veer"
     assert st11.conditions.wind_from == 0.0 and st11.conditions.extra["weather_target"] == 70
-    st12, ev = play(replace(st11, turn=12), {"f": {"speed": 0.0}}, [], phase=0)
+    st12, _ev = play(replace(st11, turn=12), {"f": {"speed": 0.0}}, [], phase=0)
     assert st12.conditions.wind_from == 45.0 and st12.conditions.extra["weather_number"] == 54
-    st13, ev = play(replace(st12, turn=13), {"f": {"speed": 0.0}}, [], phase=0)
+    st13, _ev = play(replace(st12, turn=13), {"f": {"speed": 0.0}}, [], phase=0)
     assert st13.conditions.wind_from == 90.0 and st13.conditions.extra["weather_number"] == 64
     assert (st13.conditions.weather, st13.conditions.wind_force) == ("rain", "light")
 
