@@ -14,7 +14,17 @@ from ...dice import Dice
 from ...model import JSON, Event, Modifier, Roll
 from . import tables as T
 from .gunnery import GunRow, halve
-from .record import ALL_AREAS, GUN_AREAS, UNDERWATER_AREAS, ClassData, Cond, Fire, Flood, Sheet
+from .record import (
+    ALL_AREAS,
+    GUN_AREAS,
+    UNDERWATER_AREAS,
+    ClassData,
+    Cond,
+    Fire,
+    Flood,
+    Sheet,
+    armour_rank,
+)
 
 MAX_REROLLS = 50
 
@@ -59,8 +69,12 @@ class Ctx:
         Nested results log first (a W34 flooding roll inside a critical inside a shell hit), so each die goes
         to the event of the rule it served, and a side's view lists it once (A2, A8).
         """
-        out = tuple(r for r in self.dice.rolls[mark:] if id(r) not in self.claimed)
-        self.claimed.update(id(r) for r in out)
+        rolls = self.dice.rolls[mark:]
+        if not rolls:
+            return ()
+        claimed = self.claimed
+        out = tuple(r for r in rolls if id(r) not in claimed)
+        claimed.update(map(id, out))
         return out
 
     def own(
@@ -134,25 +148,30 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
     left.
     """
     out: list[tuple[str, int | None]] = []
+    if n <= 0:
+        return out
     sh, cd = hull.sheet, hull.cd
     order = T.DAMAGE_PREFERENCES.get(sh.preference, T.DAMAGE_PREFERENCES[T.DEFAULT_PREFERENCE])
+    # intact boxes per area, counted once: marking a box takes exactly one from its area
+    left = {a: sh.remaining(cd, a) for a in ALL_AREAS}
     for _ in range(n):
-        total = sh.total_remaining(cd)
+        total = sum(left.values())
         if total <= 0:
             break
         chosen = None
         for area in order:
-            if sh.remaining(cd, area) <= 0:
+            if left[area] <= 0:
                 continue
-            if area in UNDERWATER_AREAS and sh.underwater_remaining(cd) <= 1 and total > 1:
+            if area in UNDERWATER_AREAS and left["underwater"] + left["engine"] <= 1 and total > 1:
                 continue
             chosen = area
             break
         if chosen is None:
-            chosen = next(a for a in ALL_AREAS if sh.remaining(cd, a) > 0)
+            chosen = next(a for a in ALL_AREAS if left[a] > 0)
         box = sh.mark(cd, chosen)
         if box is not None:
             out.append(box)
+            left[chosen] -= 1
     return out
 
 
@@ -288,9 +307,7 @@ def shell_hit(
     if location in GUN_AREAS:
         intact = sh.intact_boxes(cd, location)
         if intact:
-            idx = max(
-                intact, key=lambda i: ({"A": 5, "B": 4, "C": 3, "D": 2, "E": 1}.get(cd.guns[i].armour, 0), i)
-            )
+            idx = max(intact, key=lambda i: (armour_rank(cd.guns[i].armour), i))
             target_box = (location, idx)
             letter = cd.guns[idx].armour
     elif location == "above":
