@@ -256,7 +256,7 @@ class WW2Jackson(RuleSet):
         if hit is not None and hit[0] is s:
             return hit[1]
         live = self._live(s)
-        if len(_LIVE_CACHE) > 4096:
+        if len(_LIVE_CACHE) > 1024:
             _LIVE_CACHE.clear()
         _LIVE_CACHE[id(s)] = (s, live)
         return live
