@@ -297,6 +297,7 @@ def shell_hit(
     specialized or critical hit takes the located box's place.
     """
     sh, cd = hull.sheet, hull.cd
+    cal = f"{calibre:g}"  # formatted once: a 200-ship phase resolves over a thousand hits
     m = ctx.mark()
     loc_roll = ctx.roll(f"hit location on {hull.name} ({band})")
     location = str(lookup(T.HIT_LOCATION[band], loc_roll))
@@ -326,7 +327,7 @@ def shell_hit(
         letter = cd.armour(location)
     pen_text = ""
     if target_box is not None or w34:
-        ok, pr, needed = penetrates(ctx, row.penetration, letter, band, f"{calibre:g}in vs {letter or '-'}")
+        ok, pr, needed = penetrates(ctx, row.penetration, letter, band, f"{cal}in vs {letter or '-'}")
         if letter:
             if pr is None:
                 pen_text = f"; armour {letter}: {'penetrates (ALL)' if ok else 'cannot penetrate (NO)'}"
@@ -346,7 +347,7 @@ def shell_hit(
                     ship_id=firer,
                     target_id=hull.ship_id,
                     rolls=ctx.since(m),
-                    text=f"{calibre:g}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no "
+                    text=f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no "
                     f"damage (W29).",
                     outcome="no_penetration",
                     data={"location": location, "calibre": calibre, "penetrated": False},
@@ -363,7 +364,7 @@ def shell_hit(
             ship_id=firer,
             target_id=hull.ship_id,
             rolls=ctx.since(m),
-            text=f"{calibre:g}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}.",
+            text=f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}.",
             outcome="hit",
             data={"location": location, "calibre": calibre, "penetrated": True},
         )
@@ -371,7 +372,7 @@ def shell_hit(
     available = row.damage_halves + sh.half
     if available < 2:
         sh.half = available
-        ctx.own(hull, "damage", f"{calibre:g}-inch hit: half a box carried (W32).", data={"half": sh.half})
+        ctx.own(hull, "damage", f"{cal}-inch hit: half a box carried (W32).", data={"half": sh.half})
         return
     rest = available - 2
     sh.half = rest % 2
@@ -398,7 +399,7 @@ def shell_hit(
     ctx.own(
         hull,
         "damage",
-        f"{calibre:g}-inch hit on {location}{note}: "
+        f"{cal}-inch hit on {location}{note}: "
         f"marked {', '.join(_box_text(cd, b) for b in marked) or '-'}"
         f"; collateral {', '.join(_box_text(cd, b) for b in coll) or '-'}"
         f"{'; half a box carried' if sh.half else ''}.",
