@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
@@ -85,6 +86,22 @@ def heartbeat_record(*, token: str, hostname: str | None = None) -> WorkerHeartb
 def seed_hash(seed: int) -> str:
     """Return the SHA-256 hex digest of ``str(seed)``, shown when a phase opens (A8)."""
     return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def dice_seed(*, battle_id: int, purpose: str) -> int:
+    """Return a new 63-bit dice seed for ``battle_id`` (``purpose``: a phase number, or ``setup``).
+
+    In play the seed comes from ``secrets`` and stays secret until its phase is resolved (A8). With the
+    test and development hook ``settings.NAVALWAR_DICE_SEED_BASE`` set (production refuses it, see
+    navalwar/settings.py) it is derived instead: the first 63 bits of
+    ``sha256(f"{base}:{battle_id}:{purpose}")``, so an end-to-end test (or a developer) replays the same
+    dice in the web process and in the Celery worker.
+    """
+    base = getattr(django_settings, "NAVALWAR_DICE_SEED_BASE", "")
+    if not base:
+        return secrets.randbits(63)
+    digest = hashlib.sha256(f"{base}:{battle_id}:{purpose}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def _membership(campaign_id: int, user: Any) -> Membership | None:
@@ -504,15 +521,15 @@ def battle_create_from_scenario(
                 "missing_side", f"The campaign has no side {', '.join(missing)} for this scenario."
             )
         classes = {c.key: _class_for_scenario(campaign.ruleset, c) for c in scenario.classes}
-        state, setup_events = scenario_state(
-            replace(scenario, options={**scenario.options, **_battle_options(campaign)}),
-            rules.SeededDice(secrets.randbits(63)),
-        )
         battle = Battle.objects.create(
             campaign=campaign,
             name=name or scenario.name,
             scenario_key=scenario.key,
             created_by=user,
+        )
+        state, setup_events = scenario_state(
+            replace(scenario, options={**scenario.options, **_battle_options(campaign)}),
+            rules.SeededDice(dice_seed(battle_id=battle.pk, purpose="setup")),
         )
         ships: list[ShipState] = []
         cships = {cs.ship_id: cs for cs in CampaignShip.objects.filter(campaign=campaign)}
@@ -630,13 +647,15 @@ def battle_create(
             terrain=tuple(terrain),
             options=_battle_options(campaign),
         )
+        battle = Battle.objects.create(campaign=campaign, name=name, created_by=user)
         try:
-            state, setup_events = rs.setup(state, rules.SeededDice(secrets.randbits(63)))
+            state, setup_events = rs.setup(
+                state, rules.SeededDice(dice_seed(battle_id=battle.pk, purpose="setup"))
+            )
         except rules.RulesError as exc:
             raise ApplicationError("bad_setup", f"The rules refuse this set-up: {exc}") from exc
-        battle = Battle.objects.create(
-            campaign=campaign, name=name, created_by=user, state=rules.to_json(state)
-        )
+        battle.state = rules.to_json(state)
+        battle.save(update_fields=["state"])
         BattleShip.objects.bulk_create(
             BattleShip(battle=battle, campaign_ship=cships[p.campaign_ship.pk], ship_key=k)
             for p, k in zip(placements, keys, strict=True)
@@ -673,13 +692,15 @@ def _phase_open(
     rs = rules.get_ruleset(state.ruleset)
     plan = rs.phase_plan(state)
     spec = plan[min(state.phase, len(plan) - 1)]
+    numbers = list(Phase.objects.filter(battle=battle).values_list("number", "superseded"))
     if number is None:
-        last = Phase.objects.filter(battle=battle, superseded=False).aggregate(n=Max("number"))["n"]
-        number = (last or 0) + 1
+        number = max((n for n, superseded in numbers if not superseded), default=0) + 1
     if deadline is None:
         hours = (battle.campaign.settings or {}).get("deadline_hours", DEFAULT_DEADLINE_HOURS)
         deadline = timezone.now() + timedelta(hours=float(hours))
-    seed = secrets.randbits(63)
+    # A phase re-opened by a roll-back gets a seed of its own, also with the deterministic hook.
+    replaced = sum(1 for n, _superseded in numbers if n == number)
+    seed = dice_seed(battle_id=battle.pk, purpose=f"{number}" if not replaced else f"{number}:{replaced}")
     phase = Phase.objects.create(
         battle=battle,
         number=number,
@@ -1269,6 +1290,7 @@ __all__ = [
     "campaign_ship_add",
     "campaign_ship_assign",
     "campaign_ship_repair",
+    "dice_seed",
     "heartbeat_record",
     "invitation_accept",
     "invitation_accept_new_user",

@@ -224,6 +224,15 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-phases": {"task": "battles.tasks.sweep_phases", "schedule": 60.0},
 }
 
+# --- Dice ------------------------------------------------------------------------------------------------
+
+# Test and development hook: phase (and set-up) dice seeds derived from this text instead of drawn from
+# `secrets` (battles.services.dice_seed), so an end-to-end test replays the same battle. Anyone who knows it
+# can compute every seed before its phase resolves (A8), so production refuses it.
+NAVALWAR_DICE_SEED_BASE = env.str("NAVALWAR_DICE_SEED_BASE", default="")
+if PRODUCTION and NAVALWAR_DICE_SEED_BASE:
+    raise ImproperlyConfigured("NAVALWAR_DICE_SEED_BASE (deterministic dice) must not be set in production")
+
 # --- Logging ---------------------------------------------------------------------------------------------
 
 LOGGING = {

@@ -151,6 +151,12 @@ def test_production_hardening() -> None:
         pytest.param("SECRET_KEY", {}, "SECRET_KEY", id="no-secret-key"),
         pytest.param("ALLOWED_HOSTS", {}, "ALLOWED_HOSTS", id="no-allowed-hosts"),
         pytest.param("", {"DEBUG": "true"}, "DEBUG must be off", id="debug-on"),
+        pytest.param(
+            "",
+            {"NAVALWAR_DICE_SEED_BASE": "e2e"},
+            "NAVALWAR_DICE_SEED_BASE (deterministic dice) must not be set in production",
+            id="deterministic-dice",
+        ),
     ],
 )
 def test_production_refuses_to_start(drop: str, extra: dict[str, str], message: str) -> None:
