@@ -1,0 +1,135 @@
+"""A small world for the security tests: two campaigns, six kinds of visitor, and a concrete URL for every
+named URL pattern of the site.
+
+Campaign A (ultra_simple, the Bismarck scenario): an umpire, a player of Britain and a player of Germany; an
+active battle whose phase 1 is resolved and phase 2 open, with a British order in each (so "repeat",
+"withdraw" and the log have something), a second battle still in set-up (the map editor), an unused
+invitation to Germany.
+Campaign B (the same scenario) has its own umpire. The admin is a superuser who is in neither campaign.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+ROLES = ("anonymous", "player", "other_player", "umpire", "other_umpire", "admin")
+SHIP = "kgv"  # a British ship of campaign A's active battle (the player's side)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class World:
+    users: dict[str, Any]  # role -> user (None for anonymous)
+    campaign: Any
+    battle: Any
+    setup_battle: Any
+    other_campaign: Any
+    invitation: Any
+    campaign_ship: Any
+    ship_class: Any
+
+    def kwargs_for(self, name: str) -> dict[str, Any]:
+        """Return the URL arguments of the pattern ``name`` in this world (campaign A, Britain's ship)."""
+        kwargs: dict[str, Any] = {
+            "campaign_id": self.campaign.pk,
+            "battle_id": self.battle.pk,
+            "ship_key": SHIP,
+            "ship_id": self.campaign_ship.pk,
+            "token": self.invitation.token,
+            "ruleset": self.ship_class.ruleset,
+            "key": self.ship_class.key if name == "fleets:class_detail" else self.campaign.ruleset,
+            # a real user's id with a token that is not valid: Django's "invalid link" page
+            "uidb64": urlsafe_base64_encode(force_bytes(self.users["player"].pk)),
+            "token_reset": "bad-token",
+        }
+        if name == "battles:battle_setup_map":
+            kwargs["battle_id"] = self.setup_battle.pk
+        if name == "password_reset_confirm":
+            kwargs["token"] = kwargs["token_reset"]
+        return kwargs
+
+    def url(self, name: str, route_params: list[str]) -> str:
+        kwargs = self.kwargs_for(name)
+        return reverse(name, kwargs={p: kwargs[p] for p in route_params})
+
+
+def build_world() -> World:
+    """Create the world (see the module docstring); tasks run eagerly (the resolution of phase 1)."""
+    from django.test import TestCase
+
+    from battles import services
+    from battles.models import CampaignShip
+    from tests.factories import UserFactory, scenario_campaign
+
+    game = scenario_campaign()
+    other = scenario_campaign()
+    admin = UserFactory(username="club_admin", is_staff=True, is_superuser=True)
+    britain, germany = game.players["britain"], game.players["germany"]
+    services.orders_submit(phase=game.phase, user=britain, ship_key=SHIP, data={"hexes": 1})
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.phase_close(phase=game.phase, user=game.umpire)
+    assert game.phase.number == 2 and game.phase.status == "open"
+    services.orders_submit(phase=game.phase, user=britain, ship_key=SHIP, data={"hexes": 1})
+    setup = services.battle_create_from_scenario(
+        campaign=game.campaign, scenario_key="bismarck_last_battle_1941", user=game.umpire, start=False
+    )
+    invitation = services.invitation_create(
+        campaign=game.campaign, created_by=game.umpire, side=game.side("germany")
+    )
+    cship = CampaignShip.objects.select_related("ship__ship_class").get(
+        campaign=game.campaign, battle_ships__battle=game.battle, battle_ships__ship_key=SHIP
+    )
+    return World(
+        users={
+            "anonymous": None,
+            "player": britain,
+            "other_player": germany,
+            "umpire": game.umpire,
+            "other_umpire": other.umpire,
+            "admin": admin,
+        },
+        campaign=game.campaign,
+        battle=game.battle,
+        setup_battle=setup,
+        other_campaign=other.campaign,
+        invitation=invitation,
+        campaign_ship=cship,
+        ship_class=cship.ship.ship_class,
+    )
+
+
+def url_patterns() -> list[tuple[str, str, list[str]]]:
+    """Return every named URL pattern of the site as (name with namespace, route, route parameters)."""
+    return [(name, route, params) for name, route, params, _callback in _walk()]
+
+
+def url_callbacks() -> list[tuple[str, Any]]:
+    """Return every URL pattern's name and view function (the admin's too)."""
+    return [(name, callback) for name, _route, _params, callback in _walk()]
+
+
+def _walk() -> list[tuple[str, str, list[str], Any]]:
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    out: list[tuple[str, str, list[str], Any]] = []
+
+    def walk(resolver: URLResolver, prefix: str, namespace: str) -> None:
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                ns = namespace
+                if pattern.namespace:
+                    ns = f"{namespace}:{pattern.namespace}" if namespace else pattern.namespace
+                walk(pattern, prefix + str(pattern.pattern), ns)
+            elif isinstance(pattern, URLPattern):
+                name = pattern.name or f"<unnamed {prefix}{pattern.pattern}>"
+                full = f"{namespace}:{name}" if namespace else name
+                out.append(
+                    (full, prefix + str(pattern.pattern), list(pattern.pattern.converters), pattern.callback)
+                )
+
+    walk(get_resolver(), "", "")
+    return out
