@@ -31,6 +31,7 @@ from battles.models import (
     ShipEdit,
     ShipStatus,
     Side,
+    UserProfile,
 )
 from rules.model import BattleState, ShipState
 
@@ -76,6 +77,12 @@ def viewer_get(*, user: Any, campaign_id: int) -> Viewer:
     if membership is None:
         raise Http404("No such campaign.")
     return Viewer(membership=membership)
+
+
+def profile_for(*, user: Any) -> UserProfile:
+    """Return the user's profile, or an unsaved one with the defaults (UTC, e-mail on) if they have none:
+    reading a page never writes (``services.profile_update`` creates the row)."""
+    return UserProfile.objects.filter(user=user).first() or UserProfile(user=user)
 
 
 def campaign_list_for_user(*, user: Any) -> QuerySet[Campaign]:

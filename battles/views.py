@@ -71,7 +71,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
     """Let a user set their time zone and e-mail opt-in."""
-    profile = services.profile_get(user=request.user)
+    profile = selectors.profile_for(user=request.user)
     form = ProfileForm(
         request.POST or None,
         initial={"time_zone": profile.time_zone, "email_notifications": profile.email_notifications},
