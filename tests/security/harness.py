@@ -33,15 +33,23 @@ def describe(response: Any) -> int | str:
 
 
 def request(
-    user: Any, method: str, url: str, data: dict[str, Any] | None = None, **client_kwargs: Any
+    user: Any,
+    method: str,
+    url: str,
+    data: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
+    **client_kwargs: Any,
 ) -> Any:
     """Send ``method url`` as ``user`` with a fresh client; roll the database back afterwards."""
     with transaction.atomic():
         client = client_for(user, **client_kwargs)
-        response = (
-            client.generic(method, url)
-            if method not in ("GET", "POST")
-            else (client.get(url) if method == "GET" else client.post(url, data or {}))
-        )
+        if method == "GET":
+            response = client.get(url, headers=headers)
+        else:
+            response = (
+                client.generic(method, url, headers=headers)
+                if method != "POST"
+                else (client.post(url, data or {}, headers=headers))
+            )
         transaction.set_rollback(True)
     return response
