@@ -7,7 +7,8 @@ of a preference list, the rest as the order panel shows it), then marking ready.
 battle through the same order panels and services (SQLite, Celery eager) for bases ``e2e-0``, ``e2e-1``, ...
 and prints, for each, the phase in which the first ship sank (or ``-``).
 
-    DATABASE_URL=sqlite:////tmp/nw_seed_search.sqlite3 /work/venv/bin/python -m tests.e2e.seed_search 40
+    DATABASE_URL=sqlite:////tmp/nw_seed_search.sqlite3 EMAIL_URL=dummymail:// LOG_LEVEL=WARNING \
+        /work/venv/bin/python -m tests.e2e.seed_search 40      # or: ... seed_search e2e-16 e2e-27
 
 Not a test: it is how the seed hard-coded in the end-to-end test was chosen.
 """
@@ -105,9 +106,9 @@ def main() -> None:
 
     connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     call_command("migrate", verbosity=0)
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 20
-    for i in range(count):
-        base = f"e2e-{i}"
+    args = sys.argv[1:] or ["20"]
+    bases = [f"e2e-{i}" for i in range(int(args[0]))] if args[0].isdigit() else args
+    for base in bases:
         phase, sunk = play(base)
         print(base, phase if phase is not None else "-", " ".join(sunk), flush=True)
 
