@@ -470,6 +470,7 @@ def _battle_context(request: HttpRequest, battle: Battle, viewer: selectors.View
         "state": state,
         "ships": ships,
         "phase": phase,
+        "resolution_delayed": selectors.phase_resolution_delayed(phase=phase),
         "phase_sides": phase_sides,
         "my_ready": my_ready,
         "last_resolved": last_resolved,
