@@ -224,6 +224,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-phases": {"task": "battles.tasks.sweep_phases", "schedule": 60.0},
 }
 
+# --- Benchmarks ------------------------------------------------------------------------------------------
+
+# bench/run_all.py sets NAVALWAR_BENCH=1 on its own server to route /bench/bare/ (a view answering "ok").
+NAVALWAR_BENCH = env.bool("NAVALWAR_BENCH", default=False)
+
 # --- Logging ---------------------------------------------------------------------------------------------
 
 LOGGING = {

@@ -185,20 +185,25 @@ class RedisServer:
 
 @contextmanager
 def web_broker(url: str) -> Iterator[None]:
-    """Send this process's Celery messages (``delay_on_commit`` in services and views) to ``url``."""
+    """Send this process's Celery messages (``delay_on_commit`` in services and views) to ``url``.
+
+    Celery keeps one connection pool per broker URL in kombu's registry: point the app at ``url`` by
+    dropping its references (the shared broker's pool stays in the registry for later tests), and close
+    only the pool of ``url`` afterwards.
+    """
     from navalwar.celery import app
 
-    def drop_pools() -> None:
-        if app._pool is not None:
-            app._pool.force_close_all()
+    def point_at(broker_url: str) -> None:
         app._pool = None
         app.amqp._producer_pool = None
+        app.conf.broker_url = broker_url
 
     saved = app.conf.broker_url
-    drop_pools()
-    app.conf.broker_url = url
+    point_at(url)
     try:
         yield
     finally:
-        drop_pools()
-        app.conf.broker_url = saved
+        private = app._pool
+        point_at(saved)
+        if private is not None:
+            private.force_close_all()
