@@ -106,3 +106,27 @@ def big_battle(ships: int = 200, *, gap: int = 3, name: str = "") -> BenchBattle
         map_spec=MapSpec(geometry="hex12", width=MAP_SIZE, height=MAP_SIZE),
     )
     return BenchBattle(campaign=campaign, battle=battle, umpire=umpire, players=players)
+
+
+def scenario_battle(scenario_key: str = "bismarck_last_battle_1941") -> BenchBattle:
+    """Return a campaign of a bundled scenario's rule set with a player per side, and the scenario's battle,
+    started (as a club would play it)."""
+    from battles import services
+    from rules.scenario import bundled_scenarios
+
+    scenario = bundled_scenarios()[scenario_key]
+    token = secrets.token_hex(4)
+    umpire = _user(f"umpire-{token}", staff=True)
+    campaign = services.campaign_create(
+        name=f"{scenario.name} {token}",
+        ruleset=scenario.ruleset,
+        created_by=umpire,
+        settings={"default_orders": "fire_nearest"},
+        sides=[{"key": s.key, "name": s.name, "colour": s.colour} for s in scenario.sides],
+    )
+    players = {}
+    for side in campaign.sides.order_by("pk"):
+        players[side.key] = _user(f"{side.key}-{token}")
+        services.membership_add(campaign=campaign, user=players[side.key], role="player", side=side)
+    battle = services.battle_create_from_scenario(campaign=campaign, scenario_key=scenario_key, user=umpire)
+    return BenchBattle(campaign=campaign, battle=battle, umpire=umpire, players=players)

@@ -514,13 +514,14 @@ def web_rows(
     try:
         targets: list[tuple[str, str, str, str]] = []  # (case, path, cookie, must contain)
         first = games[0]
-        cookie = session_cookie(first.players["north"])
+        cookie = session_cookie(next(iter(first.players.values())))
         targets.append(("bare Django view (/bench/bare/)", "/bench/bare/", cookie, "ok"))
         for game in games:
             ships = game.battle.ships.count()
-            player = game.players["north"]
+            player = next(iter(game.players.values()))
             path = reverse("battles:battle", args=[game.battle.pk])
-            targets.append((f"battle page, {ships} ships", path, session_cookie(player), "North Fleet"))
+            case = f"battle page, {game.battle.scenario_key or 'hex map 60 x 60'}, {ships} ships"
+            targets.append((case, path, session_cookie(player), "<h2>Orders</h2>"))
         results = {}
         for case, path, cookie, expected in targets:
             for _ in range(5):  # warm up, and check the page really is the logged-in page
@@ -618,8 +619,10 @@ def main(argv: list[str] | None = None) -> int:
                 if "pipeline" in sections:
                     rows += pipe
                 if "web" in sections:
+                    from bench.builders import scenario_battle
+
                     web = {"duration": args.duration, "workers": args.web_workers, "loadgen": loadgen}
-                    rows += web_rows(games, prod, log_dir, **web)
+                    rows += web_rows([scenario_battle(), *games], prod, log_dir, **web)
     print("\n".join(header))
     print()
     print(format_table(rows))
