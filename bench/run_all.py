@@ -197,12 +197,8 @@ def recreate_database(database_url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
-def machine_lines(redis_url: str, loadgen: str, load: tuple[float, float, float]) -> list[str]:
-    """Describe the machine and the services the figures come from."""
-    import django
-    import redis
-    from django.db import connection
-
+def machine_lines(load: tuple[float, float, float], *, redis_url: str = "", loadgen: str = "") -> list[str]:
+    """Describe the machine, and with ``redis_url`` the services (Django must be set up), of the figures."""
     cpu = "unknown CPU"
     cpuinfo = Path("/proc/cpuinfo")
     if cpuinfo.exists():
@@ -218,18 +214,26 @@ def machine_lines(redis_url: str, loadgen: str, load: tuple[float, float, float]
     if release.exists():
         found = re.search(r'^PRETTY_NAME="?([^"\n]+)"?', release.read_text(), re.MULTILINE)
         os_name = found.group(1) if found else os_name
-    with connection.cursor() as cursor:
-        cursor.execute("SHOW server_version")
-        pg_version = cursor.fetchone()[0]
-    redis_version = redis.Redis.from_url(redis_url).info("server")["redis_version"]
-    import gunicorn
+    software = f"Software: Python {platform.python_version()}"
+    if redis_url:
+        import django
+        import gunicorn
+        import redis
+        from django.db import connection
 
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            pg_version = cursor.fetchone()[0].split()[0]
+        redis_version = redis.Redis.from_url(redis_url).info("server")["redis_version"]
+        software += (
+            f", Django {django.get_version()}, PostgreSQL {pg_version}, Redis {redis_version}, "
+            f"gunicorn {gunicorn.__version__}, load: {loadgen}"
+        )
     return [
         f"Date: {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC",
         f"Machine: {cpu}, {os.cpu_count()} CPUs{mem}; {os_name}, Linux {platform.release()}; "
         f"load average before the run {' '.join(f'{x:.1f}' for x in load)}",
-        f"Software: Python {platform.python_version()}, Django {django.get_version()}, PostgreSQL "
-        f"{pg_version.split()[0]}, Redis {redis_version}, gunicorn {gunicorn.__version__}, load: {loadgen}",
+        software,
     ]
 
 
@@ -599,7 +603,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = []
     if "rules" in sections:
         rows += rules_rows(runs=args.rules_runs)
-    header = [f"Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs"]
+    header = machine_lines(load)
     if {"pipeline", "web"} & set(sections):
         env = bench_environment(
             os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL,
@@ -610,7 +614,7 @@ def main(argv: list[str] | None = None) -> int:
             log_dir = Path(args.keep_logs or tmp)
             log_dir.mkdir(parents=True, exist_ok=True)
             with services_ready(env, log_dir) as prod:
-                header = machine_lines(env["REDIS_URL"], loadgen, load)
+                header = machine_lines(load, redis_url=env["REDIS_URL"], loadgen=loadgen)
                 worker = start_worker(prod, log_dir)
                 try:
                     pipe, games = pipeline_rows(worker, args.samples)

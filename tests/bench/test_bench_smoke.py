@@ -96,3 +96,10 @@ def test_builder_makes_a_started_battle_in_contact() -> None:
     assert rows["north0"] == (1, 1)
     assert rows["south0"] == (1, 4)
     assert rows["north1"] == (3, 1)
+
+
+def test_machine_lines_without_services() -> None:
+    lines = run_all.machine_lines((8.1, 5.3, 4.5))
+
+    assert [line.split(":")[0] for line in lines] == ["Date", "Machine", "Software"]
+    assert lines[1].endswith("load average before the run 8.1 5.3 4.5")
