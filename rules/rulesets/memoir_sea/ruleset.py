@@ -590,12 +590,13 @@ class MemoirSea(RuleSet):
         """Return the enemy the guns would throw most dice at now (nearest on ties), or None."""
         assert isinstance(ship.position, Hex)
         b = _int(ship.stats.get("gun_dice"))
+        reach = max(max_gun_range(b, "abeam"), max_gun_range(b, "ahead"))  # odd B reaches B + 1 ahead (M06)
         best: tuple[int, int, str] | None = None
         pick = None
         for t in self._enemies(state, ship):
             assert isinstance(t.position, Hex)
             rng = hex_distance(ship.position, t.position)
-            if rng > b:
+            if rng > reach:
                 continue
             n = gun_dice(b, rng, arc_for(ship.position, ship.heading, t.position))
             if n <= 0:
@@ -609,12 +610,13 @@ class MemoirSea(RuleSet):
         """Return the nearest enemy the guns can reach now (A7 'fire at the nearest'), or None."""
         assert isinstance(ship.position, Hex)
         b = _int(ship.stats.get("gun_dice"))
+        reach = max(max_gun_range(b, "abeam"), max_gun_range(b, "ahead"))  # odd B reaches B + 1 ahead (M06)
         best: tuple[int, str] | None = None
         pick = None
         for t in self._enemies(state, ship):
             assert isinstance(t.position, Hex)
             rng = hex_distance(ship.position, t.position)
-            if rng > b or gun_dice(b, rng, arc_for(ship.position, ship.heading, t.position)) <= 0:
+            if rng > reach or gun_dice(b, rng, arc_for(ship.position, ship.heading, t.position)) <= 0:
                 continue
             if best is None or (rng, t.id) < best:
                 best, pick = (rng, t.id), t

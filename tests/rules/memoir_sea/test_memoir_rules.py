@@ -445,3 +445,25 @@ def test_004_NW_MEM_02_breaking_off_ship_still_fires() -> None:
     res = RS.resolve_phase(state, orders(iowa={}, lc={"target": "iowa"}), ScriptedDice([1, 2, 1, 4, 4]))
     fire = next(e for e in res.events if e.kind == "fire")
     assert (fire.ship_id, fire.data["dice"], fire.data["points"]) == ("lc", 3, 2)
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        pytest.param("fire_nearest", id="004-guns-M06-A7-fire-nearest-seven-dice-ahead-at-8"),
+        pytest.param("captain", id="004-guns-M06-A7-captain-seven-dice-ahead-at-8"),
+    ],
+)
+def test_004_default_orders_fire_as_far_as_the_half_countdown_reaches(policy: str) -> None:
+    """Line 21: "The number of dice thrown is reduced by one for every two hexes"; M06: half of an odd number
+    rounds up, so 7 beam dice throw 4-4-3-3-2-2-1-1 ahead and reach 8 hexes (M05), one hex beyond the abeam
+    countdown. A7: the default orders fire at the nearest enemy in range, so a target dead ahead at 8 hexes
+    is fired at with 1 die."""
+    seven = {**PRE_DREADNOUGHT, "type": "armoured_cruiser", "gun_dice": 7}
+    far = Hex(q=12, r=-5)
+    assert hex_distance(C, far) == 8 and arc_for(C, 0, far) == "ahead" and gun_dice(7, 8, "ahead") == 1
+    state = battle(ship("colon", "a", C, 0, seven), ship("iowa", "b", far, 0))
+    colon = state.ship("colon")
+    assert RS.check_order(state, colon, ShipOrder(ship_id="colon", data={"target": "iowa"})) == {}
+    order = RS.default_order(state, colon, policy)  # type: ignore[arg-type]
+    assert order.data.get("target") == "iowa"
