@@ -606,3 +606,133 @@ def test_002_NW_ACW_12_three_quarters_judged_at_start_of_fire() -> None:
     y = res.state.ship("y")
     assert (y.status, y.sheet["lost"]) == ("active", 14)
     assert next(e for e in res.events if e.kind == "fire").data["confirmations"] == [3]
+
+
+# --- the seed's stated numbers, resolved (review against seed 002) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("deg", "cost"),
+    [
+        pytest.param(61, 1, id="002-turn-line38-band-edge-61-one-hex"),
+        pytest.param(91, 2, id="002-turn-line39-band-edge-91-two-hexes"),
+        pytest.param(121, 3, id="002-turn-line40-band-edge-121-three-hexes"),
+        pytest.param(151, 4, id="002-turn-A08-band-edge-151-four-hexes"),
+        pytest.param(181, 5, id="002-turn-A08-band-edge-181-five-hexes"),
+    ],
+)
+def test_002_turning_cost_band_edges(deg: int, cost: int) -> None:
+    """Lines 38-40: "From 61 degrees to 90 degrees it loses 1 hexagon / From 91 degrees to 120 degrees it
+    loses 2 hexagons / From 121 degrees to 150 degrees it loses 3 hexagons"; A08: "151-180 costs 4 hexes
+    (extending +1 per 30)". The first degree of each band costs the band's hexes."""
+    assert turn_cost(deg) == cost
+
+
+def test_002_turning_90_degrees_loses_a_hex_resolved() -> None:
+    """Line 38: a 90-degree change of direction "loses 1 hexagon": an Unarmored Gunboat (Speed Forward 3)
+    that turns 90 degrees to starboard moves 2 hexes, not 3 (FRRRF: 2 + 1)."""
+    state = battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)))
+    res = run(state, [], x={"course": "FRRRF"}, y={})
+    x = res.state.ship("x")
+    assert (x.position, x.heading, x.speed) == (Hex(q=13, r=2), 90, 2)
+    move = next(e for e in res.events if e.kind == "move" and e.ship_id == "x")
+    assert move.data["path"] == [{"q": 12, "r": 3}, {"q": 12, "r": 2}, {"q": 13, "r": 2}]
+    assert "costs 4 hexes" in RS.check_order(state, state.ship("x"), order(course="FRRRFF"))["course"][0]
+
+
+def test_002_range_table_nine_hexes_six_only() -> None:
+    """Line 46: "6 only at 8, 9, or 10 hexagons"."""
+    assert to_hit(9) == 6
+
+
+@pytest.mark.parametrize(
+    ("rng", "die", "hits"),
+    [
+        pytest.param(7, 5, 1, id="002-fire-line46-7-hexes-a-5-hits"),
+        pytest.param(7, 4, 0, id="002-fire-line46-7-hexes-a-4-misses"),
+        pytest.param(9, 5, 0, id="002-fire-line46-9-hexes-a-5-misses"),
+        pytest.param(10, 5, 0, id="002-fire-line46-10-hexes-a-5-misses"),
+    ],
+)
+def test_002_range_table_resolved(rng: int, die: int, hits: int) -> None:
+    """Line 46: "limited to dice of 5 or 6 at 7 hexagons, 6 only at 8, 9, or 10 hexagons." An Unarmored
+    Gunboat fires her 1 front die at a vessel dead ahead."""
+    target = Hex(q=12, r=3 - rng)
+    state = battle(ship("x", "a", C, 0), ship("y", "b", target, 0, "heavily_armored"))
+    res = run(state, [die], x={"fire_front": "y"}, y={})
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert (fire.data["range"], fire.needed, fire.data["hits"]) == (rng, 5 if rng <= 7 else 6, hits)
+    assert res.state.ship("y").sheet["lost"] == hits
+
+
+def test_002_A09_confirmed_ordinary_hit_astern_removes_two() -> None:
+    """Line 35 "reduced to half its powers of resistance" with A06 and A09: a 6 confirmed by a 4 is an
+    ordinary hit, and against a vessel going astern every hit removes 2 points."""
+    state = battle(ship("x", "a", C, 0), ship("y", "b", Hex(q=12, r=-2), 0, "heavily_armored", astern=True))
+    res = run(state, [6, 4], x={"fire_front": "y"}, y={"astern": True})
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert (fire.data["hits"], fire.data["points"], fire.data["confirmations"]) == (1, 2, [4])
+    assert res.state.ship("y").sheet["lost"] == 2
+
+
+def test_002_ram_sinks_an_eighteen_and_loses_two() -> None:
+    """Line 72: "The two are multiplied to obtain the degree of damage to the adversary"; line 74: "The ram
+    itself will suffer 2 pts loss of resistance per odd number". 6 x 3 = 18 sinks an Unarmored Gunboat
+    (resistance 18, A11); the one odd die costs the ram 2 of her 18."""
+    state = battle(ship("ram", "a", C, 0, "unarmored_ram"), ship("y", "b", AHEAD2, 90))
+    res = run(state, [6, 3], ram={"ram": "y"}, y={})
+    ram_ev = next(e for e in res.events if e.kind == "ram")
+    assert ram_ev.data == {"dice": [6, 3], "target_loss": 18, "own_loss": 2}
+    assert [r.value for r in ram_ev.rolls] == [6, 3]
+    y, ram = res.state.ship("y"), res.state.ship("ram")
+    assert (y.status, y.sheet["lost"]) == ("sunk", 18)
+    assert (ram.status, ram.sheet["lost"], remaining(ram)) == ("active", 2, 16)
+
+
+@pytest.mark.parametrize(
+    ("die", "outcome"),
+    [
+        pytest.param(1, "surfaced", id="002-mine-line84-miner-rolls-1-surfaces"),
+        pytest.param(2, "detonated", id="002-mine-line84-miner-rolls-2-detonates"),
+        pytest.param(3, "surfaced", id="002-mine-line84-miner-rolls-3-surfaces"),
+        pytest.param(4, "detonated", id="002-mine-line84-miner-rolls-4-detonates"),
+        pytest.param(5, "surfaced", id="002-mine-line84-miner-rolls-5-surfaces"),
+        pytest.param(6, "detonated", id="002-mine-line84-miner-rolls-6-detonates"),
+    ],
+)
+def test_002_mine_every_face_of_the_miners_die(die: int, outcome: str) -> None:
+    """Line 84: "When the enemy crosses the mined square, the "miner" rolls a die. If it comes up even the
+    ship detonates the mine. Otherwise the mine is washed to the surface". A12 default: the vessel is lost;
+    a surfaced mine is seen by all (NW-ACW-13) and the vessel steams on."""
+    state = place_mine(
+        battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2))), feature_id="m1", side="b", position=AHEAD1
+    )
+    res = run(state, [die], x={"course": "FF"}, y={})
+    mine = next(e for e in res.events if e.kind == "mine")
+    assert (mine.outcome, [r.value for r in mine.rolls], mine.ship_id) == (outcome, [die], "x")
+    x = res.state.ship("x")
+    if outcome == "detonated":
+        assert (x.status, x.position, res.state.terrain) == ("sunk", AHEAD1, ())
+        assert "blown_up" in x.flags
+    else:
+        assert (x.status, x.position) == ("active", AHEAD2)
+        assert res.state.terrain[0].props["surfaced"] is True and res.state.terrain[0].visible_to is None
+
+
+@pytest.mark.parametrize(
+    ("die", "detonated"),
+    [
+        pytest.param(4, False, id="002-mine-line84-surfaced-artillery-4-no"),
+        pytest.param(5, True, id="002-mine-line84-surfaced-artillery-5-detonates"),
+        pytest.param(6, True, id="002-mine-line84-surfaced-artillery-6-detonates"),
+    ],
+)
+def test_002_surfaced_mine_detonated_by_artillery(die: int, detonated: bool) -> None:
+    """Line 84: the surfaced mine "may be detonated by artillery (roll of 5-6)"; a 6 needs no confirmation
+    (that is for vessels, line 48)."""
+    mine = TerrainFeature(kind="mine", position=AHEAD2, props={"id": "m1", "side": "b", "surfaced": True})
+    state = battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)), terrain=(mine,))
+    res = run(state, [die], x={"fire_front": "m1"}, y={})
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert (fire.outcome, len(fire.rolls)) == ("detonated" if detonated else "miss", 1)
+    assert (res.state.terrain == ()) is detonated
