@@ -736,3 +736,21 @@ def test_002_surfaced_mine_detonated_by_artillery(die: int, detonated: bool) -> 
     fire = next(e for e in res.events if e.kind == "fire")
     assert (fire.outcome, len(fire.rolls)) == ("detonated" if detonated else "miss", 1)
     assert (res.state.terrain == ()) is detonated
+
+
+# --- the automatic captain (A7) --------------------------------------------------------------------------
+
+
+def test_002_A7_captain_backs_down_on_an_enemy_astern() -> None:
+    """A7: the automatic captain closes to the best range. A gunboat with her engines already astern and the
+    enemy 8 hexes astern of her backs on towards him (Speed Back 2, no hex lost: A09), instead of
+    switching to ahead (a hex lost) and steaming away."""
+    state = battle(ship("x", "a", C, 0, astern=True), ship("y", "b", Hex(q=12, r=11), 0))
+    x = state.ship("x")
+    order = RS.default_order(state, x, "captain")
+    assert (order.data["astern"], order.data["course"]) == (True, "FF")
+    assert RS.check_order(state, x, order) == {}
+    assert order.data["fire_rear"] == "y"
+    res = run(state, [], x={"course": "FF", "astern": True}, y={})
+    assert res.state.ship("x").position == Hex(q=12, r=5)
+    assert hex_distance(res.state.ship("x").position, Hex(q=12, r=11)) == 6
