@@ -586,6 +586,15 @@ class AcwRiver(RuleSet):
             bool(ship.sheet.get("astern")),
         )
 
+    def ram_reach(self, ship: ShipState) -> int | None:
+        """Return the farthest gap in hexes (nearest occupied hexes, A14) from which the vessel can ram this
+        move, or None if she mounts no ram: her movement ahead (A09: less a hex if her engines are astern)
+        less the 2 hexes she must have in hand to cross the enemy's hex (line 68), plus the hex of contact."""
+        if not is_ram(ship.stats):
+            return None
+        need = cast(int, T.RAM["hexes_needed_beyond_contact"])
+        return self.move_points(ship, False) - need + 1
+
     def target_of(self, state: BattleState, target_id: str) -> ShipState | TerrainFeature | None:
         """Return the ship or the battery, fort or mine with this id."""
         for s in state.ships:
@@ -833,10 +842,8 @@ class AcwRiver(RuleSet):
                         return {"course": course + "F", "astern": False}
         dice_by_arc = {a: fire_dice(ship, a) for a in ARCS}
         i_ram = is_ram(ship.stats)
-        # (hexes, threat reach of an enemy ram or None) of the nearest enemies, computed once
-        near_data = [
-            (hexes_of(t), _int(t.sheet.get("speed_forward")) + 1 if is_ram(t.stats) else None) for t in near
-        ]
+        # (hexes, how far an enemy ram can strike from, or None) of the nearest enemies, computed once
+        near_data = [(hexes_of(t), self.ram_reach(t)) for t in near]
         # Both ways: a vessel dropping down stern-first (the Memphis ironclads) closes the range by backing
         # on; the move that switches the engines loses a hex either way (A09, NW-ACW-03).
         choices: list[tuple[bool, dict[Pose, str]]] = [(False, opts)]

@@ -754,3 +754,30 @@ def test_002_A7_captain_backs_down_on_an_enemy_astern() -> None:
     res = run(state, [], x={"course": "FF", "astern": True}, y={})
     assert res.state.ship("x").position == Hex(q=12, r=5)
     assert hex_distance(res.state.ship("x").position, Hex(q=12, r=11)) == 6
+
+
+@pytest.mark.parametrize(
+    ("typ", "astern", "reach"),
+    [
+        pytest.param("unarmored_ram", False, 3, id="002-ram-line68-A7-reach-unarmored-ram-3"),
+        pytest.param("unarmored_ram", True, 2, id="002-ram-line68-A09-A7-reach-after-reversing-2"),
+        pytest.param("heavily_armored", False, 1, id="002-ram-line68-A7-reach-heavy-ram-1"),
+    ],
+)
+def test_002_A7_captain_ram_threat_reach_matches_line68(typ: str, astern: bool, reach: int) -> None:
+    """Line 68: "To ram, a vessel must have the movement power to cross the hexagon occupied by the enemy
+    vessel". The captain's "never show a ram your flank" (A7) counts an enemy ram as a threat from as far as
+    it can really ram: its movement ahead (less a hex if it must switch its engines, A09) less the 2 hexes in
+    hand, plus the hex of contact. Checked against the ram planner: a target lying across her bow is reached
+    from ``reach`` hexes, not from one more."""
+    r = ship("r", "a", C, 0, typ, stats_over={"ram": True}, astern=astern)
+    for gap in (reach, reach + 1):
+        state = battle(r, ship("y", "b", Hex(q=12, r=3 - gap), 90))
+        ram = state.ship("r")
+        assert RS.ram_reach(ram) == reach
+        free = RS._free_fn(state, ram)
+        planned = plan_ram(
+            (C, 0, 0), RS.move_points(ram, False), 1, free, {Hex(q=12, r=3 - gap)}, 90, need=2, flank=True
+        )
+        assert (planned is not None) is (gap == reach), gap
+    assert RS.ram_reach(battle(ship("g", "a", C), ship("y", "b", at(2, 2))).ship("g")) is None
