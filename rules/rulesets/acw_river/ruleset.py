@@ -1446,7 +1446,7 @@ class AcwRiver(RuleSet):
                 f"{' '.join(map(str, values))}"
                 + (f"; confirmation {' '.join(map(str, confirms))}" if confirms else "")
                 + f" -> {hits} hit(s){', ' + str(ric) + ' ricochet(s)' if ric else ''}"
-                + (", the vessel is lost!" if lost else "")
+                + (", the vessel is lost" if lost else "")
                 + "."
             )
             data: dict[str, JSON] = {
@@ -1557,7 +1557,7 @@ class AcwRiver(RuleSet):
                     f"{rng} hexes, needing {needed}+: {' '.join(map(str, values))}"
                     + (f"; confirmation {' '.join(map(str, confirms))}" if confirms else "")
                     + f" -> {hits} hit(s)"
-                    + (", the vessel is lost!" if lost else "")
+                    + (", the vessel is lost" if lost else "")
                     + "."
                 ),
                 data={
