@@ -808,6 +808,7 @@ class MemoirSea(RuleSet):
         first = len(dice.rolls)
         values = [dice.roll("MEMOIR", f"{ship.name} guns at {target.name}") for _ in range(n)]
         major, minor, miss, points = read_dice(values)
+        noun = "die" if n == 1 else "dice"
         mods: tuple[Modifier, ...]
         if arc == "abeam":
             mods = (
@@ -826,7 +827,7 @@ class MemoirSea(RuleSet):
                 ship_id=ship.id,
                 target_id=target.id,
                 text=(
-                    f"{ship.name} fires at {target.name}, {rng} hexes {arc}: {n} dice -> {major} major, "
+                    f"{ship.name} fires at {target.name}, {rng} hexes {arc}: {n} {noun} -> {major} major, "
                     f"{minor} minor, {miss} miss = {points} point(s)."
                 ),
                 rolls=tuple(dice.rolls[first:]),
