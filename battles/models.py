@@ -1,5 +1,21 @@
+"""Campaigns, sides, memberships, invitations, campaign ships, battles, phases, orders and the battle log.
+
+Names follow the data-model contract in WEB_BRIEF.md (other apps and developers code against them). No game
+logic lives here: the rules package adjudicates, battles/services.py writes, battles/selectors.py reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
+
+from fleets.models import ruleset_choices
+
+USER_MODEL = settings.AUTH_USER_MODEL
 
 
 class WorkerHeartbeat(models.Model):
@@ -14,3 +30,402 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.token} from {self.hostname} at {self.created_at:%Y-%m-%d %H:%M:%S}"
+
+
+class UserProfile(models.Model):
+    """A user's time zone (deadlines are shown in it) and e-mail opt-in."""
+
+    user = models.OneToOneField(USER_MODEL, on_delete=models.CASCADE, related_name="navalwar_profile")
+    time_zone = models.CharField(max_length=64, default="UTC", help_text="IANA name, e.g. Europe/London.")
+    email_notifications = models.BooleanField(
+        default=True, help_text="E-mail me when a phase opens or resolves, and before a deadline."
+    )
+
+    def __str__(self) -> str:
+        return f"profile of {self.user}"
+
+
+class Campaign(models.Model):
+    """A campaign under one rule set. ``settings`` holds ``default_orders`` (A7), ``deadline_hours``,
+    ``reminder_hours`` and the rule set's options (copied into every battle's state options)."""
+
+    name = models.CharField(max_length=120)
+    ruleset = models.CharField(max_length=32, choices=ruleset_choices)
+    description = models.TextField(blank=True)
+    settings = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Side(models.Model):
+    """A side of a campaign. ``key`` is the side key used in the rules state (a scenario's side key)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sides")
+    key = models.SlugField(max_length=40)
+    name = models.CharField(max_length=80)
+    colour = models.CharField(max_length=7, default="#888888")
+    nation = models.ForeignKey(
+        "fleets.Nation", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["campaign", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "key"], name="side_unique_key_per_campaign")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Role(models.TextChoices):
+    PLAYER = "player", "Player"
+    UMPIRE = "umpire", "Umpire"
+    OBSERVER = "observer", "Observer"
+
+
+class Membership(models.Model):
+    """A user's place in a campaign: a player of a side, an umpire (organiser) or an observer."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    side = models.ForeignKey(
+        Side, on_delete=models.CASCADE, null=True, blank=True, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["campaign", "role", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="membership_one_per_user_and_campaign"),
+            models.CheckConstraint(
+                condition=~Q(role="player") | Q(side__isnull=False), name="membership_player_has_side"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.campaign} as {self.role}"
+
+    @property
+    def is_umpire(self) -> bool:
+        return self.role == Role.UMPIRE
+
+
+class Invitation(models.Model):
+    """A single-use, expiring link that makes its user a member of a campaign (on a side, for players)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    side = models.ForeignKey(
+        Side, on_delete=models.CASCADE, null=True, blank=True, related_name="invitations"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    token = models.CharField(max_length=64, unique=True)
+    expires_at = models.DateTimeField()
+    created_by = models.ForeignKey(
+        USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    used_by = models.ForeignKey(
+        USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"invitation to {self.campaign} ({self.role})"
+
+
+class ShipStatus(models.TextChoices):
+    ACTIVE = "active", "Active"
+    SUNK = "sunk", "Sunk"
+    STRUCK = "struck", "Struck"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+    CAPTURED = "captured", "Captured"
+
+
+class CampaignShip(models.Model):
+    """A ship in a campaign: its side, its commander, and the status and sheet it carries between battles."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="ships")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="ships")
+    ship = models.ForeignKey("fleets.Ship", on_delete=models.PROTECT, related_name="campaign_ships")
+    commander = models.ForeignKey(
+        USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="commands"
+    )
+    status = models.CharField(max_length=10, choices=ShipStatus.choices, default=ShipStatus.ACTIVE)
+    sheet = models.JSONField(default=dict, blank=True)
+    status_changed_at = models.DateTimeField(null=True, blank=True)
+    status_battle = models.ForeignKey(
+        "Battle",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="The battle in which the ship was sunk, struck, withdrawn or captured.",
+    )
+
+    class Meta:
+        ordering = ["side", "pk"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "ship"], name="campaignship_unique_ship")]
+
+    def __str__(self) -> str:
+        return str(self.ship)
+
+
+class RepairRecord(models.Model):
+    """An umpire's edit of a campaign ship's sheet or status between battles, with the reason."""
+
+    campaign_ship = models.ForeignKey(CampaignShip, on_delete=models.CASCADE, related_name="repairs")
+    umpire = models.ForeignKey(USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    reason = models.TextField()
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    battle = models.ForeignKey("Battle", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"edit by {self.umpire} at {self.at:%Y-%m-%d %H:%M}: {self.reason[:40]}"
+
+
+class BattleStatus(models.TextChoices):
+    SETUP = "setup", "Setting up"
+    ACTIVE = "active", "Active"
+    FINISHED = "finished", "Finished"
+
+
+class Battle(models.Model):
+    """A battle of a campaign. ``state`` is the current rules BattleState as JSON (rules.to_json)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
+    name = models.CharField(max_length=120)
+    scenario_key = models.CharField(max_length=80, blank=True)
+    status = models.CharField(max_length=10, choices=BattleStatus.choices, default=BattleStatus.SETUP)
+    state = models.JSONField(default=dict, blank=True)
+    setup_events = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Events of the rule set's set-up rolls (rules.to_json(Event) each).",
+    )
+    winner = models.CharField(max_length=40, blank=True)
+    end_reason = models.CharField(max_length=200, blank=True)
+    created_by = models.ForeignKey(
+        USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BattleShip(models.Model):
+    """A campaign ship in a battle. ``ship_key`` is the ship's id in the rules state; ``status`` follows the
+    state after each resolution."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="ships")
+    campaign_ship = models.ForeignKey(CampaignShip, on_delete=models.CASCADE, related_name="battle_ships")
+    ship_key = models.CharField(max_length=64)
+    status = models.CharField(max_length=10, choices=ShipStatus.choices, default=ShipStatus.ACTIVE)
+
+    class Meta:
+        ordering = ["battle", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "ship_key"], name="battleship_unique_key"),
+            models.UniqueConstraint(
+                fields=["battle", "campaign_ship"], name="battleship_unique_campaign_ship"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ship_key} in {self.battle}"
+
+
+class PhaseStatus(models.TextChoices):
+    OPEN = "open", "Open for orders"
+    RESOLVING = "resolving", "Resolving"
+    RESOLVED = "resolved", "Resolved"
+    FAILED = "failed", "Failed"
+
+
+class Phase(models.Model):
+    """One phase of a turn (A1). ``seed`` is secret until the phase is resolved (A8): render
+    ``public_seed``, never ``seed``.
+
+    Status: ``open`` (orders accepted until the deadline) -> ``resolving`` (closed: no more orders; a worker
+    resolves it) -> ``resolved``; or ``failed`` with ``error`` kept. Rolled-back phases are ``superseded``
+    and stay visible; at most one phase per (battle, number) is not superseded.
+    """
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="phases")
+    number = models.PositiveIntegerField(help_text="1, 2, 3 ... across the battle.")
+    turn = models.PositiveIntegerField()
+    phase_index = models.PositiveIntegerField(default=0)
+    name = models.CharField(max_length=80, blank=True)
+    sides = models.JSONField(default=list, help_text="Keys of the sides that give orders in this phase.")
+    status = models.CharField(max_length=10, choices=PhaseStatus.choices, default=PhaseStatus.OPEN)
+    superseded = models.BooleanField(default=False)
+    deadline = models.DateTimeField(null=True, blank=True)
+    seed = models.BigIntegerField()
+    seed_hash = models.CharField(max_length=64)
+    state_before = models.JSONField(default=dict)
+    state_after = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    close_reason = models.CharField(max_length=40, blank=True)
+    opened_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["battle", "number", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["battle", "number"],
+                condition=Q(superseded=False),
+                name="phase_one_current_per_number",
+            ),
+        ]
+        indexes = [models.Index(fields=["status", "deadline"], name="phase_status_deadline")]
+
+    def __str__(self) -> str:
+        return f"{self.battle} phase {self.number}"
+
+    @property
+    def is_resolved(self) -> bool:
+        return self.status == PhaseStatus.RESOLVED
+
+    @property
+    def public_seed(self) -> int | None:
+        """Return the seed once the phase is resolved, else None (A8)."""
+        return self.seed if self.status == PhaseStatus.RESOLVED else None
+
+
+class PhaseSide(models.Model):
+    """A side ordering in a phase: whether it is ready, and its own deadline when the umpire extended it."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="phase_sides")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="+")
+    ready = models.BooleanField(default=False)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(
+        null=True, blank=True, help_text="Overrides the phase deadline for this side."
+    )
+
+    class Meta:
+        ordering = ["phase", "side"]
+        constraints = [models.UniqueConstraint(fields=["phase", "side"], name="phaseside_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.side} in {self.phase}"
+
+    def effective_deadline(self, phase: Phase | None = None) -> Any:
+        phase = phase or self.phase
+        return self.deadline or phase.deadline
+
+
+class Order(models.Model):
+    """The orders of one ship for one phase (the rules' ShipOrder payload in ``data``)."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders")
+    battle_ship = models.ForeignKey(BattleShip, on_delete=models.CASCADE, related_name="orders")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="+")
+    data = models.JSONField(default=dict)
+    submitted_by = models.ForeignKey(
+        USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["phase", "battle_ship"]
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "battle_ship"], name="order_one_per_ship_and_phase")
+        ]
+
+    def __str__(self) -> str:
+        return f"order of {self.battle_ship.ship_key} in {self.phase}"
+
+
+class LogEvent(models.Model):
+    """One event of a phase's log (append-only). ``data`` is the full rules Event (rules.to_json)."""
+
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    kind = models.CharField(max_length=40)
+    text = models.TextField()
+    ship_key = models.CharField(max_length=64, blank=True)
+    target_key = models.CharField(max_length=64, blank=True)
+    visible_to = models.JSONField(null=True, blank=True)
+    data = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["phase", "seq"]
+        constraints = [models.UniqueConstraint(fields=["phase", "seq"], name="logevent_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.phase} #{self.seq} {self.kind}"
+
+    def visible_for(self, side_key: str | None) -> bool:
+        """Return True if ``side_key`` may see this event (None = the umpire), as rules.base.event_visible."""
+        return side_key is None or self.visible_to is None or side_key in self.visible_to
+
+
+class ShipEdit(models.Model):
+    """An umpire's edit of a ship's state inside a battle, with the reason (the log gets an event too)."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="ship_edits")
+    battle_ship = models.ForeignKey(BattleShip, on_delete=models.CASCADE, related_name="edits")
+    umpire = models.ForeignKey(USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    reason = models.TextField()
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"edit by {self.umpire} at {self.at:%Y-%m-%d %H:%M}: {self.reason[:40]}"
+
+
+class NotificationKind(models.TextChoices):
+    PHASE_OPENED = "phase_opened", "Phase opened"
+    PHASE_RESOLVED = "phase_resolved", "Phase resolved"
+    REMINDER = "reminder", "Deadline reminder"
+
+
+class Notification(models.Model):
+    """An e-mail sent (or being sent) to a user about a phase. The unique constraint makes it once only."""
+
+    user = models.ForeignKey(USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=20, choices=NotificationKind.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "phase", "kind"], name="notification_once_per_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.user} for {self.phase}"

@@ -1,10 +1,76 @@
-"""Writes for the battles app (HackSoft style: keyword-only ``<entity>_<action>`` functions)."""
+"""Writes for the battles app (HackSoft style: keyword-only ``<entity>_<action>`` functions).
 
+Each top-level service is one ``transaction.atomic()``; Celery tasks are enqueued with ``delay_on_commit``
+(ids only). Errors a user can read are :class:`navalwar.errors.ApplicationError` with a stable code.
+
+Locking order (to avoid deadlocks): phase rows first, then the battle row. Every write that depends on a
+phase being open locks the phase row (``select_for_update``) and compares deadlines with the database's
+clock (``Now()``), so an order and a closing phase are serialised: the order is either saved before the close
+or refused with ``phase_closed`` / ``deadline_passed``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import secrets
 import socket
+import time
+import traceback
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import F, Max, Q
+from django.db.models.functions import Now
+from django.utils import timezone
 
-from battles.models import WorkerHeartbeat
+import rules
+from battles.models import (
+    Battle,
+    BattleShip,
+    BattleStatus,
+    Campaign,
+    CampaignShip,
+    Invitation,
+    LogEvent,
+    Membership,
+    Order,
+    Phase,
+    PhaseSide,
+    PhaseStatus,
+    RepairRecord,
+    Role,
+    ShipEdit,
+    ShipStatus,
+    Side,
+    UserProfile,
+    WorkerHeartbeat,
+)
+from fleets.models import Nation, Ship, ShipClass
+from navalwar.errors import ApplicationError, ConflictError, PermissionDeniedError
+from rules.base import DEFAULT_POLICIES, validate_fields
+from rules.model import BattleState, Conditions, Event, Hex, MapSpec, Point, ShipOrder, ShipState, SideInfo
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_DEADLINE_HOURS = 48
+DEFAULT_REMINDER_HOURS = 12
+INVITATION_DAYS = 7
+# A phase in "resolving" longer than this with no worker holding it is re-enqueued by the sweep.
+RESOLVE_STALE_SECONDS = 120
+# Test-only hook (integration tests): seconds the resolution sleeps inside its transaction before commit.
+TEST_SLEEP_ENV = "NAVALWAR_TEST_RESOLVE_SLEEP"
+CAMPAIGN_SETTING_KEYS = ("default_orders", "deadline_hours", "reminder_hours")
+
+
+# --- small helpers ---------------------------------------------------------------------------------------
 
 
 def heartbeat_record(*, token: str, hostname: str | None = None) -> WorkerHeartbeat:
@@ -14,3 +80,1211 @@ def heartbeat_record(*, token: str, hostname: str | None = None) -> WorkerHeartb
             token=token, defaults={"hostname": hostname or socket.gethostname()}
         )
     return heartbeat
+
+
+def seed_hash(seed: int) -> str:
+    """Return the SHA-256 hex digest of ``str(seed)``, shown when a phase opens (A8)."""
+    return hashlib.sha256(str(seed).encode()).hexdigest()
+
+
+def _membership(campaign_id: int, user: Any) -> Membership | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Membership.objects.select_related("side").filter(campaign_id=campaign_id, user=user).first()
+
+
+def _require_umpire(campaign_id: int, user: Any) -> Membership:
+    membership = _membership(campaign_id, user)
+    if membership is None or membership.role != Role.UMPIRE:
+        raise PermissionDeniedError("not_umpire", "Only an umpire of this campaign may do that.")
+    return membership
+
+
+def _lock_phase(phase_id: int) -> Phase:
+    """Lock a phase row and read the database clock with it (``phase.db_now``)."""
+    try:
+        return (
+            Phase.objects.select_for_update(of=("self",))
+            .select_related("battle__campaign")
+            .annotate(db_now=Now())
+            .get(pk=phase_id)
+        )
+    except Phase.DoesNotExist as exc:
+        raise ApplicationError("no_phase", "There is no such phase.", status=404) from exc
+
+
+def _state(data: Mapping[str, Any]) -> BattleState:
+    return rules.from_json(BattleState, data)
+
+
+def _battle_options(campaign: Campaign) -> dict[str, Any]:
+    """Return the campaign settings copied into BattleState.options: default_orders and rule-set options."""
+    rs = rules.get_ruleset(campaign.ruleset)
+    keys = {"default_orders"} | {spec.name for spec in rs.options}
+    return {k: v for k, v in (campaign.settings or {}).items() if k in keys}
+
+
+# --- profiles --------------------------------------------------------------------------------------------
+
+
+def profile_get(*, user: Any) -> UserProfile:
+    """Return the user's profile, creating it with the defaults (UTC, e-mail on) the first time."""
+    profile, _ = UserProfile.objects.get_or_create(user=user)
+    return profile
+
+
+def profile_update(*, user: Any, time_zone: str, email_notifications: bool) -> UserProfile:
+    """Set a user's time zone (an IANA name) and e-mail opt-in. Raise ``bad_time_zone`` for unknown zones."""
+    import zoneinfo
+
+    try:
+        zoneinfo.ZoneInfo(time_zone)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError) as exc:
+        raise ApplicationError(
+            "bad_time_zone", f"Unknown time zone {time_zone!r}.", fields={"time_zone": ["Unknown time zone."]}
+        ) from exc
+    with transaction.atomic():
+        profile, _ = UserProfile.objects.select_for_update().get_or_create(user=user)
+        profile.time_zone = time_zone
+        profile.email_notifications = email_notifications
+        profile.save()
+    return profile
+
+
+# --- campaigns -------------------------------------------------------------------------------------------
+
+
+def campaign_settings_clean(*, ruleset: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+    """Return campaign settings checked against A7's policies and the rule set's options.
+
+    Keys: ``default_orders`` (hold | fire_nearest | captain; default fire_nearest), ``deadline_hours``
+    (1-720, default 48), ``reminder_hours`` (0-240, default 12; 0 = no reminder) and the rule set's
+    options (``rules.get_ruleset(key).options``). Raise ``bad_settings`` with field messages.
+    """
+    try:
+        rs = rules.get_ruleset(ruleset)
+    except rules.UnknownRuleset as exc:
+        raise ApplicationError("unknown_ruleset", str(exc), fields={"ruleset": [str(exc)]}) from exc
+    errors: dict[str, list[str]] = {}
+    out: dict[str, Any] = {}
+    policy = settings.get("default_orders", "fire_nearest")
+    if policy not in DEFAULT_POLICIES:
+        errors["default_orders"] = [f"Select one of {', '.join(DEFAULT_POLICIES)}."]
+    out["default_orders"] = policy
+    for key, default, lo, hi in (
+        ("deadline_hours", DEFAULT_DEADLINE_HOURS, 1, 720),
+        ("reminder_hours", DEFAULT_REMINDER_HOURS, 0, 240),
+    ):
+        value = settings.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
+            errors[key] = [f"Enter a number of hours from {lo} to {hi}."]
+        out[key] = value
+    option_names = {spec.name for spec in rs.options}
+    options = {k: v for k, v in settings.items() if k in option_names}
+    option_errors = validate_fields(tuple(replace(s, required=False) for s in rs.options), options)
+    errors.update(option_errors)
+    unknown = sorted(set(settings) - option_names - set(CAMPAIGN_SETTING_KEYS))
+    if unknown:
+        errors.setdefault("__all__", []).append(f"Unknown settings: {', '.join(unknown)}.")
+    if errors:
+        raise ApplicationError("bad_settings", "The campaign settings have errors.", fields=errors)
+    out.update(options)
+    return out
+
+
+def campaign_create(
+    *,
+    name: str,
+    ruleset: str,
+    created_by: Any,
+    description: str = "",
+    settings: Mapping[str, Any] | None = None,
+    sides: Sequence[Mapping[str, Any]] = (),
+) -> Campaign:
+    """Create a campaign with its sides; ``created_by`` becomes its first umpire.
+
+    ``sides`` are ``{"key", "name", "colour"?, "nation"?: Nation}``. Raise ``bad_settings`` /
+    ``unknown_ruleset``.
+    """
+    clean = campaign_settings_clean(ruleset=ruleset, settings=settings or {})
+    with transaction.atomic():
+        campaign = Campaign.objects.create(
+            name=name, ruleset=ruleset, description=description, settings=clean, created_by=created_by
+        )
+        for side in sides:
+            Side.objects.create(
+                campaign=campaign,
+                key=side["key"],
+                name=side.get("name") or side["key"],
+                colour=side.get("colour") or "#888888",
+                nation=side.get("nation"),
+            )
+        if created_by is not None:
+            Membership.objects.create(campaign=campaign, user=created_by, role=Role.UMPIRE)
+    return campaign
+
+
+def campaign_settings_update(*, campaign: Campaign, user: Any, settings: Mapping[str, Any]) -> Campaign:
+    """Replace a campaign's settings (umpire only). Running battles keep the options they began with."""
+    clean = campaign_settings_clean(ruleset=campaign.ruleset, settings=settings)
+    with transaction.atomic():
+        _require_umpire(campaign.pk, user)
+        campaign.settings = clean
+        campaign.save(update_fields=["settings"])
+    return campaign
+
+
+def side_create(
+    *, campaign: Campaign, key: str, name: str, colour: str = "#888888", nation: Nation | None = None
+) -> Side:
+    """Add a side to a campaign. Raise ``side_exists`` when the key is taken."""
+    with transaction.atomic():
+        if Side.objects.filter(campaign=campaign, key=key).exists():
+            raise ApplicationError(
+                "side_exists", f"The campaign already has a side {key!r}.", fields={"key": ["Already used."]}
+            )
+        return Side.objects.create(campaign=campaign, key=key, name=name, colour=colour, nation=nation)
+
+
+def membership_add(*, campaign: Campaign, user: Any, role: str, side: Side | None = None) -> Membership:
+    """Make ``user`` a member of ``campaign``. Players need a side of that campaign.
+
+    Raise ``already_member`` when the user is already in the campaign, ``side_required`` / ``bad_side``.
+    """
+    if role not in Role.values:
+        raise ApplicationError("bad_role", f"Unknown role {role!r}.")
+    if role == Role.PLAYER and side is None:
+        raise ApplicationError("side_required", "A player must belong to a side.")
+    if side is not None and side.campaign_id != campaign.pk:
+        raise ApplicationError("bad_side", "That side is not in this campaign.")
+    with transaction.atomic():
+        if Membership.objects.filter(campaign=campaign, user=user).exists():
+            raise ConflictError("already_member", f"{user} is already a member of {campaign}.")
+        return Membership.objects.create(
+            campaign=campaign, user=user, role=role, side=side if role != Role.UMPIRE else None
+        )
+
+
+# --- invitations -----------------------------------------------------------------------------------------
+
+
+def invitation_create(
+    *,
+    campaign: Campaign,
+    created_by: Any,
+    role: str = Role.PLAYER,
+    side: Side | None = None,
+    expires_in: timedelta = timedelta(days=INVITATION_DAYS),
+) -> Invitation:
+    """Create a single-use invitation link (umpire only); players' invitations name a side."""
+    if role == Role.PLAYER and side is None:
+        raise ApplicationError(
+            "side_required", "A player's invitation must name a side.", fields={"side": ["Choose a side."]}
+        )
+    if side is not None and side.campaign_id != campaign.pk:
+        raise ApplicationError("bad_side", "That side is not in this campaign.")
+    with transaction.atomic():
+        _require_umpire(campaign.pk, created_by)
+        return Invitation.objects.create(
+            campaign=campaign,
+            side=side,
+            role=role,
+            token=secrets.token_urlsafe(32),
+            expires_at=timezone.now() + expires_in,
+            created_by=created_by,
+        )
+
+
+def _invitation_lock(token: str) -> Invitation:
+    invitation = (
+        Invitation.objects.select_for_update(of=("self",))
+        .select_related("campaign", "side")
+        .annotate(db_now=Now())
+        .filter(token=token)
+        .first()
+    )
+    if invitation is None:
+        raise ApplicationError("invitation_unknown", "This invitation link is not valid.", status=404)
+    if invitation.used_at is not None:
+        raise ConflictError("invitation_used", "This invitation has already been used.")
+    if invitation.expires_at <= invitation.db_now:  # type: ignore[attr-defined]
+        raise ApplicationError(
+            "invitation_expired", "This invitation has expired; ask your umpire for a new one.", status=410
+        )
+    return invitation
+
+
+def invitation_check(*, token: str) -> Invitation:
+    """Return the invitation if it can still be used; raise ``invitation_unknown|used|expired`` otherwise."""
+    with transaction.atomic():
+        return _invitation_lock(token)
+
+
+def invitation_accept(*, token: str, user: Any) -> Membership:
+    """Use an invitation: ``user`` joins its campaign with its role and side. Single use, under a lock."""
+    with transaction.atomic():
+        invitation = _invitation_lock(token)
+        membership = membership_add(
+            campaign=invitation.campaign, user=user, role=invitation.role, side=invitation.side
+        )
+        invitation.used_by = user
+        invitation.used_at = timezone.now()
+        invitation.save(update_fields=["used_by", "used_at"])
+    return membership
+
+
+def invitation_accept_new_user(*, token: str, username: str, password: str, email: str = "") -> Membership:
+    """Create an account (the only sign-up path) and use the invitation with it, in one transaction.
+
+    The password must pass the site's validators (12 characters at least). Raise ``bad_signup`` with field
+    messages, or the invitation errors.
+    """
+    user_model = get_user_model()
+    with transaction.atomic():
+        _invitation_lock(token)
+        errors: dict[str, list[str]] = {}
+        username = username.strip()
+        if not username:
+            errors["username"] = ["Enter a user name."]
+        elif user_model.objects.filter(username__iexact=username).exists():
+            errors["username"] = ["That user name is taken."]
+        candidate = user_model(username=username, email=email)
+        try:
+            validate_password(password, candidate)
+        except ValidationError as exc:
+            errors["password"] = list(exc.messages)
+        if errors:
+            raise ApplicationError("bad_signup", "The account could not be created.", fields=errors)
+        user = user_model.objects.create_user(username=username, email=email, password=password)
+        return invitation_accept(token=token, user=user)
+
+
+# --- campaign ships --------------------------------------------------------------------------------------
+
+
+def campaign_ship_add(
+    *,
+    campaign: Campaign,
+    side: Side,
+    ship: Ship,
+    commander: Any = None,
+    sheet: Mapping[str, Any] | None = None,
+) -> CampaignShip:
+    """Put a fleets Ship into a campaign on ``side``, commanded by ``commander`` (a player of that side)."""
+    if side.campaign_id != campaign.pk:
+        raise ApplicationError("bad_side", "That side is not in this campaign.")
+    if ship.ship_class.ruleset != campaign.ruleset:
+        raise ApplicationError(
+            "wrong_ruleset",
+            f"{ship} is a {ship.ship_class.ruleset} ship; this campaign plays {campaign.ruleset}.",
+        )
+    with transaction.atomic():
+        if commander is not None:
+            _require_player_of(campaign, commander, side)
+        cship, created = CampaignShip.objects.get_or_create(
+            campaign=campaign,
+            ship=ship,
+            defaults={"side": side, "commander": commander, "sheet": dict(sheet or {})},
+        )
+        if not created:
+            raise ConflictError("ship_in_campaign", f"{ship} is already in this campaign.")
+    return cship
+
+
+def _require_player_of(campaign: Campaign, user: Any, side: Side) -> None:
+    if not Membership.objects.filter(campaign=campaign, user=user, role=Role.PLAYER, side=side).exists():
+        raise ApplicationError("not_player_of_side", f"{user} is not a player of {side}.")
+
+
+def campaign_ship_assign(*, campaign_ship: CampaignShip, user: Any, commander: Any) -> CampaignShip:
+    """Give a ship to a player of its side, or to nobody (``commander=None``: any player of the side)."""
+    with transaction.atomic():
+        _require_umpire(campaign_ship.campaign_id, user)
+        if commander is not None:
+            _require_player_of(campaign_ship.campaign, commander, campaign_ship.side)
+        campaign_ship.commander = commander
+        campaign_ship.save(update_fields=["commander"])
+    return campaign_ship
+
+
+def campaign_ship_repair(
+    *,
+    campaign_ship: CampaignShip,
+    user: Any,
+    reason: str,
+    sheet: Mapping[str, Any] | None = None,
+    status: str | None = None,
+) -> RepairRecord:
+    """Repair (or otherwise edit) a campaign ship between battles; record before, after and the reason.
+
+    Refused (``ship_in_battle``) while the ship is in an active battle: use :func:`battle_ship_edit` there.
+    """
+    if not reason.strip():
+        raise ApplicationError(
+            "reason_required", "Give a reason for the repair.", fields={"reason": ["Required."]}
+        )
+    if status is not None and status not in ShipStatus.values:
+        raise ApplicationError("bad_status", f"Unknown status {status!r}.")
+    with transaction.atomic():
+        _require_umpire(campaign_ship.campaign_id, user)
+        cship = CampaignShip.objects.select_for_update().get(pk=campaign_ship.pk)
+        if BattleShip.objects.filter(campaign_ship=cship, battle__status=BattleStatus.ACTIVE).exists():
+            raise ConflictError("ship_in_battle", f"{cship} is in an active battle; edit it in the battle.")
+        before = {"status": cship.status, "sheet": cship.sheet}
+        if sheet is not None:
+            cship.sheet = dict(sheet)
+        if status is not None:
+            cship.status = status
+            cship.status_changed_at = timezone.now()
+        cship.save()
+        return RepairRecord.objects.create(
+            campaign_ship=cship,
+            umpire=user,
+            reason=reason.strip(),
+            before=before,
+            after={"status": cship.status, "sheet": cship.sheet},
+        )
+
+
+# --- battles ---------------------------------------------------------------------------------------------
+
+
+def _class_for_scenario(ruleset: str, sc_class: Any) -> ShipClass:
+    nation = None
+    if sc_class.nation:
+        nation, _ = Nation.objects.get_or_create(name=sc_class.nation)
+    ship_class, _ = ShipClass.objects.get_or_create(
+        ruleset=ruleset,
+        key=sc_class.key,
+        defaults={
+            "name": sc_class.name,
+            "nation": nation,
+            "type": sc_class.type,
+            "stats": sc_class.stats,
+            "source_note": sc_class.source,
+            "heuristic": sc_class.heuristic,
+        },
+    )
+    return ship_class
+
+
+def battle_create_from_scenario(
+    *,
+    campaign: Campaign,
+    scenario_key: str,
+    user: Any,
+    name: str = "",
+    start: bool = True,
+    deadline: datetime | None = None,
+) -> Battle:
+    """Create a battle from a bundled scenario (``rules.scenario.bundled_scenarios()``), umpire only.
+
+    Ship classes and ships are created or reused in fleets (get_or_create on (ruleset, key)); each scenario
+    ship becomes a CampaignShip of the campaign side with the scenario side's key (reused, with the sheet and
+    status it carries, when the campaign already has it) and a BattleShip whose ``ship_key`` is the scenario
+    ship's id. Ships the campaign has lost (sunk, struck, captured) stay out. With ``start`` the battle
+    becomes active and its first phase opens. Raise ``unknown_scenario``, ``wrong_ruleset``, ``missing_side``.
+    """
+    from rules.scenario import bundled_scenarios, scenario_state
+
+    scenario = bundled_scenarios().get(scenario_key)
+    if scenario is None:
+        raise ApplicationError("unknown_scenario", f"No bundled scenario {scenario_key!r}.")
+    if scenario.ruleset != campaign.ruleset:
+        raise ApplicationError(
+            "wrong_ruleset",
+            f"{scenario.name} is a {scenario.ruleset} scenario; this campaign plays {campaign.ruleset}.",
+        )
+    with transaction.atomic():
+        _require_umpire(campaign.pk, user)
+        sides = {s.key: s for s in Side.objects.filter(campaign=campaign)}
+        missing = [s.key for s in scenario.sides if s.key not in sides]
+        if missing:
+            raise ApplicationError(
+                "missing_side", f"The campaign has no side {', '.join(missing)} for this scenario."
+            )
+        classes = {c.key: _class_for_scenario(campaign.ruleset, c) for c in scenario.classes}
+        state, setup_events = scenario_state(
+            replace(scenario, options={**scenario.options, **_battle_options(campaign)}),
+            rules.SeededDice(secrets.randbits(63)),
+        )
+        battle = Battle.objects.create(
+            campaign=campaign,
+            name=name or scenario.name,
+            scenario_key=scenario.key,
+            created_by=user,
+        )
+        ships: list[ShipState] = []
+        cships = {cs.ship_id: cs for cs in CampaignShip.objects.filter(campaign=campaign)}
+        battle_ships = []
+        for sc_ship, st_ship in zip(scenario.ships, state.ships, strict=True):
+            ship, _ = Ship.objects.get_or_create(name=sc_ship.name, ship_class=classes[sc_ship.class_key])
+            cship = cships.get(ship.pk)
+            if cship is None:
+                cship = CampaignShip.objects.create(
+                    campaign=campaign, side=sides[sc_ship.side], ship=ship, sheet=dict(st_ship.sheet)
+                )
+            elif cship.status not in (ShipStatus.ACTIVE, ShipStatus.WITHDRAWN):
+                continue
+            else:
+                st_ship = replace(
+                    st_ship, sheet={**st_ship.sheet, **(cship.sheet or {})}, side=cship.side.key
+                )
+            ships.append(st_ship)
+            battle_ships.append(BattleShip(battle=battle, campaign_ship=cship, ship_key=sc_ship.id))
+        BattleShip.objects.bulk_create(battle_ships)
+        state = replace(
+            state,
+            ships=tuple(ships),
+            sides=tuple(
+                SideInfo(key=s.key, name=sides[s.key].name, colour=sides[s.key].colour)
+                for s in scenario.sides
+            ),
+        )
+        battle.state = rules.to_json(state)
+        battle.save(update_fields=["state"])
+        _setup_events_store(battle, setup_events)
+        if start:
+            _battle_start(battle, deadline=deadline)
+    return battle
+
+
+def _setup_events_store(battle: Battle, events: Iterable[Event]) -> None:
+    """Keep the set-up's events (wind, weather, initiative...) on the battle; pages filter them per side."""
+    battle.setup_events = [rules.to_json(e) for e in events]
+    battle.save(update_fields=["setup_events"])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Placement:
+    """Where a campaign ship starts a battle: position (a Hex or Point), heading (degrees) and speed."""
+
+    campaign_ship: CampaignShip
+    position: Hex | Point
+    heading: float = 0.0
+    speed: float = 0.0
+    ship_key: str = ""
+
+
+def battle_create(
+    *,
+    campaign: Campaign,
+    user: Any,
+    name: str,
+    placements: Sequence[Placement],
+    map_spec: MapSpec | None = None,
+    conditions: Conditions | None = None,
+    terrain: Sequence[Any] = (),
+    start: bool = True,
+    deadline: datetime | None = None,
+) -> Battle:
+    """Create a battle from the campaign's own ships (umpire only): each placement gives a ship's start.
+
+    The map defaults to the rule set's default size. Ships carry their campaign sheet. The rule set's
+    set-up (``RuleSet.setup``) completes the state; its errors (a heading that is not a hex facing...)
+    come back as ``bad_setup``. Raise ``ship_unavailable`` for a ship the campaign has lost.
+    """
+    rs = rules.get_ruleset(campaign.ruleset)
+    if not placements:
+        raise ApplicationError("no_ships", "Place at least one ship of each side.")
+    with transaction.atomic():
+        _require_umpire(campaign.pk, user)
+        sides = list(Side.objects.filter(campaign=campaign))
+        cship_ids = [p.campaign_ship.pk for p in placements]
+        cships = {
+            cs.pk: cs
+            for cs in CampaignShip.objects.select_related("ship__ship_class", "side").filter(
+                campaign=campaign, pk__in=cship_ids
+            )
+        }
+        ships: list[ShipState] = []
+        keys: list[str] = []
+        for p in placements:
+            cs = cships.get(p.campaign_ship.pk)
+            if cs is None:
+                raise ApplicationError("bad_ship", f"{p.campaign_ship} is not in this campaign.")
+            if cs.status not in (ShipStatus.ACTIVE, ShipStatus.WITHDRAWN):
+                raise ApplicationError("ship_unavailable", f"{cs} is {cs.status} and cannot fight.")
+            key = p.ship_key or f"s{cs.pk}"
+            keys.append(key)
+            ships.append(
+                ShipState(
+                    id=key,
+                    name=cs.ship.name,
+                    side=cs.side.key,
+                    class_name=cs.ship.ship_class.name,
+                    position=p.position,
+                    heading=float(p.heading),
+                    speed=float(p.speed),
+                    stats=dict(cs.ship.ship_class.stats),
+                    sheet=dict(cs.sheet or {}),
+                )
+            )
+        width, height = rs.default_map
+        state = BattleState(
+            ruleset=campaign.ruleset,
+            map=map_spec or MapSpec(geometry=rs.geometry, width=width, height=height),
+            sides=tuple(SideInfo(key=s.key, name=s.name, colour=s.colour) for s in sides),
+            ships=tuple(ships),
+            conditions=conditions or Conditions(),
+            terrain=tuple(terrain),
+            options=_battle_options(campaign),
+        )
+        try:
+            state, setup_events = rs.setup(state, rules.SeededDice(secrets.randbits(63)))
+        except rules.RulesError as exc:
+            raise ApplicationError("bad_setup", f"The rules refuse this set-up: {exc}") from exc
+        battle = Battle.objects.create(
+            campaign=campaign, name=name, created_by=user, state=rules.to_json(state)
+        )
+        BattleShip.objects.bulk_create(
+            BattleShip(battle=battle, campaign_ship=cships[p.campaign_ship.pk], ship_key=k)
+            for p, k in zip(placements, keys, strict=True)
+        )
+        _setup_events_store(battle, setup_events)
+        if start:
+            _battle_start(battle, deadline=deadline)
+    return battle
+
+
+def battle_start(*, battle: Battle, user: Any, deadline: datetime | None = None) -> Phase:
+    """Start a battle in set-up (umpire only): it becomes active and its first phase opens."""
+    with transaction.atomic():
+        _require_umpire(battle.campaign_id, user)
+        battle = Battle.objects.select_for_update().get(pk=battle.pk)
+        if battle.status != BattleStatus.SETUP:
+            raise ConflictError("battle_started", "The battle has already started.")
+        return _battle_start(battle, deadline=deadline)
+
+
+def _battle_start(battle: Battle, *, deadline: datetime | None) -> Phase:
+    battle.status = BattleStatus.ACTIVE
+    battle.started_at = timezone.now()
+    battle.save(update_fields=["status", "started_at"])
+    return _phase_open(battle, _state(battle.state), deadline=deadline)
+
+
+def _phase_open(
+    battle: Battle, state: BattleState, *, deadline: datetime | None = None, number: int | None = None
+) -> Phase:
+    """Open the next phase of ``battle`` for ``state`` (inside the caller's transaction)."""
+    from battles import tasks
+
+    rs = rules.get_ruleset(state.ruleset)
+    plan = rs.phase_plan(state)
+    spec = plan[min(state.phase, len(plan) - 1)]
+    if number is None:
+        last = Phase.objects.filter(battle=battle, superseded=False).aggregate(n=Max("number"))["n"]
+        number = (last or 0) + 1
+    if deadline is None:
+        hours = (battle.campaign.settings or {}).get("deadline_hours", DEFAULT_DEADLINE_HOURS)
+        deadline = timezone.now() + timedelta(hours=float(hours))
+    seed = secrets.randbits(63)
+    phase = Phase.objects.create(
+        battle=battle,
+        number=number,
+        turn=state.turn,
+        phase_index=state.phase,
+        name=spec.name,
+        sides=list(spec.sides),
+        deadline=deadline,
+        seed=seed,
+        seed_hash=seed_hash(seed),
+        state_before=rules.to_json(state),
+    )
+    sides = {s.key: s for s in Side.objects.filter(campaign_id=battle.campaign_id, key__in=spec.sides)}
+    phase_sides = []
+    for key in spec.sides:
+        side = sides.get(key)
+        if side is None:
+            raise ApplicationError("missing_side", f"The campaign has no side {key!r}.")
+        # A side with nothing able to take orders is ready at once.
+        nothing = not rs.orderable_ships(state, key)
+        phase_sides.append(
+            PhaseSide(phase=phase, side=side, ready=nothing, ready_at=timezone.now() if nothing else None)
+        )
+    PhaseSide.objects.bulk_create(phase_sides)
+    tasks.notify_phase_opened.delay_on_commit(phase.pk)
+    if all(ps.ready for ps in phase_sides):
+        _phase_close(phase, reason="all_ready")
+    return phase
+
+
+def _phase_close(phase: Phase, *, reason: str) -> None:
+    """Close an open phase (the caller holds its lock): no more orders; enqueue its resolution on commit."""
+    from battles import tasks
+
+    Phase.objects.filter(pk=phase.pk).update(
+        status=PhaseStatus.RESOLVING, closed_at=Now(), close_reason=reason
+    )
+    phase.status = PhaseStatus.RESOLVING
+    phase.close_reason = reason
+    tasks.resolve_phase.delay_on_commit(phase.pk)
+
+
+# --- orders and readiness --------------------------------------------------------------------------------
+
+
+def _check_open(phase: Phase) -> None:
+    if phase.superseded:
+        raise ConflictError("phase_superseded", "This phase was rolled back by the umpire.")
+    if phase.status != PhaseStatus.OPEN:
+        raise ConflictError("phase_closed", "This phase is closed: orders are no longer accepted.")
+
+
+def _ordering_side(phase: Phase, user: Any, side: Side) -> PhaseSide:
+    phase_side = PhaseSide.objects.filter(phase=phase, side=side).first()
+    if phase_side is None:
+        raise ApplicationError("side_not_ordering", f"{side.name} gives no orders in this phase.")
+    deadline = phase_side.effective_deadline(phase)
+    if deadline is not None and deadline <= phase.db_now:  # type: ignore[attr-defined]
+        raise ConflictError(
+            "deadline_passed", "The deadline for this phase has passed: orders are no longer accepted."
+        )
+    return phase_side
+
+
+def orders_submit(
+    *,
+    phase: Phase,
+    user: Any,
+    data: Mapping[str, Any],
+    ship_key: str | None = None,
+    battle_ship: BattleShip | None = None,
+) -> Order:
+    """Save (or replace) the orders of one ship for an open phase and return the Order row.
+
+    ``data`` is the rule set's order payload (its ``order_types`` fields). The user must be a player of the
+    ship's side (its commander, when it has one) or an umpire. The phase row is locked and the deadline
+    compared with the database clock, so an order racing the close is either saved before it or refused.
+    Nothing saved is lost: an order that fails validation leaves the previous one in place.
+
+    Raise ``ApplicationError`` with code ``no_ship``, ``not_your_ship``, ``phase_closed``,
+    ``phase_superseded``, ``deadline_passed``, ``side_not_ordering``, or ``bad_orders`` (``fields`` holds
+    the rules' messages per field, invalid and illegal together).
+    """
+    if (ship_key is None) == (battle_ship is None):
+        raise TypeError("give exactly one of ship_key and battle_ship")
+    if not isinstance(data, Mapping):
+        raise ApplicationError("bad_orders", "Orders must be a JSON object.")
+    with transaction.atomic():
+        phase = _lock_phase(phase.pk)
+        _check_open(phase)
+        lookup = {"ship_key": ship_key} if ship_key is not None else {"pk": battle_ship.pk}  # type: ignore[union-attr]
+        bship = (
+            BattleShip.objects.select_related("campaign_ship__side")
+            .filter(battle_id=phase.battle_id, **lookup)
+            .first()
+        )
+        if bship is None:
+            raise ApplicationError("no_ship", "There is no such ship in this battle.", status=404)
+        side = bship.campaign_ship.side
+        membership = _membership(phase.battle.campaign_id, user)
+        is_umpire = membership is not None and membership.role == Role.UMPIRE
+        if not is_umpire:
+            commander_id = bship.campaign_ship.commander_id
+            if (
+                membership is None
+                or membership.role != Role.PLAYER
+                or membership.side_id != side.pk
+                or (commander_id is not None and commander_id != user.pk)
+            ):
+                raise PermissionDeniedError(
+                    "not_your_ship", "That ship is not under your command.", status=404
+                )
+        _ordering_side(phase, user, side)
+        state = _state(phase.state_before)
+        order = ShipOrder(ship_id=bship.ship_key, data=dict(data))
+        errors = rules.validate_orders(state, side.key, [order])
+        if not errors.ok:
+            raise ApplicationError(
+                "bad_orders", "The orders have errors.", fields=errors.for_ship(bship.ship_key)
+            )
+        now = timezone.now()
+        saved, _created = Order.objects.update_or_create(
+            phase=phase,
+            battle_ship=bship,
+            defaults={"side": side, "data": dict(data), "submitted_by": user, "updated_at": now},
+            create_defaults={
+                "side": side,
+                "data": dict(data),
+                "submitted_by": user,
+                "updated_at": now,
+                "created_at": now,
+            },
+        )
+    return saved
+
+
+def orders_delete(*, phase: Phase, user: Any, ship_key: str) -> bool:
+    """Withdraw the saved orders of one ship (the ship will follow default orders, A7). Same checks as
+    :func:`orders_submit`; return True if there was an order."""
+    with transaction.atomic():
+        phase = _lock_phase(phase.pk)
+        _check_open(phase)
+        order = (
+            Order.objects.select_related("battle_ship__campaign_ship__side")
+            .filter(phase=phase, battle_ship__ship_key=ship_key)
+            .first()
+        )
+        if order is None:
+            return False
+        cship = order.battle_ship.campaign_ship
+        membership = _membership(phase.battle.campaign_id, user)
+        if not (
+            membership
+            and (
+                membership.role == Role.UMPIRE
+                or (
+                    membership.role == Role.PLAYER
+                    and membership.side_id == cship.side_id
+                    and cship.commander_id in (None, user.pk)
+                )
+            )
+        ):
+            raise PermissionDeniedError("not_your_ship", "That ship is not under your command.", status=404)
+        _ordering_side(phase, user, cship.side)
+        order.delete()
+    return True
+
+
+def side_set_ready(*, phase: Phase, user: Any, ready: bool = True) -> PhaseSide:
+    """Mark the user's side ready (or not ready) in an open phase. When every ordering side is ready the
+    phase closes and its resolution is enqueued after commit.
+
+    Raise ``not_a_player``, ``side_not_ordering``, ``phase_closed``, ``deadline_passed``.
+    """
+    with transaction.atomic():
+        phase = _lock_phase(phase.pk)
+        _check_open(phase)
+        membership = _membership(phase.battle.campaign_id, user)
+        if membership is None or membership.role != Role.PLAYER or membership.side is None:
+            raise PermissionDeniedError("not_a_player", "Only a player of an ordering side can be ready.")
+        phase_side = _ordering_side(phase, user, membership.side)
+        phase_side.ready = ready
+        phase_side.ready_at = timezone.now() if ready else None
+        phase_side.save(update_fields=["ready", "ready_at"])
+        if ready and not PhaseSide.objects.filter(phase=phase, ready=False).exists():
+            _phase_close(phase, reason="all_ready")
+    return phase_side
+
+
+def phase_close(*, phase: Phase, user: Any, reason: str = "umpire") -> Phase:
+    """Close an open phase now and resolve it ("resolve now", umpire only). Raise ``phase_closed``."""
+    with transaction.atomic():
+        phase = _lock_phase(phase.pk)
+        _require_umpire(phase.battle.campaign_id, user)
+        _check_open(phase)
+        _phase_close(phase, reason=reason)
+    return phase
+
+
+def phase_extend_deadline(*, phase: Phase, user: Any, deadline: datetime, side: Side | None = None) -> Phase:
+    """Move the deadline of an open phase for every side, or for one ``side`` only (umpire only, A7).
+
+    A deadline for all sides clears earlier per-side deadlines. Raise ``phase_closed``, ``deadline_in_past``.
+    """
+    with transaction.atomic():
+        phase = _lock_phase(phase.pk)
+        _require_umpire(phase.battle.campaign_id, user)
+        _check_open(phase)
+        if deadline <= phase.db_now:  # type: ignore[attr-defined]
+            raise ApplicationError(
+                "deadline_in_past",
+                "The new deadline must be in the future.",
+                fields={"deadline": ["Must be in the future."]},
+            )
+        if side is None:
+            phase.deadline = deadline
+            phase.save(update_fields=["deadline"])
+            PhaseSide.objects.filter(phase=phase, deadline__lt=deadline).update(deadline=None)
+        else:
+            updated = PhaseSide.objects.filter(phase=phase, side=side).update(deadline=deadline)
+            if not updated:
+                raise ApplicationError("side_not_ordering", f"{side.name} gives no orders in this phase.")
+    return phase
+
+
+# --- resolution ------------------------------------------------------------------------------------------
+
+
+def phase_resolve(*, phase_id: int) -> str:
+    """Resolve a closed phase exactly once; return ``resolved``, ``skipped`` or ``failed``.
+
+    Claims the phase with ``select_for_update(skip_locked=True)`` on status ``resolving``: another run that
+    holds it, or a phase already resolved (or open, failed, superseded), makes this run return ``skipped`` at
+    once. The orders, default orders (A7, filled in by ``rules.resolve_turn``), the new state, the events,
+    the ship statuses and the next phase are written in the same transaction as the claim, so a run killed
+    half-way leaves nothing behind and the phase stays ``resolving`` for the sweep. A rules error rolls back
+    and marks the phase ``failed`` with the error kept.
+    """
+    try:
+        with transaction.atomic():
+            phase = (
+                Phase.objects.select_for_update(skip_locked=True, of=("self",))
+                .select_related("battle__campaign")
+                .filter(pk=phase_id, status=PhaseStatus.RESOLVING, superseded=False)
+                .first()
+            )
+            if phase is None:
+                return "skipped"
+            _resolve_locked(phase)
+            return "resolved"
+    except Exception as exc:  # the transaction above is rolled back; keep the error on the phase
+        logger.exception("phase %s failed to resolve", phase_id)
+        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        with transaction.atomic():
+            Phase.objects.filter(pk=phase_id, status=PhaseStatus.RESOLVING).update(
+                status=PhaseStatus.FAILED, error=detail[:4000], attempts=F("attempts") + 1
+            )
+        return "failed"
+
+
+def _resolve_locked(phase: Phase) -> None:
+    from battles import tasks
+
+    battle = Battle.objects.select_for_update().select_related("campaign").get(pk=phase.battle_id)
+    state = _state(phase.state_before)
+    orders = [
+        ShipOrder(ship_id=key, data=data)
+        for key, data in Order.objects.filter(phase=phase).values_list("battle_ship__ship_key", "data")
+    ]
+    result = rules.resolve_turn(state, orders, rules.SeededDice(phase.seed))
+    sleep = os.environ.get(TEST_SLEEP_ENV)
+    if sleep:
+        time.sleep(float(sleep))
+    base = (LogEvent.objects.filter(phase=phase).aggregate(n=Max("seq"))["n"] or 0) + 1
+    LogEvent.objects.bulk_create(
+        LogEvent(
+            phase=phase,
+            seq=base + i,
+            kind=e.kind,
+            text=e.text,
+            ship_key=e.ship_id or "",
+            target_key=e.target_id or "",
+            visible_to=list(e.visible_to) if e.visible_to is not None else None,
+            data=rules.to_json(e),
+        )
+        for i, e in enumerate(result.events)
+    )
+    new_state = result.state
+    Phase.objects.filter(pk=phase.pk).update(
+        status=PhaseStatus.RESOLVED,
+        state_after=rules.to_json(new_state),
+        resolved_at=Now(),
+        attempts=F("attempts") + 1,
+        error="",
+    )
+    battle.state = rules.to_json(new_state)
+    _ships_sync(battle, new_state)
+    if new_state.finished:
+        battle.status = BattleStatus.FINISHED
+        battle.winner = new_state.winner or ""
+        battle.end_reason = "A side has nothing left able to fight."
+        battle.finished_at = timezone.now()
+        battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
+    else:
+        battle.save(update_fields=["state"])
+        _phase_open(battle, new_state)
+    tasks.notify_phase_resolved.delay_on_commit(phase.pk)
+
+
+def _ships_sync(battle: Battle, state: BattleState) -> None:
+    """Copy ship statuses (and the sheets carried through the campaign) from ``state`` to the rows.
+
+    Only rows that changed are written, with one bulk update each, so the cost does not grow with the
+    number of ships that did nothing.
+    """
+    ships = state.ship_map()
+    changed_bs: list[BattleShip] = []
+    changed_cs: list[CampaignShip] = []
+    now = timezone.now()
+    for bs in BattleShip.objects.filter(battle=battle).select_related("campaign_ship"):
+        ship = ships.get(bs.ship_key)
+        if ship is None:
+            continue
+        if bs.status != ship.status:
+            bs.status = ship.status
+            changed_bs.append(bs)
+        cs = bs.campaign_ship
+        if cs.status != ship.status or cs.sheet != ship.sheet:
+            if cs.status != ship.status:
+                cs.status_changed_at = now
+                cs.status_battle_id = battle.pk if ship.status != ShipStatus.ACTIVE else None
+            cs.status = ship.status
+            cs.sheet = ship.sheet
+            changed_cs.append(cs)
+    if changed_bs:
+        BattleShip.objects.bulk_update(changed_bs, ["status"])
+    if changed_cs:
+        CampaignShip.objects.bulk_update(
+            changed_cs, ["status", "sheet", "status_changed_at", "status_battle"]
+        )
+
+
+def phase_retry(*, phase: Phase, user: Any) -> Phase:
+    """Put a failed phase back to ``resolving`` and enqueue it again (umpire only)."""
+    with transaction.atomic():
+        phase = _lock_phase(phase.pk)
+        _require_umpire(phase.battle.campaign_id, user)
+        if phase.status != PhaseStatus.FAILED or phase.superseded:
+            raise ConflictError("not_failed", "Only a failed phase can be retried.")
+        _phase_close(phase, reason="retry")
+    return phase
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SweepReport:
+    closed: tuple[int, ...] = ()
+    requeued: tuple[int, ...] = ()
+    reminders: tuple[int, ...] = ()
+
+
+def phases_sweep(*, stale_seconds: float = RESOLVE_STALE_SECONDS) -> SweepReport:
+    """Close open phases whose deadline passed (every not-ready side's deadline, by the database clock);
+    re-enqueue phases in ``resolving`` for longer than ``stale_seconds`` that no worker holds (a worker
+    killed mid-resolution); enqueue deadline reminders. Return what was done."""
+    from battles import tasks
+
+    closed: list[int] = []
+    requeued: list[int] = []
+    with transaction.atomic():
+        overdue = Phase.objects.filter(
+            status=PhaseStatus.OPEN, superseded=False, battle__status=BattleStatus.ACTIVE
+        ).filter(Q(deadline__lte=Now()) | Q(phase_sides__deadline__lte=Now()))
+        candidates = list(
+            Phase.objects.select_for_update(skip_locked=True)
+            .annotate(db_now=Now())
+            .filter(pk__in=overdue.values("pk"))
+        )
+        for phase in candidates:
+            waiting = [
+                ps
+                for ps in PhaseSide.objects.filter(phase=phase, ready=False)
+                if (ps.deadline or phase.deadline) is None or (ps.deadline or phase.deadline) > phase.db_now
+            ]
+            if not waiting:
+                _phase_close(phase, reason="deadline")
+                closed.append(phase.pk)
+    with transaction.atomic():
+        stale = list(
+            Phase.objects.select_for_update(skip_locked=True).filter(
+                status=PhaseStatus.RESOLVING,
+                superseded=False,
+                closed_at__lte=Now() - timedelta(seconds=stale_seconds),
+            )
+        )
+        for phase in stale:
+            tasks.resolve_phase.delay_on_commit(phase.pk)
+            requeued.append(phase.pk)
+    reminders = phases_remind_due()
+    return SweepReport(closed=tuple(closed), requeued=tuple(requeued), reminders=tuple(reminders))
+
+
+def phases_remind_due() -> list[int]:
+    """Enqueue a reminder task for each open phase whose deadline is within its campaign's reminder window.
+
+    The reminder task sends each user of a side that is not ready one e-mail per phase (Notification rows).
+    """
+    from battles import tasks
+
+    out: list[int] = []
+    horizon = Now() + timedelta(hours=240)
+    phases = (
+        Phase.objects.filter(
+            status=PhaseStatus.OPEN,
+            superseded=False,
+            battle__status=BattleStatus.ACTIVE,
+            deadline__isnull=False,
+            deadline__gt=Now(),
+            deadline__lte=horizon,
+        )
+        .select_related("battle__campaign")
+        .annotate(db_now=Now())
+    )
+    for phase in phases:
+        hours = float((phase.battle.campaign.settings or {}).get("reminder_hours", DEFAULT_REMINDER_HOURS))
+        if hours and phase.deadline - phase.db_now <= timedelta(hours=hours):  # type: ignore[attr-defined,operator]
+            tasks.notify_phase_reminder.delay(phase.pk)
+            out.append(phase.pk)
+    return out
+
+
+# --- umpire tools ----------------------------------------------------------------------------------------
+
+
+def battle_rollback(*, battle: Battle, user: Any, to_number: int, deadline: datetime | None = None) -> Phase:
+    """Roll a battle back to the start of phase ``to_number`` (umpire only).
+
+    That phase and every later one are marked superseded (nothing is deleted: they stay visible with their
+    orders and logs); the battle state, ship statuses and campaign sheets return to that phase's
+    ``state_before``; a new phase ``to_number`` opens with a new seed. A finished battle becomes active again.
+    Raise ``no_phase`` for a number the battle has not reached.
+    """
+    with transaction.atomic():
+        _require_umpire(battle.campaign_id, user)
+        # Phase rows first, then the battle row (the order phase_resolve locks them in).
+        phases = list(
+            Phase.objects.select_for_update().filter(battle=battle, superseded=False).order_by("number")
+        )
+        battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+        phases = list(Phase.objects.filter(battle=battle, superseded=False).order_by("number"))
+        target = next((p for p in phases if p.number == to_number), None)
+        if target is None:
+            raise ApplicationError(
+                "no_phase",
+                f"The battle has no phase {to_number} to roll back to.",
+                fields={"to_number": ["No such phase."]},
+            )
+        Phase.objects.filter(battle=battle, superseded=False, number__gte=to_number).update(
+            superseded=True, close_reason="rolled_back"
+        )
+        state = _state(target.state_before)
+        battle.state = target.state_before
+        battle.status = BattleStatus.ACTIVE
+        battle.winner = ""
+        battle.end_reason = ""
+        battle.finished_at = None
+        battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
+        _ships_sync(battle, state)
+        return _phase_open(battle, state, number=to_number, deadline=deadline)
+
+
+def battle_end(
+    *, battle: Battle, user: Any, winner: str = "", reason: str = "Ended by the umpire."
+) -> Battle:
+    """End a battle now (umpire only). An open or failed phase is marked superseded (not played)."""
+    with transaction.atomic():
+        _require_umpire(battle.campaign_id, user)
+        list(
+            Phase.objects.select_for_update()
+            .filter(battle=battle, superseded=False)
+            .exclude(status=PhaseStatus.RESOLVED)
+        )
+        battle = Battle.objects.select_for_update().get(pk=battle.pk)
+        if battle.status == BattleStatus.FINISHED:
+            raise ConflictError("battle_finished", "The battle is already over.")
+        if winner and not Side.objects.filter(campaign_id=battle.campaign_id, key=winner).exists():
+            raise ApplicationError("bad_side", f"No side {winner!r}.", fields={"winner": ["No such side."]})
+        Phase.objects.filter(battle=battle, superseded=False).exclude(status=PhaseStatus.RESOLVED).update(
+            superseded=True, close_reason="battle_ended"
+        )
+        state = replace(_state(battle.state), finished=True, winner=winner or None)
+        battle.state = rules.to_json(state)
+        battle.status = BattleStatus.FINISHED
+        battle.winner = winner
+        battle.end_reason = reason
+        battle.finished_at = timezone.now()
+        battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
+    return battle
+
+
+SHIP_EDIT_FIELDS = ("status", "flags", "heading", "speed", "sheet", "position")
+
+
+def battle_ship_edit(
+    *, battle: Battle, ship_key: str, user: Any, changes: Mapping[str, Any], reason: str
+) -> ShipEdit:
+    """Edit a ship's state in an active battle (umpire only), with a logged reason.
+
+    ``changes`` may set ``status``, ``flags`` (list), ``heading``, ``speed``, ``sheet`` (merged into the
+    sheet) and ``position`` ({q, r} or {x, y}). The battle state and the open phase's ``state_before`` both
+    change (orders are checked against it). Refused while a phase is resolving (``phase_resolving``).
+    """
+    if not reason.strip():
+        raise ApplicationError(
+            "reason_required", "Give a reason for the edit.", fields={"reason": ["Required."]}
+        )
+    unknown = sorted(set(changes) - set(SHIP_EDIT_FIELDS))
+    if unknown:
+        raise ApplicationError("bad_edit", f"Unknown fields: {', '.join(unknown)}.")
+    with transaction.atomic():
+        _require_umpire(battle.campaign_id, user)
+        current = list(
+            Phase.objects.select_for_update()
+            .filter(battle=battle, superseded=False)
+            .exclude(status__in=[PhaseStatus.RESOLVED])
+        )
+        battle = Battle.objects.select_for_update().get(pk=battle.pk)
+        if battle.status != BattleStatus.ACTIVE:
+            raise ConflictError("battle_not_active", "Only a ship in an active battle can be edited here.")
+        if any(p.status == PhaseStatus.RESOLVING for p in current):
+            raise ConflictError("phase_resolving", "A phase is being resolved; try again in a moment.")
+        bship = BattleShip.objects.filter(battle=battle, ship_key=ship_key).first()
+        if bship is None:
+            raise ApplicationError("no_ship", "There is no such ship in this battle.", status=404)
+        state = _state(battle.state)
+        ship = state.ship(ship_key)
+        before = rules.to_json(ship)
+        kwargs: dict[str, Any] = {}
+        if "status" in changes:
+            if changes["status"] not in ShipStatus.values:
+                raise ApplicationError("bad_status", f"Unknown status {changes['status']!r}.")
+            kwargs["status"] = changes["status"]
+        if "flags" in changes:
+            kwargs["flags"] = tuple(str(f) for f in changes["flags"])
+        for key in ("heading", "speed"):
+            if key in changes:
+                kwargs[key] = float(changes[key])
+        if "sheet" in changes:
+            kwargs["sheet"] = {**ship.sheet, **dict(changes["sheet"])}
+        if "position" in changes:
+            pos = changes["position"]
+            kwargs["position"] = (
+                Hex(q=int(pos["q"]), r=int(pos["r"]))
+                if "q" in pos
+                else Point(x=float(pos["x"]), y=float(pos["y"]))
+            )
+        new_ship = replace(ship, **kwargs)
+        new_state = state.with_ships({ship_key: new_ship})
+        battle.state = rules.to_json(new_state)
+        battle.save(update_fields=["state"])
+        for phase in current:
+            if phase.status in (PhaseStatus.OPEN, PhaseStatus.FAILED):
+                phase_state = _state(phase.state_before).with_ships({ship_key: new_ship})
+                Phase.objects.filter(pk=phase.pk).update(state_before=rules.to_json(phase_state))
+        _ships_sync(battle, new_state)
+        return ShipEdit.objects.create(
+            battle=battle,
+            battle_ship=bship,
+            umpire=user,
+            reason=reason.strip(),
+            before=before,
+            after=rules.to_json(new_ship),
+        )
+
+
+__all__ = [
+    "Placement",
+    "SweepReport",
+    "battle_create",
+    "battle_create_from_scenario",
+    "battle_end",
+    "battle_rollback",
+    "battle_ship_edit",
+    "battle_start",
+    "campaign_create",
+    "campaign_settings_clean",
+    "campaign_settings_update",
+    "campaign_ship_add",
+    "campaign_ship_assign",
+    "campaign_ship_repair",
+    "heartbeat_record",
+    "invitation_accept",
+    "invitation_accept_new_user",
+    "invitation_check",
+    "invitation_create",
+    "membership_add",
+    "orders_delete",
+    "orders_submit",
+    "phase_close",
+    "phase_extend_deadline",
+    "phase_resolve",
+    "phase_retry",
+    "phases_sweep",
+    "profile_get",
+    "profile_update",
+    "seed_hash",
+    "side_create",
+    "side_set_ready",
+]

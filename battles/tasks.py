@@ -1,4 +1,4 @@
-"""Celery tasks of the battles app. Tasks take ids or plain strings and call services; safe to run twice."""
+"""Celery tasks of the battles app. Tasks take ids and call services; every one is safe to run twice."""
 
 import logging
 import os
@@ -24,10 +24,48 @@ def heartbeat(token: str, hold_seconds: float = 0.0) -> None:
 
 
 @shared_task
-def sweep_phases() -> int:
-    """PLACEHOLDER - the campaign issue replaces this body.
+def resolve_phase(phase_id: int) -> str:
+    """Resolve a closed phase exactly once (see battles.services.phase_resolve); return what happened."""
+    from battles.services import phase_resolve
 
-    Beat sends this every minute (CELERY_BEAT_SCHEDULE["sweep-phases"] in navalwar/settings.py). It will close
-    every phase whose deadline has passed and enqueue its resolution. Return the number of phases closed.
+    return phase_resolve(phase_id=phase_id)
+
+
+@shared_task
+def sweep_phases() -> dict[str, list[int]]:
+    """Close overdue phases, re-enqueue phases stuck in resolving, send reminders (beat: every minute).
+
+    CELERY_BEAT_SCHEDULE["sweep-phases"] in navalwar/settings.py sends it. Return the phase ids acted on.
     """
-    return 0
+    from battles.services import phases_sweep
+
+    report = phases_sweep()
+    return {
+        "closed": list(report.closed),
+        "requeued": list(report.requeued),
+        "reminders": list(report.reminders),
+    }
+
+
+@shared_task
+def notify_phase_opened(phase_id: int) -> int:
+    """E-mail the players of the ordering sides that a phase opened, with its deadline. Return mails sent."""
+    from battles.notifications import phase_opened_notify
+
+    return phase_opened_notify(phase_id=phase_id)
+
+
+@shared_task
+def notify_phase_resolved(phase_id: int) -> int:
+    """E-mail the members of the campaign that a phase resolved. Return mails sent."""
+    from battles.notifications import phase_resolved_notify
+
+    return phase_resolved_notify(phase_id=phase_id)
+
+
+@shared_task
+def notify_phase_reminder(phase_id: int) -> int:
+    """E-mail the players of sides not yet ready that the deadline is near. Return mails sent."""
+    from battles.notifications import phase_reminder_notify
+
+    return phase_reminder_notify(phase_id=phase_id)

@@ -1,5 +1,31 @@
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
+
+from battles import urls_map, views
 
 app_name = "battles"
 
-urlpatterns: list[URLPattern | URLResolver] = []
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("dashboard/", views.dashboard, name="dashboard"),
+    path("settings/", views.settings_page, name="settings"),
+    path("invite/<str:token>/", views.invitation, name="invitation"),
+    path("campaigns/new/", views.campaign_new, name="campaign_new"),
+    path("campaigns/<int:campaign_id>/", views.campaign, name="campaign"),
+    path("campaigns/<int:campaign_id>/invite/", views.campaign_invite, name="campaign_invite"),
+    path("campaigns/<int:campaign_id>/settings/", views.campaign_settings, name="campaign_settings"),
+    path(
+        "campaigns/<int:campaign_id>/battles/scenario/",
+        views.battle_scenario,
+        name="battle_scenario",
+    ),
+    path("campaigns/<int:campaign_id>/battles/new/", views.battle_new, name="battle_new"),
+    path("campaigns/<int:campaign_id>/ships/<int:ship_id>/", views.campaign_ship, name="campaign_ship"),
+    path("campaigns/<int:campaign_id>/sinkings/", views.campaign_sinkings, name="campaign_sinkings"),
+    path("battles/<int:battle_id>/", views.battle, name="battle"),
+    path("battles/<int:battle_id>/orders/", views.orders_post, name="orders"),
+    path("battles/<int:battle_id>/ready/", views.ready_post, name="ready"),
+    path("battles/<int:battle_id>/umpire/", views.umpire_post, name="umpire"),
+    path("battles/<int:battle_id>/log/", views.battle_log, name="battle_log"),
+    path("battles/<int:battle_id>/sinkings/", views.battle_sinkings, name="battle_sinkings"),
+    path("battles/<int:battle_id>/ships/<str:ship_key>/", views.ship_sheet, name="ship_sheet"),
+]
+urlpatterns += urls_map.urlpatterns

@@ -1,0 +1,701 @@
+"""Pages of the battles app. Views validate forms, call a service or a selector, and render; no game logic.
+
+Every page is scoped by the user through battles.selectors (another campaign's or side's object is a 404).
+POST views answer htmx requests with the ``orders`` partial of the battle page and plain posts with a
+redirect, so the site works without JavaScript.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import timedelta
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_not_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import rules
+from battles import selectors, services
+from battles.forms import (
+    CampaignForm,
+    CampaignSettingsForm,
+    ExtendDeadlineForm,
+    InvitationForm,
+    ProfileForm,
+    RepairForm,
+    ScenarioBattleForm,
+    SignupForm,
+    order_data_from_post,
+    order_fields_for,
+)
+from battles.models import Battle, CampaignShip, Phase, PhaseStatus
+from navalwar.errors import ApplicationError, add_to_form
+from rules.base import event_visible
+from rules.model import Event
+
+try:  # the SVG map is written by another developer (battles/mapsvg.py); the page works without it
+    from battles.mapsvg import render_map  # type: ignore[import-not-found,unused-ignore]
+except ImportError:  # pragma: no cover - depends on the merge order
+    render_map = None
+
+logger = logging.getLogger(__name__)
+
+
+def _error_message(error: ApplicationError) -> str:
+    detail = "; ".join(
+        f"{name}: {' '.join(msgs)}" if name != "__all__" else " ".join(msgs)
+        for name, msgs in error.fields.items()
+    )
+    return f"{error.message} {detail}".strip() if detail else error.message
+
+
+# --- dashboard, settings, invitations --------------------------------------------------------------------
+
+
+@require_GET
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """Render the user's campaigns and the phases waiting for their orders, deadlines in their time zone."""
+    memberships = selectors.memberships_for_user(user=request.user)
+    waiting = selectors.phases_waiting_for_user(user=request.user)
+    return render(request, "battles/dashboard.html", {"memberships": memberships, "waiting": waiting})
+
+
+@require_http_methods(["GET", "POST"])
+def settings_page(request: HttpRequest) -> HttpResponse:
+    """Let a user set their time zone and e-mail opt-in."""
+    profile = services.profile_get(user=request.user)
+    form = ProfileForm(
+        request.POST or None,
+        initial={"time_zone": profile.time_zone, "email_notifications": profile.email_notifications},
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.profile_update(user=request.user, **form.cleaned_data)
+        except ApplicationError as error:
+            add_to_form(form, error)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("battles:settings")
+    return render(request, "battles/settings.html", {"form": form})
+
+
+@login_not_required
+@require_http_methods(["GET", "POST"])
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """Show an invitation; a logged-in user joins with one click, a visitor creates an account here."""
+    try:
+        invite = services.invitation_check(token=token)
+    except ApplicationError as error:
+        return render(request, "battles/invitation.html", {"error": error}, status=error.status)
+    form = SignupForm(request.POST or None) if not request.user.is_authenticated else None
+    if request.method == "POST":
+        try:
+            if request.user.is_authenticated:
+                membership = services.invitation_accept(token=token, user=request.user)
+            elif form is not None and form.is_valid():
+                membership = services.invitation_accept_new_user(
+                    token=token,
+                    username=form.cleaned_data["username"],
+                    password=form.cleaned_data["password"],
+                    email=form.cleaned_data["email"],
+                )
+                login(request, membership.user, backend="django.contrib.auth.backends.ModelBackend")
+            else:
+                membership = None
+        except ApplicationError as error:
+            if form is not None and error.fields:
+                add_to_form(form, error)
+            else:
+                return render(request, "battles/invitation.html", {"error": error}, status=error.status)
+        else:
+            if membership is not None:
+                messages.success(request, f"Welcome to {membership.campaign.name}.")
+                return redirect("battles:campaign", membership.campaign_id)
+    return render(request, "battles/invitation.html", {"invite": invite, "form": form})
+
+
+# --- campaigns -------------------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def campaign_new(request: HttpRequest) -> HttpResponse:
+    """Let a staff member (a club organiser) create a campaign; they become its umpire."""
+    if not request.user.is_staff:
+        raise PermissionDenied("Only club organisers create campaigns.")
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            campaign = services.campaign_create(
+                name=data["name"],
+                ruleset=data["ruleset"],
+                description=data["description"],
+                created_by=request.user,
+                settings={"default_orders": data["default_orders"], "deadline_hours": data["deadline_hours"]},
+                sides=data["sides"],
+            )
+        except ApplicationError as error:
+            add_to_form(form, error)
+        else:
+            return redirect("battles:campaign", campaign.pk)
+    return render(request, "battles/campaign_new.html", {"form": form})
+
+
+def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Viewer) -> dict[str, Any]:
+    ctx: dict[str, Any] = {
+        "campaign": campaign,
+        "viewer": viewer,
+        "ruleset": rules.get_ruleset(campaign.ruleset),
+        "sides": selectors.fleets_for_campaign(campaign=campaign),
+        "battles": selectors.battles_for_campaign(campaign=campaign),
+        "losses": selectors.sinkings_for_campaign(campaign=campaign),
+        "members": campaign.memberships.select_related("user", "side").order_by(
+            "role", "side", "user__username"
+        ),
+    }
+    if viewer.is_umpire:
+        ctx["settings_form"] = _settings_form(campaign)
+        ctx["invite_form"] = InvitationForm(campaign=campaign)
+        ctx["scenario_form"] = ScenarioBattleForm(ruleset=campaign.ruleset)
+        ctx["invitations"] = campaign.invitations.filter(used_at__isnull=True).select_related("side")
+    return ctx
+
+
+@require_GET
+def campaign(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Render a campaign: sides and fleets, battles, ships lost; the umpire's tools for umpires."""
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    return render(request, "battles/campaign.html", _campaign_context(request, camp, viewer))
+
+
+def _settings_form(campaign: Any, data: Any = None) -> CampaignSettingsForm:
+    rs = rules.get_ruleset(campaign.ruleset)
+    initial = {spec.name: spec.default for spec in rs.options}
+    initial |= {"default_orders": "fire_nearest", "deadline_hours": 48, "reminder_hours": 12}
+    initial |= campaign.settings or {}
+    return CampaignSettingsForm(data, initial=initial, ruleset=campaign.ruleset)
+
+
+@require_POST
+def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Save the campaign's settings (umpire): A7's default orders, deadlines and the rule set's options.
+    Battles already running keep the options they started with."""
+    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    form = _settings_form(camp, request.POST)
+    if form.is_valid():
+        data = {k: v for k, v in form.cleaned_data.items() if v is not None and v != ""}
+        try:
+            services.campaign_settings_update(campaign=camp, user=request.user, settings=data)
+        except ApplicationError as error:
+            messages.error(request, _error_message(error))
+        else:
+            messages.success(request, "Campaign settings saved; new battles use them.")
+    else:
+        messages.error(request, "The settings have errors: " + form.errors.as_text())
+    return redirect("battles:campaign", camp.pk)
+
+
+@require_POST
+def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Create an invitation link (umpire)."""
+    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    form = InvitationForm(request.POST, campaign=camp)
+    if form.is_valid():
+        try:
+            invite = services.invitation_create(
+                campaign=camp,
+                created_by=request.user,
+                role=form.cleaned_data["role"],
+                side=form.cleaned_data["side"],
+                expires_in=timedelta(days=form.cleaned_data["days"]),
+            )
+        except ApplicationError as error:
+            messages.error(request, _error_message(error))
+        else:
+            url = request.build_absolute_uri(reverse("battles:invitation", args=[invite.token]))
+            messages.success(request, f"Invitation link (single use): {url}")
+    else:
+        messages.error(request, "The invitation form has errors: " + form.errors.as_text())
+    return redirect("battles:campaign", camp.pk)
+
+
+@require_POST
+def battle_scenario(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Create and start a battle from a bundled scenario (umpire)."""
+    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    form = ScenarioBattleForm(request.POST, ruleset=camp.ruleset)
+    if not form.is_valid():
+        messages.error(request, "Choose a scenario.")
+        return redirect("battles:campaign", camp.pk)
+    try:
+        battle = services.battle_create_from_scenario(
+            campaign=camp,
+            scenario_key=form.cleaned_data["scenario"],
+            user=request.user,
+            name=form.cleaned_data["name"],
+        )
+    except ApplicationError as error:
+        messages.error(request, _error_message(error))
+        return redirect("battles:campaign", camp.pk)
+    return redirect("battles:battle", battle.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Create a battle from the campaign's own ships: one row per ship with its start (umpire)."""
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    if not viewer.is_umpire:
+        raise Http404("No such page.")
+    rs = rules.get_ruleset(camp.ruleset)
+    hexes = rs.geometry.startswith("hex")
+    ships = list(
+        CampaignShip.objects.filter(campaign=camp, status__in=["active", "withdrawn"])
+        .select_related("ship__ship_class", "side")
+        .order_by("side", "pk")
+    )
+    errors: list[str] = []
+    if request.method == "POST":
+        from rules.model import Conditions, Hex, MapSpec, Point, TerrainFeature
+
+        placements = []
+        try:
+            for cs in ships:
+                if not request.POST.get(f"use_{cs.pk}"):
+                    continue
+                a, b = request.POST.get(f"a_{cs.pk}", ""), request.POST.get(f"b_{cs.pk}", "")
+                position = Hex(q=int(a), r=int(b)) if hexes else Point(x=float(a), y=float(b))
+                placements.append(
+                    services.Placement(
+                        campaign_ship=cs,
+                        position=position,
+                        heading=float(request.POST.get(f"heading_{cs.pk}") or 0),
+                        speed=float(request.POST.get(f"speed_{cs.pk}") or 0),
+                    )
+                )
+            width = float(request.POST.get("width") or rs.default_map[0])
+            height = float(request.POST.get("height") or rs.default_map[1])
+            wind = request.POST.get("wind_from", "").strip()
+            moon = request.POST.get("moon") or "none"
+            conditions = Conditions(
+                night=bool(request.POST.get("night")),
+                moon=moon if moon in ("none", "dim", "bright") else "none",  # type: ignore[arg-type]
+                wind_from=float(wind) if wind else None,
+                wind_force=request.POST.get("wind_force") or None,
+                weather=request.POST.get("weather") or None,
+            )
+        except ValueError:
+            errors.append("Positions, headings, speeds, the wind and the map size must be numbers.")
+        terrain: tuple[TerrainFeature, ...] = ()
+        try:
+            terrain = rules.from_json(
+                tuple[TerrainFeature, ...], json.loads(request.POST.get("terrain") or "[]")
+            )
+        except (ValueError, rules.InvalidDocument) as exc:
+            errors.append(
+                f"Terrain must be a JSON list of features (kind, position, props, visible_to): {exc}"
+            )
+        if not errors:
+            try:
+                battle = services.battle_create(
+                    campaign=camp,
+                    user=request.user,
+                    name=request.POST.get("name") or "Battle",
+                    placements=placements,
+                    map_spec=MapSpec(geometry=rs.geometry, width=width, height=height),
+                    conditions=conditions,
+                    terrain=terrain,
+                )
+            except ApplicationError as error:
+                errors.append(_error_message(error))
+            else:
+                return redirect("battles:battle", battle.pk)
+    return render(
+        request,
+        "battles/battle_new.html",
+        {
+            "campaign": camp,
+            "ships": ships,
+            "hexes": hexes,
+            "ruleset": rs,
+            "errors": errors,
+            "post": request.POST,
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpResponse:
+    """Umpire's page for a campaign ship: assign its commander, repair it (recorded), see its repairs."""
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    if not viewer.is_umpire:
+        raise Http404("No such page.")
+    cship = (
+        CampaignShip.objects.select_related("ship__ship_class", "side", "commander")
+        .filter(campaign=camp, pk=ship_id)
+        .first()
+    )
+    if cship is None:
+        raise Http404("No such ship.")
+    import json
+
+    form = RepairForm(
+        request.POST if request.POST.get("action") == "repair" else None,
+        initial={"status": cship.status, "sheet": json.dumps(cship.sheet, indent=1)},
+    )
+    players = camp.memberships.filter(role="player", side=cship.side).select_related("user")
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "assign":
+                commander = next(
+                    (m.user for m in players if str(m.user_id) == request.POST.get("commander")), None
+                )
+                services.campaign_ship_assign(campaign_ship=cship, user=request.user, commander=commander)
+                messages.success(request, "Commander set.")
+                return redirect("battles:campaign_ship", camp.pk, cship.pk)
+            if form.is_valid():
+                services.campaign_ship_repair(
+                    campaign_ship=cship,
+                    user=request.user,
+                    reason=form.cleaned_data["reason"],
+                    sheet=form.cleaned_data["sheet"],
+                    status=form.cleaned_data["status"] or None,
+                )
+                messages.success(request, "Repair recorded.")
+                return redirect("battles:campaign_ship", camp.pk, cship.pk)
+        except ApplicationError as error:
+            add_to_form(form, error)
+    return render(
+        request,
+        "battles/campaign_ship.html",
+        {"campaign": camp, "cship": cship, "form": form, "players": players, "repairs": cship.repairs.all()},
+    )
+
+
+@require_GET
+def campaign_sinkings(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Render the roll of ships sunk, struck, captured and withdrawn across the campaign."""
+    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    return render(
+        request,
+        "battles/sinkings.html",
+        {"campaign": camp, "battle": None, "campaign_losses": selectors.sinkings_for_campaign(campaign=camp)},
+    )
+
+
+# --- battles ---------------------------------------------------------------------------------------------
+
+
+def _events(rows: Any) -> list[Event]:
+    return [rules.from_json(Event, row.data) for row in rows]
+
+
+def _map_svg(state: Any, viewer: selectors.Viewer, events: list[Event]) -> str:
+    if render_map is None:
+        return ""
+    try:
+        return mark_safe(render_map(state, viewer_side=viewer.side_key, events=events))
+    except Exception:  # the map must never take the battle page down
+        logger.exception("render_map failed")
+        return ""
+
+
+def _order_rows(
+    battle: Battle, viewer: selectors.Viewer, phase: Phase | None, state: Any
+) -> list[dict[str, Any]]:
+    """Return, for each ship the viewer may order now, its saved order and the form fields to show."""
+    if phase is None or phase.status != PhaseStatus.OPEN or viewer.side_key == "":
+        return []
+    rs = rules.get_ruleset(state.ruleset)
+    phase_state = rules.from_json(rules.BattleState, phase.state_before)
+    orders = {o.battle_ship.ship_key: o for o in selectors.orders_for_viewer(phase=phase, viewer=viewer)}
+    specs = rs.order_fields()
+    sides = phase.sides if viewer.side_key is None else [viewer.side_key]
+    rows = []
+    enemies = {
+        side: [
+            s
+            for s in phase_state.ships
+            if s.side != side and s.active and s.id in {x.id for x in state.ships}
+        ]
+        for side in sides
+    }
+    for side in sides:
+        for ship in rs.orderable_ships(phase_state, side):
+            saved = orders.get(ship.id)
+            values = saved.data if saved else {}
+            fields = []
+            for spec in specs:
+                value = values.get(spec.name, spec.default if saved is None else None)
+                choices: list[tuple[str, str]] = []
+                if spec.type == "choice":
+                    choices = [(c, c) for c in spec.choices]
+                elif spec.type == "str" and spec.name == "target":
+                    choices = [("", "hold fire")] + [(e.id, e.name) for e in enemies[side]]
+                fields.append({"spec": spec, "value": "" if value is None else value, "choices": choices})
+            rows.append({"ship": ship, "order": saved, "fields": fields})
+    return rows
+
+
+def _battle_context(request: HttpRequest, battle: Battle, viewer: selectors.Viewer) -> dict[str, Any]:
+    state = selectors.state_for(battle=battle, viewer=viewer)
+    phase = selectors.phase_current(battle=battle)
+    last_resolved = (
+        Phase.objects.filter(battle=battle, superseded=False, status=PhaseStatus.RESOLVED)
+        .order_by("-number")
+        .first()
+    )
+    log_rows = selectors.log_events_for(phase=last_resolved, viewer=viewer) if last_resolved else []
+    events = _events(log_rows)
+    own = viewer.side.key if viewer.side is not None else None
+    ships = sorted(state.ships, key=lambda s: (s.side != own, s.side, s.name))
+    phase_sides = selectors.phase_sides(phase=phase) if phase else []
+    my_ready = next((ps for ps in phase_sides if own is not None and ps.side.key == own), None)
+    setup = [
+        e
+        for e in (rules.from_json(Event, d) for d in battle.setup_events)
+        if event_visible(e, viewer.side_key)
+    ]
+    ctx: dict[str, Any] = {
+        "battle": battle,
+        "campaign": battle.campaign,
+        "viewer": viewer,
+        "state": state,
+        "ships": ships,
+        "phase": phase,
+        "phase_sides": phase_sides,
+        "my_ready": my_ready,
+        "last_resolved": last_resolved,
+        "log_rows": log_rows,
+        "setup_events": setup,
+        "map_svg": _map_svg(state, viewer, events),
+        "order_rows": _order_rows(battle, viewer, phase, state),
+    }
+    if viewer.is_umpire:
+        ctx["extend_form"] = ExtendDeadlineForm(campaign=battle.campaign)
+        ctx["phase_numbers"] = list(
+            Phase.objects.filter(battle=battle, superseded=False)
+            .order_by("number")
+            .values_list("number", flat=True)
+        )
+        ctx["side_keys"] = [s.key for s in state.sides]
+    return ctx
+
+
+@require_GET
+def battle(request: HttpRequest, battle_id: int) -> HttpResponse:
+    """Render a battle: its state, deadline, who is ready, the map, the latest log and the orders panel."""
+    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    ctx = _battle_context(request, bat, viewer)
+    if getattr(request, "htmx", False) and request.GET.get("partial") == "orders":
+        return render(request, "battles/battle.html#orders", ctx)
+    return render(request, "battles/battle.html", ctx)
+
+
+def _after_post(request: HttpRequest, bat: Battle, viewer: selectors.Viewer) -> HttpResponse:
+    if getattr(request, "htmx", False):
+        return render(request, "battles/battle.html#orders", _battle_context(request, bat, viewer))
+    return HttpResponseRedirect(reverse("battles:battle", args=[bat.pk]) + "#orders")
+
+
+@require_POST
+def orders_post(request: HttpRequest, battle_id: int) -> HttpResponse:
+    """Save one ship's orders from a plain form post (fields named as the rule set's order fields)."""
+    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    phase = selectors.phase_open_for(battle=bat)
+    ship_key = request.POST.get("ship_key", "")
+    if phase is None:
+        messages.error(request, "This phase is closed: orders are no longer accepted.")
+        return _after_post(request, bat, viewer)
+    if request.POST.get("action") == "clear":
+        try:
+            services.orders_delete(phase=phase, user=request.user, ship_key=ship_key)
+        except ApplicationError as error:
+            messages.error(request, _error_message(error))
+        return _after_post(request, bat, viewer)
+    data = order_data_from_post(order_fields_for(bat.campaign.ruleset), request.POST)
+    try:
+        services.orders_submit(phase=phase, user=request.user, ship_key=ship_key, data=data)
+    except ApplicationError as error:
+        messages.error(request, _error_message(error))
+    else:
+        messages.success(request, "Orders saved.")
+    return _after_post(request, bat, viewer)
+
+
+@require_POST
+def ready_post(request: HttpRequest, battle_id: int) -> HttpResponse:
+    """Mark the user's side ready (``ready=1``) or not ready (``ready=0``) in the open phase."""
+    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    phase = selectors.phase_open_for(battle=bat)
+    if phase is None:
+        messages.error(request, "This phase is closed: orders are no longer accepted.")
+        return _after_post(request, bat, viewer)
+    ready = request.POST.get("ready", "1") == "1"
+    try:
+        services.side_set_ready(phase=phase, user=request.user, ready=ready)
+    except ApplicationError as error:
+        messages.error(request, _error_message(error))
+    else:
+        messages.success(request, "Your side is ready." if ready else "Your side is no longer ready.")
+    return _after_post(request, bat, viewer)
+
+
+@require_POST
+def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
+    """The umpire's battle tools: resolve now, extend a deadline, retry, roll back, end the battle."""
+    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    if not viewer.is_umpire:
+        raise Http404("No such page.")
+    action = request.POST.get("action", "")
+    phase = selectors.phase_current(battle=bat)
+    try:
+        if action == "resolve_now" and phase is not None:
+            services.phase_close(phase=phase, user=request.user)
+            messages.success(request, f"Phase {phase.number} closed; it is being resolved.")
+        elif action == "retry" and phase is not None:
+            services.phase_retry(phase=phase, user=request.user)
+            messages.success(request, f"Phase {phase.number} is being resolved again.")
+        elif action == "extend" and phase is not None:
+            form = ExtendDeadlineForm(request.POST, campaign=bat.campaign)
+            if not form.is_valid():
+                raise ApplicationError("bad_form", "Give a new deadline: " + form.errors.as_text())
+            services.phase_extend_deadline(
+                phase=phase,
+                user=request.user,
+                deadline=form.cleaned_data["deadline"],
+                side=form.cleaned_data["side"],
+            )
+            messages.success(request, "Deadline extended.")
+        elif action == "rollback":
+            number = int(request.POST.get("to_number") or 0)
+            reopened = services.battle_rollback(battle=bat, user=request.user, to_number=number)
+            messages.success(request, f"Rolled back: phase {reopened.number} is open again.")
+        elif action == "end":
+            services.battle_end(
+                battle=bat,
+                user=request.user,
+                winner=request.POST.get("winner", ""),
+                reason=request.POST.get("reason") or "Ended by the umpire.",
+            )
+            messages.success(request, "The battle is over.")
+        else:
+            raise ApplicationError("bad_action", "Unknown action.")
+    except ValueError:
+        messages.error(request, "Give a phase number.")
+    except ApplicationError as error:
+        messages.error(request, _error_message(error))
+    return redirect("battles:battle", bat.pk)
+
+
+@require_GET
+def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
+    """Render the turn log of one phase (``?phase=<number>``, or ``?phase_id=`` for a superseded one): every
+    roll with its modifiers, the number needed and the result, filtered for the viewer's side (A2)."""
+    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    phases = selectors.phases_for_log(battle=bat)
+    chosen: Phase | None = None
+    if request.GET.get("phase_id", "").isdigit():
+        chosen = next((p for p in phases if p.pk == int(request.GET["phase_id"])), None)
+    elif request.GET.get("phase", "").isdigit():
+        number = int(request.GET["phase"])
+        chosen = next((p for p in phases if p.number == number and not p.superseded), None)
+    else:
+        chosen = next(
+            (p for p in reversed(phases) if p.status == PhaseStatus.RESOLVED and not p.superseded), None
+        )
+        chosen = chosen or (phases[-1] if phases else None)
+    if chosen is None and (request.GET.get("phase") or request.GET.get("phase_id")):
+        raise Http404("No such phase.")
+    rows = selectors.log_events_for(phase=chosen, viewer=viewer) if chosen else []
+    orders = selectors.orders_for_viewer(phase=chosen, viewer=viewer) if chosen else []
+    names = {s.id: s.name for s in rules.from_json(rules.BattleState, bat.state).ships}
+    return render(
+        request,
+        "battles/battle_log.html",
+        {
+            "battle": bat,
+            "campaign": bat.campaign,
+            "viewer": viewer,
+            "phases": phases,
+            "phase": chosen,
+            "entries": [(row, rules.from_json(Event, row.data)) for row in rows],
+            "orders": orders,
+            "names": names,
+            "edits": selectors.ship_edits_for(battle=bat, viewer=viewer),
+        },
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpResponse:
+    """Render a ship's status sheet: full for its own side and the umpire, the public sheet for others (A2).
+    The umpire edits the ship's state here, with a reason."""
+    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    bship, ship, full = selectors.ship_get(battle=bat, viewer=viewer, ship_key=ship_key)
+    if request.method == "POST":
+        if not viewer.is_umpire:
+            raise Http404("No such page.")
+        import json
+
+        try:
+            changes = json.loads(request.POST.get("changes") or "{}")
+            if not isinstance(changes, dict):
+                raise ValueError("not an object")
+            services.battle_ship_edit(
+                battle=bat,
+                ship_key=ship_key,
+                user=request.user,
+                changes=changes,
+                reason=request.POST.get("reason", ""),
+            )
+        except ValueError as exc:
+            messages.error(request, f"The changes must be a JSON object: {exc}")
+        except (ApplicationError, KeyError, TypeError) as error:
+            messages.error(
+                request, _error_message(error) if isinstance(error, ApplicationError) else str(error)
+            )
+        else:
+            messages.success(request, "Ship edited; the edit is in the log.")
+            return redirect("battles:ship_sheet", bat.pk, ship_key)
+    rs = rules.get_ruleset(bat.campaign.ruleset)
+    hits = []
+    if not full:
+        # A2: of an enemy ship, the hits the viewer's side scored on it, where the log shows them.
+        rows = selectors.log_events_for_ship(battle=bat, viewer=viewer, ship_key=ship_key)
+        hits = [r for r in rows if r.target_key == ship_key]
+    return render(
+        request,
+        "battles/ship.html",
+        {
+            "battle": bat,
+            "campaign": bat.campaign,
+            "viewer": viewer,
+            "bship": bship,
+            "ship": ship,
+            "full": full,
+            "summary": rs.class_summary(ship.stats) if full else {},
+            "hits": hits,
+            "edits": [
+                e for e in selectors.ship_edits_for(battle=bat, viewer=viewer) if e.battle_ship_id == bship.pk
+            ],
+        },
+    )
+
+
+@require_GET
+def battle_sinkings(request: HttpRequest, battle_id: int) -> HttpResponse:
+    """Render the ships sunk, struck, captured and withdrawn in a battle."""
+    bat, _viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    return render(
+        request,
+        "battles/sinkings.html",
+        {"campaign": bat.campaign, "battle": bat, "battle_losses": selectors.sinkings_for_battle(battle=bat)},
+    )

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import RegexValidator
 from django.db import models
+from django.urls import reverse
 
 import rules
 
@@ -25,7 +27,12 @@ class Nation(models.Model):
 
     name = models.CharField(max_length=80, unique=True)
     short_name = models.CharField(max_length=12, blank=True)
-    colour = models.CharField(max_length=7, default="#888888", help_text="Map colour, CSS hex like #1f4e9c.")
+    colour = models.CharField(
+        max_length=7,
+        default="#888888",
+        validators=[RegexValidator(r"^#[0-9a-fA-F]{6}$", "Enter a CSS colour like #1f4e9c.")],
+        help_text="Map colour, CSS hex like #1f4e9c.",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -40,7 +47,9 @@ class ShipClass(models.Model):
     ruleset = models.CharField(max_length=32, choices=ruleset_choices, db_index=True)
     key = models.SlugField(max_length=80, help_text="Stable key, as in scenario files.")
     name = models.CharField(max_length=120)
-    nation = models.ForeignKey(Nation, on_delete=models.PROTECT, null=True, blank=True, related_name="classes")
+    nation = models.ForeignKey(
+        Nation, on_delete=models.PROTECT, null=True, blank=True, related_name="classes"
+    )
     type = models.CharField(max_length=40, blank=True, help_text="Battleship, frigate, ironclad ...")
     stats = models.JSONField(default=dict, blank=True)
     source_note = models.TextField(blank=True, help_text="Where the data comes from.")
@@ -52,24 +61,41 @@ class ShipClass(models.Model):
     class Meta:
         ordering = ["ruleset", "name"]
         verbose_name_plural = "ship classes"
-        constraints = [models.UniqueConstraint(fields=["ruleset", "key"], name="shipclass_unique_key_per_ruleset")]
+        constraints = [
+            models.UniqueConstraint(fields=["ruleset", "key"], name="shipclass_unique_key_per_ruleset")
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.ruleset})"
 
+    def get_absolute_url(self) -> str:
+        return reverse("fleets:class_detail", kwargs={"ruleset": self.ruleset, "key": self.key})
+
     def stats_errors(self) -> dict[str, list[str]]:
-        """Return the rule set's field errors for these stats (empty when valid)."""
-        try:
-            rs = rules.get_ruleset(self.ruleset)
-        except rules.UnknownRuleset as exc:
-            return {"ruleset": [str(exc)]}
+        """Return the rule set's field errors for these stats (empty when valid or the rule set unknown)."""
+        rs = self.rule_set
+        if rs is None:
+            return {}  # the ruleset field's choices report an unknown key
         stats: Any = self.stats if isinstance(self.stats, dict) else {}
         return rs.validate_class(stats)
 
+    @property
+    def rule_set(self) -> rules.RuleSet | None:
+        """Return the class's rule set, or None when its key is not registered."""
+        try:
+            return rules.get_ruleset(self.ruleset)
+        except rules.UnknownRuleset:
+            return None
+
     def clean(self) -> None:
+        """Refuse stats the rule set does not accept (``validate_class``), field by field."""
         errors = self.stats_errors()
+        if not isinstance(self.stats, dict):
+            errors = {"__all__": ["The stats must be a JSON object."]}
         if errors:
-            raise ValidationError({"stats": [f"{k}: {m}" for k, msgs in errors.items() for m in msgs]})
+            raise ValidationError(
+                {"stats": [m if k == "__all__" else f"{k}: {m}" for k, msgs in errors.items() for m in msgs]}
+            )
 
 
 class Ship(models.Model):
@@ -81,7 +107,9 @@ class Ship(models.Model):
 
     class Meta:
         ordering = ["name"]
-        constraints = [models.UniqueConstraint(fields=["name", "ship_class"], name="ship_unique_name_per_class")]
+        constraints = [
+            models.UniqueConstraint(fields=["name", "ship_class"], name="ship_unique_name_per_class")
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} {self.pennant}".strip()

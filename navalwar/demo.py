@@ -14,6 +14,8 @@ from django.contrib.auth import get_user_model
 # Run in this order. Later issues append their loaders here (campaigns need the users made first).
 LOADERS: list[str] = [
     "navalwar.demo.load_accounts",
+    "fleets.demo.load_reference",
+    "battles.demo.load_campaigns",
 ]
 
 # Demo passwords are public on purpose: demo data is for a laptop, and load_demo refuses production.

@@ -77,6 +77,8 @@ MIDDLEWARE = [
     # Every view needs a login unless it is marked with @login_not_required (Django 5.1+).
     "django.contrib.auth.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # Deadlines and times in the user's time zone (battles.UserProfile).
+    "battles.middleware.UserTimezoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Axes wants to be last so it sees the outcome of the login view.
@@ -191,6 +193,8 @@ STORAGES = {
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Navalwar <navalwar@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Absolute links in notification e-mails (battles/notifications.py).
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
 # --- Celery ----------------------------------------------------------------------------------------------
 
@@ -215,8 +219,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = env.str(
     "CELERY_BEAT_SCHEDULE_FILENAME", default=str(BASE_DIR / ".celerybeat-schedule")
 )
 CELERY_BEAT_SCHEDULE = {
-    # Campaign issue: battles.tasks.sweep_phases closes phases whose deadline passed. Until then it is a
-    # placeholder that does nothing (see battles/tasks.py). Exactly one beat process runs per site.
+    # battles.tasks.sweep_phases closes phases whose deadline passed, re-enqueues phases stuck in resolving
+    # (a worker killed mid-resolution) and sends deadline reminders. Exactly one beat process runs per site.
     "sweep-phases": {"task": "battles.tasks.sweep_phases", "schedule": 60.0},
 }
 

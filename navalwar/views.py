@@ -9,7 +9,11 @@ from django.views.decorators.http import require_GET
 @login_not_required
 @require_GET
 def landing(request: HttpRequest) -> HttpResponse:
-    """Render the public landing page: a welcome for visitors, the user's name and links once logged in."""
+    """Render the public landing page for visitors; a logged-in user gets their dashboard here."""
+    if request.user.is_authenticated:
+        from battles.views import dashboard
+
+        return dashboard(request)
     return render(request, "landing.html")
 
 

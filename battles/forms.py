@@ -1,0 +1,203 @@
+"""Forms of the battles pages. Validation of shapes only: the rules and the services decide the rest."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import zoneinfo
+from collections.abc import Mapping, Sequence
+from functools import cache
+from typing import Any
+
+from django import forms
+
+import rules
+from battles.models import Role, Side
+from rules.base import DEFAULT_POLICIES
+from rules.model import FieldSpec
+
+
+@cache
+def _time_zones() -> list[tuple[str, str]]:
+    return [(name, name) for name in sorted(zoneinfo.available_timezones())]
+
+
+class ProfileForm(forms.Form):
+    time_zone = forms.ChoiceField(choices=_time_zones, help_text="Deadlines are shown in this time zone.")
+    email_notifications = forms.BooleanField(
+        required=False,
+        label="E-mail me when a phase opens or resolves, and before a deadline",
+    )
+
+
+class SignupForm(forms.Form):
+    username = forms.CharField(max_length=150, label="User name")
+    email = forms.EmailField(required=False, label="E-mail (for turn notifications)")
+    password = forms.CharField(
+        widget=forms.PasswordInput, label="Password", help_text="At least 12 characters."
+    )
+    password_again = forms.CharField(widget=forms.PasswordInput, label="Password again")
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("password") and data.get("password") != data.get("password_again"):
+            self.add_error("password_again", "The two passwords differ.")
+        return data
+
+
+class InvitationForm(forms.Form):
+    role = forms.ChoiceField(choices=Role.choices, initial=Role.PLAYER)
+    side = forms.ModelChoiceField(queryset=Side.objects.none(), required=False)
+    days = forms.IntegerField(min_value=1, max_value=60, initial=7, label="Valid for (days)")
+
+    def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["side"].queryset = Side.objects.filter(campaign=campaign)  # type: ignore[attr-defined]
+
+
+class ScenarioBattleForm(forms.Form):
+    scenario = forms.ChoiceField(choices=())
+    name = forms.CharField(max_length=120, required=False, help_text="Defaults to the scenario's name.")
+
+    def __init__(self, *args: Any, ruleset: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from rules.scenario import bundled_scenarios
+
+        self.fields["scenario"].choices = [  # type: ignore[attr-defined]
+            (key, sc.name) for key, sc in bundled_scenarios(ruleset).items()
+        ]
+
+
+class CampaignForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    ruleset = forms.ChoiceField(choices=())
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    default_orders = forms.ChoiceField(
+        choices=[(p, p) for p in DEFAULT_POLICIES],
+        initial="fire_nearest",
+        help_text="A7: what a ship with no orders does at the deadline.",
+    )
+    deadline_hours = forms.IntegerField(min_value=1, max_value=720, initial=48)
+    sides = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="One side a line: key, name, colour (e.g. britain, Royal Navy, #1f4e9c).",
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["ruleset"].choices = [(rs.key, rs.title) for rs in rules.all_rulesets()]  # type: ignore[attr-defined]
+
+    def clean_sides(self) -> list[dict[str, str]]:
+        out = []
+        for line in self.cleaned_data["sides"].splitlines():
+            if not line.strip():
+                continue
+            parts = [p.strip() for p in line.split(",")]
+            key = parts[0].lower().replace(" ", "_")
+            if not key.replace("_", "").replace("-", "").isalnum():
+                raise forms.ValidationError(f"{parts[0]!r} is not a usable key (letters, digits, _ and -).")
+            out.append(
+                {
+                    "key": key,
+                    "name": parts[1] if len(parts) > 1 and parts[1] else key.title(),
+                    "colour": parts[2] if len(parts) > 2 and parts[2] else "#888888",
+                }
+            )
+        if len(out) < 2:
+            raise forms.ValidationError("A campaign needs at least two sides.")
+        return out
+
+
+class ExtendDeadlineForm(forms.Form):
+    deadline = forms.DateTimeField(widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+    side = forms.ModelChoiceField(queryset=Side.objects.none(), required=False, empty_label="All sides")
+
+    def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["side"].queryset = Side.objects.filter(campaign=campaign)  # type: ignore[attr-defined]
+
+
+class RepairForm(forms.Form):
+    status = forms.ChoiceField(choices=(), required=False)
+    sheet = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), help_text="The record sheet as JSON.")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from battles.models import ShipStatus
+
+        super().__init__(*args, **kwargs)
+        self.fields["status"].choices = ShipStatus.choices  # type: ignore[attr-defined]
+
+    def clean_sheet(self) -> dict[str, Any]:
+        try:
+            value = json.loads(self.cleaned_data["sheet"])
+        except ValueError as exc:
+            raise forms.ValidationError(f"Not valid JSON: {exc}") from exc
+        if not isinstance(value, dict):
+            raise forms.ValidationError("The sheet must be a JSON object.")
+        return value
+
+
+class CampaignSettingsForm(forms.Form):
+    """The campaign's settings: A7's default orders, deadlines, reminders and the rule set's own options."""
+
+    default_orders = forms.ChoiceField(
+        choices=[(p, p) for p in DEFAULT_POLICIES],
+        help_text="A7: what a ship with no orders does at the deadline.",
+    )
+    deadline_hours = forms.IntegerField(
+        min_value=1, max_value=720, label="Hours to give orders in each phase"
+    )
+    reminder_hours = forms.IntegerField(
+        min_value=0, max_value=240, label="Remind sides not ready this many hours before (0 = never)"
+    )
+
+    def __init__(self, *args: Any, ruleset: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.option_specs = rules.get_ruleset(ruleset).options
+        for spec in self.option_specs:
+            self.fields[spec.name] = _field_for(spec)
+
+
+def _field_for(spec: FieldSpec) -> forms.Field:
+    label = spec.label + (f" ({spec.unit})" if spec.unit else "")
+    common: dict[str, Any] = {"label": label, "required": False, "help_text": spec.help}
+    if spec.type == "bool":
+        return forms.BooleanField(**common)
+    if spec.type == "choice":
+        return forms.ChoiceField(choices=[(c, c) for c in spec.choices], **common)
+    if spec.type == "int":
+        return forms.IntegerField(min_value=spec.min, max_value=spec.max, **common)
+    if spec.type == "float":
+        return forms.FloatField(min_value=spec.min, max_value=spec.max, **common)
+    return forms.CharField(**common)
+
+
+def order_fields_for(ruleset: str) -> tuple[FieldSpec, ...]:
+    """Return the field specs of the rule set's order payload (every order type's fields, in order)."""
+    return rules.get_ruleset(ruleset).order_fields()
+
+
+def order_data_from_post(specs: Sequence[FieldSpec], post: Mapping[str, Any]) -> dict[str, Any]:
+    """Turn a plain form post into an order payload: empty fields are left out, numbers parsed where they
+    parse (anything else is passed through as text, so the rules' own messages name the field)."""
+    data: dict[str, Any] = {}
+    for spec in specs:
+        raw = post.get(spec.name)
+        if spec.type == "bool":
+            data[spec.name] = raw in ("on", "true", "1", "yes")
+            continue
+        if raw is None or str(raw).strip() == "":
+            continue
+        value: Any = str(raw).strip()
+        if spec.type == "int":
+            with contextlib.suppress(ValueError):
+                value = int(value)
+        elif spec.type == "float":
+            with contextlib.suppress(ValueError):
+                value = float(value)
+        elif spec.type == "rows":
+            with contextlib.suppress(ValueError):
+                value = json.loads(value)
+        data[spec.name] = value
+    return data

@@ -1,0 +1,277 @@
+"""Reads for the battles app, scoped by who asks (HackSoft selectors).
+
+Every selector that serves a user takes the user and answers only what that user may see (A2): a battle of
+a campaign they are not in, or another side's ship's orders, is ``Http404``. ``viewer.side_key`` is the key
+passed to the rules' fog of war: ``None`` for an umpire (sees everything), the side key for a player, and
+``""`` for an observer (sees only what every side sees).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404
+
+import rules
+from battles.models import (
+    Battle,
+    BattleShip,
+    BattleStatus,
+    Campaign,
+    CampaignShip,
+    LogEvent,
+    Membership,
+    Order,
+    Phase,
+    PhaseSide,
+    PhaseStatus,
+    Role,
+    ShipEdit,
+    ShipStatus,
+    Side,
+)
+from rules.model import BattleState, ShipState
+
+OBSERVER_SIDE = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Viewer:
+    """Who is looking at a campaign: their membership, side and role."""
+
+    membership: Membership
+
+    @property
+    def is_umpire(self) -> bool:
+        return self.membership.role == Role.UMPIRE
+
+    @property
+    def is_player(self) -> bool:
+        return self.membership.role == Role.PLAYER
+
+    @property
+    def side(self) -> Side | None:
+        return self.membership.side if self.is_player else None
+
+    @property
+    def side_key(self) -> str | None:
+        """The fog-of-war key: None for an umpire, the side key for a player, "" for an observer."""
+        if self.is_umpire:
+            return None
+        side = self.side
+        return side.key if side is not None else OBSERVER_SIDE
+
+
+def viewer_get(*, user: Any, campaign_id: int) -> Viewer:
+    """Return the user's view of a campaign; raise Http404 if they are not a member."""
+    if not getattr(user, "is_authenticated", False):
+        raise Http404("No such campaign.")
+    membership = (
+        Membership.objects.select_related("side", "campaign")
+        .filter(campaign_id=campaign_id, user=user)
+        .first()
+    )
+    if membership is None:
+        raise Http404("No such campaign.")
+    return Viewer(membership=membership)
+
+
+def campaign_list_for_user(*, user: Any) -> QuerySet[Campaign]:
+    """Return the campaigns the user is a member of."""
+    return Campaign.objects.filter(memberships__user=user).distinct().order_by("-created_at", "pk")
+
+
+def memberships_for_user(*, user: Any) -> list[Membership]:
+    return list(
+        Membership.objects.filter(user=user)
+        .select_related("campaign", "side")
+        .order_by("-campaign__created_at")
+    )
+
+
+def campaign_get(*, user: Any, campaign_id: int) -> tuple[Campaign, Viewer]:
+    """Return a campaign the user belongs to, with their viewer; Http404 otherwise."""
+    viewer = viewer_get(user=user, campaign_id=campaign_id)
+    return viewer.membership.campaign, viewer
+
+
+def battle_get(*, user: Any, battle_id: int) -> tuple[Battle, Viewer]:
+    """Return a battle of a campaign the user belongs to, with their viewer; Http404 otherwise."""
+    battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
+    if battle is None:
+        raise Http404("No such battle.")
+    viewer = viewer_get(user=user, campaign_id=battle.campaign_id)
+    return battle, viewer
+
+
+def phase_current(*, battle: Battle) -> Phase | None:
+    """Return the battle's latest phase that was not rolled back (open, resolving, failed or resolved)."""
+    return Phase.objects.filter(battle=battle, superseded=False).order_by("-number").first()
+
+
+def phase_open_for(*, battle: Battle) -> Phase | None:
+    """Return the battle's phase open for orders, if any."""
+    return (
+        Phase.objects.filter(battle=battle, superseded=False, status=PhaseStatus.OPEN)
+        .order_by("-number")
+        .first()
+    )
+
+
+def phases_for_log(*, battle: Battle) -> list[Phase]:
+    """Return every phase of the battle, superseded ones too (they stay visible), oldest first."""
+    return list(Phase.objects.filter(battle=battle).order_by("number", "pk"))
+
+
+def phase_sides(*, phase: Phase) -> list[PhaseSide]:
+    """Return who gives orders in a phase and who is ready (public information)."""
+    return list(PhaseSide.objects.filter(phase=phase).select_related("side").order_by("side__pk"))
+
+
+def state_for(*, battle: Battle, viewer: Viewer, data: dict[str, Any] | None = None) -> BattleState:
+    """Return the battle state (or ``data``, a state as JSON) as the viewer may see it (A2)."""
+    state = rules.from_json(BattleState, data if data is not None else battle.state)
+    return rules.get_ruleset(state.ruleset).view_for(state, viewer.side_key)
+
+
+def battle_ships_for(*, battle: Battle) -> list[BattleShip]:
+    """Return the battle's ships with their campaign ship, ship, class and side (one query)."""
+    return list(
+        BattleShip.objects.filter(battle=battle)
+        .select_related("campaign_ship__side", "campaign_ship__ship__ship_class", "campaign_ship__commander")
+        .order_by("pk")
+    )
+
+
+def ship_get(*, battle: Battle, viewer: Viewer, ship_key: str) -> tuple[BattleShip, ShipState, bool]:
+    """Return a ship of the battle as the viewer may see it: the row, its state (full for its own side or
+    the umpire, ``public_sheet`` for others, A2) and whether the viewer sees it in full.
+
+    Http404 when there is no such ship or the viewer cannot see it (out of sight, A2).
+    """
+    bship = (
+        BattleShip.objects.select_related(
+            "campaign_ship__side", "campaign_ship__ship__ship_class", "campaign_ship__commander"
+        )
+        .filter(battle=battle, ship_key=ship_key)
+        .first()
+    )
+    if bship is None:
+        raise Http404("No such ship.")
+    state = state_for(battle=battle, viewer=viewer)
+    ship = state.ship_map().get(ship_key)
+    if ship is None:
+        raise Http404("No such ship.")
+    full = viewer.is_umpire or (viewer.side is not None and viewer.side.key == ship.side)
+    return bship, ship, full
+
+
+def orders_for_viewer(*, phase: Phase, viewer: Viewer) -> list[Order]:
+    """Return the orders of a phase the viewer may read.
+
+    Before the phase is resolved a player reads only their own side's orders and an observer none; the
+    umpire reads all. After resolution every order is public (A2: "orders are secret until the phase
+    resolves").
+    """
+    qs = (
+        Order.objects.filter(phase=phase).select_related("battle_ship", "side", "submitted_by").order_by("pk")
+    )
+    if viewer.is_umpire or phase.status == PhaseStatus.RESOLVED:
+        return list(qs)
+    if viewer.side is None:
+        return []
+    return list(qs.filter(side=viewer.side))
+
+
+def order_get(*, phase: Phase, viewer: Viewer, ship_key: str) -> Order | None:
+    """Return the saved order of one ship if the viewer may read it (else None)."""
+    return next(
+        (o for o in orders_for_viewer(phase=phase, viewer=viewer) if o.battle_ship.ship_key == ship_key), None
+    )
+
+
+def log_events_for(*, phase: Phase, viewer: Viewer) -> list[LogEvent]:
+    """Return a phase's log events the viewer may see (rules.base.event_visible; the umpire sees all).
+
+    Nothing before the phase is resolved.
+    """
+    if phase.status != PhaseStatus.RESOLVED:
+        return []
+    qs = LogEvent.objects.filter(phase=phase).order_by("seq")
+    if viewer.side_key is None:
+        return list(qs)
+    key = viewer.side_key
+    events = list(qs)
+    return [e for e in events if e.visible_to is None or key in e.visible_to]
+
+
+def log_events_for_ship(*, battle: Battle, viewer: Viewer, ship_key: str) -> list[LogEvent]:
+    """Return the events of the battle's resolved, current phases about one ship (as actor or target) that
+    the viewer may see, oldest first (one query)."""
+    rows = list(
+        LogEvent.objects.filter(
+            phase__battle=battle, phase__superseded=False, phase__status=PhaseStatus.RESOLVED
+        )
+        .filter(Q(ship_key=ship_key) | Q(target_key=ship_key))
+        .select_related("phase")
+        .order_by("phase__number", "seq")
+    )
+    return [e for e in rows if e.visible_for(viewer.side_key)]
+
+
+def ship_edits_for(*, battle: Battle, viewer: Viewer) -> list[ShipEdit]:
+    """Return the umpire's ship edits in a battle: all for umpires, own-side ships for players."""
+    qs = ShipEdit.objects.filter(battle=battle).select_related("battle_ship__campaign_ship__side", "umpire")
+    if viewer.is_umpire:
+        return list(qs)
+    if viewer.side is None:
+        return []
+    return list(qs.filter(battle_ship__campaign_ship__side=viewer.side))
+
+
+def sinkings_for_battle(*, battle: Battle) -> list[BattleShip]:
+    """Return the battle's ships that were sunk, struck, withdrawn or captured (public, as on a table)."""
+    return [b for b in battle_ships_for(battle=battle) if b.status != ShipStatus.ACTIVE]
+
+
+def sinkings_for_campaign(*, campaign: Campaign) -> list[CampaignShip]:
+    """Return the campaign's ships lost or withdrawn, with the battle where it happened."""
+    return list(
+        CampaignShip.objects.filter(campaign=campaign)
+        .exclude(status=ShipStatus.ACTIVE)
+        .select_related("ship__ship_class", "side", "status_battle")
+        .order_by("status_changed_at", "pk")
+    )
+
+
+def phases_waiting_for_user(*, user: Any) -> list[Phase]:
+    """Return the open phases in which the user's side gives orders and is not yet ready."""
+    memberships = Membership.objects.filter(user=user, role=Role.PLAYER).values("side_id")
+    return list(
+        Phase.objects.filter(
+            status=PhaseStatus.OPEN,
+            superseded=False,
+            battle__status=BattleStatus.ACTIVE,
+            phase_sides__side_id__in=memberships,
+            phase_sides__ready=False,
+        )
+        .select_related("battle__campaign")
+        .distinct()
+        .order_by("deadline", "pk")
+    )
+
+
+def battles_for_campaign(*, campaign: Campaign) -> list[Battle]:
+    return list(Battle.objects.filter(campaign=campaign).order_by("-created_at", "-pk"))
+
+
+def fleets_for_campaign(*, campaign: Campaign) -> list[Side]:
+    """Return the campaign's sides with their ships (two queries)."""
+    ships = CampaignShip.objects.select_related("ship__ship_class", "commander").order_by("pk")
+    return list(
+        Side.objects.filter(campaign=campaign)
+        .prefetch_related(Prefetch("ships", queryset=ships))
+        .order_by("pk")
+    )

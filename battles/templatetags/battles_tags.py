@@ -1,0 +1,47 @@
+"""Template filters for battle pages: positions, rolls, modifiers and sheets in words."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import template
+
+from rules.model import Hex, Point
+
+register = template.Library()
+
+
+@register.filter
+def position(value: Any) -> str:
+    """Return a position as text: a hex as (q, r), a table point as (x, y) in the rule set's unit."""
+    if isinstance(value, Hex):
+        return f"({value.q}, {value.r})"
+    if isinstance(value, Point):
+        return f"({value.x:g}, {value.y:g})"
+    return ""
+
+
+@register.filter
+def rolls(event: Any) -> str:
+    """Return an event's dice as text, e.g. ``D6 5, D6 2``."""
+    return ", ".join(f"{r.die} {r.value}" for r in getattr(event, "rolls", ()))
+
+
+@register.filter
+def modifiers(event: Any) -> str:
+    """Return an event's modifiers as text, e.g. ``long range -1; target at 25 kn -1``."""
+    return "; ".join(f"{m.label} {m.value:+g}" for m in getattr(event, "modifiers", ()))
+
+
+@register.filter
+def pretty_json(value: Any) -> str:
+    return json.dumps(value, indent=1, sort_keys=True)
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    try:
+        return mapping.get(key, key)
+    except AttributeError:
+        return key

@@ -1,0 +1,528 @@
+"""The battles pages: dashboard, settings, invitations, campaign, battle, orders, log, ship sheets, losses,
+umpire tools. Plain posts (no JavaScript) and htmx partials."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import escape
+
+from battles import services
+from battles.models import Battle, Membership, Order, Phase, UserProfile
+from tests.factories import StaffUserFactory, UserFactory, scenario_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game() -> Any:
+    return scenario_campaign()
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _html(response: Any) -> str:
+    return response.content.decode()
+
+
+# --- dashboard and settings ------------------------------------------------------------------------------
+
+
+def test_dashboard_lists_phases_waiting_with_deadlines_in_my_time_zone(game: Any) -> None:
+    player = game.players["britain"]
+    services.profile_update(user=player, time_zone="Asia/Tokyo", email_notifications=True)
+    deadline = timezone.now().replace(microsecond=0) + timedelta(hours=5)
+    Phase.objects.filter(pk=game.phase.pk).update(deadline=deadline)
+    local = timezone.localtime(deadline, __import__("zoneinfo").ZoneInfo("Asia/Tokyo"))
+
+    for url in ("/", reverse("battles:dashboard")):
+        html = _html(_client(player).get(url))
+        assert f"Welcome aboard, {player.get_full_name()}" in html
+        assert reverse("battles:battle", args=[game.battle.pk]) in html
+        assert local.strftime("%a %-d %b %Y %H:%M") + " JST" in html
+        assert escape(game.campaign.name) in html
+
+    services.side_set_ready(phase=game.phase, user=player)
+    assert reverse("battles:battle", args=[game.battle.pk]) not in _html(_client(player).get("/dashboard/"))
+
+
+def test_dashboard_needs_a_login(client: Client) -> None:
+    response = client.get(reverse("battles:dashboard"))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_settings_page_saves_time_zone_and_opt_out(user_client: Client, user: Any) -> None:
+    response = user_client.post(reverse("battles:settings"), {"time_zone": "Europe/Paris"})
+
+    assert response.status_code == 302
+    profile = UserProfile.objects.get(user=user)
+    assert (profile.time_zone, profile.email_notifications) == ("Europe/Paris", False)
+    bad = user_client.post(reverse("battles:settings"), {"time_zone": "Mars/Olympus"})
+    assert bad.status_code == 200
+    assert "Select a valid choice. Mars/Olympus is not one of the available choices." in _html(bad)
+
+
+# --- invitations -----------------------------------------------------------------------------------------
+
+
+def _invitation(game: Any, side: str = "britain") -> Any:
+    return services.invitation_create(campaign=game.campaign, created_by=game.umpire, side=game.side(side))
+
+
+def test_invitation_page_is_public_and_signs_up_a_new_player(game: Any, client: Client) -> None:
+    invitation = _invitation(game)
+    url = reverse("battles:invitation", args=[invitation.token])
+
+    page = client.get(url)
+    response = client.post(
+        url,
+        {"username": "somerville", "password": "force-h-gibraltar", "password_again": "force-h-gibraltar"},
+    )
+
+    assert page.status_code == 200
+    assert "You are invited as player of <strong>Royal Navy</strong>" in _html(page)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("battles:campaign", args=[game.campaign.pk])
+    user = get_user_model().objects.get(username="somerville")
+    assert Membership.objects.get(user=user).side.key == "britain"
+    assert client.get(response["Location"]).status_code == 200  # logged in
+    again = Client().get(url)
+    assert again.status_code == 409
+    assert "This invitation has already been used." in _html(again)
+
+
+def test_invitation_signup_errors_are_shown_and_nothing_is_made(game: Any, client: Client) -> None:
+    invitation = _invitation(game)
+    url = reverse("battles:invitation", args=[invitation.token])
+
+    response = client.post(url, {"username": "x", "password": "short", "password_again": "short"})
+
+    assert response.status_code == 200
+    assert "This password is too short. It must contain at least 12 characters." in _html(response)
+    assert not get_user_model().objects.filter(username="x").exists()
+    mismatch = client.post(
+        url, {"username": "x", "password": "long-enough-pw-1", "password_again": "other-pw-123"}
+    )
+    assert "The two passwords differ." in _html(mismatch)
+
+
+def test_a_logged_in_user_joins_with_one_click(game: Any) -> None:
+    invitation = _invitation(game, "germany")
+    newcomer = UserFactory()
+
+    response = _client(newcomer).post(reverse("battles:invitation", args=[invitation.token]))
+
+    assert response.status_code == 302
+    assert Membership.objects.get(user=newcomer).side.key == "germany"
+
+
+def test_unknown_and_expired_invitations(game: Any, client: Client) -> None:
+    assert client.get(reverse("battles:invitation", args=["nope"])).status_code == 404
+    expired = services.invitation_create(
+        campaign=game.campaign,
+        created_by=game.umpire,
+        side=game.side("britain"),
+        expires_in=timedelta(seconds=-1),
+    )
+    response = client.get(reverse("battles:invitation", args=[expired.token]))
+    assert response.status_code == 410
+    assert "This invitation has expired; ask your umpire for a new one." in _html(response)
+
+
+def test_umpire_makes_an_invitation_link_on_the_campaign_page(game: Any) -> None:
+    side = game.side("germany")
+    response = _client(game.umpire).post(
+        reverse("battles:campaign_invite", args=[game.campaign.pk]),
+        {"role": "player", "side": side.pk, "days": 3},
+        follow=True,
+    )
+    invitation = game.campaign.invitations.get()
+    assert f"http://testserver/invite/{invitation.token}/" in _html(response)
+    denied = _client(game.players["britain"]).post(
+        reverse("battles:campaign_invite", args=[game.campaign.pk]),
+        {"role": "player", "side": side.pk, "days": 3},
+        follow=True,
+    )
+    assert "Only an umpire of this campaign may do that." in _html(denied)
+    assert game.campaign.invitations.count() == 1
+
+
+# --- campaign pages --------------------------------------------------------------------------------------
+
+
+def test_campaign_page_shows_sides_fleets_battles_and_losses(game: Any) -> None:
+    services.battle_ship_edit(
+        battle=game.battle, ship_key="bismarck", user=game.umpire, changes={"status": "sunk"}, reason="test"
+    )
+
+    html = _html(_client(game.players["germany"]).get(reverse("battles:campaign", args=[game.campaign.pk])))
+
+    for text in (
+        "Royal Navy",
+        "Kriegsmarine",
+        "King George V",
+        "Rodney",
+        escape(game.battle.name),
+    ):
+        assert text in html
+    assert "Bismarck</td><td>Bismarck</td><td>Kriegsmarine</td><td>Sunk</td>" in html
+    assert "Unused invitations" not in html and "Battle from a scenario" not in html
+
+
+def test_campaign_pages_are_404_for_outsiders(game: Any, user_client: Client) -> None:
+    for name in ("battles:campaign", "battles:campaign_sinkings"):
+        assert user_client.get(reverse(name, args=[game.campaign.pk])).status_code == 404
+    for name in ("battles:battle", "battles:battle_log", "battles:battle_sinkings"):
+        assert user_client.get(reverse(name, args=[game.battle.pk])).status_code == 404
+    assert user_client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])).status_code == 404
+
+
+def test_staff_creates_a_campaign(client: Client) -> None:
+    organiser = StaffUserFactory()
+    client.force_login(organiser)
+
+    response = client.post(
+        reverse("battles:campaign_new"),
+        {
+            "name": "Denmark Strait",
+            "ruleset": "ultra_simple",
+            "default_orders": "captain",
+            "deadline_hours": 24,
+            "sides": "britain, Royal Navy, #1f4e9c\ngermany, Kriegsmarine",
+        },
+    )
+
+    campaign = organiser.memberships.get().campaign
+    assert response["Location"] == reverse("battles:campaign", args=[campaign.pk])
+    assert campaign.settings["default_orders"] == "captain"
+    assert list(campaign.sides.values_list("key", "name", "colour")) == [
+        ("britain", "Royal Navy", "#1f4e9c"),
+        ("germany", "Kriegsmarine", "#888888"),
+    ]
+    client.force_login(UserFactory())
+    assert client.get(reverse("battles:campaign_new")).status_code == 403
+
+
+def test_umpire_creates_a_battle_from_a_scenario_on_the_campaign_page(game: Any) -> None:
+    response = _client(game.umpire).post(
+        reverse("battles:battle_scenario", args=[game.campaign.pk]),
+        {"scenario": "bismarck_last_battle_1941", "name": "Second round"},
+    )
+    battle = Battle.objects.get(name="Second round")
+    assert response["Location"] == reverse("battles:battle", args=[battle.pk])
+    assert battle.status == "active"
+
+
+def test_umpire_sets_up_a_battle_from_campaign_ships(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    ships = list(game.campaign.ships.order_by("pk"))
+    data: dict[str, Any] = {"name": "Ambush", "width": 24, "height": 18}
+    for i, cs in enumerate(ships):
+        data |= {
+            f"use_{cs.pk}": "on",
+            f"a_{cs.pk}": 3 + 3 * i,
+            f"b_{cs.pk}": 4,
+            f"heading_{cs.pk}": 60,
+            f"speed_{cs.pk}": 1,
+        }
+
+    response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+
+    battle = Battle.objects.get(name="Ambush")
+    assert response["Location"] == reverse("battles:battle", args=[battle.pk])
+    assert battle.ships.count() == 3
+    bad = dict(data, **{f"heading_{ships[0].pk}": 45})
+    response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), bad)
+    assert "heading 45 is not a hex facing" in _html(response)
+
+
+def test_umpire_repairs_and_assigns_on_the_ship_page(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    kgv = game.campaign.ships.get(ship__name="King George V")
+    url = reverse("battles:campaign_ship", args=[game.campaign.pk, kgv.pk])
+    client = _client(game.umpire)
+
+    client.post(url, {"action": "assign", "commander": game.players["britain"].pk})
+    client.post(
+        url,
+        {
+            "action": "repair",
+            "status": "active",
+            "sheet": '{"damage": 0, "protection": 9}',
+            "reason": "Dry dock",
+        },
+    )
+
+    kgv.refresh_from_db()
+    assert kgv.commander == game.players["britain"]
+    assert kgv.repairs.get().reason == "Dry dock"
+    assert _client(game.players["britain"]).get(url).status_code == 404
+
+
+# --- battle page, orders, ready --------------------------------------------------------------------------
+
+
+def test_battle_page_shows_state_deadline_readiness_and_my_order_forms(game: Any) -> None:
+    player = game.players["britain"]
+    services.side_set_ready(phase=game.phase, user=game.players["germany"])
+
+    html = _html(_client(player).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    assert "Phase 1: Open for orders" in html
+    assert f"Dice seed SHA-256: {game.phase.seed_hash}" in html
+    assert "Royal Navy: giving orders" in html and "Kriegsmarine: <strong>ready</strong>" in html
+    assert 'name="ship_key" value="kgv"' in html and 'name="ship_key" value="rodney"' in html
+    assert 'name="ship_key" value="bismarck"' not in html
+    assert '<option value="bismarck">Bismarck</option>' in html
+    assert 'id="orders"' in html and 'id="map"' in html
+    assert "Resolve now" not in html
+
+
+def test_plain_post_orders_and_ready_run_the_loop(game: Any, django_capture_on_commit_callbacks: Any) -> None:
+    britain, germany = _client(game.players["britain"]), _client(game.players["germany"])
+    url = reverse("battles:orders", args=[game.battle.pk])
+    first = game.phase
+
+    saved = britain.post(
+        url, {"ship_key": "kgv", "hexes": "1", "turn": "30", "turn_after": "0", "target": ""}
+    )
+    bad = britain.post(url, {"ship_key": "rodney", "hexes": "1", "turn": "45"}, follow=True)
+    enemy = britain.post(url, {"ship_key": "bismarck", "hexes": "1"}, follow=True)
+    britain.post(reverse("battles:ready", args=[game.battle.pk]), {"ready": "1"})
+    with django_capture_on_commit_callbacks(execute=True):
+        germany.post(reverse("battles:ready", args=[game.battle.pk]), {"ready": "1"})
+
+    assert saved.status_code == 302 and saved["Location"].endswith("#orders")
+    assert Order.objects.get(battle_ship__ship_key="kgv").data == {"hexes": 1, "turn": 30, "turn_after": 0}
+    assert "The orders have errors. turn: One turn of 30 or 60 degrees, or none (2.0)." in _html(bad)
+    assert "That ship is not under your command." in _html(enemy)
+    phase = Phase.objects.get(pk=first.pk)
+    assert phase.status == "resolved"
+    page = _html(britain.get(reverse("battles:battle", args=[game.battle.pk])))
+    assert "Log of phase 1 (turn 1)" in page and "Phase 2: Open for orders" in page
+    late = britain.post(url, {"ship_key": "kgv", "hexes": "1"})
+    assert late.status_code == 302  # phase 2 takes it
+    assert Order.objects.filter(phase__number=2).count() == 1
+
+
+def test_htmx_order_post_answers_with_the_orders_partial(game: Any) -> None:
+    response = _client(game.players["britain"]).post(
+        reverse("battles:orders", args=[game.battle.pk]),
+        {"ship_key": "kgv", "hexes": "2"},
+        headers={"HX-Request": "true"},
+    )
+    html = _html(response)
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section class="panel section-gap" id="orders">')
+    assert "<html" not in html
+    assert "orders saved" in html
+
+
+def test_orders_on_a_closed_phase_are_refused_with_a_message(game: Any) -> None:
+    Phase.objects.filter(pk=game.phase.pk).update(status="resolving")
+    response = _client(game.players["britain"]).post(
+        reverse("battles:orders", args=[game.battle.pk]), {"ship_key": "kgv", "hexes": "1"}, follow=True
+    )
+    assert "This phase is closed: orders are no longer accepted." in _html(response)
+    assert not Order.objects.exists()
+
+
+def test_umpire_tools(game: Any, django_capture_on_commit_callbacks: Any) -> None:
+    client = _client(game.umpire)
+    url = reverse("battles:umpire", args=[game.battle.pk])
+    first = game.phase
+    assert "Resolve now" in _html(client.get(reverse("battles:battle", args=[game.battle.pk])))
+
+    deadline = (timezone.now() + timedelta(days=3)).strftime("%Y-%m-%dT%H:%M")
+    client.post(url, {"action": "extend", "deadline": deadline, "side": game.side("germany").pk})
+    assert first.phase_sides.get(side__key="germany").deadline is not None
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"action": "resolve_now"})
+    assert Phase.objects.get(pk=first.pk).status == "resolved"
+    response = client.post(url, {"action": "rollback", "to_number": "1"}, follow=True)
+    assert "Rolled back: phase 1 is open again." in _html(response)
+    client.post(url, {"action": "end", "winner": "germany", "reason": "Fuel"})
+    assert Battle.objects.get(pk=game.battle.pk).winner == "germany"
+    assert _client(game.players["britain"]).post(url, {"action": "resolve_now"}).status_code == 404
+
+
+# --- log, sheets, losses ---------------------------------------------------------------------------------
+
+
+def test_log_shows_rolls_and_the_seed_after_resolution(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    first = game.phase
+    services.orders_submit(
+        phase=first, user=game.umpire, ship_key="kgv", data={"hexes": 1, "target": "bismarck"}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.phase_close(phase=first, user=game.umpire)
+    phase = Phase.objects.get(pk=first.pk)
+
+    html = _html(
+        _client(game.players["germany"]).get(
+            reverse("battles:battle_log", args=[game.battle.pk]) + "?phase=1"
+        )
+    )
+
+    assert f"Seed: {phase.seed}" in html
+    fires = list(phase.events.filter(kind="fire"))
+    assert fires  # at 5-6 hexes some ship always has a target (the seed is random: which ones varies)
+    for fire in fires:
+        rolls = ", ".join(f"{r['die']} {r['value']}" for r in fire.data["rolls"])
+        assert f'<td class="mono">{rolls}</td>' in html
+        assert f"<td>{fire.data['needed']}+</td>" in html
+        assert escape(fire.data["modifiers"][0]["label"]) in html
+    assert (
+        _client(game.players["germany"])
+        .get(reverse("battles:battle_log", args=[game.battle.pk]) + "?phase=9")
+        .status_code
+        == 404
+    )
+
+
+def test_rolled_back_phases_stay_in_the_log_marked_superseded(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        services.phase_close(phase=game.phase, user=game.umpire)
+    services.battle_rollback(battle=game.battle, user=game.umpire, to_number=1)
+    old = Phase.objects.get(battle=game.battle, number=1, superseded=True, status="resolved")
+
+    client = _client(game.players["britain"])
+    index = _html(client.get(reverse("battles:battle_log", args=[game.battle.pk])))
+    page = _html(client.get(reverse("battles:battle_log", args=[game.battle.pk]) + f"?phase_id={old.pk}"))
+
+    assert "1 (superseded)" in index
+    assert "This phase was rolled back by the umpire; it is kept for the record." in page
+    assert f"Seed: {old.seed}" in page
+
+
+def test_ship_sheets_full_for_own_side_public_for_the_enemy(game: Any) -> None:
+    client = _client(game.players["britain"])
+
+    own = _html(client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])))
+    enemy = _html(client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "bismarck"])))
+
+    assert "Status sheet" in own and "<th>protection</th>" in own and "<th>tonnage</th>" in own
+    assert "What your side knows" in enemy and "<th>damage</th>" in enemy
+    assert "<th>protection</th>" not in enemy and "<th>tonnage</th>" not in enemy
+    assert client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "nope"])).status_code == 404
+
+
+def test_umpire_edits_a_ship_from_its_sheet(game: Any) -> None:
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "rodney"])
+    response = _client(game.umpire).post(
+        url, {"changes": '{"flags": ["on_fire"]}', "reason": "Fire aft"}, follow=True
+    )
+    assert "Ship edited; the edit is in the log." in _html(response)
+    assert "Fire aft" in _html(
+        _client(game.players["britain"]).get(reverse("battles:battle_log", args=[game.battle.pk]))
+    )
+    assert _client(game.players["britain"]).post(url, {"changes": "{}", "reason": "x"}).status_code == 404
+
+
+def test_sinkings_pages(game: Any) -> None:
+    services.battle_ship_edit(
+        battle=game.battle, ship_key="rodney", user=game.umpire, changes={"status": "struck"}, reason="test"
+    )
+    client = _client(game.players["germany"])
+
+    battle_page = _html(client.get(reverse("battles:battle_sinkings", args=[game.battle.pk])))
+    campaign_page = _html(client.get(reverse("battles:campaign_sinkings", args=[game.campaign.pk])))
+
+    assert ">Rodney</a></td>" in battle_page and "<td>Struck</td>" in battle_page
+    assert "<td>Rodney</td>" in campaign_page and "<td>Struck</td>" in campaign_page
+    assert "King George V" not in battle_page
+
+
+def test_umpire_sets_campaign_settings_and_new_battles_use_them(game: Any) -> None:
+    url = reverse("battles:campaign_settings", args=[game.campaign.pk])
+    page = _html(_client(game.umpire).get(reverse("battles:campaign", args=[game.campaign.pk])))
+    assert "Belt armour adds protection (7.0)" in page
+
+    _client(game.umpire).post(
+        url,
+        {
+            "default_orders": "hold",
+            "deadline_hours": 24,
+            "reminder_hours": 0,
+            "belt_armour": "on",
+            "sink_when": "exceeds",
+            "arc_forward": 30,
+            "arc_aft": 30,
+        },
+    )
+    game.campaign.refresh_from_db()
+    battle = services.battle_create_from_scenario(
+        campaign=game.campaign, scenario_key="bismarck_last_battle_1941", user=game.umpire, name="With belts"
+    )
+
+    assert game.campaign.settings == {
+        "default_orders": "hold",
+        "deadline_hours": 24,
+        "reminder_hours": 0,
+        "belt_armour": True,
+        "sink_when": "exceeds",
+        "arc_forward": 30.0,
+        "arc_aft": 30.0,
+    }
+    import rules
+
+    state = rules.from_json(rules.BattleState, battle.state)
+    assert (state.options["belt_armour"], state.options["default_orders"]) == (True, "hold")
+    # Ships already in the campaign carry their sheet, set-up values included (protection stays 9).
+    assert state.ship("kgv").sheet["protection"] == 9
+    denied = _client(game.players["britain"]).post(
+        url, {"default_orders": "captain", "deadline_hours": 1, "reminder_hours": 0}, follow=True
+    )
+    assert "Only an umpire of this campaign may do that." in _html(denied)
+
+
+def test_battle_from_ships_takes_conditions_and_terrain(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    ships = list(game.campaign.ships.order_by("pk"))
+    data: dict[str, Any] = {
+        "name": "Night action",
+        "width": 24,
+        "height": 18,
+        "night": "on",
+        "moon": "dim",
+        "wind_from": "315",
+        "wind_force": "strong",
+        "weather": "squalls",
+        "terrain": '[{"kind": "mine", "position": {"q": 5, "r": 5}, "visible_to": ["germany"]}]',
+    }
+    for i, cs in enumerate(ships):
+        data |= {f"use_{cs.pk}": "on", f"a_{cs.pk}": 3 + 3 * i, f"b_{cs.pk}": 4, f"heading_{cs.pk}": 0}
+
+    _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+
+    import rules
+
+    state = rules.from_json(rules.BattleState, Battle.objects.get(name="Night action").state)
+    c = state.conditions
+    assert (c.night, c.moon, c.wind_from, c.wind_force, c.weather) == (
+        True,
+        "dim",
+        315.0,
+        "strong",
+        "squalls",
+    )
+    assert [(t.kind, t.visible_to) for t in state.terrain] == [("mine", ("germany",))]
+    bad = _client(game.umpire).post(
+        reverse("battles:battle_new", args=[game.campaign.pk]), {**data, "terrain": "[{"}
+    )
+    assert "Terrain must be a JSON list of features" in _html(bad)
