@@ -19,7 +19,7 @@ from rules.rulesets.acw_river import (
     unload_transport,
 )
 from rules.rulesets.acw_river import tables as T
-from rules.rulesets.acw_river.movement import course_cost, footprint, plan_ram, turn_cost
+from rules.rulesets.acw_river.movement import arc_of_target, course_cost, footprint, plan_ram, turn_cost
 from rules.rulesets.acw_river.ruleset import (
     collision_result,
     hexes_of,
@@ -217,7 +217,7 @@ def test_002_fire_at_8_hexes_five_misses() -> None:
 def test_002_confirmation(confirm: int, lost: int, status: str, outcome: str) -> None:
     """Line 48: "each "6" rolled must be confirmed by a 6. If this happens the vessel, whatever its rank and
     strength is immediately lost ... an odd number, however, will indicate a ricochet and no damage."
-    A06: 2 or 4 = an ordinary hit."""
+    A01: the printed "11611" reads "6". A06: 2 or 4 = an ordinary hit."""
     state = battle(ship("x", "a", C, 0), ship("y", "b", Hex(q=12, r=-2), 0, "heavily_armored"))
     res = run(state, [6, confirm], x={"fire_front": "y"}, y={})
     y = res.state.ship("y")
@@ -781,3 +781,121 @@ def test_002_A7_captain_ram_threat_reach_matches_line68(typ: str, astern: bool, 
         )
         assert (planned is not None) is (gap == reach), gap
     assert RS.ram_reach(battle(ship("g", "a", C), ship("y", "b", at(2, 2))).ship("g")) is None
+
+
+# --- project rulings and A1-A3 not cited above ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("target", "arc"),
+    [
+        pytest.param(Hex(q=12, r=2), "front", id="002-arcs-NW-ACW-01-dead-ahead-front"),
+        pytest.param(Hex(q=13, r=1), "front", id="002-arcs-NW-ACW-01-30-degrees-front"),
+        pytest.param(Hex(q=13, r=2), "starboard", id="002-arcs-NW-ACW-01-exactly-60-is-side"),
+        pytest.param(Hex(q=14, r=2), "starboard", id="002-arcs-NW-ACW-01-abeam-side"),
+        pytest.param(Hex(q=13, r=3), "starboard", id="002-arcs-NW-ACW-01-exactly-120-is-side"),
+        pytest.param(Hex(q=13, r=4), "rear", id="002-arcs-NW-ACW-01-150-degrees-rear"),
+        pytest.param(Hex(q=12, r=4), "rear", id="002-arcs-NW-ACW-01-dead-astern-rear"),
+        pytest.param(Hex(q=11, r=3), "port", id="002-arcs-NW-ACW-01-exactly-300-is-port"),
+    ],
+)
+def test_002_NW_ACW_01_four_fire_arcs(target: Hex, arc: str) -> None:
+    """A04: "Arcs are front, side and rear relative to the hex facing." NW-ACW-01: front within 60 degrees of
+    the bow, rear within 60 of the stern, the rest (exactly 60 and 120 included) port or starboard; bearings
+    hex centre to centre."""
+    assert arc_of_target((C, 0, 0), target) == arc
+
+
+def test_002_NW_ACW_01_each_broadside_fires_at_its_own_target() -> None:
+    """NW-ACW-01: "Each of the four arcs fires its Firepower (A04; the Side column for each side) once a turn
+    at one target in it": a Heavily Armored vessel (2 / 2 / 2) fires 2 D6 to starboard and 2 D6 to port."""
+    state = battle(
+        ship("x", "a", C, 0, "heavily_armored"),
+        ship("s", "b", Hex(q=14, r=2)),
+        ship("p", "b", Hex(q=10, r=4)),
+    )
+    # arcs fire in the order front, port, starboard, rear: port 6 1 (the 6 confirmed by 3: a ricochet), then
+    # starboard 5 2
+    res = run(state, [6, 1, 3, 5, 2], x={"fire_starboard": "s", "fire_port": "p"}, s={}, p={})
+    fires = [e for e in res.events if e.kind == "fire"]
+    assert [(e.target_id, e.data["arc"], e.data["dice"], e.data["hits"]) for e in fires] == [
+        ("p", "port", 2, 0),
+        ("s", "starboard", 2, 1),
+    ]
+    assert fires[0].data["confirmations"] == [3] and fires[0].data["ricochets"] == 1
+    assert res.state.ship("s").sheet["lost"] == 1 and res.state.ship("p").sheet["lost"] == 0
+
+
+def test_002_NW_ACW_04_ram_steered_when_she_moves_closes_if_out_of_reach() -> None:
+    """NW-ACW-04: "when the vessel moves (initiative order, A1) the rules steer it on the cheapest course that
+    brings its bow against the target with the movement to cross (section 8); if that cannot be done it
+    closes on the target." Side b wins the initiative and its gunboat steams three hexes away first: the
+    ram cannot reach her flank and closes on her instead; no ram is rolled."""
+    from rules.dice import ScriptedDice
+
+    state = battle(ship("ram", "a", C, 0, "unarmored_ram"), ship("y", "b", AHEAD2, 60))
+    before = hex_distance(C, AHEAD2)
+    orders = {
+        "ram": ShipOrder(ship_id="ram", data={"ram": "y"}),
+        "y": ShipOrder(ship_id="y", data={"course": "FFF"}),
+    }
+    script = ScriptedDice([1, 6])
+    res = RS.resolve_phase(state, orders, script)
+    assert script.remaining == 0 and res.state.initiative == ("b", "a")
+    assert "ram" not in kinds(res)
+    move = next(e for e in res.events if e.kind == "move" and e.ship_id == "ram")
+    assert "cannot reach Y to ram this move: closes on her" in move.text
+    y_now, ram_now = res.state.ship("y").position, res.state.ship("ram").position
+    assert hex_distance(AHEAD2, y_now) == 3
+    assert hex_distance(ram_now, y_now) < hex_distance(C, y_now) and before == 2
+
+
+def test_002_NW_ACW_14_aground_for_good() -> None:
+    """NW-ACW-14: "A grounded vessel stays aground for the rest of the battle (no refloating rule), fires from
+    the turn after (line 80)". Two turns later she still cannot move, ahead or astern, and her default orders
+    (A7) give no course but fire."""
+    from dataclasses import replace
+
+    state = battle(ship("x", "a", C, 0, aground=True, aground_turn=1), ship("y", "b", Hex(q=12, r=-1), 180))
+    state = replace(state, turn=3)
+    x = state.ship("x")
+    for data in ({"course": "F"}, {"astern": True}, {"ram": "y"}):
+        assert RS.check_order(state, x, ShipOrder(ship_id="x", data=dict(data))) == {  # type: ignore[arg-type]
+            "course": ["X is aground and cannot move (section 9)."]
+        }
+    order = RS.default_order(state, x, "captain")
+    assert order.data == {"fire_front": "y"}
+    res = run(state, [5], x=dict(order.data), y={})
+    assert res.state.ship("x").position == C and res.state.ship("y").sheet["lost"] == 1
+
+
+def test_002_NW_ACW_15_ram_must_back_off_until_out_of_contact() -> None:
+    """NW-ACW-15: "After ramming, the ram's next move must be astern (or it stays) ... This lapses once the
+    two are no longer in contact." With the rammed vessel 3 hexes off, the ram may go ahead again."""
+    state = battle(ship("ram", "a", C, 0, "unarmored_ram", embedded_in="y"), ship("y", "b", AHEAD1, 90))
+    ram = state.ship("ram")
+    assert "reverse engines to draw off" in RS.check_order(state, ram, order(course="F"))["astern"][0]
+    assert RS.check_order(state, ram, order(course="", astern=False)) == {}
+    apart = battle(
+        ship("ram", "a", C, 0, "unarmored_ram", embedded_in="y"), ship("y", "b", Hex(q=12, r=0), 90)
+    )
+    assert RS.embedded_target(apart, apart.ship("ram")) is None
+    assert RS.check_order(apart, apart.ship("ram"), order(course="FF")) == {}
+
+
+def test_002_A2_enemy_sees_the_hits_not_the_sheet() -> None:
+    """A2: "A player sees the full status sheet of their own side's ships. Of an enemy ship they see ... the
+    hits their side scored on it ... not its boxes." The damage report goes to the vessel's own side; the
+    enemy's view of her sheet is the points lost."""
+    state = battle(ship("x", "a", C, 0, "heavily_armored"), ship("y", "b", Hex(q=12, r=-2), 0))
+    res = run(state, [5, 5], x={"fire_front": "y"}, y={})
+    dmg = next(e for e in res.events if e.kind == "damage")
+    assert (dmg.ship_id, dmg.visible_to, dmg.data["remaining"]) == ("y", ("b",), 16)
+    assert next(e for e in res.events if e.kind == "fire").visible_to is None
+    assert RS.view_for(res.state, "a").ship("y").sheet == {"lost": 2}
+    assert RS.view_for(res.state, "b").ship("y").sheet["resistance"] == 18
+
+
+def test_002_A3_default_map_24_by_18() -> None:
+    """A3: "Hex sets: default 24 x 18 hexes."."""
+    assert RS.default_map == (24, 18) and RS.geometry == "hex12"

@@ -519,3 +519,8 @@ def test_004_guns_then_torpedoes_and_a_sinking_ship_still_fires_her_torpedo() ->
     assert (torp.ship_id, torp.data["points"]) == ("furor", 3)
     assert res.state.ship("furor").status == "sunk" and res.state.ship("furor").sheet["torpedoes_left"] == 3
     assert res.state.ship("iowa").sheet["damage"] == 3
+
+
+def test_004_A3_default_map_24_by_18() -> None:
+    """A3: "Hex sets: default 24 x 18 hexes."; the seed's hexes with six side facings."""
+    assert RS.default_map == (24, 18) and RS.geometry == "hex6"
