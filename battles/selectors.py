@@ -291,3 +291,67 @@ def fleets_for_campaign(*, campaign: Campaign) -> list[Side]:
         .prefetch_related(Prefetch("ships", queryset=ships))
         .order_by("pk")
     )
+
+
+def order_ship_get(*, phase: Phase, viewer: Viewer, ship_key: str) -> BattleShip:
+    """Return the battle ship ``ship_key`` if the viewer may give it orders (as ``services.orders_submit``
+    decides): an umpire any ship, a player a ship of their side that they command or that has no commander.
+
+    Http404 for anything else (another side's ship, a ship of the side under another player's command, an
+    observer, an unknown key), so a player cannot tell another side's ship from no ship at all.
+    """
+    bship = (
+        BattleShip.objects.select_related(
+            "campaign_ship__side", "campaign_ship__ship", "campaign_ship__commander"
+        )
+        .filter(battle_id=phase.battle_id, ship_key=ship_key)
+        .first()
+    )
+    if bship is None:
+        raise Http404("No such ship.")
+    if viewer.is_umpire:
+        return bship
+    cship = bship.campaign_ship
+    if (
+        viewer.side is None
+        or cship.side_id != viewer.side.pk
+        or cship.commander_id not in (None, viewer.membership.user_id)
+    ):
+        raise Http404("No such ship.")
+    return bship
+
+
+def order_ships_for(
+    *, battle: Battle, viewer: Viewer, battle_ships: list[BattleShip] | None = None
+) -> dict[str, BattleShip]:
+    """Return the battle ships the viewer may give orders to, by ship key (see :func:`order_ship_get`);
+    ``battle_ships`` when the caller has read them already (:func:`battle_ships_for`)."""
+    if not viewer.is_umpire and viewer.side is None:
+        return {}
+    ships = battle_ships if battle_ships is not None else battle_ships_for(battle=battle)
+    if viewer.is_umpire:
+        return {b.ship_key: b for b in ships}
+    user_id = viewer.membership.user_id
+    return {
+        b.ship_key: b
+        for b in ships
+        if b.campaign_ship.side_id == viewer.side.pk  # type: ignore[union-attr]
+        and b.campaign_ship.commander_id in (None, user_id)
+    }
+
+
+def order_previous(*, phase: Phase, battle_ship: BattleShip) -> Order | None:
+    """Return the ship's order in the latest resolved phase of the battle before ``phase`` (not rolled
+    back), or None. Only the ship's own side calls this (its orders are its own)."""
+    return (
+        Order.objects.filter(
+            battle_ship=battle_ship,
+            phase__battle_id=phase.battle_id,
+            phase__superseded=False,
+            phase__status=PhaseStatus.RESOLVED,
+            phase__number__lt=phase.number,
+        )
+        .select_related("phase")
+        .order_by("-phase__number")
+        .first()
+    )

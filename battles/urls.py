@@ -1,6 +1,6 @@
 from django.urls import URLPattern, URLResolver, path
 
-from battles import urls_map, views
+from battles import order_views, urls_map, views
 
 app_name = "battles"
 
@@ -23,6 +23,15 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("battles/<int:battle_id>/", views.battle, name="battle"),
     path("battles/<int:battle_id>/orders/", views.orders_post, name="orders"),
     path("battles/<int:battle_id>/ready/", views.ready_post, name="ready"),
+    # The orders of a turn (battles/order_views.py): one ship's form, the side's ready flag, the status poll.
+    path("battles/<int:battle_id>/status/", order_views.battle_status, name="battle_status"),
+    path("battles/<int:battle_id>/side/ready/", order_views.side_ready, name="side_ready"),
+    path("battles/<int:battle_id>/orders/<str:ship_key>/", order_views.order_save, name="order_save"),
+    path("battles/<int:battle_id>/orders/<str:ship_key>/check/", order_views.order_check, name="order_check"),
+    path("battles/<int:battle_id>/orders/<str:ship_key>/clear/", order_views.order_clear, name="order_clear"),
+    path(
+        "battles/<int:battle_id>/orders/<str:ship_key>/repeat/", order_views.order_repeat, name="order_repeat"
+    ),
     path("battles/<int:battle_id>/umpire/", views.umpire_post, name="umpire"),
     path("battles/<int:battle_id>/log/", views.battle_log, name="battle_log"),
     path("battles/<int:battle_id>/sinkings/", views.battle_sinkings, name="battle_sinkings"),

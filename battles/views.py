@@ -407,44 +407,15 @@ def _map_svg(state: Any, viewer: selectors.Viewer, events: list[Event]) -> str:
         return ""
 
 
-def _order_rows(
-    battle: Battle, viewer: selectors.Viewer, phase: Phase | None, state: Any
-) -> list[dict[str, Any]]:
-    """Return, for each ship the viewer may order now, its saved order and the form fields to show."""
-    if phase is None or phase.status != PhaseStatus.OPEN or viewer.side_key == "":
-        return []
-    rs = rules.get_ruleset(state.ruleset)
-    phase_state = rules.from_json(rules.BattleState, phase.state_before)
-    orders = {o.battle_ship.ship_key: o for o in selectors.orders_for_viewer(phase=phase, viewer=viewer)}
-    specs = rs.order_fields()
-    sides = phase.sides if viewer.side_key is None else [viewer.side_key]
-    rows = []
-    enemies = {
-        side: [
-            s
-            for s in phase_state.ships
-            if s.side != side and s.active and s.id in {x.id for x in state.ships}
-        ]
-        for side in sides
-    }
-    for side in sides:
-        for ship in rs.orderable_ships(phase_state, side):
-            saved = orders.get(ship.id)
-            values = saved.data if saved else {}
-            fields = []
-            for spec in specs:
-                value = values.get(spec.name, spec.default if saved is None else None)
-                choices: list[tuple[str, str]] = []
-                if spec.type == "choice":
-                    choices = [(c, c) for c in spec.choices]
-                elif spec.type == "str" and spec.name == "target":
-                    choices = [("", "hold fire")] + [(e.id, e.name) for e in enemies[side]]
-                fields.append({"spec": spec, "value": "" if value is None else value, "choices": choices})
-            rows.append({"ship": ship, "order": saved, "fields": fields})
-    return rows
+def _battle_context(
+    request: HttpRequest,
+    battle: Battle,
+    viewer: selectors.Viewer,
+    bound: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Return the battle page's context; ``bound`` holds order panels just posted (battles.order_views)."""
+    from battles import order_views
 
-
-def _battle_context(request: HttpRequest, battle: Battle, viewer: selectors.Viewer) -> dict[str, Any]:
     state = selectors.state_for(battle=battle, viewer=viewer)
     phase = selectors.phase_current(battle=battle)
     last_resolved = (
@@ -477,7 +448,8 @@ def _battle_context(request: HttpRequest, battle: Battle, viewer: selectors.View
         "log_rows": log_rows,
         "setup_events": setup,
         "map_svg": _map_svg(state, viewer, events),
-        "order_rows": _order_rows(battle, viewer, phase, state),
+        **order_views.status_context(battle, viewer, phase=phase, phase_sides=phase_sides),
+        **order_views.orders_context(battle, viewer, phase, bound),
     }
     if viewer.is_umpire:
         ctx["extend_form"] = ExtendDeadlineForm(campaign=battle.campaign)

@@ -465,7 +465,9 @@ def format_simulation(report: dict[str, Any]) -> list[str]:
         lines.append("")
         lines.append("visible state at the end (share of runs):")
         for v in flagged:
-            lines.append(f"  {v['name']}: " + ", ".join(f"{f} {_pct(n, runs).strip()}" for f, n in v["flags"].items()))
+            lines.append(
+                f"  {v['name']}: " + ", ".join(f"{f} {_pct(n, runs).strip()}" for f, n in v["flags"].items())
+            )
     return lines
 
 

@@ -265,6 +265,9 @@ def chromium_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
+        # A loaded CI machine (a worker, PostgreSQL and the suite on two cores) can take more than
+        # Playwright's default 30 s for a live-server page; a wait that long is still a failure signal.
+        page.set_default_timeout(60_000)
         try:
             yield page
         finally:

@@ -22,7 +22,8 @@ from tests.factories import big_battle
 
 pytestmark = pytest.mark.django_db
 
-BATTLE_PAGE_MAX_QUERIES = 9
+# The orders section reads the battle's ships once (who commands which ship: battles.order_views).
+BATTLE_PAGE_MAX_QUERIES = 10
 RESOLUTION_MAX_QUERIES = 15
 
 

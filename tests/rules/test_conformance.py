@@ -172,7 +172,7 @@ def play(sc: Scenario, seed: int) -> tuple[BattleState, tuple[Phase, ...]]:
     dice = SeededDice(seed)
     rng = random.Random(f"orders-{seed}")
     opening, _ = scenario_state(sc, dice)
-    if seed % 5 == 1:
+    if seed % 5 == 0:  # seed 0 too, so that a quick run (NW_CONFORMANCE_SEEDS=1) meets a sunk ship
         opening = sink_one(opening)
     state = opening
     phases: list[Phase] = []
@@ -187,16 +187,24 @@ def play(sc: Scenario, seed: int) -> tuple[BattleState, tuple[Phase, ...]]:
 
 
 def sink_one(state: BattleState) -> BattleState:
-    """Return the state with one ship of the largest side sunk before play, if that side has another ship.
+    """Return the state with one ship of the largest side sunk before play.
 
     Short battles rarely sink a ship that is not the last of its side; this makes sure every rule set meets
-    a sunk ship on the table.
+    a sunk ship on the table. When that side has a single ship (a duel: sinking it would end the battle before
+    it began), a sunk copy of it joins the side instead, a wreck in a corner of the map.
     """
     sides = sorted(state.side_keys(), key=lambda k: -sum(1 for s in state.ships if s.side == k))
     mine = [s for s in state.ships if s.side == sides[0]]
-    if len(mine) < 2:
-        return state
-    return state.with_ships({mine[0].id: replace(mine[0], status="sunk")})
+    if len(mine) >= 2:
+        return state.with_ships({mine[0].id: replace(mine[0], status="sunk")})
+    corner: Hex | Point
+    if isinstance(mine[0].position, Hex):
+        corner = Hex(q=0, r=0)
+    else:
+        corner = Point(x=state.map.width * 0.02, y=state.map.height * 0.02)
+    wreck = replace(mine[0], id=f"{mine[0].id}-wreck", name=f"{mine[0].name} (wreck)", position=corner,
+                    speed=0.0, status="sunk")
+    return replace(state, ships=(*state.ships, wreck))
 
 
 @cache
@@ -287,9 +295,9 @@ def test_a_sunk_ship_does_nothing(case: Case) -> None:
             assert (a.position, a.heading) == (s.position, s.heading), f"seed {seed}: sunk {s.id} moved"
             acting = [e for e in result.events if e.ship_id == s.id]
             assert not acting, f"seed {seed}: sunk {s.id} in events {[(e.kind, e.text) for e in acting]}"
-    # not an assertion on the rule set: some short scenarios may never sink a ship in PHASES phases
-    if not seen_sunk:
-        pytest.skip(f"no ship was sunk at the start of a phase in {len(SEEDS)} battles of {PHASES} phases")
+    # every battle of a seed divisible by 5 starts with a sunk ship (sink_one): a run that meets none proves
+    # nothing, so it fails rather than skips
+    assert seen_sunk, f"no ship was sunk at the start of a phase in {len(SEEDS)} battles of {PHASES} phases"
 
 
 def test_default_orders_are_always_legal(case: Case) -> None:
@@ -336,6 +344,13 @@ def test_every_die_is_logged(case: Case) -> None:
         in_result = set(result.rolls)
         assert in_events <= in_result, f"seed {seed}: event dice not in the result: {in_events - in_result}"
         assert in_result <= in_events, f"seed {seed}: dice rolled but in no event: {in_result - in_events}"
+        # one die, one event: a side's view lists the dice of the events it sees, so a die carried by two
+        # events would be shown twice (the Roll objects of a phase are distinct, whatever their values)
+        carried = [id(r) for e in result.events for r in e.rolls]
+        twice = [
+            (e.kind, r) for e in result.events for r in e.rolls if carried.count(id(r)) > 1
+        ]
+        assert not twice, f"seed {seed}: dice carried by more than one event: {twice[:4]}"
         for e in result.events:
             assert e.turn == before.turn, (
                 f"seed {seed}: event {e.kind} of turn {e.turn} in turn {before.turn}"

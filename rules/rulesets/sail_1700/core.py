@@ -1,7 +1,7 @@
 """Pure look-ups of ``sail_1700``: the charts of :mod:`.tables` read as the S-rulings say.
 
-Nothing here touches a battle state: numbers in, numbers out. Units: millimetres, degrees clockwise from north.
-Source: ``seeds/001_bb5ec6dbb79b532f.txt``; rulings S01-S46 (``../shared/rulings.md``) and NW-SAIL-n
+Nothing here touches a battle state: numbers in, numbers out. Units: millimetres, degrees clockwise from
+north. Source: ``seeds/001_bb5ec6dbb79b532f.txt``; rulings S01-S46 (``../shared/rulings.md``) and NW-SAIL-n
 (``docs/rulings.md``).
 """
 
@@ -16,7 +16,8 @@ from . import tables as T
 
 
 def wind_from_roll(d100: int) -> tuple[str, float]:
-    """Return (name, degrees the wind blows from) for a roll of two decimal dice 00-99 (3.; S01, S02: 00 = 100)."""
+    """Return (name, degrees the wind blows from) for a roll of two decimal dice 00-99 (3.; S01, S02: 00 =
+    100)."""
     n = decimal_as_1_100(d100)
     for low, high, name, deg in T.WIND_DIRECTION:
         if low <= n <= high:
@@ -25,7 +26,8 @@ def wind_from_roll(d100: int) -> tuple[str, float]:
 
 
 def weather_from_number(n: int) -> tuple[str, str, int | None]:
-    """Return (condition, wind force, visibility mm or None = unlimited) for a weather number 1-100 (4.; S04)."""
+    """Return (condition, wind force, visibility mm or None = unlimited) for a weather number 1-100 (4.;
+    S04)."""
     for low, high, cond, force, vis in T.WEATHER_CHART:
         if low <= n <= high:
             return cond, force, vis
@@ -51,7 +53,8 @@ def weather_step(current: int, target: int) -> int:
 
 
 def wind_step(current: float, target: float, sense: str) -> float:
-    """Return the wind direction one move later: 45 degrees toward ``target`` in ``sense`` (veer = clockwise, S03).
+    """Return the wind direction one move later: 45 degrees toward ``target`` in ``sense`` (veer = clockwise,
+    S03).
 
     The last step is shorter when less than 45 degrees remain that way round.
     """
@@ -70,7 +73,8 @@ def visibility_mm(base: int | None, night: bool) -> float | None:
 
 
 def weather_effect(condition: str, force: str) -> tuple[str, float]:
-    """Return (firing rule, speed factor) for the weather (5.; S05). Unlisted pairs: normal firing and speed."""
+    """Return (firing rule, speed factor) for the weather (5.; S05). Unlisted pairs: normal firing and
+    speed."""
     return T.WEATHER_EFFECTS.get((condition, force), ("all", 1.0))
 
 
@@ -104,8 +108,11 @@ def base_speed(rate: str, sector: str) -> float:
 
 
 def speed_reduction_pct(mast_hits: int, severe_underwater: bool) -> int:
-    """Return the cumulative reduction of sailing speed in percent of base speed (S11: the percentages add)."""
-    return mast_hits * T.MAST_DAMAGE_REDUCTION_PCT + (T.SEVERE_UNDERWATER_REDUCTION_PCT if severe_underwater else 0)
+    """Return the cumulative reduction of sailing speed in percent of base speed (S11: the percentages
+    add)."""
+    return mast_hits * T.MAST_DAMAGE_REDUCTION_PCT + (
+        T.SEVERE_UNDERWATER_REDUCTION_PCT if severe_underwater else 0
+    )
 
 
 def turning_radius(rate: str) -> float:
@@ -114,7 +121,8 @@ def turning_radius(rate: str) -> float:
 
 
 def crosses_fore(heading: float, turn: float, wind_from: float) -> bool:
-    """Return True if turning ``turn`` degrees from ``heading`` would pass through or end in the 'Fore' section.
+    """Return True if turning ``turn`` degrees from ``heading`` would pass through or end in the 'Fore'
+    section.
 
     The Fore section is within 22.5 degrees either side of the wind's eye (S43). A vessel that starts inside
     it (in irons after a wind shift or a wheel hit) may turn out of it the short way (NW-SAIL-2).
@@ -143,7 +151,7 @@ def range_band(distance: float, rate: str, double: bool = False) -> str | None:
     """
     bands = T.GUNNERY_RANGES["rated" if is_rated(rate) else "unrated"]
     factor = T.DOUBLE_SHOT_RANGE_FACTOR if double else 1.0
-    for bound, name in zip(bands, ("short", "medium", "long")):
+    for bound, name in zip(bands, ("short", "medium", "long"), strict=True):
         if distance <= bound * factor + 1e-9:
             return name
     return None
@@ -161,7 +169,8 @@ def in_arc_of_fire(rel_bearing: float, arc: float = T.ARC_OF_FIRE_DEG) -> bool:
 
 
 def rake_of(target_rel_to_firer: float) -> str | None:
-    """Return ``bow`` or ``stern`` if the firer lies on the target's keel line ahead or astern (S13, NW-SAIL-3).
+    """Return ``bow`` or ``stern`` if the firer lies on the target's keel line ahead or astern (S13,
+    NW-SAIL-3).
 
     ``target_rel_to_firer`` is the bearing from the target to the firer relative to the target's bow.
     """
@@ -284,8 +293,8 @@ def fire_needed(attempt: int, third_exact: bool = False) -> tuple[int, bool]:
 
 
 def rake_gun_split(lost: int, starboard: int, port: int) -> tuple[int, int]:
-    """Return (starboard, port) guns lost in a rake: evenly split (S26); an odd gun from the side with more guns
-    left, starboard on a tie (NW-SAIL-6)."""
+    """Return (starboard, port) guns lost in a rake: evenly split (S26); an odd gun from the side with more
+    guns left, starboard on a tie (NW-SAIL-6)."""
     half = lost // 2
     sb, pt = half, half
     if lost % 2:
@@ -320,7 +329,7 @@ def entangled_motion(h1: float, s1: float, h2: float, s2: float) -> tuple[float,
     x = math.sin(math.radians(h1)) + math.sin(math.radians(h2))
     y = math.cos(math.radians(h1)) + math.cos(math.radians(h2))
     heading = h1 % 360.0 if abs(x) < 1e-9 and abs(y) < 1e-9 else math.degrees(math.atan2(x, y)) % 360.0
-    return heading, int(math.floor((s1 + s2) / 2.0))
+    return heading, math.floor((s1 + s2) / 2.0)
 
 
 def ships_boats(rate: str) -> int:
@@ -372,7 +381,8 @@ def boarding_modifiers(grade: str, nation: str) -> list[tuple[str, int]]:
 
 
 def melee_casualties(men: int, roll: int) -> int:
-    """Return the casualties a party of ``men`` inflicts with a modified roll (15.; S29: <= 0 none; S22 split)."""
+    """Return the casualties a party of ``men`` inflicts with a modified roll (15.; S29: <= 0 none; S22
+    split)."""
     if roll <= 0 or men <= 0:
         return 0
     return chart_result(men, roll)[1]
@@ -399,8 +409,11 @@ def merchant_points(man_of_war_points: int) -> int:
 
 
 def transport_from(guns: int, points: int) -> tuple[int, int]:
-    """Return (guns, points) of a transport converted from a man of war: half the guns, 10% crew (26.; S41)."""
-    return guns - round_half_up(guns * T.TRANSPORT_GUNS_FRACTION), round_half_up(points * T.TRANSPORT_CREW_FRACTION)
+    """Return (guns, points) of a transport converted from a man of war: half the guns, 10% crew (26.;
+    S41)."""
+    return guns - round_half_up(guns * T.TRANSPORT_GUNS_FRACTION), round_half_up(
+        points * T.TRANSPORT_CREW_FRACTION
+    )
 
 
 def guns_per_side(guns: int) -> tuple[int, int]:

@@ -1,12 +1,10 @@
 """Resolution of one phase of ``sail_1700`` (A1: each side has its own move).
 
 Order inside a side's phase (A1 and the seed): at the first phase of a turn the wind and weather change
-(3., 4.; S03,
- S06) and entangled pairs drift (19.; S34); then for the moving side: colours struck by order (18.),
-sinking countdowns (13.; S25), fires fought (14.; S27), movement (6., 7., 9., 10., 21., 22.), gunnery at what
-presented itself during the move (11.-13.), shore batteries and mortars (23.,
-                                                                         24.), boarding melees (15.), attempts
-to separate (19.), and at the end compulsory striking (18.; S31).
+(3., 4.; S03, S06) and entangled pairs drift (19.; S34); then for the moving side: colours struck by order
+(18.), sinking countdowns (13.; S25), fires fought (14.; S27), movement (6., 7., 9., 10., 21., 22.), gunnery
+at what presented itself during the move (11.-13.), shore batteries and mortars (23., 24.), boarding melees
+(15.), attempts to separate (19.), and at the end compulsory striking (18.; S31).
 """
 
 from __future__ import annotations
@@ -37,7 +35,8 @@ GRID = 100.0
 
 
 class Rec:
-    """A ship being changed in this phase: mutable copies of its position, heading, speed, status and sheet."""
+    """A ship being changed in this phase: mutable copies of its position, heading, speed, status and
+    sheet."""
 
     __slots__ = ("dirty", "heading", "pos", "sheet", "ship", "speed", "status")
 
@@ -101,6 +100,7 @@ class Phase:
         self.phase = state.phase
         self.events: list[Event] = []
         self.recs: dict[str, Rec] = {s.id: Rec(s) for s in state.ships}
+        self.order_index: dict[str, int] = {s.id: i for i, s in enumerate(state.ships)}
         self.terrain = list(state.terrain)
         self.cond = state.conditions
         self.shoals = S.shoals(state.terrain)
@@ -115,7 +115,8 @@ class Phase:
                        terrain=tuple(self.terrain))
 
     def cstate(self) -> BattleState:
-        """Return the battle with the current conditions (ships as at the start; for look-ups of conditions)."""
+        """Return the battle with the current conditions (ships as at the start; for look-ups of
+        conditions)."""
         return replace(self.state, conditions=self.cond)
 
     def roll(self, die: DieKind, purpose: str) -> tuple[int, Roll]:
@@ -219,9 +220,15 @@ class Phase:
             n = decimal_as_1_100(w)
             extra["weather_target"] = n
             wc, wf, wv = C.weather_from_number(n)
-            self.ev("weather", f"Weather change roll {n}: {wc}, {wf} breeze, visibility "
-                    f"{'unlimited' if wv is None else str(wv) + ' mm'}; the weather moves 10 points a move toward it "
-                    "(4., S06).", rolls=(r3,), outcome=wc, data={"target": n})
+            self.ev(
+                "weather",
+                f"Weather change roll {n}: {wc}, {wf} breeze, visibility "
+                f"{'unlimited' if wv is None else str(wv) + ' mm'}; the weather moves 10 points a move "
+                "toward it (4., S06).",
+                rolls=(r3,),
+                outcome=wc,
+                data={"target": n},
+            )
         elif self.turn > 1:
             tgt = extra.get("wind_target")
             if isinstance(tgt, (int,
@@ -428,9 +435,16 @@ class Phase:
                                 f"fires on {o.ship.name} from the explosion of {r.ship.name} (14., S28)")
             fl = o.sheet.get("fires")
             o.sheet["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * n
-            self.ev("fire_started", f"The explosion of {r.ship.name} starts {n} fire(s) on {o.ship.name} "
-                    f"({distance(o.pos, r.pos):.0f} mm away; 14., S28).", ship_id=o.ship.id, target_id=r.ship.id,
-                    rolls=(roll,), outcome=str(n), data={"fires": n})
+            self.ev(
+                "fire_started",
+                f"The explosion of {r.ship.name} starts {n} fire(s) on {o.ship.name} "
+                f"({distance(o.pos, r.pos):.0f} mm away; 14., S28).",
+                ship_id=o.ship.id,
+                target_id=r.ship.id,
+                rolls=(roll,),
+                outcome=str(n),
+                data={"fires": n},
+            )
 
     # --- movement -----------------------------------------------------------------------------------
 
@@ -465,8 +479,8 @@ class Phase:
         sid = r.ship.id
         plan = S.plan_move(st, r.view(), data)
         if plan.error:
-            # orders were validated against the state at the start of the phase; a fire or a hit since may make
-            # them impossible: the ship then keeps her course and makes what she can (NW-SAIL-14).
+            # orders were validated against the state at the start of the phase; a fire or a hit since may
+            # make them impossible: the ship then keeps her course and makes what she can (NW-SAIL-14).
             plan = S.plan_move(st, r.view(), {"speed": None})
             if plan.error:
                 plan = S.plan_move(st, r.view(), {"speed": 0.0})
@@ -481,18 +495,21 @@ class Phase:
             gdepth = C.grounding_depth(S.rate_of(r.ship), self.total_guns(r))
             towed = S.sval(r.sheet.get("towing"))
             cands = [c for c in self.near(samples, T.CONTACT_MM) if c != sid and c != towed]
-            cands = [c for c in cands if distance(self.recs[c].pos, r.pos) >= T.CONTACT_MM]
+            # battle order, not the grid's set order (which varies with the process's string hashing, A8)
+            cands = sorted((c for c in cands if distance(self.recs[c].pos, r.pos) >= T.CONTACT_MM),
+                           key=self.order_index.__getitem__)
             for i in range(1, len(samples)):
                 p = samples[i][0]
                 if self.shoals and S.depth_at(st, p, self.shoals) <= gdepth:
                     stop_at, ground_at = i, p
                     break
-                hit = next((c for c in cands if distance(self.recs[c].pos, p) < T.CONTACT_MM), None)
-                if hit is not None:
-                    stop_at, contact = i, hit
+                touching = [c for c in cands if distance(self.recs[c].pos, p) < T.CONTACT_MM]
+                if touching:
+                    # NW-SAIL-4: two hulls touched at one point of the track: she runs into the nearer
+                    stop_at, contact = i, min(touching, key=lambda c: distance(self.recs[c].pos, p))
                     break
             if stop_at is not None:
-                prev_p, prev_h = samples[stop_at - 1]
+                prev_p, _prev_h = samples[stop_at - 1]
                 p, h = samples[stop_at]
                 if contact is not None:
                     # back off to just outside contact
@@ -506,7 +523,7 @@ class Phase:
                         else:
                             lo = mid
                     p = Point(x=prev_p.x + (p.x - prev_p.x) * lo, y=prev_p.y + (p.y - prev_p.y) * lo)
-                samples = samples[:stop_at] + [(p, h)]
+                samples = [*samples[:stop_at], (p, h)]
         end, end_h = samples[-1]
         if stop_at is None:
             end, end_h = plan.end, plan.end_heading
@@ -526,13 +543,23 @@ class Phase:
         if plan.kind != "still" or plan.notes:
             what = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts",
                     "still": "stays"}[plan.kind]
-            self.ev("move", f"{r.ship.name} {what} {moved:.0f} mm to ({end.x:.0f}, {end.y:.0f}), heading "
-                    f"{end_h:.0f}{'; ' + '; '.join(plan.notes) if plan.notes else ''}{note}.", ship_id=sid,
-                    data={"path": [{"x": round(p.x, 1), "y": round(p.y, 1)} for p, _ in samples[:: max(1,
-                                                                                                       len(samples) // 12)]]
-                          + [{"x": round(end.x, 1), "y": round(end.y, 1)}], "heading": end_h,
-                          "distance": round(moved, 1), "kind": plan.kind},
-                    visible_to=self.sides_seeing(r))
+            self.ev(
+                "move",
+                f"{r.ship.name} {what} {moved:.0f} mm to ({end.x:.0f}, {end.y:.0f}), heading "
+                f"{end_h:.0f}{'; ' + '; '.join(plan.notes) if plan.notes else ''}{note}.",
+                ship_id=sid,
+                data={
+                    "path": [
+                        {"x": round(p.x, 1), "y": round(p.y, 1)}
+                        for p, _ in samples[:: max(1, len(samples) // 12)]
+                    ]
+                    + [{"x": round(end.x, 1), "y": round(end.y, 1)}],
+                    "heading": end_h,
+                    "distance": round(moved, 1),
+                    "kind": plan.kind,
+                },
+                visible_to=self.sides_seeing(r),
+            )
         if contact is not None:
             self.entangle(r, self.recs[contact], plan.distance, plan.end_heading)
         if ground_at is not None:
@@ -590,9 +617,15 @@ class Phase:
         depth = S.depth_at(st, at, self.shoals)
         r.sheet["aground"] = True
         r.speed = 0.0
-        self.ev("aground", f"{r.ship.name} runs aground in {depth:g} fathoms (grounds at "
-                f"{C.grounding_depth(S.rate_of(r.ship), self.total_guns(r))} or less) and loses {dmg} points (21., "
-                "S36, S37).", ship_id=r.ship.id, outcome="aground", data={"depth": depth, "damage": dmg})
+        self.ev(
+            "aground",
+            f"{r.ship.name} runs aground in {depth:g} fathoms (grounds at "
+            f"{C.grounding_depth(S.rate_of(r.ship), self.total_guns(r))} or less) and loses {dmg} points "
+            "(21., S36, S37).",
+            ship_id=r.ship.id,
+            outcome="aground",
+            data={"depth": depth, "damage": dmg},
+        )
         self.damage(r, dmg, None, "running aground")
 
     # --- orders other than moving -----------------------------------------------------------------
@@ -663,8 +696,13 @@ class Phase:
             helpers = []
             for o in self.recs.values():
                 od = self.order(o)
-                if o.ship.side == r.ship.side and o is not r and o.status == "active" and od.get("assist") == sid \
-                        and distance(o.pos, r.pos) <= T.REFLOAT_ASSIST_REACH_MM:
+                if (
+                    o.ship.side == r.ship.side
+                    and o is not r
+                    and o.status == "active"
+                    and od.get("assist") == sid
+                    and distance(o.pos, r.pos) <= T.REFLOAT_ASSIST_REACH_MM
+                ):
                     helpers.append(o.ship.name)
             v, roll = self.roll("AVG", f"{r.ship.name} refloats (21., S35)")
             total = C.refloat_total(v, len(helpers))
@@ -773,11 +811,15 @@ class Phase:
         if dbl in (shot.side, "both"):
             self.load_double(r, shot.side, fired=True)
         weather_note = f" ({guns - allowed} may not fire in this weather, S44)" if allowed < guns else ""
-        text = (f"{r.ship.name} fires her {shot.side} broadside of {allowed} guns{weather_note}"
-                f"{' (double shot)' if shot.double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
-                f"{', ' + shot.rake + ' rake' if shot.rake else ''}): FF {sum(v for _, v in mods):+d} + {a} + {b} = "
-                f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} -> {pts} points, "
-                f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if shot.double else ''}).")
+        text = (
+            f"{r.ship.name} fires her {shot.side} broadside of {allowed} guns{weather_note}"
+            f"{' (double shot)' if shot.double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
+            f"{', ' + shot.rake + ' rake' if shot.rake else ''}): "
+            f"FF {sum(v for _, v in mods):+d} + {a} + {b} = "
+            f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
+            f"-> {pts} points, "
+            f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if shot.double else ''})."
+        )
         visible = None if self.cond.visibility is None else tuple(sorted({r.ship.side,
                                                                           self.side_of_target(tid)}))
         self.ev("fire", text, ship_id=sid, target_id=tid, rolls=(r1, r2),
@@ -947,14 +989,16 @@ class Phase:
             props["ready_turn"] = self.turn + 1 + T.RELOAD_MOVES
             self.terrain[idx] = replace(t, props=props)
             name = S.sval(t.props.get("name"), S.sval(t.props.get("id"), "battery"))
-            self.ev("fire", f"Battery {name} fires {allowed} guns at {o.ship.name}, {d:.0f} mm ({band}): FF "
-                    f"{sum(v for _, v in mods):+d} + {a} + {b} = {ff} -> {pts} points, {lost} gun(s) (24., 28.).",
-                    target_id=o.ship.id, rolls=(r1, r2), modifiers=tuple(Modifier(label=lbl,
-                                                                                  value=v) for lbl, v
-                                                                         in mods),
-                    outcome="hit" if pts else "no_effect", data={"points": pts, "guns_destroyed": lost,
-                                                                 "ff": ff,
-                                                                 "battery": S.sval(t.props.get("id"))})
+            self.ev(
+                "fire",
+                f"Battery {name} fires {allowed} guns at {o.ship.name}, {d:.0f} mm ({band}): FF "
+                f"{sum(v for _, v in mods):+d} + {a} + {b} = {ff} -> {pts} points, {lost} gun(s) (24., 28.).",
+                target_id=o.ship.id,
+                rolls=(r1, r2),
+                modifiers=tuple(Modifier(label=lbl, value=v) for lbl, v in mods),
+                outcome="hit" if pts else "no_effect",
+                data={"points": pts, "guns_destroyed": lost, "ff": ff, "battery": S.sval(t.props.get("id"))},
+            )
             self.hit_ship(o, None, pts, lost, None, pos, by_side=self.side)
 
     # --- 23. mortars ----------------------------------------------------------------------------------
@@ -1015,12 +1059,17 @@ class Phase:
                 dd = distance(o.pos, impact)
                 if dd <= best:
                     victim, best = o, dd
-        self.ev("mortar",
-                f"{r.ship.name} fires her mortar at {t.ship.name} ({text}); spider {point}: the shell "
-                f"falls at ({impact.x:.0f}, {impact.y:.0f})"
-                f"{' and hits ' + victim.ship.name if victim else ', a miss'} (23., S38, S39).", ship_id=sid,
-                target_id=victim.ship.id if victim else tid, rolls=tuple(rolls), outcome="hit" if victim else "miss",
-                data={"impact": {"x": round(impact.x, 1), "y": round(impact.y, 1)}})
+        self.ev(
+            "mortar",
+            f"{r.ship.name} fires her mortar at {t.ship.name} ({text}); spider {point}: the shell "
+            f"falls at ({impact.x:.0f}, {impact.y:.0f})"
+            f"{' and hits ' + victim.ship.name if victim else ', a miss'} (23., S38, S39).",
+            ship_id=sid,
+            target_id=victim.ship.id if victim else tid,
+            rolls=tuple(rolls),
+            outcome="hit" if victim else "miss",
+            data={"impact": {"x": round(impact.x, 1), "y": round(impact.y, 1)}},
+        )
         if victim is not None:
             self.hit_ship(victim, r, T.MORTAR_DAMAGE, 0, None, r.pos)
 
@@ -1070,9 +1119,11 @@ class Phase:
             result = "defender"
         else:
             result = "tie"
-        text = (f"Melee on {d.ship.name}'s deck {deck} of {decks}: {a.ship.name} {men_a} men roll {va} -> {sa}, "
-                f"{d.ship.name} {men_d} men roll {vd} -> {sd}; casualties {cas_on_d} to {d.ship.name}, {cas_on_a} "
-                f"to {a.ship.name} (15., 28., S29)")
+        text = (
+            f"Melee on {d.ship.name}'s deck {deck} of {decks}: {a.ship.name} {men_a} men roll {va} -> {sa}, "
+            f"{d.ship.name} {men_d} men roll {vd} -> {sd}; casualties {cas_on_d} to {d.ship.name}, "
+            f"{cas_on_a} to {a.ship.name} (15., 28., S29)"
+        )
         mods = tuple(Modifier(label=f"{a.ship.name}: {lbl}", value=v) for lbl, v in ma) + tuple(
             Modifier(label=f"{d.ship.name}: {lbl}", value=v) for lbl, v in md)
         new_deck = deck
@@ -1113,9 +1164,14 @@ class Phase:
             d.sheet["captured_by"] = a.ship.id
             d.sheet["prize_crew"] = prize
             self.release(d)
-            self.ev("captured",
-                    f"{a.ship.name} carries every deck and captures {d.ship.name}; a prize crew of "
-                    f"{prize} goes aboard (15., 16.).", ship_id=a.ship.id, target_id=d.ship.id, outcome="captured")
+            self.ev(
+                "captured",
+                f"{a.ship.name} carries every deck and captures {d.ship.name}; a prize crew of "
+                f"{prize} goes aboard (15., 16.).",
+                ship_id=a.ship.id,
+                target_id=d.ship.id,
+                outcome="captured",
+            )
         else:
             d.status = "struck"
             self.release(d)
@@ -1137,12 +1193,17 @@ class Phase:
                                                                                            o.heading))
         total = v + sum(x for _, x in mods)
         ok = total >= T.ENTANGLE_SEPARATE_NEEDED
-        self.ev("cast_off",
-                f"{r.ship.name} tries to separate from {o.ship.name}: average die {v} -> {total}, needs "
-                f"4 or over: {'the vessels part' if ok else 'still entangled'} (19., S32, S33).", ship_id=r.ship.id,
-                target_id=oid, rolls=(roll,), modifiers=tuple(Modifier(label=lbl, value=x) for lbl,
-                                                              x in mods),
-                needed=T.ENTANGLE_SEPARATE_NEEDED, outcome="separated" if ok else "entangled")
+        self.ev(
+            "cast_off",
+            f"{r.ship.name} tries to separate from {o.ship.name}: average die {v} -> {total}, needs "
+            f"4 or over: {'the vessels part' if ok else 'still entangled'} (19., S32, S33).",
+            ship_id=r.ship.id,
+            target_id=oid,
+            rolls=(roll,),
+            modifiers=tuple(Modifier(label=lbl, value=x) for lbl, x in mods),
+            needed=T.ENTANGLE_SEPARATE_NEEDED,
+            outcome="separated" if ok else "entangled",
+        )
         if ok:
             for x in (r, o):
                 x.sheet["entangled_with"] = None
@@ -1214,11 +1275,18 @@ class Phase:
             if vis is not None and d > vis:
                 continue
             guns = S.dval(o.sheet.get("guns"))
-            if S.inum(guns.get("starboard")) + S.inum(guns.get("port")) > 0 and d <= C.max_range(S.rate_of(o.ship)):
+            if S.inum(guns.get("starboard")) + S.inum(guns.get("port")) > 0 and d <= C.max_range(
+                S.rate_of(o.ship)
+            ):
                 return o.ship.name
         for t in self.terrain:
-            if t.kind == "battery" and S.sval(t.props.get("side")) != r.ship.side and not t.props.get("silenced") \
-                    and isinstance(t.position, Point) and distance(t.position, r.pos) <= C.max_range("1st"):
+            if (
+                t.kind == "battery"
+                and S.sval(t.props.get("side")) != r.ship.side
+                and not t.props.get("silenced")
+                and isinstance(t.position, Point)
+                and distance(t.position, r.pos) <= C.max_range("1st")
+            ):
                 return S.sval(t.props.get("name"), "a shore battery")
         return None
 

@@ -16,7 +16,7 @@ after :meth:`Sail1700.setup`::
     {
       "grade": "good" | "average" | "poor",          # 8. crew efficiency
       "points_start": int, "points": int,             # crew/damage points, starting and now (one pool, S41)
-      "damage_scored": int,                           # points taken from enemy action (what the enemy knows, A2)
+      "damage_scored": int,                           # points taken from enemy action (what the enemy knows)
       "guns": {"starboard": int, "port": int},        # guns left per side (S42 split at the start)
       "broadsides": {"starboard": {"ready_turn": int, "shot": "round" | "double"},
                      "port":      {"ready_turn": int, "shot": "round" | "double"}},
@@ -30,9 +30,9 @@ after :meth:`Sail1700.setup`::
       "exploded": bool,
       "boats": int, "marines": int, "decks": int,     # 20., 25. (S40), 15. (S30)
       "admiral": bool, "no_signals_moves": int,       # 13. admiral results (S23 "signals")
-      "no_turn_moves": int,                           # 13. captain killed / wounded: moves with no course change
+      "no_turn_moves": int,                           # 13. captain killed / wounded: moves with no turn
       "wheel_hit": bool,                              # 13.: all further course changes at half speed
-      "sails": "set" | "furled", "make_sail_left": int,                  # 22.: 2 moves man masts + 2 set sails
+      "sails": "set" | "furled", "make_sail_left": int,    # 22.: 2 moves man masts + 2 set sails
       "anchored": bool, "anchor_raise_left": int, "drift_moves": int,  # 22.; 13. cable hit
       "aground": bool, "refloat_next": bool,          # 21.
       "sink_in": int | null, "sink_reason": str,      # own moves left before sinking (13.; S25)
@@ -45,14 +45,14 @@ after :meth:`Sail1700.setup`::
     }
 
 Visible flags (``ShipState.flags``, A2): ``on_fire``, ``dismasted``, ``dead_in_water``, ``jury_mast``,
-``anchored``, ``aground``, ``abandoned``, ``exploded``, ``wheel_hit``, ``entangled``, ``boarding``, ``sinking``,
-``towing``, ``towed``. ``ShipState.speed`` is the distance moved in the ship's last move (mm): the 50% minimum
-of 6. is taken from it.
+``anchored``, ``aground``, ``abandoned``, ``exploded``, ``wheel_hit``, ``entangled``, ``boarding``,
+``sinking``, ``towing``, ``towed``. ``ShipState.speed`` is the distance moved in the ship's last move (mm):
+the 50% minimum of 6. is taken from it.
 
 Conditions: ``wind_from`` (degrees), ``wind_force`` (calm/light/moderate/strong/gale), ``weather`` (fog,
-                                                                                                    clear,
-rain, storm: S05), ``visibility`` (mm, halved at night, None = unlimited); ``extra``: ``weather_number``
-(1-100, S06), ``weather_visibility``, ``wind_target``/``wind_sense``/``weather_target`` while changing.
+clear, rain, storm: S05), ``visibility`` (mm, halved at night, None = unlimited); ``extra``:
+``weather_number`` (1-100, S06), ``weather_visibility``, ``wind_target``/``wind_sense``/``weather_target``
+while changing.
 
 Terrain (A3): ``shoal`` (props ``depth`` fathoms and ``radius`` mm about the position, or ``polygon`` [[x, y],
 ...]); ``battery`` (props ``id``, ``name``, ``side``, ``guns``, ``construction`` open/earth/stone, ``facing``
@@ -87,24 +87,66 @@ from . import tables as T
 from .phase import Phase, conditions_for, flags_of
 
 CLASS_SCHEMA: tuple[FieldSpec, ...] = (
-    FieldSpec(name="nation", label="Nation", type="choice", choices=T.NATIONS, default="Britain",
-              help="12.: +1 British or American; -1 other than British, American, Dutch, Danish or French."),
-    FieldSpec(name="rate", label="Rate", type="choice", choices=T.RATES, default="5th",
-              help="1st-6th rates are 'rated vessels'; everything else is unrated (6., 11., 20., 21.)."),
-    FieldSpec(name="type", label="Vessel type", type="str", required=False, max=40, default="",
-              help="As the seed's table names it: Frigate, Sloop, Brig, Schooner, Bomb... (27.)."),
-    FieldSpec(name="service", label="Service", type="choice", choices=T.SERVICES, required=False,
-              default="warship", help="Merchantmen and transports: -1 firing factor, half-speed turns (26., S15)."),
+    FieldSpec(
+        name="nation",
+        label="Nation",
+        type="choice",
+        choices=T.NATIONS,
+        default="Britain",
+        help="12.: +1 British or American; -1 other than British, American, Dutch, Danish or French.",
+    ),
+    FieldSpec(
+        name="rate",
+        label="Rate",
+        type="choice",
+        choices=T.RATES,
+        default="5th",
+        help="1st-6th rates are 'rated vessels'; everything else is unrated (6., 11., 20., 21.).",
+    ),
+    FieldSpec(
+        name="type",
+        label="Vessel type",
+        type="str",
+        required=False,
+        max=40,
+        default="",
+        help="As the seed's table names it: Frigate, Sloop, Brig, Schooner, Bomb... (27.).",
+    ),
+    FieldSpec(
+        name="service",
+        label="Service",
+        type="choice",
+        choices=T.SERVICES,
+        required=False,
+        default="warship",
+        help="Merchantmen and transports: -1 firing factor, half-speed turns (26., S15).",
+    ),
     FieldSpec(name="guns", label="Guns aboard", type="int", min=0, max=150, help="27."),
-    FieldSpec(name="guns_starboard", label="Guns starboard", type="int", required=False, min=0, max=75,
-              help="S42: half each side, the odd gun to starboard, when left empty."),
+    FieldSpec(
+        name="guns_starboard",
+        label="Guns starboard",
+        type="int",
+        required=False,
+        min=0,
+        max=75,
+        help="S42: half each side, the odd gun to starboard, when left empty.",
+    ),
     FieldSpec(name="guns_port", label="Guns port", type="int", required=False, min=0, max=75),
-    FieldSpec(name="points", label="Crew / damage points", type="int", min=1, max=2000,
-              help="27.; one pool (S41)."),
-    FieldSpec(name="mortars", label="Mortars", type="int", required=False, min=0, max=4, default=0,
-              help="23."),
-    FieldSpec(name="crew", label="Historical crew", type="int", required=False, min=0, max=2000,
-              help="Informational only; the rules use crew/damage points."),
+    FieldSpec(
+        name="points", label="Crew / damage points", type="int", min=1, max=2000, help="27.; one pool (S41)."
+    ),
+    FieldSpec(
+        name="mortars", label="Mortars", type="int", required=False, min=0, max=4, default=0, help="23."
+    ),
+    FieldSpec(
+        name="crew",
+        label="Historical crew",
+        type="int",
+        required=False,
+        min=0,
+        max=2000,
+        help="Informational only; the rules use crew/damage points.",
+    ),
 )
 
 
@@ -113,48 +155,81 @@ def _f(name: str, label: str, type_: Any, **kw: Any) -> FieldSpec:
 
 
 ORDER_TYPES: tuple[OrderType, ...] = (
-    OrderType(key="movement", label="Movement", help=(
-        "Turn on the turning circle (+ to starboard) then sail on; the lesser speed of old and new course (7.); "
-        "never within 22.5 degrees of the wind except by tacking (6., S43); at least 50% of the last move (S46)."),
+    OrderType(
+        key="movement",
+        label="Movement",
+        help=(
+            "Turn on the turning circle (+ to starboard) then sail on; the lesser speed of old and new "
+            "course (7.); never within 22.5 degrees of the wind except by tacking (6., S43); at least 50% of "
+            "the last move (S46)."
+        ),
         fields=(
             _f("turn", "Turn (degrees, + starboard)", "float", min=-330, max=330, default=0),
             _f("speed", "Distance (mm; empty = as far as she can)", "float", min=0, max=300, unit="mm"),
             _f("tack", "Tack through the wind (a full move)", "bool", default=False),
             _f("row", "Row (vessels of 99 points or less, 50 mm)", "bool", default=False),
-        )),
-    OrderType(key="sails", label="Sails and anchor",
-              help="22.: drop 1 move; raise 5; cut 1; make sail 2 + 2.",
-              fields=(
-                  _f("sails", "Sails", "choice", choices=("keep", "make", "furl"), default="keep"),
-                  _f("anchor", "Anchor", "choice", choices=("none", "drop", "raise", "cut"), default="none"),
-                  _f("cast_log", "Cast the log (move 60 mm or less)", "bool", default=False),
-              )),
-    OrderType(key="tow", label="Towing and grounding", help="9.: two moves to secure a tow; 21.: refloating.",
-              fields=(
-                  _f("tow", "Take in tow (ship id)", "str", max=64),
-                  _f("cast_off_tow", "Cast off the tow", "bool", default=False),
-                  _f("assist", "Assist a grounded ship (ship id)", "str", max=64),
-                  _f("refloat", "Try to refloat", "bool", default=False),
-              )),
-    OrderType(key="gunnery", label="Gunnery", help=(
-        "One target per broadside (11.); fired after the move at what presented itself during it; 22 degrees "
-        "either side of the beam (S12). A broadside fired cannot fire next move; double shot takes two moves."),
+        ),
+    ),
+    OrderType(
+        key="sails",
+        label="Sails and anchor",
+        help="22.: drop 1 move; raise 5; cut 1; make sail 2 + 2.",
+        fields=(
+            _f("sails", "Sails", "choice", choices=("keep", "make", "furl"), default="keep"),
+            _f("anchor", "Anchor", "choice", choices=("none", "drop", "raise", "cut"), default="none"),
+            _f("cast_log", "Cast the log (move 60 mm or less)", "bool", default=False),
+        ),
+    ),
+    OrderType(
+        key="tow",
+        label="Towing and grounding",
+        help="9.: two moves to secure a tow; 21.: refloating.",
+        fields=(
+            _f("tow", "Take in tow (ship id)", "str", max=64),
+            _f("cast_off_tow", "Cast off the tow", "bool", default=False),
+            _f("assist", "Assist a grounded ship (ship id)", "str", max=64),
+            _f("refloat", "Try to refloat", "bool", default=False),
+        ),
+    ),
+    OrderType(
+        key="gunnery",
+        label="Gunnery",
+        help=(
+            "One target per broadside (11.); fired after the move at what presented itself during it; 22 "
+            "degrees either side of the beam (S12). A broadside fired cannot fire next move; double shot "
+            "takes two moves."
+        ),
         fields=(
             _f("target", "Target", "str", max=64),
             _f("target_2", "Second target (other broadside)", "str", max=64),
-            _f("load_double", "Load double shot", "choice", choices=("none", "starboard", "port", "both"),
-               default="none"),
+            _f(
+                "load_double",
+                "Load double shot",
+                "choice",
+                choices=("none", "starboard", "port", "both"),
+                default="none",
+            ),
             _f("mortar_target", "Mortar target", "str", max=64),
-        )),
-    OrderType(key="boarding", label="Boarding", help="15.: only when entangled (19.).", fields=(
-        _f("board", "Board (entangled enemy id)", "str", max=64),
-        _f("cast_off", "Try to separate (19.)", "bool", default=False),
-    )),
-    OrderType(key="ship", label="Ship", fields=(
-        _f("fight_fires", "Fight fires", "bool", default=True),
-        _f("jury_rig", "Raise a temporary mast", "bool", default=False),
-        _f("strike", "Strike colours", "bool", default=False),
-    )),
+        ),
+    ),
+    OrderType(
+        key="boarding",
+        label="Boarding",
+        help="15.: only when entangled (19.).",
+        fields=(
+            _f("board", "Board (entangled enemy id)", "str", max=64),
+            _f("cast_off", "Try to separate (19.)", "bool", default=False),
+        ),
+    ),
+    OrderType(
+        key="ship",
+        label="Ship",
+        fields=(
+            _f("fight_fires", "Fight fires", "bool", default=True),
+            _f("jury_rig", "Raise a temporary mast", "bool", default=False),
+            _f("strike", "Strike colours", "bool", default=False),
+        ),
+    ),
 )
 
 OPTIONS: tuple[FieldSpec, ...] = (
@@ -325,22 +400,57 @@ class Sail1700(RuleSet):
         anchored = bool(preset.get("anchored"))
         shot = S.sval(preset.get("shot"), "round")
         base: dict[str, JSON] = {
-            "points_start": start, "points": start, "damage_scored": 0,
+            "points_start": start,
+            "points": start,
+            "damage_scored": 0,
             "guns": {"starboard": sb, "port": pt},
-            "broadsides": {"starboard": {"ready_turn": 1, "shot": shot}, "port": {"ready_turn": 1,
-                                                                                  "shot": shot}},
-            "fired_once": False, "mast_hits": 0, "severe_underwater": False, "pumps_destroyed": False,
-            "speed_reduction_pct": 0, "dismasted": False, "dismasted_moves": 0, "jury_mast": False,
-            "fires": [], "fires_out_of_control": 0, "abandon_next": False, "abandoned": False, "exploded": False,
-            "boats": C.ships_boats(rate), "marines": C.marines(start, guns), "decks": C.decks(rate),
-            "admiral": False, "no_signals_moves": 0, "no_turn_moves": 0, "wheel_hit": False,
-            "sails": "furled" if anchored else "set", "make_sail_left": 0,
-            "anchored": anchored, "anchor_raise_left": 0, "drift_moves": 0, "aground": False, "refloat_next": False,
-            "sink_in": None, "sink_reason": "", "entangled_with": None, "entangle_heading": 0.0,
-            "entangle_distance": 0, "entangle_still": False, "melee": None,
-            "towing": None, "towed_by": None, "tow_target": None, "tow_secure_left": 0,
-            "mortars": S.inum(s.stats.get("mortars")), "mortar_ready_turn": 1, "mortar_ranged_on": None,
-            "captured_by": None, "prize_crew": 0,
+            "broadsides": {
+                "starboard": {"ready_turn": 1, "shot": shot},
+                "port": {"ready_turn": 1, "shot": shot},
+            },
+            "fired_once": False,
+            "mast_hits": 0,
+            "severe_underwater": False,
+            "pumps_destroyed": False,
+            "speed_reduction_pct": 0,
+            "dismasted": False,
+            "dismasted_moves": 0,
+            "jury_mast": False,
+            "fires": [],
+            "fires_out_of_control": 0,
+            "abandon_next": False,
+            "abandoned": False,
+            "exploded": False,
+            "boats": C.ships_boats(rate),
+            "marines": C.marines(start, guns),
+            "decks": C.decks(rate),
+            "admiral": False,
+            "no_signals_moves": 0,
+            "no_turn_moves": 0,
+            "wheel_hit": False,
+            "sails": "furled" if anchored else "set",
+            "make_sail_left": 0,
+            "anchored": anchored,
+            "anchor_raise_left": 0,
+            "drift_moves": 0,
+            "aground": False,
+            "refloat_next": False,
+            "sink_in": None,
+            "sink_reason": "",
+            "entangled_with": None,
+            "entangle_heading": 0.0,
+            "entangle_distance": 0,
+            "entangle_still": False,
+            "melee": None,
+            "towing": None,
+            "towed_by": None,
+            "tow_target": None,
+            "tow_secure_left": 0,
+            "mortars": S.inum(s.stats.get("mortars")),
+            "mortar_ready_turn": 1,
+            "mortar_ranged_on": None,
+            "captured_by": None,
+            "prize_crew": 0,
         }
         for k, v in preset.items():
             if k in base and k != "guns" and k != "broadsides":
@@ -652,9 +762,11 @@ class Sail1700(RuleSet):
         if plan.error:
             return [f"Not allowed: {plan.error}"]
         sector, theta = C.point_of_sailing(plan.end_heading, S.wind_from(state))
-        lines.append(f"{plan.kind.capitalize()}: {plan.distance:.0f} mm (between {plan.min_distance:.0f} and "
-                     f"{plan.max_distance:.0f}), ends at ({plan.end.x:.0f}, {plan.end.y:.0f}) heading "
-                     f"{plan.end_heading:.0f}; wind {theta:.0f} degrees off the bow ({sector.replace('_', ' ')}).")
+        lines.append(
+            f"{plan.kind.capitalize()}: {plan.distance:.0f} mm (between {plan.min_distance:.0f} and "
+            f"{plan.max_distance:.0f}), ends at ({plan.end.x:.0f}, {plan.end.y:.0f}) heading "
+            f"{plan.end_heading:.0f}; wind {theta:.0f} degrees off the bow ({sector.replace('_', ' ')})."
+        )
         lines.extend(plan.notes)
         _, shots = self.fire_plan(state, ship, plan, data)
         for tid, shot in shots:
@@ -666,9 +778,11 @@ class Sail1700(RuleSet):
                                              merchant=S.service_of(ship) != "warship")
             base = sum(v for _, v in mods)
             lo, mid, hi = (C.chart_result(guns, base + k, shot.double)[0] for k in (4, 7, 10))
-            lines.append(f"{shot.side.capitalize()} broadside, {guns} guns{' double shot' if shot.double else ''} "
-                         f"at {tid}: {shot.range:.0f} mm {shot.band}{', ' + shot.rake + ' rake' if shot.rake else ''};"
-                         f" FF {base:+d} + 2 average dice -> {lo}/{mid}/{hi} points (low/average/high).")
+            lines.append(
+                f"{shot.side.capitalize()} broadside, {guns} guns{' double shot' if shot.double else ''} "
+                f"at {tid}: {shot.range:.0f} mm {shot.band}{', ' + shot.rake + ' rake' if shot.rake else ''};"
+                f" FF {base:+d} + 2 average dice -> {lo}/{mid}/{hi} points (low/average/high)."
+            )
         return lines
 
     def tables(self) -> dict[str, JSON]:
@@ -680,94 +794,158 @@ class Sail1700(RuleSet):
             return x  # type: ignore[no-any-return]
 
         return {
-            "wind_direction": [{"low": a, "high": b, "from": n, "degrees": d} for a, b, n,
-                               d in T.WIND_DIRECTION],
-            "wind_change": {"every_moves": T.WIND_CHANGE_EVERY_MOVES,
-                            "shift_per_move_deg": T.WIND_SHIFT_PER_MOVE_DEG,
-                            "sense_average_die": rows(T.WIND_SENSE)},
-            "weather_chart": [{"low": a, "high": b, "condition": c, "wind": w, "visibility_mm": v}
-                              for a, b, c, w, v in T.WEATHER_CHART],
-            "weather_change": {"every_moves": T.WEATHER_CHANGE_EVERY_MOVES,
-                               "step_per_move": T.WEATHER_STEP_PER_MOVE,
-                               "night_visibility_factor": T.NIGHT_VISIBILITY_FACTOR},
-            "weather_effects": [{"condition": c, "wind": w, "firing": f, "speed_factor": s}
-                                for (c, w), (f, s) in T.WEATHER_EFFECTS.items()],
+            "wind_direction": [
+                {"low": a, "high": b, "from": n, "degrees": d} for a, b, n, d in T.WIND_DIRECTION
+            ],
+            "wind_change": {
+                "every_moves": T.WIND_CHANGE_EVERY_MOVES,
+                "shift_per_move_deg": T.WIND_SHIFT_PER_MOVE_DEG,
+                "sense_average_die": rows(T.WIND_SENSE),
+            },
+            "weather_chart": [
+                {"low": a, "high": b, "condition": c, "wind": w, "visibility_mm": v}
+                for a, b, c, w, v in T.WEATHER_CHART
+            ],
+            "weather_change": {
+                "every_moves": T.WEATHER_CHANGE_EVERY_MOVES,
+                "step_per_move": T.WEATHER_STEP_PER_MOVE,
+                "night_visibility_factor": T.NIGHT_VISIBILITY_FACTOR,
+            },
+            "weather_effects": [
+                {"condition": c, "wind": w, "firing": f, "speed_factor": s}
+                for (c, w), (f, s) in T.WEATHER_EFFECTS.items()
+            ],
             "sailing_speeds_mm": rows(T.SAILING_SPEEDS),
             "rate_speed_group": rows(T.RATE_SPEED_GROUP),
             "points_of_sailing": [{"below_deg": b, "sector": n} for b, n in T.POINTS_OF_SAILING],
-            "manoeuvre": {"closest_to_wind_deg": T.CLOSEST_TO_WIND_DEG,
-                          "min_move_fraction": T.MIN_MOVE_FRACTION,
-                          "half_speed_turns_when_lost": T.HALF_SPEED_TURN_LOSS_FRACTION,
-                          "turning_circle_diameter_mm": rows(T.TURNING_CIRCLE_DIAMETER_MM),
-                          "turning_circle_by_rate": rows(T.TURNING_CIRCLE_BY_RATE),
-                          "tack_end_off_wind_deg": T.TACK_END_OFF_WIND_DEG,
-                          "tack_forbidden_winds": list(T.TACK_FORBIDDEN_WINDS)},
-            "speed_damage": {"mast_damage_pct": T.MAST_DAMAGE_REDUCTION_PCT,
-                             "severe_underwater_pct": T.SEVERE_UNDERWATER_REDUCTION_PCT,
-                             "drift_fraction_of_aft": T.DRIFT_FRACTION_OF_AFT,
-                             "jury_mast_after_moves": T.JURY_MAST_AFTER_MOVES,
-                             "jury_mast_fraction": T.JURY_MAST_FRACTION},
+            "manoeuvre": {
+                "closest_to_wind_deg": T.CLOSEST_TO_WIND_DEG,
+                "min_move_fraction": T.MIN_MOVE_FRACTION,
+                "half_speed_turns_when_lost": T.HALF_SPEED_TURN_LOSS_FRACTION,
+                "turning_circle_diameter_mm": rows(T.TURNING_CIRCLE_DIAMETER_MM),
+                "turning_circle_by_rate": rows(T.TURNING_CIRCLE_BY_RATE),
+                "tack_end_off_wind_deg": T.TACK_END_OFF_WIND_DEG,
+                "tack_forbidden_winds": list(T.TACK_FORBIDDEN_WINDS),
+            },
+            "speed_damage": {
+                "mast_damage_pct": T.MAST_DAMAGE_REDUCTION_PCT,
+                "severe_underwater_pct": T.SEVERE_UNDERWATER_REDUCTION_PCT,
+                "drift_fraction_of_aft": T.DRIFT_FRACTION_OF_AFT,
+                "jury_mast_after_moves": T.JURY_MAST_AFTER_MOVES,
+                "jury_mast_fraction": T.JURY_MAST_FRACTION,
+            },
             "efficiency_grades": rows(T.EFFICIENCY_GRADES),
-            "towing": {"secure_moves": T.TOW_SECURE_MOVES, "speed_fraction": T.TOW_SPEED_FRACTION,
-                       "reach_mm": T.TOW_REACH_MM, "line_mm": T.TOW_LINE_MM},
+            "towing": {
+                "secure_moves": T.TOW_SECURE_MOVES,
+                "speed_fraction": T.TOW_SPEED_FRACTION,
+                "reach_mm": T.TOW_REACH_MM,
+                "line_mm": T.TOW_LINE_MM,
+            },
             "rowing": {"max_points": T.ROW_MAX_POINTS, "max_mm": T.ROW_MAX_MM},
             "gunnery_ranges_mm": rows(T.GUNNERY_RANGES),
-            "gunnery": {"double_shot_range_factor": T.DOUBLE_SHOT_RANGE_FACTOR,
-                        "double_shot_load_moves": T.DOUBLE_SHOT_LOAD_MOVES, "reload_moves": T.RELOAD_MOVES,
-                        "arc_of_fire_deg": T.ARC_OF_FIRE_DEG, "rake_arc_deg": T.RAKE_ARC_DEG,
-                        "shore_battery_arc_deg": T.SHORE_BATTERY_ARC_DEG},
+            "gunnery": {
+                "double_shot_range_factor": T.DOUBLE_SHOT_RANGE_FACTOR,
+                "double_shot_load_moves": T.DOUBLE_SHOT_LOAD_MOVES,
+                "reload_moves": T.RELOAD_MOVES,
+                "arc_of_fire_deg": T.ARC_OF_FIRE_DEG,
+                "rake_arc_deg": T.RAKE_ARC_DEG,
+                "shore_battery_arc_deg": T.SHORE_BATTERY_ARC_DEG,
+            },
             "firing_factor_modifiers": rows(T.FIRING_FACTOR_MODIFIERS),
-            "firing_factor": {"average_dice": T.FIRING_FACTOR_DICE, "min_effect": T.FF_MIN_EFFECT,
-                              "max_column": T.FF_MAX_COLUMN, "nation_bonus": list(T.NATION_BONUS),
-                              "nation_neutral": list(T.NATION_NEUTRAL), "chart_max_row": T.CHART_MAX_ROW},
+            "firing_factor": {
+                "average_dice": T.FIRING_FACTOR_DICE,
+                "min_effect": T.FF_MIN_EFFECT,
+                "max_column": T.FF_MAX_COLUMN,
+                "nation_bonus": list(T.NATION_BONUS),
+                "nation_neutral": list(T.NATION_NEUTRAL),
+                "chart_max_row": T.CHART_MAX_ROW,
+            },
             "gunnery_chart": [[list(c) for c in row] for row in T.GUNNERY_CHART],
-            "gunnery_chart_corrections": [{"guns": g, "ff": f, "printed": list(p), "used": list(u),
-                                           "ruling": r}
-                                          for (g, f), (p, u, r) in T.GUNNERY_CHART_CORRECTIONS.items()],
-            "damage_chart": [{"low": a, "high": b, "result": c, "text": T.DAMAGE_RESULT_TEXT[c]}
-                             for a, b, c in T.DAMAGE_CHART],
+            "gunnery_chart_corrections": [
+                {"guns": g, "ff": f, "printed": list(p), "used": list(u), "ruling": r}
+                for (g, f), (p, u, r) in T.GUNNERY_CHART_CORRECTIONS.items()
+            ],
+            "damage_chart": [
+                {"low": a, "high": b, "result": c, "text": T.DAMAGE_RESULT_TEXT[c]}
+                for a, b, c in T.DAMAGE_CHART
+            ],
             "damage_points_per_roll": T.DAMAGE_POINTS_PER_ROLL,
-            "damage_effects": {"no_signals_moves": rows(T.NO_SIGNALS_MOVES),
-                               "no_course_change_moves": rows(T.NO_COURSE_CHANGE_MOVES),
-                               "wheel_turn_deg": rows(T.WHEEL_TURN_DEG), "pumps_sink_moves": T.PUMPS_SINK_MOVES},
-            "fires": {"attempt_needed": list(T.FIRE_ATTEMPT_NEEDED), "explosion_dice": T.FIRE_EXPLOSION_DICE,
-                      "explosion_score": T.FIRE_EXPLOSION_SCORE,
-                      "out_of_control_damage": T.FIRE_OUT_OF_CONTROL_DAMAGE,
-                      "explosion_radius_mm": T.EXPLOSION_RADIUS_MM},
-            "boarding": {"leave_aboard_fraction": T.BOARDING_LEAVE_ABOARD_FRACTION,
-                         "modifiers": rows(T.BOARDING_MODIFIERS), "decks_by_rate": rows(T.DECKS_BY_RATE),
-                         "prize_crew_fraction": T.PRIZE_CREW_FRACTION},
+            "damage_effects": {
+                "no_signals_moves": rows(T.NO_SIGNALS_MOVES),
+                "no_course_change_moves": rows(T.NO_COURSE_CHANGE_MOVES),
+                "wheel_turn_deg": rows(T.WHEEL_TURN_DEG),
+                "pumps_sink_moves": T.PUMPS_SINK_MOVES,
+            },
+            "fires": {
+                "attempt_needed": list(T.FIRE_ATTEMPT_NEEDED),
+                "explosion_dice": T.FIRE_EXPLOSION_DICE,
+                "explosion_score": T.FIRE_EXPLOSION_SCORE,
+                "out_of_control_damage": T.FIRE_OUT_OF_CONTROL_DAMAGE,
+                "explosion_radius_mm": T.EXPLOSION_RADIUS_MM,
+            },
+            "boarding": {
+                "leave_aboard_fraction": T.BOARDING_LEAVE_ABOARD_FRACTION,
+                "modifiers": rows(T.BOARDING_MODIFIERS),
+                "decks_by_rate": rows(T.DECKS_BY_RATE),
+                "prize_crew_fraction": T.PRIZE_CREW_FRACTION,
+            },
             "striking": {"compulsory_below_fraction": T.STRIKE_BELOW_FRACTION},
-            "entanglement": {"contact_mm": T.CONTACT_MM, "separate_needed": T.ENTANGLE_SEPARATE_NEEDED,
-                             "modifiers": rows(T.ENTANGLE_MODIFIERS),
-                             "broadside_to_broadside_deg": T.BROADSIDE_TO_BROADSIDE_DEG},
+            "entanglement": {
+                "contact_mm": T.CONTACT_MM,
+                "separate_needed": T.ENTANGLE_SEPARATE_NEEDED,
+                "modifiers": rows(T.ENTANGLE_MODIFIERS),
+                "broadside_to_broadside_deg": T.BROADSIDE_TO_BROADSIDE_DEG,
+            },
             "ships_boats": rows(T.SHIPS_BOATS),
             "grounding_depth_by_rate": rows(T.GROUNDING_DEPTH_BY_RATE),
-            "grounding_depth_by_guns": [{"min_guns": a, "max_guns": b, "fathoms": f}
-                                        for a, b, f in T.GROUNDING_DEPTH_BY_GUNS],
-            "grounding": {"damage_fraction": T.GROUNDING_DAMAGE_FRACTION, "refloat_needed": T.REFLOAT_NEEDED,
-                          "assist_bonus": T.REFLOAT_ASSIST_BONUS, "fail_damage": T.REFLOAT_FAIL_DAMAGE,
-                          "assist_reach_mm": T.REFLOAT_ASSIST_REACH_MM, "cast_log_max_move_mm": T.CAST_LOG_MAX_MOVE_MM},
-            "anchoring": {"max_depth_fathoms": T.ANCHOR_MAX_DEPTH_FATHOMS, "drop_moves": T.ANCHOR_DROP_MOVES,
-                          "raise_moves": T.ANCHOR_RAISE_MOVES, "cut_moves": T.ANCHOR_CUT_MOVES,
-                          "man_masts_moves": T.MAN_MASTS_MOVES, "set_sails_moves": T.SET_SAILS_MOVES},
-            "mortars": {"damage": T.MORTAR_DAMAGE, "load_moves": T.MORTAR_LOAD_MOVES,
-                        "range_mm": list(T.MORTAR_RANGE_MM), "hit_radius_mm": T.MORTAR_HIT_RADIUS_MM,
-                        "spider_size_mm": T.MORTAR_SPIDER_SIZE_MM, "spider_spacing_mm": T.MORTAR_SPIDER_SPACING_MM},
-            "mortar_ranging": [{"low": a, "high": b, "result": r, "fraction": f} for a, b, r,
-                               f in T.MORTAR_RANGING],
+            "grounding_depth_by_guns": [
+                {"min_guns": a, "max_guns": b, "fathoms": f} for a, b, f in T.GROUNDING_DEPTH_BY_GUNS
+            ],
+            "grounding": {
+                "damage_fraction": T.GROUNDING_DAMAGE_FRACTION,
+                "refloat_needed": T.REFLOAT_NEEDED,
+                "assist_bonus": T.REFLOAT_ASSIST_BONUS,
+                "fail_damage": T.REFLOAT_FAIL_DAMAGE,
+                "assist_reach_mm": T.REFLOAT_ASSIST_REACH_MM,
+                "cast_log_max_move_mm": T.CAST_LOG_MAX_MOVE_MM,
+            },
+            "anchoring": {
+                "max_depth_fathoms": T.ANCHOR_MAX_DEPTH_FATHOMS,
+                "drop_moves": T.ANCHOR_DROP_MOVES,
+                "raise_moves": T.ANCHOR_RAISE_MOVES,
+                "cut_moves": T.ANCHOR_CUT_MOVES,
+                "man_masts_moves": T.MAN_MASTS_MOVES,
+                "set_sails_moves": T.SET_SAILS_MOVES,
+            },
+            "mortars": {
+                "damage": T.MORTAR_DAMAGE,
+                "load_moves": T.MORTAR_LOAD_MOVES,
+                "range_mm": list(T.MORTAR_RANGE_MM),
+                "hit_radius_mm": T.MORTAR_HIT_RADIUS_MM,
+                "spider_size_mm": T.MORTAR_SPIDER_SIZE_MM,
+                "spider_spacing_mm": T.MORTAR_SPIDER_SPACING_MM,
+            },
+            "mortar_ranging": [
+                {"low": a, "high": b, "result": r, "fraction": f} for a, b, r, f in T.MORTAR_RANGING
+            ],
             "mortar_spider": {str(k): list(v) for k, v in T.MORTAR_SPIDER.items()},
-            "shore_batteries": {"gun_spacing_mm": T.BATTERY_GUN_SPACING_MM,
-                                "points_per_gun": rows(T.BATTERY_POINTS_PER_GUN),
-                                "works_men_moves": rows(T.BATTERY_WORKS),
-                                "garrison_per_gun": T.BATTERY_GARRISON_PER_GUN,
-                                "garrison_troops_fraction": T.BATTERY_GARRISON_TROOPS_FRACTION},
+            "shore_batteries": {
+                "gun_spacing_mm": T.BATTERY_GUN_SPACING_MM,
+                "points_per_gun": rows(T.BATTERY_POINTS_PER_GUN),
+                "works_men_moves": rows(T.BATTERY_WORKS),
+                "garrison_per_gun": T.BATTERY_GARRISON_PER_GUN,
+                "garrison_troops_fraction": T.BATTERY_GARRISON_TROOPS_FRACTION,
+            },
             "marines": {"above_points": T.MARINES_ABOVE_POINTS, "per_gun": 1},
-            "merchants": {"merchant_crew_fraction": T.MERCHANT_CREW_FRACTION,
-                          "transport_guns_fraction": T.TRANSPORT_GUNS_FRACTION,
-                          "transport_crew_fraction": T.TRANSPORT_CREW_FRACTION},
-            "ship_definitions": [{"country": c, "type": t, "guns": g, "mortars": m, "points": p}
-                                 for c, t, g, m, p in T.SHIP_DEFINITIONS],
+            "merchants": {
+                "merchant_crew_fraction": T.MERCHANT_CREW_FRACTION,
+                "transport_guns_fraction": T.TRANSPORT_GUNS_FRACTION,
+                "transport_crew_fraction": T.TRANSPORT_CREW_FRACTION,
+            },
+            "ship_definitions": [
+                {"country": c, "type": t, "guns": g, "mortars": m, "points": p}
+                for c, t, g, m, p in T.SHIP_DEFINITIONS
+            ],
         }
 
 

@@ -103,7 +103,7 @@ def option(state: BattleState, name: str, default: JSON) -> JSON:
     return default if v is None else v
 
 
-# --- terrain -------------------------------------------------------------------------------------------------
+# --- terrain ------------------------------------------------------------------------------------------------
 
 
 def _in_polygon(p: Point, poly: list[Point]) -> bool:
@@ -139,7 +139,8 @@ class Shoal:
 
 
 def shoals(terrain: Iterable[TerrainFeature]) -> list[Shoal]:
-    """Return the shoals of the terrain (A3: kind ``shoal``, props ``depth`` fathoms and ``radius`` or ``polygon``)."""
+    """Return the shoals of the terrain (A3: kind ``shoal``, props ``depth`` fathoms and ``radius`` or
+    ``polygon``)."""
     out: list[Shoal] = []
     for t in terrain:
         if t.kind != "shoal" or not isinstance(t.position, Point):
@@ -167,7 +168,7 @@ def depth_at(state: BattleState, p: Point, shoal_list: list[Shoal] | None = None
     return depth
 
 
-# --- speeds and manoeuvre -------------------------------------------------------------------------------------
+# --- speeds and manoeuvre -----------------------------------------------------------------------------------
 
 
 def reduction_pct(ship: ShipState) -> int:
@@ -191,13 +192,14 @@ def sail_speed(state: BattleState, ship: ShipState, heading: float) -> float:
 
 
 def drift_distance(state: BattleState, ship: ShipState) -> float:
-    """Return the downwind drift in mm: 25% of the vessel's Aft speed, times the weather's factor (6.; S09)."""
+    """Return the downwind drift in mm: 25% of the vessel's Aft speed, times the weather's factor (6.;
+    S09)."""
     return C.base_speed(rate_of(ship), "aft") * T.DRIFT_FRACTION_OF_AFT * weather_effect(state)[1]
 
 
 def half_speed_turns(ship: ShipState) -> bool:
-    """Return True if the vessel makes every course change at half speed: merchant or transport, 50% or more of
-    its points lost (S10), or its wheel crew hit (13.)."""
+    """Return True if the vessel makes every course change at half speed: merchant or transport, 50% or more
+    of its points lost (S10), or its wheel crew hit (13.)."""
     if service_of(ship) != "warship" or ship.sheet.get("wheel_hit"):
         return True
     return points(ship) <= points_start(ship) * T.HALF_SPEED_TURN_LOSS_FRACTION
@@ -257,7 +259,7 @@ def sample_track(p: Point, heading: float, turn: float, dist: float, radius: flo
     Consistent with :func:`rules.geometry.turn_and_advance`: along the circle until the turn is made (or the
     distance runs out), then straight. Samples are at most ``step`` mm apart; start and end included.
     """
-    n = max(1, int(math.ceil(dist / step))) if dist > 0 else 0
+    n = max(1, math.ceil(dist / step)) if dist > 0 else 0
     out = [(p, heading)]
     if n == 0:
         return out
@@ -319,21 +321,38 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         rel = signed_deg(wf - heading)
         into = rel if abs(rel) > 1e-9 else 1e-6
         arc = radius * math.radians(abs(into))
-        end, h_wind, path = turn_and_advance(pos, heading, into, arc, radius)
+        end, _h_wind, path = turn_and_advance(pos, heading, into, arc, radius)
         new_h = norm_deg(wf + (T.TACK_END_OFF_WIND_DEG if into > 0 else -T.TACK_END_OFF_WIND_DEG))
         samples = sample_track(pos, heading, into, arc, radius)
         samples[-1] = (end, new_h)
-        return MovePlan(kind="tack", start=pos, heading=heading, end=end, end_heading=new_h, distance=arc,
-                        max_distance=arc, turn=into, radius=radius, samples=samples, path=path,
-                        notes=[f"tacks through the wind: turns {abs(into):.0f} degrees into the wind, pivots to "
-                               f"{new_h:.0f} degrees, 45 degrees off on the new tack (7.); a full move"])
+        return MovePlan(
+            kind="tack",
+            start=pos,
+            heading=heading,
+            end=end,
+            end_heading=new_h,
+            distance=arc,
+            max_distance=arc,
+            turn=into,
+            radius=radius,
+            samples=samples,
+            path=path,
+            notes=[
+                f"tacks through the wind: turns {abs(into):.0f} degrees into the wind, pivots to "
+                f"{new_h:.0f} degrees, 45 degrees off on the new tack (7.); a full move"
+            ],
+        )
     if reason is not None:
         if sh.get("towed_by") or sh.get("entangled_with") or sh.get("aground") or sh.get("anchored"):
             still.notes.append(f"does not move: {reason}")
             if wants_turn:
                 still.error = f"Cannot change course: {reason}."
             return still
-        if sh.get("abandoned") or (sh.get("dismasted") and not sh.get("jury_mast")) or inum(sh.get("drift_moves")):
+        if (
+            sh.get("abandoned")
+            or (sh.get("dismasted") and not sh.get("jury_mast"))
+            or inum(sh.get("drift_moves"))
+        ):
             d = drift_distance(state, ship)
             down = norm_deg(wind_from(state) + 180.0)
             samples = _straight(pos, down, d)
@@ -365,8 +384,10 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             return still
         wf = wind_from(state)
         if wants_turn and C.crosses_fore(heading, turn, wf):
-            still.error = ("That turn passes through or ends in the 'Fore' section, within 22.5 degrees of the "
-                           "wind's eye (6., 7., S43); tack instead.")
+            still.error = (
+                "That turn passes through or ends in the 'Fore' section, within 22.5 degrees of the "
+                "wind's eye (6., 7., S43); tack instead."
+            )
             return still
         new_h = norm_deg(heading + turn)
         s_old = sail_speed(state, ship, heading)
@@ -394,7 +415,9 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         plan.field = "speed"
         return plan
     if dist < mind - 1e-6:
-        plan.error = f"At least {mind:.0f} mm: a vessel must move 50% of its last move ({prev:.0f} mm; 6., S46)."
+        plan.error = (
+            f"At least {mind:.0f} mm: a vessel must move 50% of its last move ({prev:.0f} mm; 6., S46)."
+        )
         plan.field = "speed"
         return plan
     end, end_h, path = turn_and_advance(pos, heading, turn, dist, radius)
@@ -404,7 +427,7 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     return plan
 
 
-# --- gunnery ----------------------------------------------------------------------------------------------------
+# --- gunnery ------------------------------------------------------------------------------------------------
 
 
 @dataclass(slots=True)
@@ -481,11 +504,16 @@ def battery_of(state: BattleState, key: str) -> tuple[int, TerrainFeature] | Non
 
 
 def visible_to_side(state: BattleState, side: str) -> set[str]:
-    """Return the ids of ships ``side`` can see: its own, and others within visibility of one of its vessels (A2)."""
+    """Return the ids of ships ``side`` can see: its own, and others within visibility of one of its vessels
+    (A2)."""
     vis = state.conditions.visibility
     if vis is None:
         return {s.id for s in state.ships}
-    own = [s.position for s in state.ships if s.side == side and s.status == "active" and isinstance(s.position, Point)]
+    own = [
+        s.position
+        for s in state.ships
+        if s.side == side and s.status == "active" and isinstance(s.position, Point)
+    ]
     out = {s.id for s in state.ships if s.side == side}
     for s in state.ships:
         if s.id in out or not isinstance(s.position, Point):

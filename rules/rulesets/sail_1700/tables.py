@@ -1,5 +1,6 @@
 """The charts of ``sail_1700``, as data. Source: ``seeds/001_bb5ec6dbb79b532f.txt`` (Naval Wargame Rules
-1700-1830), with the S-rulings of ``../shared/rulings.md`` and Navalwar's NW-SAIL rulings (``docs/rulings.md``).
+1700-1830), with the S-rulings of ``../shared/rulings.md`` and Navalwar's NW-SAIL rulings
+(``docs/rulings.md``).
 
 Every chart is one constant named after the seed's section. Distances are millimetres (1 mm = 10 m, A3),
 angles degrees, dice: ``D100`` = two decimal dice, ``AVG`` = the average die (2,3,3,4,4,5), ``D6`` = the
@@ -79,10 +80,10 @@ WEATHER_CONDITIONS: Final[tuple[str, ...]] = ("fog", "clear", "rain", "storm")
 
 # --- 5. Effects of Weather Condition (lines 61-70), S05 (Storm = the Gale weather), S44 -------------------
 # (condition, wind) -> (firing, speed factor). firing: "all" = normal, "none" = no vessel fires,
-# "rated" = no firing from unrated vessels, "rated_two_thirds" = no firing from unrated vessels and one third of
-# the guns of rated vessels (floor, S44) may not fire. Speed factor multiplies the sailing speed (0 = no movement).
-# Combinations the seed does not list (fog/clear/rain in a gale, storm in calm/light) never come off WEATHER_CHART
-# except rain + gale, which the chart lists.
+# "rated" = no firing from unrated vessels, "rated_two_thirds" = no firing from unrated vessels and one third
+# of the guns of rated vessels (floor, S44) may not fire. Speed factor multiplies the sailing speed (0 = no
+# movement). Combinations the seed does not list (fog/clear/rain in a gale, storm in calm/light) never come
+# off WEATHER_CHART except rain + gale, which the chart lists.
 WEATHER_EFFECTS: Final[dict[tuple[str, str], tuple[str, float]]] = {
     ("storm", "gale"): ("none", 0.5),
     ("storm", "strong"): ("rated_two_thirds", 1.0),
@@ -117,7 +118,9 @@ RATE_SPEED_GROUP: Final[dict[str, str]] = {
 POINTS_OF_SAILING: Final[tuple[tuple[float, str], ...]] = ((22.5, "irons"), (67.5, "bow"), (157.5,
                                                                                             "beam_quarter"),
                                                           (180.1, "aft"))
-CLOSEST_TO_WIND_DEG: Final = 22.5  # line 83; S43: the turning circle's 'Fore' section is the same 22.5 degrees
+CLOSEST_TO_WIND_DEG: Final = (
+    22.5  # line 83; S43: the turning circle's 'Fore' section is the same 22.5 degrees
+)
 MIN_MOVE_FRACTION: Final = 0.5  # line 81, S46: voluntary slowing only
 HALF_SPEED_TURN_LOSS_FRACTION: Final = 0.5  # line 85, S10
 MAST_DAMAGE_REDUCTION_PCT: Final = 25  # line 178 etc.; S11: reductions add up (percent of base speed)
@@ -126,7 +129,7 @@ DRIFT_FRACTION_OF_AFT: Final = 0.25  # line 87, S09: dismasted vessels drift dow
 JURY_MAST_AFTER_MOVES: Final = 2  # line 87: after two moves a temporary mast may be raised
 JURY_MAST_FRACTION: Final = 0.25  # line 87, S09: 25% of the speed for the current wind sector
 
-# --- 7. Manoeuvring / 29. Turning Circle (lines 93-104, 462-464) ---------------------------------------------
+# --- 7. Manoeuvring / 29. Turning Circle (lines 93-104, 462-464) --------------------------------------------
 # Diameters in mm. NW-SAIL-1: 1st-3rd rates (ships of the line) use the 6 cm circle, every other vessel the
 # 4.75 cm circle. Changes of course follow the circle (rules.geometry.turn_and_advance).
 TURNING_CIRCLE_DIAMETER_MM: Final[dict[str, float]] = {"large": 60.0, "small": 47.5}
@@ -137,11 +140,11 @@ TURNING_CIRCLE_BY_RATE: Final[dict[str, str]] = {
 TACK_END_OFF_WIND_DEG: Final = 45.0  # line 104: the bow ends 45 degrees from the wind on the new tack
 TACK_FORBIDDEN_WINDS: Final[tuple[str, ...]] = ("strong", "gale")  # line 99
 
-# --- 8. Crew Efficiency Gradings (lines 110-114): one ordinary die ----------------------------------------------
+# --- 8. Crew Efficiency Gradings (lines 110-114): one ordinary die ------------------------------------------
 EFFICIENCY_GRADES: Final[dict[int, str]] = {1: "poor", 2: "poor", 3: "average", 4: "average", 5: "good",
                                             6: "good"}
 
-# --- 9. Towing (line 120), 10. Rowing (line 126) -----------------------------------------------------------------
+# --- 9. Towing (line 120), 10. Rowing (line 126) ------------------------------------------------------------
 TOW_SECURE_MOVES: Final = 2
 TOW_SPEED_FRACTION: Final = 0.25
 TOW_REACH_MM: Final = 50.0  # NW-SAIL-7: a tow can be passed to a vessel within 50 mm
@@ -149,7 +152,7 @@ TOW_LINE_MM: Final = 30.0  # NW-SAIL-7: the towed vessel follows 30 mm astern
 ROW_MAX_POINTS: Final = 99  # "Only vessels of 99 Damage points or less can be rowed"
 ROW_MAX_MM: Final = 50.0
 
-# --- 11. Gunnery (lines 132-146) ------------------------------------------------------------------------------
+# --- 11. Gunnery (lines 132-146) ----------------------------------------------------------------------------
 # Range bands in mm, upper bounds inclusive: (short, medium, long). Rated = 1st-6th rates.
 GUNNERY_RANGES: Final[dict[str, tuple[float, float, float]]] = {
     "rated": (100.0, 200.0, 300.0),
@@ -162,7 +165,7 @@ ARC_OF_FIRE_DEG: Final = 22.0  # line 142, S12: 22 degrees either side of the be
 RAKE_ARC_DEG: Final = 22.5  # NW-SAIL-3: the firer lies within 22.5 degrees of the target's keel line (S13)
 SHORE_BATTERY_ARC_DEG: Final = 35.0  # line 341: 70 degrees, 35 either side of the perpendicular
 
-# --- 12. Damage Calculation: firing factor (lines 156-164), S13, S14, S15 -----------------------------------------
+# --- 12. Damage Calculation: firing factor (lines 156-164), S13, S14, S15 -----------------------------------
 FIRING_FACTOR_MODIFIERS: Final[dict[str, int]] = {
     "stern_rake": 4,  # S13 "Stren Rake"
     "bow_rake": 2,
@@ -183,17 +186,29 @@ FIRING_FACTOR_DICE: Final = 2  # "the sum of two Average dice"
 FF_MIN_EFFECT: Final = 1  # S14: FF <= 0 has no effect
 FF_MAX_COLUMN: Final = 19  # S14: FF >= 20 reads column 19
 NATIONS: Final[tuple[str, ...]] = (
-    "Britain", "USA", "France", "Spain", "Dutch", "Denmark", "Sweden", "Russia", "Portugal", "Naples", "Venice",
-    "Ottoman", "Other",
+    "Britain",
+    "USA",
+    "France",
+    "Spain",
+    "Dutch",
+    "Denmark",
+    "Sweden",
+    "Russia",
+    "Portugal",
+    "Naples",
+    "Venice",
+    "Ottoman",
+    "Other",
 )
 NATION_BONUS: Final[tuple[str, ...]] = ("Britain", "USA")
 NATION_NEUTRAL: Final[tuple[str, ...]] = ("Dutch", "Denmark", "France")
 CHART_MAX_ROW: Final = 30  # S22: more than 30 guns or men: as many 30s as possible, then the remainder
 
-# --- 28. Gunnery / Boarding Action Chart (lines 418-448) ---------------------------------------------------------
+# --- 28. Gunnery / Boarding Action Chart (lines 418-448) ----------------------------------------------------
 # GUNNERY_CHART[guns - 1][ff - 1] = (crew/damage points, guns destroyed). Printed "." = (0, 0).
 # Corrected cells: S16 (18/FF2), S17 (21/6, 27/11, 30/16), S18 (24/18), S19 (25/1, 14/10).
-# Suspect cells kept as printed: S20 (19/2 = 3 (1); rows 17, 18, 23, 24, 25-30) and S21 (flat steps, odd brackets).
+# Suspect cells kept as printed: S20 (19/2 = 3 (1); rows 17, 18, 23, 24, 25-30) and S21 (flat steps, odd
+# brackets).
 GUNNERY_CHART: Final[tuple[tuple[tuple[int, int], ...], ...]] = (
     # 1 guns/men
     ((0, 0), (0, 0), (0, 0), (0, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (1, 0), (2, 0), (2, 0),
@@ -208,14 +223,14 @@ GUNNERY_CHART: Final[tuple[tuple[tuple[int, int], ...], ...]] = (
     ((0, 0), (1, 0), (2, 0), (2, 0), (3, 1), (3, 1), (4, 1), (5, 1), (5, 1), (6, 1), (6, 1), (7, 2), (8, 2),
      (8, 2), (9, 2), (9, 2), (10, 2), (11, 2), (11, 2)),
     # 5 guns/men
-    ((1, 0), (1, 0), (2, 0), (3, 1), (4, 1), (4, 1), (5, 1), (6, 1), (7, 1), (7, 1), (8, 2), (9, 2), (10,
-                                                                                                      2), (10, 2), (11, 2), (12, 2), (13, 3), (14, 3), (14, 3)),
+    ((1, 0), (1, 0), (2, 0), (3, 1), (4, 1), (4, 1), (5, 1), (6, 1), (7, 1), (7, 1), (8, 2), (9, 2), (10, 2),
+     (10, 2), (11, 2), (12, 2), (13, 3), (14, 3), (14, 3)),
     # 6 guns/men
-    ((1, 0), (2, 0), (2, 0), (3, 1), (4, 1), (5, 1), (5, 1), (6, 1), (7, 1), (8, 2), (9, 2), (10, 2), (11,
-                                                                                                       2), (12, 2), (13, 3), (14, 3), (15, 3), (16, 3), (17, 3)),
+    ((1, 0), (2, 0), (2, 0), (3, 1), (4, 1), (5, 1), (5, 1), (6, 1), (7, 1), (8, 2), (9, 2), (10, 2), (11, 2),
+     (12, 2), (13, 3), (14, 3), (15, 3), (16, 3), (17, 3)),
     # 7 guns/men
-    ((1, 0), (2, 0), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 2), (9, 2), (10, 2), (11, 2), (12, 2), (13,
-                                                                                                         3), (14, 3), (14, 3), (16, 3), (18, 4), (19, 4), (20, 4)),
+    ((1, 0), (2, 0), (3, 1), (4, 1), (5, 1), (6, 1), (7, 1), (8, 2), (9, 2), (10, 2), (11, 2), (12, 2),
+     (13, 3), (14, 3), (14, 3), (16, 3), (18, 4), (19, 4), (20, 4)),
     # 8 guns/men
     ((1, 0), (2, 0), (3, 1), (5, 1), (6, 1), (7, 1), (8, 2), (8, 2), (11, 2), (12, 2), (13, 2), (14, 3),
      (15, 3), (17, 3), (18, 4), (18, 4), (20, 4), (21, 4), (23, 5)),
@@ -241,50 +256,50 @@ GUNNERY_CHART: Final[tuple[tuple[tuple[int, int], ...], ...]] = (
     ((2, 0), (4, 1), (7, 1), (8, 2), (11, 2), (13, 3), (16, 3), (18, 4), (20, 4), (22, 4), (25, 5), (27, 5),
      (29, 6), (31, 6), (34, 7), (36, 7), (38, 8), (40, 8), (43, 9)),
     # 16 guns/men
-    ((2, 0), (5, 1), (8, 2), (11, 2), (13, 3), (16, 3), (18, 4), (20, 4), (22, 4), (25, 5), (27, 5), (29,
-                                                                                                      6), (31, 6), (34, 7), (36, 7), (38, 8), (40, 8), (43, 9), (45, 9)),
+    ((2, 0), (5, 1), (8, 2), (11, 2), (13, 3), (16, 3), (18, 4), (20, 4), (22, 4), (25, 5), (27, 5), (29, 6),
+     (31, 6), (34, 7), (36, 7), (38, 8), (40, 8), (43, 9), (45, 9)),
     # 17 guns/men
-    ((2, 0), (5, 1), (7, 1), (10, 2), (13, 3), (15, 3), (18, 4), (20, 4), (23, 5), (25, 5), (28, 6), (30,
-                                                                                                      6), (33, 7), (35, 7), (38, 8), (41, 8), (43, 9), (46, 9), (48, 10)),
+    ((2, 0), (5, 1), (7, 1), (10, 2), (13, 3), (15, 3), (18, 4), (20, 4), (23, 5), (25, 5), (28, 6), (30, 6),
+     (33, 7), (35, 7), (38, 8), (41, 8), (43, 9), (46, 9), (48, 10)),
     # 18 guns/men -- FF 2: S16: printed '(1)' with no damage figure
-    ((2, 0), (5, 1), (10, 2), (13, 3), (15, 3), (18, 4), (20, 4), (23, 5), (25, 5), (28, 6), (30, 6), (33,
-                                                                                                       7), (35, 7), (38, 8), (41, 8), (43, 9), (46, 9), (48, 10), (51, 10)),
+    ((2, 0), (5, 1), (10, 2), (13, 3), (15, 3), (18, 4), (20, 4), (23, 5), (25, 5), (28, 6), (30, 6), (33, 7),
+     (35, 7), (38, 8), (41, 8), (43, 9), (46, 9), (48, 10), (51, 10)),
     # 19 guns/men
-    ((3, 1), (3, 1), (8, 2), (11, 2), (14, 3), (17, 3), (20, 4), (23, 5), (25, 5), (28, 6), (31, 6), (34,
-                                                                                                      7), (37, 7), (40, 8), (43, 9), (45, 9), (48, 10), (51, 10), (56, 11)),
+    ((3, 1), (3, 1), (8, 2), (11, 2), (14, 3), (17, 3), (20, 4), (23, 5), (25, 5), (28, 6), (31, 6), (34, 7),
+     (37, 7), (40, 8), (43, 9), (45, 9), (48, 10), (51, 10), (56, 11)),
     # 20 guns/men
-    ((3, 1), (6, 1), (9, 2), (12, 2), (15, 3), (18, 4), (21, 4), (24, 5), (27, 5), (30, 6), (33, 7), (36,
-                                                                                                      7), (39, 8), (42, 8), (45, 9), (48, 10), (51, 10), (54, 11), (57, 11)),
+    ((3, 1), (6, 1), (9, 2), (12, 2), (15, 3), (18, 4), (21, 4), (24, 5), (27, 5), (30, 6), (33, 7), (36, 7),
+     (39, 8), (42, 8), (45, 9), (48, 10), (51, 10), (54, 11), (57, 11)),
     # 21 guns/men -- FF 6: S17: printed 10 (4)
-    ((3, 1), (6, 1), (9, 2), (12, 2), (16, 3), (19, 4), (22, 4), (25, 5), (28, 6), (31, 6), (36, 7), (38,
-                                                                                                      8), (41, 8), (44, 9), (47, 9), (50, 10), (53, 11), (56, 11), (60, 12)),
+    ((3, 1), (6, 1), (9, 2), (12, 2), (16, 3), (19, 4), (22, 4), (25, 5), (28, 6), (31, 6), (36, 7), (38, 8),
+     (41, 8), (44, 9), (47, 9), (50, 10), (53, 11), (56, 11), (60, 12)),
     # 22 guns/men
-    ((3, 1), (6, 1), (10, 2), (13, 3), (18, 4), (20, 4), (23, 5), (27, 5), (29, 6), (33, 7), (38, 8), (41,
-                                                                                                       8), (43, 9), (47, 9), (50, 10), (53, 11), (56, 11), (59, 11), (62, 12)),
+    ((3, 1), (6, 1), (10, 2), (13, 3), (18, 4), (20, 4), (23, 5), (27, 5), (29, 6), (33, 7), (38, 8), (41, 8),
+     (43, 9), (47, 9), (50, 10), (53, 11), (56, 11), (59, 11), (62, 12)),
     # 23 guns/men
-    ((3, 1), (7, 1), (10, 2), (18, 4), (20, 4), (23, 5), (27, 5), (29, 6), (33, 7), (36, 7), (41, 8), (43,
-                                                                                                       9), (47, 9), (50, 10), (53, 11), (56, 11), (59, 11), (62, 12), (65, 13)),
+    ((3, 1), (7, 1), (10, 2), (18, 4), (20, 4), (23, 5), (27, 5), (29, 6), (33, 7), (36, 7), (41, 8), (43, 9),
+     (47, 9), (50, 10), (53, 11), (56, 11), (59, 11), (62, 12), (65, 13)),
     # 24 guns/men -- FF 18: S18: printed '65 (13' (no closing parenthesis)
-    ((3, 1), (7, 1), (11, 2), (20, 4), (23, 5), (27, 5), (29, 6), (33, 7), (36, 7), (38, 8), (43, 9), (47,
-                                                                                                       9), (50, 10), (53, 11), (56, 11), (59, 11), (62, 12), (65, 13), (68, 14)),
+    ((3, 1), (7, 1), (11, 2), (20, 4), (23, 5), (27, 5), (29, 6), (33, 7), (36, 7), (38, 8), (43, 9), (47, 9),
+     (50, 10), (53, 11), (56, 11), (59, 11), (62, 12), (65, 13), (68, 14)),
     # 25 guns/men -- FF 1: S19: printed 4 (0)
-    ((4, 1), (7, 1), (11, 2), (15, 3), (19, 4), (22, 4), (26, 5), (30, 6), (34, 7), (41, 8), (45, 9), (47,
-                                                                                                       10), (52, 10), (56, 11), (60, 12), (64, 13), (67, 13), (71, 14), (71, 14)),
+    ((4, 1), (7, 1), (11, 2), (15, 3), (19, 4), (22, 4), (26, 5), (30, 6), (34, 7), (41, 8), (45, 9),
+     (47, 10), (52, 10), (56, 11), (60, 12), (64, 13), (67, 13), (71, 14), (71, 14)),
     # 26 guns/men
-    ((4, 1), (8, 2), (11, 2), (15, 3), (19, 4), (23, 5), (27, 5), (31, 6), (35, 7), (43, 9), (47, 9), (50,
-                                                                                                       10), (54, 11), (58, 12), (62, 12), (66, 13), (70, 14), (76, 15), (77, 15)),
+    ((4, 1), (8, 2), (11, 2), (15, 3), (19, 4), (23, 5), (27, 5), (31, 6), (35, 7), (43, 9), (47, 9),
+     (50, 10), (54, 11), (58, 12), (62, 12), (66, 13), (70, 14), (76, 15), (77, 15)),
     # 27 guns/men -- FF 11: S17: printed 43 (10)
-    ((4, 1), (8, 2), (12, 2), (16, 3), (20, 4), (24, 5), (28, 6), (32, 6), (36, 7), (44, 9), (48, 10), (52,
-                                                                                                        10), (56, 11), (61, 12), (65, 13), (67, 14), (73, 15), (77, 15), (80, 16)),
+    ((4, 1), (8, 2), (12, 2), (16, 3), (20, 4), (24, 5), (28, 6), (32, 6), (36, 7), (44, 9), (48, 10),
+     (52, 10), (56, 11), (61, 12), (65, 13), (67, 14), (73, 15), (77, 15), (80, 16)),
     # 28 guns/men
-    ((4, 1), (8, 2), (12, 2), (17, 3), (21, 4), (25, 5), (29, 6), (33, 7), (38, 8), (46, 9), (52, 10), (56,
-                                                                                                        11), (61, 12), (65, 13), (67, 14), (71, 14), (75, 15), (80, 16), (82, 16)),
+    ((4, 1), (8, 2), (12, 2), (17, 3), (21, 4), (25, 5), (29, 6), (33, 7), (38, 8), (46, 9), (52, 10),
+     (56, 11), (61, 12), (65, 13), (67, 14), (71, 14), (75, 15), (80, 16), (82, 16)),
     # 29 guns/men
-    ((4, 1), (8, 2), (13, 3), (17, 3), (22, 4), (26, 5), (30, 6), (35, 7), (39, 8), (52, 10), (54, 11), (61,
-                                                                                                         12), (65, 13), (69, 14), (74, 15), (78, 16), (82, 16), (85, 17), (88, 18)),
+    ((4, 1), (8, 2), (13, 3), (17, 3), (22, 4), (26, 5), (30, 6), (35, 7), (39, 8), (52, 10), (54, 11),
+     (61, 12), (65, 13), (69, 14), (74, 15), (78, 16), (82, 16), (85, 17), (88, 18)),
     # 30 guns/men -- FF 16: S17: printed 8 (16)
-    ((4, 1), (9, 2), (14, 3), (18, 4), (25, 5), (27, 5), (31, 6), (36, 7), (40, 8), (54, 11), (58, 12), (63,
-                                                                                                         13), (67, 13), (72, 14), (76, 15), (80, 16), (85, 17), (88, 18), (90, 20)),
+    ((4, 1), (9, 2), (14, 3), (18, 4), (25, 5), (27, 5), (31, 6), (36, 7), (40, 8), (54, 11), (58, 12),
+     (63, 13), (67, 13), (72, 14), (76, 15), (80, 16), (85, 17), (88, 18), (90, 20)),
 )
 
 # The cells GUNNERY_CHART changes from the printed chart: (guns, ff) -> (printed, corrected, ruling).
@@ -300,7 +315,7 @@ GUNNERY_CHART_CORRECTIONS: Final[dict[tuple[int, int], tuple[tuple[int | None, i
     (14, 10): ((21, 3), (21, 4), "S19"),
 }
 
-# --- 13. Effects of Damage: the damage chart (lines 174-201), S02 (00 = 0), S23, S24, S25 -----------------------
+# --- 13. Effects of Damage: the damage chart (lines 174-201), S02 (00 = 0), S23, S24, S25 -------------------
 # (low, high, result code). One roll of two decimal dice (00-99) per 50 points removed "or part thereof" per
 # volley (S24: ceil(points / 50)).
 DAMAGE_POINTS_PER_ROLL: Final = 50
@@ -345,7 +360,9 @@ DAMAGE_RESULT_TEXT: Final[dict[str, str]] = {
     "boat_destroyed": "One ship's boat destroyed",
     "nothing": "Nothing",
     "wheel_port": "Wheel crew hit: vessel turns 90 degrees to port, all further course changes at half speed",
-    "wheel_starboard": "Wheel crew hit: vessel turns 90 degrees to starboard, all further course changes at half speed",
+    "wheel_starboard": (
+        "Wheel crew hit: vessel turns 90 degrees to starboard, all further course changes at half speed"
+    ),
     "anchor_cable": "Anchor cable hit if laid: vessel drifts downwind next move",
     "severe_underwater": "Severe underwater damage: all sailing speeds reduced by 50%",
     "pumps_destroyed": "Pumps destroyed: with severe underwater damage the vessel sinks in four moves (S25)",
@@ -356,7 +373,7 @@ NO_COURSE_CHANGE_MOVES: Final[dict[str, int]] = {"captain_killed": 2, "captain_w
 WHEEL_TURN_DEG: Final[dict[str, float]] = {"wheel_port": -90.0, "wheel_starboard": 90.0}
 PUMPS_SINK_MOVES: Final = 4
 
-# --- 14. Fires (lines 207-213), S27, S28 --------------------------------------------------------------------------
+# --- 14. Fires (lines 207-213), S27, S28 --------------------------------------------------------------------
 # Average die needed on attempt 1, 2, 3, 4 (S27: "four" = 4 or more; option: exactly 4 on the third attempt).
 FIRE_ATTEMPT_NEEDED: Final[tuple[int, ...]] = (4, 4, 4, 5)
 FIRE_EXPLOSION_DICE: Final = 2  # two average dice after each failed attempt / each move out of control
@@ -364,7 +381,7 @@ FIRE_EXPLOSION_SCORE: Final = 10  # "A score of ten and the vessel explodes"
 FIRE_OUT_OF_CONTROL_DAMAGE: Final = 40  # per move, per fire out of control
 EXPLOSION_RADIUS_MM: Final = 75.0  # ships within 75 mm test for fires: one ordinary die of fires each (S28)
 
-# --- 15. Boarding (lines 219-237), S29, S30; 16. Prize Crews (line 241) ----------------------------------------------
+# --- 15. Boarding (lines 219-237), S29, S30; 16. Prize Crews (line 241) -------------------------------------
 BOARDING_LEAVE_ABOARD_FRACTION: Final = 0.2  # the attacker leaves 20% of the crew aboard
 BOARDING_MODIFIERS: Final[dict[str, int]] = {"grade_good": 1, "grade_poor": -1, "british_american": 1,
                                              "other_nationality": -1}
@@ -372,20 +389,20 @@ DECKS_BY_RATE: Final[dict[str, int]] = {"1st": 3, "2nd": 3, "3rd": 2, "4th": 2, 
                                         "unrated": 1}
 PRIZE_CREW_FRACTION: Final = 0.1
 
-# --- 17. Sinking, 18. Striking Colours (lines 247, 253), S31 ---------------------------------------------------------
+# --- 17. Sinking, 18. Striking Colours (lines 247, 253), S31 ------------------------------------------------
 STRIKE_BELOW_FRACTION: Final = 0.2  # compulsory when below 20% of starting points and unable to escape fire
 
-# --- 19. Vessels Becoming Entangled (lines 259-269), S32, S33, S34 ----------------------------------------------------
+# --- 19. Vessels Becoming Entangled (lines 259-269), S32, S33, S34 ------------------------------------------
 CONTACT_MM: Final = 15.0  # NW-SAIL-4: centres closer than a model's beam (1/1200) are in contact
 ENTANGLE_SEPARATE_NEEDED: Final = 4  # S32: 4 or over separates (one average die)
 ENTANGLE_MODIFIERS: Final[dict[str, int]] = {"same_side": 1, "broadside_to_broadside": -1}
 BROADSIDE_TO_BROADSIDE_DEG: Final = 45.0  # NW-SAIL-5: keels within 45 degrees of parallel
 
-# --- 20. Ships Boats (lines 276-278) -----------------------------------------------------------------------------------
+# --- 20. Ships Boats (lines 276-278) ------------------------------------------------------------------------
 SHIPS_BOATS: Final[dict[str, int]] = {"1st": 8, "2nd": 8, "3rd": 8, "4th": 4, "5th": 4, "6th": 4,
                                       "unrated": 1}
 
-# --- 21. Shoals and Shallows (lines 284-299), S35, S36, S37 ---------------------------------------------------------------
+# --- 21. Shoals and Shallows (lines 284-299), S35, S36, S37 -------------------------------------------------
 # Rated: depth in fathoms at or below which the vessel runs aground.
 GROUNDING_DEPTH_BY_RATE: Final[dict[str, int]] = {"1st": 5, "2nd": 5, "3rd": 5, "4th": 4, "5th": 4, "6th": 4}
 # Unrated, by guns: (min guns, max guns or None, fathoms). S36: 26+ guns ground in 4 fathoms.
@@ -399,7 +416,7 @@ REFLOAT_FAIL_DAMAGE: Final = 20
 REFLOAT_ASSIST_REACH_MM: Final = 100.0  # NW-SAIL-8
 CAST_LOG_MAX_MOVE_MM: Final = 60.0
 
-# --- 22. Anchoring (lines 303-305) -------------------------------------------------------------------------------------
+# --- 22. Anchoring (lines 303-305) --------------------------------------------------------------------------
 ANCHOR_MAX_DEPTH_FATHOMS: Final = 300  # "less than 300 fathoms"
 ANCHOR_DROP_MOVES: Final = 1
 ANCHOR_RAISE_MOVES: Final = 5
@@ -407,7 +424,7 @@ ANCHOR_CUT_MOVES: Final = 1
 MAN_MASTS_MOVES: Final = 2
 SET_SAILS_MOVES: Final = 2
 
-# --- 23. Mortars (lines 311-331), S38, S39; 30. Mortar Spider (line 474) ----------------------------------------------
+# --- 23. Mortars (lines 311-331), S38, S39; 30. Mortar Spider (line 474) ------------------------------------
 MORTAR_DAMAGE: Final = 50  # S38: a hit does 50 damage points (one damage-chart roll)
 MORTAR_LOAD_MOVES: Final = 4
 MORTAR_RANGE_MM: Final[tuple[float, float]] = (100.0, 500.0)
@@ -430,7 +447,7 @@ MORTAR_SPIDER: Final[dict[int, tuple[int, int]]] = {
 MORTAR_SPIDER_SPACING_MM: Final = 130.0 / 3
 MORTAR_HIT_RADIUS_MM: Final = 20.0  # NW-SAIL-9: a shell falling within 20 mm of a ship's centre hits it
 
-# --- 24. Shore Batteries (lines 335-341) ---------------------------------------------------------------------------------
+# --- 24. Shore Batteries (lines 335-341) --------------------------------------------------------------------
 BATTERY_GUN_SPACING_MM: Final = 2.0
 BATTERY_POINTS_PER_GUN: Final[dict[str, int]] = {"open": 10, "earth": 30, "stone": 40}
 BATTERY_WORKS: Final[dict[str, tuple[int, int]]] = {  # task -> (men, moves)
@@ -441,13 +458,15 @@ BATTERY_WORKS: Final[dict[str, tuple[int, int]]] = {  # task -> (men, moves)
 BATTERY_GARRISON_PER_GUN: Final = 6
 BATTERY_GARRISON_TROOPS_FRACTION: Final = 0.5
 
-# --- 25. Marines (line 347), S40; 26. Merchant Vessels and Transports (line 353), S41 ------------------------------------
-MARINES_ABOVE_POINTS: Final = 101  # "over 101 damage points": one marine per gun aboard (part of the crew, S40)
+# --- 25. Marines (line 347), S40; 26. Merchant Vessels and Transports (line 353), S41 -----------------------
+MARINES_ABOVE_POINTS: Final = (
+    101  # "over 101 damage points": one marine per gun aboard (part of the crew, S40)
+)
 MERCHANT_CREW_FRACTION: Final = 0.1
 TRANSPORT_GUNS_FRACTION: Final = 0.5
 TRANSPORT_CREW_FRACTION: Final = 0.1  # S41: the one pool of crew/damage points is 10%
 
-# --- 27. Ship Definitions (lines 359-410) ---------------------------------------------------------------------------------
+# --- 27. Ship Definitions (lines 359-410) -------------------------------------------------------------------
 # (country, vessel type, guns, mortars, crew/damage points). Every row of the seed's table.
 SHIP_DEFINITIONS: Final[tuple[tuple[str, str, int, int, int], ...]] = (
     ("Spain", "1st", 130, 0, 1100),

@@ -14,7 +14,17 @@ from ...dice import Dice
 from ...model import JSON, Event, Modifier, Roll
 from . import tables as T
 from .gunnery import GunRow, halve
-from .record import ALL_AREAS, GUN_AREAS, UNDERWATER_AREAS, ClassData, Cond, Fire, Flood, Sheet
+from .record import (
+    ALL_AREAS,
+    GUN_AREAS,
+    UNDERWATER_AREAS,
+    ClassData,
+    Cond,
+    Fire,
+    Flood,
+    Sheet,
+    armour_rank,
+)
 
 MAX_REROLLS = 50
 
@@ -42,6 +52,8 @@ class Ctx:
     events: list[Event] = field(default_factory=list)
     carrier_table: str = "capital"
     shell_flooding: bool = False
+    claimed: set[int] = field(default_factory=set)
+    """ids of the rolls an event already carries (A8: one die, one event)."""
 
     def roll(self, purpose: str) -> int:
         """Roll a D20 for ``purpose``."""
@@ -52,8 +64,18 @@ class Ctx:
         return len(self.dice.rolls)
 
     def since(self, mark: int) -> tuple[Roll, ...]:
-        """Return the rolls made after ``mark``."""
-        return tuple(self.dice.rolls[mark:])
+        """Return the rolls made after ``mark`` for a new event, less those an earlier event carries.
+
+        Nested results log first (a W34 flooding roll inside a critical inside a shell hit), so each die goes
+        to the event of the rule it served, and a side's view lists it once (A2, A8).
+        """
+        rolls = self.dice.rolls[mark:]
+        if not rolls:
+            return ()
+        claimed = self.claimed
+        out = tuple(r for r in rolls if id(r) not in claimed)
+        claimed.update(map(id, out))
+        return out
 
     def own(
         self,
@@ -126,25 +148,30 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
     left.
     """
     out: list[tuple[str, int | None]] = []
+    if n <= 0:
+        return out
     sh, cd = hull.sheet, hull.cd
     order = T.DAMAGE_PREFERENCES.get(sh.preference, T.DAMAGE_PREFERENCES[T.DEFAULT_PREFERENCE])
+    # intact boxes per area, counted once: marking a box takes exactly one from its area
+    left = {a: sh.remaining(cd, a) for a in ALL_AREAS}
     for _ in range(n):
-        total = sh.total_remaining(cd)
+        total = sum(left.values())
         if total <= 0:
             break
         chosen = None
         for area in order:
-            if sh.remaining(cd, area) <= 0:
+            if left[area] <= 0:
                 continue
-            if area in UNDERWATER_AREAS and sh.underwater_remaining(cd) <= 1 and total > 1:
+            if area in UNDERWATER_AREAS and left["underwater"] + left["engine"] <= 1 and total > 1:
                 continue
             chosen = area
             break
         if chosen is None:
-            chosen = next(a for a in ALL_AREAS if sh.remaining(cd, a) > 0)
+            chosen = next(a for a in ALL_AREAS if left[a] > 0)
         box = sh.mark(cd, chosen)
         if box is not None:
             out.append(box)
+            left[chosen] -= 1
     return out
 
 
@@ -270,6 +297,7 @@ def shell_hit(
     specialized or critical hit takes the located box's place.
     """
     sh, cd = hull.sheet, hull.cd
+    cal = f"{calibre:g}"  # formatted once: a 200-ship phase resolves over a thousand hits
     m = ctx.mark()
     loc_roll = ctx.roll(f"hit location on {hull.name} ({band})")
     location = str(lookup(T.HIT_LOCATION[band], loc_roll))
@@ -280,9 +308,7 @@ def shell_hit(
     if location in GUN_AREAS:
         intact = sh.intact_boxes(cd, location)
         if intact:
-            idx = max(
-                intact, key=lambda i: ({"A": 5, "B": 4, "C": 3, "D": 2, "E": 1}.get(cd.guns[i].armour, 0), i)
-            )
+            idx = max(intact, key=lambda i: (armour_rank(cd.guns[i].armour), i))
             target_box = (location, idx)
             letter = cd.guns[idx].armour
     elif location == "above":
@@ -301,7 +327,7 @@ def shell_hit(
         letter = cd.armour(location)
     pen_text = ""
     if target_box is not None or w34:
-        ok, pr, needed = penetrates(ctx, row.penetration, letter, band, f"{calibre:g}in vs {letter or '-'}")
+        ok, pr, needed = penetrates(ctx, row.penetration, letter, band, f"{cal}in vs {letter or '-'}")
         if letter:
             if pr is None:
                 pen_text = f"; armour {letter}: {'penetrates (ALL)' if ok else 'cannot penetrate (NO)'}"
@@ -321,7 +347,7 @@ def shell_hit(
                     ship_id=firer,
                     target_id=hull.ship_id,
                     rolls=ctx.since(m),
-                    text=f"{calibre:g}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no "
+                    text=f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no "
                     f"damage (W29).",
                     outcome="no_penetration",
                     data={"location": location, "calibre": calibre, "penetrated": False},
@@ -338,7 +364,7 @@ def shell_hit(
             ship_id=firer,
             target_id=hull.ship_id,
             rolls=ctx.since(m),
-            text=f"{calibre:g}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}.",
+            text=f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}.",
             outcome="hit",
             data={"location": location, "calibre": calibre, "penetrated": True},
         )
@@ -346,7 +372,7 @@ def shell_hit(
     available = row.damage_halves + sh.half
     if available < 2:
         sh.half = available
-        ctx.own(hull, "damage", f"{calibre:g}-inch hit: half a box carried (W32).", data={"half": sh.half})
+        ctx.own(hull, "damage", f"{cal}-inch hit: half a box carried (W32).", data={"half": sh.half})
         return
     rest = available - 2
     sh.half = rest % 2
@@ -373,7 +399,7 @@ def shell_hit(
     ctx.own(
         hull,
         "damage",
-        f"{calibre:g}-inch hit on {location}{note}: "
+        f"{cal}-inch hit on {location}{note}: "
         f"marked {', '.join(_box_text(cd, b) for b in marked) or '-'}"
         f"; collateral {', '.join(_box_text(cd, b) for b in coll) or '-'}"
         f"{'; half a box carried' if sh.half else ''}.",

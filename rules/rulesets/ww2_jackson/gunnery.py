@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import cache
 
 from ...base import round_half_up
 from . import tables as T
@@ -39,6 +40,7 @@ def gun_size(calibre: float) -> int:
     return round_half_up(calibre)
 
 
+@cache  # pure, and GunRow is frozen: every gun of a calibre shares one
 def gun_row(calibre: float, kind: str = "standard") -> GunRow:
     """Return the chart rows for a gun of ``calibre`` inches; ``kind`` "new"/"old" picks the 12" and 6" rows.
 

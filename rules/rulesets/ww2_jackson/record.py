@@ -310,7 +310,10 @@ class Sheet:
     def remaining(self, cd: ClassData, area: str) -> int:
         """Return the intact boxes of an area."""
         if area in GUN_AREAS:
-            return sum(1 for g in cd.guns if g.area == area and g.index not in self.guns_lost)
+            # the boxes of the area less those lost (guns_lost is short; the class may have many boxes)
+            guns = cd.guns
+            lost = sum(1 for i in set(self.guns_lost) if 0 <= i < len(guns) and guns[i].area == area)
+            return cd.capacity(area) - lost
         if area == "torpedo":
             return len(cd.torpedoes) - len(self.torpedo_lost)
         return max(0, cd.counts.get(area, 0) - self.marked.get(area, 0))
@@ -335,7 +338,7 @@ class Sheet:
             if not intact:
                 return None
             if index is None or index not in intact:
-                index = max(intact, key=lambda i: (_armour_rank(cd.guns[i].armour), i))
+                index = max(intact, key=lambda i: (armour_rank(cd.guns[i].armour), i))
             self.guns_lost.append(index)
             self.guns_lost.sort()
             box: tuple[str, int | None] = (area, index)
@@ -398,8 +401,12 @@ class Sheet:
         return self.remaining(cd, "fire_control") > 0
 
 
-def _armour_rank(letter: str) -> int:
-    return {"A": 5, "B": 4, "C": 3, "D": 2, "E": 1}.get(letter, 0)
+_ARMOUR_RANK: dict[str, int] = {"A": 5, "B": 4, "C": 3, "D": 2, "E": 1}
+
+
+def armour_rank(letter: str) -> int:
+    """Return the strength of an armour letter: A 5 ... E 1, unarmoured 0 (the owner's choice, NW-WW2-05)."""
+    return _ARMOUR_RANK.get(letter, 0)
 
 
 def new_sheet(cd: ClassData) -> Sheet:

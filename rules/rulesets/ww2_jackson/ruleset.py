@@ -50,6 +50,7 @@ from .schema import CLASS_SCHEMA, OPTIONS, ORDER_TYPES, check_class
 
 BATTERIES: tuple[str, ...] = ("main", "secondary")
 _CLASS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassData]] = {}
+_LIVE_CACHE: dict[int, tuple[ShipState, Live]] = {}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -245,6 +246,21 @@ class WW2Jackson(RuleSet):
             speed=s.speed,
         )
 
+    def _seen(self, s: ShipState) -> Live:
+        """Return a ship's Live to read, never to change: cached by the (immutable) ShipState.
+
+        Order checks, default orders and previews look at every target of every ship; parsing each target's
+        sheet each time was most of a 200-ship phase's order checks.
+        """
+        hit = _LIVE_CACHE.get(id(s))
+        if hit is not None and hit[0] is s:
+            return hit[1]
+        live = self._live(s)
+        if len(_LIVE_CACHE) > 1024:
+            _LIVE_CACHE.clear()
+        _LIVE_CACHE[id(s)] = (s, live)
+        return live
+
     def _night(self, state: BattleState) -> bool:
         return state.conditions.night
 
@@ -369,6 +385,7 @@ class WW2Jackson(RuleSet):
         if not groups:
             return [], f"no {battery} guns bear in the {arc} arc"
         halved = firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
+        spotters = {x.strip() for x in _s(self._opt(state, "spotting_aircraft")).split(",") if x.strip()}
         out: list[Solution] = []
         for cal, kind, bfn in groups:
             row = gun_row(cal, kind)
@@ -398,7 +415,6 @@ class WW2Jackson(RuleSet):
                 add("first_fired_on")
             if target.speed <= T.LOW_SPEED_KNOTS:
                 add("target_slow")
-            spotters = {x.strip() for x in _s(self._opt(state, "spotting_aircraft")).split(",") if x.strip()}
             if band in ("long", "medium") and firer.ship.side in spotters:
                 add("spotting_aircraft")
             if night is not None:
@@ -430,13 +446,14 @@ class WW2Jackson(RuleSet):
         def add(key: str, msg: str) -> None:
             errors.setdefault(key, []).append(msg)
 
-        live = self._live(ship)
+        live = self._seen(ship)
         turn = state.turn
         cap = max_speed(live.cd, live.sheet, turn)
         if _f(data.get("speed")) > cap + 1e-6:
             add("speed", f"{ship.name} can make at most {cap:g} knots now (W38).")
         cleared = data.get("cleared_for_action")
-        if isinstance(cleared, bool):
+        if isinstance(cleared, bool) and cleared != live.sheet.cleared:
+            live = self._live(ship)  # a copy to change: the cached one is shared
             live.sheet.cleared = cleared
         ships = state.ship_map()
         pos = heading = spd = turned = None
@@ -465,7 +482,7 @@ class WW2Jackson(RuleSet):
             if t is None:
                 continue
             sols, why = self.solutions(
-                state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
+                state, live, self._seen(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
             )
             if not sols and not why.startswith("night"):
                 add(f"target_{battery}", f"{ship.name} cannot fire its {battery} battery at {t.name}: {why}.")
@@ -555,7 +572,7 @@ class WW2Jackson(RuleSet):
         return sorted(foes, key=lambda t: (distance(here, _pt(t.position)), t.id))
 
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
-        live = self._live(ship)
+        live = self._seen(ship)
         turn = state.turn
         cap = max_speed(live.cd, live.sheet, turn)
         data: dict[str, JSON] = {
@@ -574,7 +591,7 @@ class WW2Jackson(RuleSet):
         for battery in BATTERIES:
             for t in foes[:6]:
                 sols, _ = self.solutions(
-                    state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
+                    state, live, self._seen(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
                 )
                 if sols:
                     data[f"target_{battery}"] = t.id
@@ -770,11 +787,10 @@ class WW2Jackson(RuleSet):
                 lv.sheet.fired = True
                 for sol in sols:
                     m = len(dice.rolls)
-                    rolls = [
-                        dice.roll("D20", f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}")
-                        for _ in range(sol.mfn)
-                    ]
-                    hits = sum(1 for r in rolls if r + sol.total >= sol.needed)
+                    purpose = f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}"
+                    rolls = [dice.roll("D20", purpose) for _ in range(sol.mfn)]
+                    total = sol.total
+                    hits = sum(1 for r in rolls if r + total >= sol.needed)
                     mods_text = "".join(f", {mm.value:+g} {mm.label}" for mm in sol.modifiers)
                     ctx.events.append(
                         Event(
@@ -1110,7 +1126,7 @@ class WW2Jackson(RuleSet):
     # --- reference -------------------------------------------------------------------------------
 
     def preview(self, state: BattleState, ship: ShipState, order: ShipOrder) -> list[str]:
-        live = self._live(ship)
+        live = self._seen(ship)
         turn = state.turn
         pos, heading, spd, turned = self._predict(live, order.data, turn)
         lines = [
@@ -1128,7 +1144,7 @@ class WW2Jackson(RuleSet):
             if t is None:
                 continue
             sols, why = self.solutions(
-                state, live, self._live(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
+                state, live, self._seen(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
             )
             if not sols:
                 lines.append(f"{battery}: {why}.")
@@ -1205,12 +1221,21 @@ class WW2Jackson(RuleSet):
         }
 
 
+_MODIFIERS: dict[tuple[int, str], Modifier] = {}
+
+
 def _adder(mods: list[Modifier], table: Mapping[str, tuple[int, str]]) -> Callable[[str], None]:
-    """Return a function that appends the modifier ``key`` of ``table`` to ``mods``."""
+    """Return a function that appends the modifier ``key`` of ``table`` to ``mods``.
+
+    Modifiers are frozen: one instance per table entry serves every roll.
+    """
 
     def add(key: str) -> None:
         v, label = table[key]
-        mods.append(Modifier(label=label, value=v))
+        mod = _MODIFIERS.get((v, label))
+        if mod is None:
+            mod = _MODIFIERS[(v, label)] = Modifier(label=label, value=v)
+        mods.append(mod)
 
     return add
 

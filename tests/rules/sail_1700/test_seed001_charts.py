@@ -1,8 +1,8 @@
 """Seed 001 (Naval Wargame Rules 1700-1830): every chart and stated number, as DATC-style cases.
 
-Each case's id names the seed section, its ``quote`` the line of ``../shared/seeds/001_bb5ec6dbb79b532f.txt`` it
-checks (with the line number); rulings S01-S46 (``../shared/rulings.md``) and NW-SAIL-n (``docs/rulings.md``) are
-cited in ids. Values are exact.
+Each case's id names the seed section, its ``quote`` the line of ``../shared/seeds/001_bb5ec6dbb79b532f.txt``
+it checks (with the line number); rulings S01-S46 (``../shared/rulings.md``) and NW-SAIL-n
+(``docs/rulings.md``) are cited in ids. Values are exact.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rules.rulesets.sail_1700 import tables as T
 RS = get_ruleset("sail_1700")
 
 
-# --- 3. Wind Direction -----------------------------------------------------------------------------------------
+# --- 3. Wind Direction --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("d100, name, deg, quote", [
     pytest.param(1, "North", 0.0, "L39 '1 - 13 Wind from North'", id="003-wind-01-north-low"),
@@ -62,14 +62,14 @@ def test_wind_table_covers_1_100_once_S01() -> None:
     pytest.param(90.0, 90.0, "veer", 90.0, id="003-wind-shift-none"),
 ])
 def test_wind_shift(cur: float, target: float, sense: str, expected: float) -> None:
-    """Line 43: 'Wind will shift one point every subsequent move until it is in the new quarter. Throw one average
-    dice: 2 or 3 veers, 4 or 5 backs.' S03: one table direction (45 degrees) per move."""
+    """Line 43: 'Wind will shift one point every subsequent move until it is in the new quarter. Throw one
+    average dice: 2 or 3 veers, 4 or 5 backs.' S03: one table direction (45 degrees) per move."""
     assert C.wind_step(cur, target, sense) == expected
     assert T.WIND_SENSE == {2: "veer", 3: "veer", 4: "back", 5: "back"}
     assert T.WIND_CHANGE_EVERY_MOVES == 10
 
 
-# --- 4. Weather ------------------------------------------------------------------------------------------------
+# --- 4. Weather ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("n, expected", [
     pytest.param(1, ("fog", "calm", 200), id="004-weather-01-fog-calm-200"),
@@ -129,7 +129,8 @@ def test_wind_shift(cur: float, target: float, sense: str, expected: float) -> N
     pytest.param(100, ("storm", "gale", 200), id="004-weather-00-is-100-S02-S04"),
 ])
 def test_weather_chart(n: int, expected: tuple[str, str, int | None]) -> None:
-    """Lines 53-57 (the weather chart), cleaned by S04; S05: the 'Gale' weather is the effects table's Storm."""
+    """Lines 53-57 (the weather chart), cleaned by S04; S05: the 'Gale' weather is the effects table's
+    Storm."""
     assert C.weather_from_number(n) == expected
 
 
@@ -146,7 +147,8 @@ def test_weather_chart_covers_1_100_once_S04() -> None:
     pytest.param(44, 54, 54, id="004-weather-step-exactly-10-S06"),
 ])
 def test_weather_steps(cur: int, target: int, expected: int) -> None:
-    """Line 51: 'Any change is made in steps of ten points per move until the new conditions reached' (S06)."""
+    """Line 51: 'Any change is made in steps of ten points per move until the new conditions reached'
+    (S06)."""
     assert C.weather_step(cur, target) == expected
 
 
@@ -161,7 +163,7 @@ def test_visibility(base: int | None, night: bool, expected: float | None) -> No
     assert C.visibility_mm(base, night) == expected
 
 
-# --- 5. Effects of weather ---------------------------------------------------------------------------------------
+# --- 5. Effects of weather ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("cond, wind, firing, speed", [
     pytest.param("storm", "gale", "none", 0.5, id="005-storm-gale-no-firing-half-speed-S05"),
@@ -197,14 +199,14 @@ def test_weather_guns(guns: int, rate: str, firing: str, allowed: int) -> None:
     assert C.weather_guns_allowed(guns, rate, firing) == allowed
 
 
-# --- 6. Sailing speeds --------------------------------------------------------------------------------------------
+# --- 6. Sailing speeds --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("rate, sector, mm", [
     pytest.param(r, s, mm, id=f"006-speed-{r}-{s}")
     for r, row in (("1st", (160, 120, 80)), ("2nd", (160, 120, 80)), ("3rd", (160, 120, 80)),
                    ("4th", (200, 160, 120)), ("5th", (200, 160, 120)), ("6th", (240, 200, 160)),
                    ("unrated", (240, 200, 160)))
-    for s, mm in zip(("beam_quarter", "aft", "bow"), row)
+    for s, mm in zip(("beam_quarter", "aft", "bow"), row, strict=True)
 ])
 def test_sailing_speeds(rate: str, sector: str, mm: int) -> None:
     """Lines 76-79: 'Beam or Quarter 160mm 200mm 240mm / Aft 120mm 160mm 200mm / Bow 80mm 120mm 160mm'.
@@ -254,15 +256,16 @@ def test_cumulative_reductions_S11(masts: int, severe: bool, pct: int) -> None:
 ])
 def test_fore_section_S43(heading: float, turn: float, wind: float, forbidden: bool) -> None:
     """Line 97: 'Except when tacking vessels may not move through the 'Fore' section of the turning circle.'
-    S43: within 22.5 degrees either side of the wind's eye. Line 83: 'cannot sail closer than 22 1/2 degrees'."""
+    S43: within 22.5 degrees either side of the wind's eye. Line 83: 'cannot sail closer than 22 1/2
+    degrees'."""
     assert C.crosses_fore(heading, turn, wind) is forbidden
 
 
 def test_manoeuvre_numbers() -> None:
-    """Line 81 'at least 50% of the distance moved from the previous move'; line 85 'If 50% ... lost all course
-    changes are at half speed' (S10); line 87 '25% Aft speed', 'After two moves a temporary mast', '25% of Normal
-    speed' (S09); lines 462-464 '6cm diameter' / '4.75 cm diameter' (NW-SAIL-1); line 104 '45 degrees from the
-    wind on the tack'."""
+    """Line 81 'at least 50% of the distance moved from the previous move'; line 85 'If 50% ... lost all
+    course changes are at half speed' (S10); line 87 '25% Aft speed', 'After two moves a temporary mast', '25%
+    of Normal speed' (S09); lines 462-464 '6cm diameter' / '4.75 cm diameter' (NW-SAIL-1); line 104 '45
+    degrees from the wind on the tack'."""
     assert T.MIN_MOVE_FRACTION == 0.5
     assert T.HALF_SPEED_TURN_LOSS_FRACTION == 0.5
     assert T.DRIFT_FRACTION_OF_AFT == 0.25 and T.JURY_MAST_AFTER_MOVES == 2 and T.JURY_MAST_FRACTION == 0.25
@@ -271,7 +274,7 @@ def test_manoeuvre_numbers() -> None:
     assert T.TACK_END_OFF_WIND_DEG == 45.0 and T.TACK_FORBIDDEN_WINDS == ("strong", "gale")
 
 
-# --- 8. Efficiency, 9. towing, 10. rowing ---------------------------------------------------------------------------
+# --- 8. Efficiency, 9. towing, 10. rowing -------------------------------------------------------------------
 
 @pytest.mark.parametrize("d6, grade", [
     pytest.param(1, "poor", id="008-grade-1-poor"), pytest.param(2, "poor", id="008-grade-2-poor"),
@@ -296,11 +299,12 @@ def test_rowing(points: int, ok: bool) -> None:
 
 
 def test_towing_numbers() -> None:
-    """Line 120: 'It takes two moves to secure a tow rope. 25% of the towing vessels move distance is the maximum'."""
+    """Line 120: 'It takes two moves to secure a tow rope. 25% of the towing vessels move distance is the
+    maximum'."""
     assert T.TOW_SECURE_MOVES == 2 and T.TOW_SPEED_FRACTION == 0.25
 
 
-# --- 11. Gunnery ranges and arcs -------------------------------------------------------------------------------------
+# --- 11. Gunnery ranges and arcs ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("d, rate, double, band", [
     pytest.param(0, "3rd", False, "short", id="011-rated-0-short"),
@@ -323,8 +327,8 @@ def test_towing_numbers() -> None:
     pytest.param(75, "unrated", True, "long", id="011-double-unrated-75-long"),
 ])
 def test_ranges(d: float, rate: str, double: bool, band: str | None) -> None:
-    """Lines 134-136: 'All Rated Vessels 0mm - 100mm 101mm - 200mm 201mm - 300mm / All Unrated Vessels 0mm - 50mm
-    51mm - 100mm 101mm - 150mm'; line 146: 'When firing double shot all ranges are halved.'"""
+    """Lines 134-136: 'All Rated Vessels 0mm - 100mm 101mm - 200mm 201mm - 300mm / All Unrated Vessels 0mm -
+    50mm 51mm - 100mm 101mm - 150mm'; line 146: 'When firing double shot all ranges are halved.'"""
     assert C.range_band(d, rate, double) == band
 
 
@@ -335,8 +339,8 @@ def test_ranges(d: float, rate: str, double: bool, band: str | None) -> None:
     pytest.param(0.0, False, id="011-S12-ahead-out"),
 ])
 def test_arc_of_fire_S12(rel: float, ok: bool) -> None:
-    """Line 142: 'The possible angle of fire is 22 degrees from the centre of each vessel.' (S12: either side of
-    the beam)."""
+    """Line 142: 'The possible angle of fire is 22 degrees from the centre of each vessel.' (S12: either side
+    of the beam)."""
     assert C.in_arc_of_fire(rel) is ok
 
 
@@ -349,12 +353,12 @@ def test_arc_of_fire_S12(rel: float, ok: bool) -> None:
     pytest.param(90.0, None, id="011-S13-abeam-no-rake"),
 ])
 def test_rake_S13(rel: float, rake: str | None) -> None:
-    """Line 144: a rake: 'part of the vessel's broadside must ... overlap the whole of an opponent's stern or bow'
-    (S13; NW-SAIL-3: within 22.5 degrees of the target's keel line)."""
+    """Line 144: a rake: 'part of the vessel's broadside must ... overlap the whole of an opponent's stern or
+    bow' (S13; NW-SAIL-3: within 22.5 degrees of the target's keel line)."""
     assert C.rake_of(rel) == rake
 
 
-# --- 12. Firing factor ---------------------------------------------------------------------------------------------
+# --- 12. Firing factor --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kw, expected", [
     pytest.param({"rake": "stern"}, 4, id="012-stern-rake-plus-4-S13"),
@@ -380,9 +384,9 @@ def test_rake_S13(rel: float, rake: str | None) -> None:
 ])
 def test_firing_factor_modifiers(kw: dict[str, object], expected: int) -> None:
     """Lines 156-163: '+4 Stren Rake -2 Gale / +2 Bow rake -1 Merchantman or Transport / +1 Guns land based -1
-    Efficiency Grade Poor / +1 Efficiency Grade Good -1 Nationalities other than British, American, Dutch, Danish
-    or French / +1 British or American -1 Long Range / +1 Short Range -1 Strong Breeze / +1 First Time Fired /
-    +1 Calm or Light Breeze'."""
+    Efficiency Grade Poor / +1 Efficiency Grade Good -1 Nationalities other than British, American, Dutch,
+    Danish or French / +1 British or American -1 Long Range / +1 Short Range -1 Strong Breeze / +1 First Time
+    Fired / +1 Calm or Light Breeze'."""
     base: dict[str, object] = {"grade": "average", "nation": "France", "range_name": "medium",
                                "wind_force": "moderate"}
     base.update(kw)
@@ -400,7 +404,7 @@ def test_firing_factor_extremes_S14() -> None:
     assert sum(v for _, v in lo) + 2 + 2 == -2 and sum(v for _, v in hi) + 5 + 5 == 20
 
 
-# --- 28. Gunnery chart -----------------------------------------------------------------------------------------------
+# --- 28. Gunnery chart --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("guns, ff, cell", [
     pytest.param(1, 1, (0, 0), id="028-chart-1-1-dot"),
@@ -427,13 +431,14 @@ def test_firing_factor_extremes_S14() -> None:
     pytest.param(22, 18, (59, 11), id="028-chart-22-18-59-11-kept-S21"),
 ])
 def test_gunnery_chart_cells(guns: int, ff: int, cell: tuple[int, int]) -> None:
-    """Section 28 (lines 418-448): 'Cross reference the Number of Guns Firing ... with the Firing Factors'; corrected
-    cells S16-S19, suspect cells kept as printed S20-S21."""
+    """Section 28 (lines 418-448): 'Cross reference the Number of Guns Firing ... with the Firing Factors';
+    corrected cells S16-S19, suspect cells kept as printed S20-S21."""
     assert C.chart_cell(guns, ff) == cell
 
 
 def test_chart_corrections_listed() -> None:
-    """S16-S19: every corrected cell is in GUNNERY_CHART_CORRECTIONS and the chart uses the corrected value."""
+    """S16-S19: every corrected cell is in GUNNERY_CHART_CORRECTIONS and the chart uses the corrected
+    value."""
     assert set(T.GUNNERY_CHART_CORRECTIONS) == {(18, 2), (21, 6), (27, 11), (30, 16), (24, 18), (25, 1),
                                                 (14, 10)}
     for (g, f), (_, used, _) in T.GUNNERY_CHART_CORRECTIONS.items():
@@ -467,8 +472,8 @@ def test_chart_outside_columns_S14(ff: int, cell: tuple[int, int]) -> None:
     pytest.param(30, 10, (54, 11), id="028-S22-30-no-split"),
 ])
 def test_split_above_30_S22(count: int, ff: int, expected: tuple[int, int]) -> None:
-    """Line 450: 'If the number of guns firing ... exceeds the number on the chart split the number ... then add
-    together' (S22: as many 30s as possible, then the remainder; 40 guns at FF 10: 30 + 10 -> 69 (14))."""
+    """Line 450: 'If the number of guns firing ... exceeds the number on the chart split the number ... then
+    add together' (S22: as many 30s as possible, then the remainder; 40 guns at FF 10: 30 + 10 -> 69 (14))."""
     assert C.chart_result(count, ff) == expected
 
 
@@ -477,7 +482,7 @@ def test_double_shot_doubles() -> None:
     assert C.chart_result(20, 10, double=True) == (60, 12)
 
 
-# --- 13. Damage chart -------------------------------------------------------------------------------------------------
+# --- 13. Damage chart ---------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("pts, rolls", [
     pytest.param(0, 0, id="013-S24-0-points-0-rolls"),
@@ -488,7 +493,8 @@ def test_double_shot_doubles() -> None:
     pytest.param(101, 3, id="013-S24-101-points-3-rolls"),
 ])
 def test_damage_roll_count_S24(pts: int, rolls: int) -> None:
-    """Line 172: 'For every 50 Damage points removed from the vessel, or part thereof, throw two Decimal dice'."""
+    """Line 172: 'For every 50 Damage points removed from the vessel, or part thereof, throw two Decimal
+    dice'."""
     assert C.damage_rolls(pts) == rolls
 
 
@@ -557,7 +563,7 @@ def test_rake_gun_split_S26(lost: int, sb: int, pt: int, split: tuple[int, int])
     assert C.rake_gun_split(lost, sb, pt) == split
 
 
-# --- 14. Fires --------------------------------------------------------------------------------------------------------
+# --- 14. Fires ----------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("attempt, exact, expected", [
     pytest.param(1, False, (4, False), id="014-S27-attempt-1-needs-4"),
@@ -567,18 +573,19 @@ def test_rake_gun_split_S26(lost: int, sb: int, pt: int, split: tuple[int, int])
     pytest.param(3, True, (4, True), id="014-S27-option-attempt-3-exactly-4"),
 ])
 def test_fire_thresholds_S27(attempt: int, exact: bool, expected: tuple[int, bool]) -> None:
-    """Line 207: 'a four or a five is needed on the first two attempts, four on the third and five on the fourth.'"""
+    """Line 207: 'a four or a five is needed on the first two attempts, four on the third and five on the
+    fourth.'"""
     assert C.fire_needed(attempt, exact) == expected
 
 
 def test_fire_numbers() -> None:
-    """Lines 209-213: 'two Average dice. A score of ten and the vessel explodes'; 'within 75 millimetres'; '40 Damage
-    points per move'."""
+    """Lines 209-213: 'two Average dice. A score of ten and the vessel explodes'; 'within 75 millimetres'; '40
+    Damage points per move'."""
     assert T.FIRE_EXPLOSION_DICE == 2 and T.FIRE_EXPLOSION_SCORE == 10
     assert T.EXPLOSION_RADIUS_MM == 75.0 and T.FIRE_OUT_OF_CONTROL_DAMAGE == 40
 
 
-# --- 15., 16. Boarding, prize crews; 19. entanglement; 20. boats ------------------------------------------------------
+# --- 15., 16. Boarding, prize crews; 19. entanglement; 20. boats --------------------------------------------
 
 @pytest.mark.parametrize("rate, decks", [
     pytest.param("1st", 3, id="015-S30-1st-3-decks"), pytest.param("2nd", 3, id="015-S30-2nd-3-decks"),
@@ -587,14 +594,14 @@ def test_fire_numbers() -> None:
     pytest.param("unrated", 1, id="015-S30-others-1-deck"),
 ])
 def test_decks_S30(rate: str, decks: int) -> None:
-    """Line 227: '1st and 2nd and Rates have three decks, 3rd, 4th and 5th Rates have two decks and other vessels
-    one deck.' (S30)"""
+    """Line 227: '1st and 2nd and Rates have three decks, 3rd, 4th and 5th Rates have two decks and other
+    vessels one deck.' (S30)"""
     assert C.decks(rate) == decks
 
 
 def test_boarding_numbers() -> None:
-    """Line 219: 'the attacker must leave 20% of their crew on their own vessel'; line 241: 'The prize crew must
-    equal 10% of the full crew'; S29: D6 +1 Good/-1 Poor, nationality as the firing factor; roll <= 0 no
+    """Line 219: 'the attacker must leave 20% of their crew on their own vessel'; line 241: 'The prize crew
+    must equal 10% of the full crew'; S29: D6 +1 Good/-1 Poor, nationality as the firing factor; roll <= 0 no
     casualties."""
     assert C.boarding_party(620) == 496 and C.boarding_party(280) == 224
     assert C.prize_crew(700) == 70 and C.prize_crew(275) == 28
@@ -613,13 +620,15 @@ def test_boarding_numbers() -> None:
     pytest.param(False, False, 0, id="019-neither"),
 ])
 def test_separation_modifiers(same: bool, b2b: bool, total: int) -> None:
-    """Line 267: '+1 Vessels on same side -1 Vessels broadside to broadside'; line 268 (S32): 4 or over separates."""
+    """Line 267: '+1 Vessels on same side -1 Vessels broadside to broadside'; line 268 (S32): 4 or over
+    separates."""
     assert sum(v for _, v in C.separation_modifiers(same, b2b)) == total
     assert T.ENTANGLE_SEPARATE_NEEDED == 4
 
 
 def test_entangled_motion_average() -> None:
-    """Line 261: 'direction and speed ... taken as the average of the combined direction and speed' (S34: whole mm)."""
+    """Line 261: 'direction and speed ... taken as the average of the combined direction and speed' (S34:
+    whole mm)."""
     h, d = C.entangled_motion(90.0, 160.0, 180.0, 121.0)
     assert round(h, 6) == 135.0 and d == 140
     assert C.broadside_to_broadside(90.0, 270.0) and C.broadside_to_broadside(90.0, 120.0)
@@ -637,7 +646,7 @@ def test_boats(rate: str, boats: int) -> None:
     assert C.ships_boats(rate) == boats
 
 
-# --- 21. Shoals ------------------------------------------------------------------------------------------------------
+# --- 21. Shoals ---------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("rate, guns, fathoms", [
     pytest.param("1st", 120, 5, id="021-1st-5-fathoms"), pytest.param("2nd", 98, 5, id="021-2nd-5"),
@@ -652,28 +661,29 @@ def test_boats(rate: str, boats: int) -> None:
     pytest.param("unrated", 26, 4, id="021-S36-26-gunner-4-fathoms"),
 ])
 def test_grounding_depth(rate: str, guns: int, fathoms: int) -> None:
-    """Lines 286-290: 'Five fathoms and below 1st/2nd/3rd Rates / Four ... 4th/5th/6th / Three ... 13 - 25 Gunners /
-    Two ... 5 - 12 / One ... 0 - 4' (S36: 26+ unrated in 4 fathoms)."""
+    """Lines 286-290: 'Five fathoms and below 1st/2nd/3rd Rates / Four ... 4th/5th/6th / Three ... 13 - 25
+    Gunners / Two ... 5 - 12 / One ... 0 - 4' (S36: 26+ unrated in 4 fathoms)."""
     assert C.grounding_depth(rate, guns) == fathoms
 
 
 def test_grounding_numbers() -> None:
-    """Line 292: '10% of its damage points' (S37: of the start, rounded); line 296: '5 Vessel floats off next move,
-    otherwise 20 damage points'; line 297 (S35: +1 per assisting vessel); line 299: 'not move more than 60
-    millimetres'."""
+    """Line 292: '10% of its damage points' (S37: of the start, rounded); line 296: '5 Vessel floats off next
+    move, otherwise 20 damage points'; line 297 (S35: +1 per assisting vessel); line 299: 'not move more than
+    60 millimetres'."""
     assert C.grounding_damage(620) == 62 and C.grounding_damage(275) == 28 and C.grounding_damage(35) == 4
     assert C.refloat_total(4, 0) == 4 and C.refloat_total(4, 1) == 5 and C.refloat_total(3, 2) == 5
     assert T.REFLOAT_NEEDED == 5 and T.REFLOAT_FAIL_DAMAGE == 20 and T.CAST_LOG_MAX_MOVE_MM == 60.0
 
 
 def test_anchoring_numbers() -> None:
-    """Lines 303-305: 'less than 300 fathoms'; 'drop anchor takes one move, to raise it takes five moves or the cable
-    may be cut which takes one move. It takes two moves to man the mast and a further two moves to set the sails.'"""
+    """Lines 303-305: 'less than 300 fathoms'; 'drop anchor takes one move, to raise it takes five moves or
+    the cable may be cut which takes one move. It takes two moves to man the mast and a further two moves to
+    set the sails.'"""
     assert (T.ANCHOR_MAX_DEPTH_FATHOMS, T.ANCHOR_DROP_MOVES, T.ANCHOR_RAISE_MOVES, T.ANCHOR_CUT_MOVES,
             T.MAN_MASTS_MOVES, T.SET_SAILS_MOVES) == (300, 1, 5, 1, 2, 2)
 
 
-# --- 23. Mortars ------------------------------------------------------------------------------------------------------
+# --- 23. Mortars --------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("d100, result", [
     pytest.param(1, ("short", 0.1), id="023-ranging-01-short"),
@@ -688,20 +698,21 @@ def test_anchoring_numbers() -> None:
     pytest.param(0, ("on_target", 0.0), id="023-ranging-00-is-100-S02"),
 ])
 def test_mortar_ranging(d100: int, result: tuple[str, float]) -> None:
-    """Lines 321-325: '1 - 10 Short by 10% ... 11 - 20 Over ... 21 - 30 Left ... 31 - 40 Right ... 41 - 100 In target
-    area' (S02: 00 = 100)."""
+    """Lines 321-325: '1 - 10 Short by 10% ... 11 - 20 Over ... 21 - 30 Left ... 31 - 40 Right ... 41 - 100 In
+    target area' (S02: 00 = 100)."""
     assert C.mortar_ranging(d100) == result
 
 
 def test_mortar_numbers() -> None:
-    """Line 311: 'destructive vale of 50' (S38: 50 points, one damage roll); line 313: 'four moves to load'; line
-    315: 'Minimum range is 100 mm - maximum range is 500 mm'; line 474: spider '13 cm' (S39 3 x 3 grid)."""
+    """Line 311: 'destructive vale of 50' (S38: 50 points, one damage roll); line 313: 'four moves to load';
+    line 315: 'Minimum range is 100 mm - maximum range is 500 mm'; line 474: spider '13 cm' (S39 3 x 3
+    grid)."""
     assert T.MORTAR_DAMAGE == 50 and C.damage_rolls(T.MORTAR_DAMAGE) == 1
     assert T.MORTAR_LOAD_MOVES == 4 and T.MORTAR_RANGE_MM == (100.0, 500.0)
     assert T.MORTAR_SPIDER_SIZE_MM == 130.0 and len(T.MORTAR_SPIDER) == 9 and T.MORTAR_SPIDER[5] == (0, 0)
 
 
-# --- 24.-26. Batteries, marines, merchants --------------------------------------------------------------------------
+# --- 24.-26. Batteries, marines, merchants ------------------------------------------------------------------
 
 @pytest.mark.parametrize("guns, construction, pts", [
     pytest.param(6, "open", 60, id="024-open-10-a-gun"),
@@ -709,14 +720,14 @@ def test_mortar_numbers() -> None:
     pytest.param(6, "stone", 240, id="024-stone-40-a-gun"),
 ])
 def test_battery_points(guns: int, construction: str, pts: int) -> None:
-    """Line 335: 'each two millimetres section is worth ten points if open, 30 points if earth and 40 points if
-    stone.'"""
+    """Line 335: 'each two millimetres section is worth ten points if open, 30 points if earth and 40 points
+    if stone.'"""
     assert C.battery_points(guns, construction) == pts
 
 
 def test_battery_numbers() -> None:
-    """Lines 337-341: '20 men ten moves ... fifteen men five moves ... ten men ten moves'; 'six men per gun plus 50%';
-    'arc of fire ... 70 degrees (35 degrees either side of the perpendicular)'."""
+    """Lines 337-341: '20 men ten moves ... fifteen men five moves ... ten men ten moves'; 'six men per gun
+    plus 50%'; 'arc of fire ... 70 degrees (35 degrees either side of the perpendicular)'."""
     assert T.BATTERY_WORKS == {"prepare_gun_position": (20, 10), "position_gun": (15, 5),
                                "earthworks_2mm": (10, 10)}
     assert C.battery_garrison(10) == 90 and T.SHORE_BATTERY_ARC_DEG == 35.0
@@ -734,8 +745,8 @@ def test_marines_S40(points: int, guns: int, marines: int) -> None:
 
 
 def test_merchants_and_transports_S41() -> None:
-    """Line 353: 'Merchant vessels have a crew of 10% ... Transports ... 50% of their guns removed and only 10% of the
-    normal crew' (S41: the one pool is 10%)."""
+    """Line 353: 'Merchant vessels have a crew of 10% ... Transports ... 50% of their guns removed and only
+    10% of the normal crew' (S41: the one pool is 10%)."""
     assert C.merchant_points(280) == 28
     assert C.transport_from(38, 280) == (19, 28)
     assert C.transport_from(74, 620) == (37, 62)
@@ -751,7 +762,7 @@ def test_guns_per_side_S42(guns: int, split: tuple[int, int]) -> None:
     assert C.guns_per_side(guns) == split
 
 
-# --- 27. Ship definitions and the tables command -------------------------------------------------------------------
+# --- 27. Ship definitions and the tables command ------------------------------------------------------------
 
 def test_reference_classes_every_row() -> None:
     """Lines 359-410: the whole ship definitions table, every row, as reference classes that validate."""
@@ -786,7 +797,8 @@ def test_reference_classes_every_row() -> None:
                  "guns_port", id="002-class-one-side-only-S42"),
 ])
 def test_validate_class(stats: dict[str, object], field: str) -> None:
-    """Line 20-27 (Info Chart): name, type, grade, nationality, guns starboard and port, crew/damage points."""
+    """Line 20-27 (Info Chart): name, type, grade, nationality, guns starboard and port, crew/damage
+    points."""
     assert field in RS.validate_class(stats)  # type: ignore[arg-type]
 
 

@@ -1,7 +1,7 @@
 """Seed 001 played: phases resolved with scripted dice, exact events and sheets.
 
-Each test's docstring quotes the line of ``../shared/seeds/001_bb5ec6dbb79b532f.txt`` it plays; ids and docstrings
-cite the S-rulings and NW-SAIL rulings (``docs/rulings.md``).
+Each test's docstring quotes the line of ``../shared/seeds/001_bb5ec6dbb79b532f.txt`` it plays; ids and
+docstrings cite the S-rulings and NW-SAIL rulings (``docs/rulings.md``).
 """
 
 from __future__ import annotations
@@ -72,11 +72,11 @@ def kinds(events: list[Event]) -> list[str]:
     return [e.kind for e in events]
 
 
-# --- set-up ----------------------------------------------------------------------------------------------------
+# --- set-up -------------------------------------------------------------------------------------------------
 
 def test_002_setup_rolls_initiative_wind_weather_grades() -> None:
-    """Lines 29-31: 'Establish wind direction / Establish the weather condition / Moves are alternate'; line 110
-    'Throw one ordinary dice' (grades); A1: a die per side, the higher moves first (re-roll ties)."""
+    """Lines 29-31: 'Establish wind direction / Establish the weather condition / Moves are alternate'; line
+    110 'Throw one ordinary dice' (grades); A1: a die per side, the higher moves first (re-roll ties)."""
     st = BattleState(ruleset="sail_1700", map=MapSpec(geometry="table_mm", width=2400, height=1800),
                      sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")),
                      ships=(ShipState(id="x", name="X", side="a", position=Point(x=100, y=100),
@@ -84,7 +84,8 @@ def test_002_setup_rolls_initiative_wind_weather_grades() -> None:
                             ShipState(id="y", name="Y", side="b", position=Point(x=900, y=900),
                                       stats=FRIGATE_GB)),
                      conditions=Conditions(night=True))
-    # initiative 3, 3 (tie), 2, 5 -> b first; wind 76 -> West (S01); weather 70 -> rain strong 1500; grades 6, 1
+    # initiative 3, 3 (tie), 2, 5 -> b first; wind 76 -> West (S01); weather 70 -> rain strong 1500; grades 6,
+    # 1
     state, events = RS.setup(st, ScriptedDice([3, 3, 2, 5, 76, 70, 6, 1]))
     assert state.initiative == ("b", "a")
     assert [p.sides for p in RS.phase_plan(state)] == [("b",), ("a",)]
@@ -98,11 +99,11 @@ def test_002_setup_rolls_initiative_wind_weather_grades() -> None:
     assert kinds(list(events))[:2] == ["initiative", "initiative"]
 
 
-# --- 6., 7. sailing and manoeuvring ---------------------------------------------------------------------------
+# --- 6., 7. sailing and manoeuvring -------------------------------------------------------------------------
 
 def test_006_beam_reach_full_speed_and_minimum_move_S46() -> None:
-    """Line 77: 'Beam or Quarter ... 200mm' (4th-5th); line 81: 'Vessels must move at least 50% of the distance moved
-    from the previous move' (S46)."""
+    """Line 77: 'Beam or Quarter ... 200mm' (4th-5th); line 81: 'Vessels must move at least 50% of the
+    distance moved from the previous move' (S46)."""
     st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0, speed=200.0), ship("e", "b", FRIGATE_GB,
                                                                                       2000, 1500))
     plan = S.plan_move(st, st.ship("f"), {})
@@ -111,14 +112,14 @@ def test_006_beam_reach_full_speed_and_minimum_move_S46() -> None:
         "At least 100 mm: a vessel must move 50% of its last move (200 mm; 6., S46)."]}
     assert errs(st, "f", {"speed": 201.0}) == {"speed": ["At most 200 mm this move (6., 7.)."]}
     assert errs(st, "f", {"speed": 0.0, "anchor": "drop"}) == {}  # anchoring overrides the minimum (S46)
-    new, events = play(st, {"f": {}}, [])
+    new, _events = play(st, {"f": {}}, [])
     f = new.ship("f")
     assert isinstance(f.position, Point) and round(f.position.x, 6) == 700.0 and f.speed == 200.0
 
 
 def test_007_turn_uses_lesser_speed_and_half_after_losses_S10() -> None:
-    """Line 93: 'Use the lesser of the speeds for the old or the new course for the whole move.' Line 85: 'If 50% of
-    the Crew or Damage points have been lost all course changes are at half speed.' (S10)"""
+    """Line 93: 'Use the lesser of the speeds for the old or the new course for the whole move.' Line 85: 'If
+    50% of the Crew or Damage points have been lost all course changes are at half speed.' (S10)"""
     st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0, speed=0.0), ship("e", "b", FRIGATE_GB,
                                                                                     2000, 1500))
     assert S.plan_move(st, st.ship("f"), {"turn": 90.0}).max_distance == 160.0  # beam 200, aft 160
@@ -130,8 +131,8 @@ def test_007_turn_uses_lesser_speed_and_half_after_losses_S10() -> None:
 
 
 def test_007_turning_circle_path() -> None:
-    """Line 93 / 29.: 'place it along side the vessel centre mast and measure movement off' -- a 4.75 cm circle for a
-    5th rate (NW-SAIL-1): a 90 degree turn covers 37.3 mm of arc, then straight."""
+    """Line 93 / 29.: 'place it along side the vessel centre mast and measure movement off' -- a 4.75 cm
+    circle for a 5th rate (NW-SAIL-1): a 90 degree turn covers 37.3 mm of arc, then straight."""
     st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0), ship("e", "b", FRIGATE_GB, 2000, 1500))
     plan = S.plan_move(st, st.ship("f"), {"turn": 90.0, "speed": 160.0})
     assert plan.end_heading == 180.0
@@ -144,16 +145,19 @@ def test_007_turning_circle_path() -> None:
 def test_007_no_turn_through_fore_S43() -> None:
     """Line 97: 'Except when tacking vessels may not move through the 'Fore' section' (S43: 22.5 degrees)."""
     st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0), ship("e", "b", FRIGATE_GB, 2000, 1500))
-    assert errs(st, "f", {"turn": -80.0}) == {"turn": [
-        "That turn passes through or ends in the 'Fore' section, within 22.5 degrees of the wind's eye (6., 7., "
-        "S43); tack instead."]}
+    assert errs(st, "f", {"turn": -80.0}) == {
+        "turn": [
+            "That turn passes through or ends in the 'Fore' section, within 22.5 degrees of the wind's eye "
+            "(6., 7., S43); tack instead."
+        ]
+    }
     assert errs(st, "f", {"turn": -67.5}) == {}
 
 
 def test_007_tacking() -> None:
-    """Lines 99-104: 'Tacking may only be carried out by vessels that have suffered no mast damage - in all wind
-    strengths except strong breeze and gales. This manoeuvre takes a full move ... pointing 45 degrees from the wind
-    on the tack.'"""
+    """Lines 99-104: 'Tacking may only be carried out by vessels that have suffered no mast damage - in all
+    wind strengths except strong breeze and gales. This manoeuvre takes a full move ... pointing 45 degrees
+    from the wind on the tack.'"""
     st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=300.0, speed=120.0),
                 ship("e", "b", FRIGATE_GB, 2000, 1500))
     new, events = play(st, {"f": {"tack": True}}, [])
@@ -182,7 +186,7 @@ def test_005_weather_speed(number: int, expected: float) -> None:
     assert S.plan_move(st, st.ship("f"), {}).max_distance == expected
 
 
-# --- 11.-13. gunnery ------------------------------------------------------------------------------------------
+# --- 11.-13. gunnery ----------------------------------------------------------------------------------------
 
 def duel(**kw: Any) -> BattleState:
     # a British 74 heading north; the French 74 90 mm to starboard, heading north (broadside to broadside)
@@ -191,9 +195,9 @@ def duel(**kw: Any) -> BattleState:
 
 
 def test_012_broadside_exact() -> None:
-    """Lines 152-164 and 170-172: guns fired x firing factor on the chart; FF = +1 Good +1 British +1 short +1 first
-    time + two average dice (3 + 4) = 11; 37 guns = 30 + 7 (S22): 58 (12) + 11 (2) = 69 points, 14 guns, lost from
-    the side fired at; two damage-chart rolls (S24)."""
+    """Lines 152-164 and 170-172: guns fired x firing factor on the chart; FF = +1 Good +1 British +1 short +1
+    first time + two average dice (3 + 4) = 11; 37 guns = 30 + 7 (S22): 58 (12) + 11 (2) = 69 points, 14 guns,
+    lost from the side fired at; two damage-chart rolls (S24)."""
     st = duel()
     new, events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20, 45])
     fire = next(e for e in events if e.kind == "fire")
@@ -220,14 +224,14 @@ def test_011_reload_one_move() -> None:
 
 
 def test_011_double_shot_two_moves_halved_ranges_doubled() -> None:
-    """Line 146: 'To load double shot takes two moves. When firing double shot all ranges are halved.' Line 170:
-    '(Double result when firing double shot)'."""
-    st, ev = play(duel(), {"gb": {"speed": 0.0, "load_double": "starboard"}}, [])
+    """Line 146: 'To load double shot takes two moves. When firing double shot all ranges are halved.' Line
+    170: '(Double result when firing double shot)'."""
+    st, _ev = play(duel(), {"gb": {"speed": 0.0, "load_double": "starboard"}}, [])
     assert st.ship("gb").sheet["broadsides"]["starboard"] == {"ready_turn": 3,
                                                               "shot": "double"}  # type: ignore
     assert errs(replace(st, turn=2), "gb", {"speed": 0.0, "target": "fr"}) != {}
     st3 = replace(st, turn=3)
-    new, events = play(st3, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20, 45, 45])
+    _new, events = play(st3, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20, 45, 45])
     fire = next(e for e in events if e.kind == "fire")
     # 90 mm is medium with double shot (short is 0-50): +1 Good +1 British +1 first time = 3 + 7 = 10
     assert fire.data["band"] == "medium" and fire.data["ff"] == 10 and fire.data["double"] is True
@@ -236,8 +240,8 @@ def test_011_double_shot_two_moves_halved_ranges_doubled() -> None:
 
 
 def test_011_stern_rake_splits_guns_S13_S26() -> None:
-    """Line 144 / 156: a stern rake (+4, S13); line 172: 'If the fire is a rake, an equal number of guns are destroyed
-    on each side' (S26)."""
+    """Line 144 / 156: a stern rake (+4, S13); line 172: 'If the fire is a rake, an equal number of guns are
+    destroyed on each side' (S26)."""
     st = battle(ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
                 ship("fr", "b", SEVENTY_FOUR_FR, 1090, 1000, heading=90.0), wind=180.0)
     new, events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20, 45])
@@ -248,8 +252,8 @@ def test_011_stern_rake_splits_guns_S13_S26() -> None:
 
 
 def test_011_out_of_arc_S12() -> None:
-    """Line 142: 'The possible angle of fire is 22 degrees from the centre' (S12): a target 45 degrees off the bow
-    does not bear."""
+    """Line 142: 'The possible angle of fire is 22 degrees from the centre' (S12): a target 45 degrees off the
+    bow does not bear."""
     st = battle(ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0),
                 ship("fr", "b", SEVENTY_FOUR_FR, 1070, 930, heading=0.0), wind=270.0)
     assert "target" in errs(st, "gb", {"speed": 0.0, "target": "fr"})
@@ -263,15 +267,16 @@ def test_011_broadside_not_split() -> None:
 
 
 def test_005_storm_strong_third_of_guns_S44() -> None:
-    """Line 63: 'No firing from unrated vessels, one third of guns on rated vessels may not fire' (S44: floor)."""
+    """Line 63: 'No firing from unrated vessels, one third of guns on rated vessels may not fire' (S44:
+    floor)."""
     st = duel(number=95)  # storm, strong breeze, 500 mm
-    new, events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20])
+    _new, events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20])
     fire = next(e for e in events if e.kind == "fire")
     assert fire.data["guns"] == 25  # 37 - 12
     assert fire.data["ff"] == 4 - 1 + 7  # strong breeze -1
 
 
-# --- 13. damage chart results ---------------------------------------------------------------------------------
+# --- 13. damage chart results -------------------------------------------------------------------------------
 
 def hit_with(roll: int, **sheet: Any) -> tuple[BattleState, list[Event]]:
     """A 1-gun volley with FF 7 at 90 mm (1 point, one damage-chart roll = ``roll``)."""
@@ -283,7 +288,7 @@ def hit_with(roll: int, **sheet: Any) -> tuple[BattleState, list[Event]]:
 
 def test_013_captain_killed_no_course_change() -> None:
     """Line 175: 'Captain killed, no course changes for next two moves'."""
-    st, ev = hit_with(1)
+    st, _ev = hit_with(1)
     fr = st.ship("fr")
     assert fr.sheet["no_turn_moves"] == 2 and fr.sheet["points"] == 699
     assert errs(replace(st, phase=1), "fr", {"turn": 10.0}) == {"turn": [
@@ -303,28 +308,29 @@ def test_013_admiral_only_if_aboard() -> None:
 
 
 def test_013_wheel_crew() -> None:
-    """Line 187: 'Wheel crew hit, vessel turns 90 degrees to port, all further course changes at half speed'."""
-    st, ev = hit_with(49)
+    """Line 187: 'Wheel crew hit, vessel turns 90 degrees to port, all further course changes at half
+    speed'."""
+    st, _ev = hit_with(49)
     fr = st.ship("fr")
     assert fr.heading == 270.0 and fr.sheet["wheel_hit"] is True and S.half_speed_turns(fr)
-    st, ev = hit_with(50)
+    st, _ev = hit_with(50)
     assert st.ship("fr").heading == 90.0
 
 
 def test_013_masts_to_dismasted_S11() -> None:
-    """Line 178: 'Mast damage, sailing speed reduced by 25%'; line 203: cumulative (S11); line 87: '100% reduction
-    ... drift'."""
-    st, ev = hit_with(4, mast_hits=3)
+    """Line 178: 'Mast damage, sailing speed reduced by 25%'; line 203: cumulative (S11); line 87: '100%
+    reduction ... drift'."""
+    st, _ev = hit_with(4, mast_hits=3)
     fr = st.ship("fr")
     assert fr.sheet["mast_hits"] == 4 and fr.sheet["dismasted"] is True and "dismasted" in fr.flags
     assert fr.sheet["speed_reduction_pct"] == 100
-    st, ev = hit_with(64)
+    st, _ev = hit_with(64)
     assert st.ship("fr").sheet["speed_reduction_pct"] == 25
 
 
 def test_013_fires_boats_anchor() -> None:
-    """Lines 179-180, 182, 190: 'One fire started', 'One ships boat destroyed', 'Two fires started', 'Anchor cable
-    hit if laid, vessel will drift downwind next move'."""
+    """Lines 179-180, 182, 190: 'One fire started', 'One ships boat destroyed', 'Two fires started', 'Anchor
+    cable hit if laid, vessel will drift downwind next move'."""
     st, _ = hit_with(9)
     assert st.ship("fr").sheet["fires"] == [0] and "on_fire" in st.ship("fr").flags
     st, _ = hit_with(24)
@@ -336,13 +342,13 @@ def test_013_fires_boats_anchor() -> None:
     st, _ = hit_with(51, anchored=True)
     fr = st.ship("fr")
     assert fr.sheet["anchored"] is False and fr.sheet["drift_moves"] == 1
-    st2, ev2 = play(replace(st, phase=1), {"fr": {}}, [])
+    _st2, ev2 = play(replace(st, phase=1), {"fr": {}}, [])
     assert ev2[0].data["kind"] == "drift" and round(ev2[0].data["distance"], 6) == 30.0  # 25% of Aft 120 mm
 
 
 def test_013_pumps_and_underwater_sink_in_four_S25() -> None:
-    """Lines 190-191: 'Sever underwater damage ...' / 'Pumps destroyed - if sever underwater damage sustained ...
-    vessel will sink in four moves' (S25: in either order)."""
+    """Lines 190-191: 'Sever underwater damage ...' / 'Pumps destroyed - if sever underwater damage sustained
+    ... vessel will sink in four moves' (S25: in either order)."""
     st, _ = hit_with(53, severe_underwater=True)
     assert st.ship("fr").sheet["sink_in"] == 4 and "sinking" in st.ship("fr").flags
     st, _ = hit_with(52, pumps_destroyed=True)
@@ -351,27 +357,28 @@ def test_013_pumps_and_underwater_sink_in_four_S25() -> None:
     for left in (3, 2, 1):
         st, _ = play(replace(st, phase=1), {"fr": {"speed": 0.0}}, [])
         assert st.ship("fr").sheet["sink_in"] == left
-    st, ev = play(replace(st, phase=1), {"fr": {"speed": 0.0}}, [])
+    st, _ev = play(replace(st, phase=1), {"fr": {"speed": 0.0}}, [])
     assert st.ship("fr").status == "sunk"
 
 
 def test_013_magazine_explodes_and_sets_fires_within_75mm() -> None:
-    """Line 201: 'Magazine explodes'; line 211: 'all vessels within 75 millimetres must test for fires, throw one
-    Normal dice for each vessel' (S28)."""
+    """Line 201: 'Magazine explodes'; line 211: 'all vessels within 75 millimetres must test for fires, throw
+    one Normal dice for each vessel' (S28)."""
     st = battle(ship("gb", "a", {**CUTTER_GB, "guns": 2}, 1000, 1000, heading=0.0),
                 ship("fr", "b", SEVENTY_FOUR_FR, 1045, 1000, heading=0.0),
                 ship("far", "b", SEVENTY_FOUR_FR, 1045, 1200, heading=0.0), wind=270.0)
-    new, events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [2, 2, 99, 3])
+    new, _events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [2, 2, 99, 3])
     assert new.ship("fr").status == "sunk" and "exploded" in new.ship("fr").flags
     assert new.ship("gb").sheet["fires"] == [0, 0, 0]  # 45 mm away: D6 = 3 fires
     assert new.ship("far").sheet["fires"] == []
 
 
-# --- 14. fires --------------------------------------------------------------------------------------------------
+# --- 14. fires ----------------------------------------------------------------------------------------------
 
 def test_014_fire_sequence_out_of_control_abandon() -> None:
-    """Lines 207-213: attempts need 4+, 4+, 4+, 5 (S27); each failure an explosion check on two average dice; not out
-    by the fourth: out of control, abandon ship the following move, drift as if dismasted; 40 points a move."""
+    """Lines 207-213: attempts need 4+, 4+, 4+, 5 (S27); each failure an explosion check on two average dice;
+    not out by the fourth: out of control, abandon ship the following move, drift as if dismasted; 40 points a
+    move."""
     st = battle(ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[0]),
                 ship("gb", "b", SEVENTY_FOUR_GB, 2000, 1500), wind=0.0)
     order = {"fr": {"speed": 0.0}}
@@ -388,14 +395,14 @@ def test_014_fire_sequence_out_of_control_abandon() -> None:
 
 
 def test_014_fire_put_out_and_explosion() -> None:
-    """Line 207: 'Throw one Average dice, a four or a five is needed'; line 209: 'A score of ten and the vessel
-    explodes and sinks next move.'"""
+    """Line 207: 'Throw one Average dice, a four or a five is needed'; line 209: 'A score of ten and the
+    vessel explodes and sinks next move.'"""
     st = battle(ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[0, 0]),
                 ship("gb", "b", SEVENTY_FOUR_GB, 1050, 1000, heading=90.0), wind=0.0)
     new, ev = play(st, {"fr": {"speed": 0.0}}, [4, 3, 5, 5, 5])
     assert new.ship("fr").status == "sunk" and new.ship("gb").sheet["fires"] == [0, 0, 0, 0, 0]
     assert [e.kind for e in ev][:3] == ["fire_fight", "fire_fight", "explosion_check"]
-    ev_roll = [e for e in ev if e.kind == "fire_started"][0]
+    ev_roll = next(e for e in ev if e.kind == "fire_started")
     assert ev_roll.rolls[0].value == 5
 
 
@@ -403,18 +410,18 @@ def test_014_option_third_attempt_exactly_four_S27() -> None:
     """S27: 'Make exactly 4 on the third attempt a configurable alternative.'"""
     st = battle(ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[2]),
                 ship("gb", "b", SEVENTY_FOUR_GB, 2000, 1500), options={"fire_third_exact": True})
-    new, ev = play(st, {"fr": {"speed": 0.0}}, [5, 2, 2])
+    new, _ev = play(st, {"fr": {"speed": 0.0}}, [5, 2, 2])
     assert new.ship("fr").sheet["fires"] == [3]
 
 
-# --- 19. entanglement, 15. boarding ----------------------------------------------------------------------------
+# --- 19. entanglement, 15. boarding -------------------------------------------------------------------------
 
 def test_019_contact_entangles_and_pair_moves_S34() -> None:
-    """Line 259: 'If vessels come into contact, they become entangled.' Line 261: average direction and speed, halved
-    each move, then stationary, then drift downwind (S34)."""
+    """Line 259: 'If vessels come into contact, they become entangled.' Line 261: average direction and speed,
+    halved each move, then stationary, then drift downwind (S34)."""
     st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
                 ship("fr", "b", FRIGATE_GB, 1100, 1000, heading=90.0, speed=100.0), wind=0.0)
-    new, ev = play(st, {"gb": {}}, [])
+    new, _ev = play(st, {"gb": {}}, [])
     gb, fr = new.ship("gb"), new.ship("fr")
     assert gb.sheet["entangled_with"] == "fr" and fr.sheet["entangled_with"] == "gb"
     assert isinstance(gb.position, Point) and isinstance(fr.position, Point)
@@ -425,9 +432,22 @@ def test_019_contact_entangles_and_pair_moves_S34() -> None:
     assert st2.ship("gb").sheet["entangle_distance"] == 75
 
 
+def test_019_contact_with_two_hulls_stops_against_the_nearer_NW_SAIL_4() -> None:
+    """NW-SAIL-4: 'A moving vessel stops at first contact'. When one point of the track comes within 15 mm of
+    two vessels, it is the nearer she runs into (ties: the one listed first in the battle), not whichever a
+    lookup happens to give first: at x = 1090 Fb (y 993) is 12.2 mm off and Fa (y 1005) 11.2 mm."""
+    st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
+                ship("fb", "b", FRIGATE_GB, 1100, 993, heading=90.0),
+                ship("fa", "b", FRIGATE_GB, 1100, 1005, heading=90.0), wind=0.0)
+    new, ev = play(st, {"gb": {}}, [])
+    assert new.ship("gb").sheet["entangled_with"] == "fa"
+    assert new.ship("fb").sheet["entangled_with"] is None
+    assert [e.target_id for e in ev if e.kind == "entangled"] == ["fa"]
+
+
 def test_019_separation_S32_S33() -> None:
-    """Lines 265-268: 'Throw one Average dice: +1 Vessels on same side -1 Vessels broadside to broadside ... 4 or over
-    separates' (S32)."""
+    """Lines 265-268: 'Throw one Average dice: +1 Vessels on same side -1 Vessels broadside to broadside ... 4
+    or over separates' (S32)."""
     st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr"),
                 ship("fr", "b", FRIGATE_GB, 1000, 1014, heading=90.0, entangled_with="gb"), wind=0.0)
     new, ev = play(st, {"gb": {"cast_off": True}}, [4])
@@ -437,8 +457,8 @@ def test_019_separation_S32_S33() -> None:
 
 
 def test_015_boarding_melee_decks_capture() -> None:
-    """Lines 219-233: 20% left aboard; one die each modified (S29); the chart's bracket figure is the casualties;
-    deck by deck (S30: a 5th rate has two decks); lines 241: prize crew 10%."""
+    """Lines 219-233: 20% left aboard; one die each modified (S29); the chart's bracket figure is the
+    casualties; deck by deck (S30: a 5th rate has two decks); lines 241: prize crew 10%."""
     st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr", grade="good"),
                 ship("fr", "b", {**FRIGATE_GB, "nation": "Spain"}, 1000, 1014, heading=90.0,
                      entangled_with="gb",
@@ -461,7 +481,8 @@ def test_015_boarding_melee_decks_capture() -> None:
 
 
 def test_015_boarders_pushed_back() -> None:
-    """Line 231: 'The side actually boarding in a melee may, if defeated, be pushed back to their own vessel.'"""
+    """Line 231: 'The side actually boarding in a melee may, if defeated, be pushed back to their own
+    vessel.'"""
     st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr"),
                 ship("fr", "b", FRIGATE_GB, 1000, 1014, heading=90.0, entangled_with="gb"), wind=0.0)
     new, ev = play(st, {"gb": {"board": "fr"}}, [1, 6])
@@ -487,20 +508,20 @@ def test_015_tie_continues_S29() -> None:
     assert (melee.data["casualties_defender"], melee.data["casualties_attacker"]) == (15, 19)
 
 
-# --- 17., 18. sinking and striking -------------------------------------------------------------------------------
+# --- 17., 18. sinking and striking --------------------------------------------------------------------------
 
 def test_018_compulsory_strike_S31() -> None:
-    """Line 253: 'striking is compulsory when damage points fall below 20% and the vessel cannot escape without
-    coming under further fire' (S31, NW-SAIL-10)."""
+    """Line 253: 'striking is compulsory when damage points fall below 20% and the vessel cannot escape
+    without coming under further fire' (S31, NW-SAIL-10)."""
     st = battle(ship("fr", "a", FRIGATE_GB, 1000, 1000, heading=90.0, points=55),
                 ship("gb", "b", FRIGATE_GB, 1200, 1000, heading=90.0), wind=0.0)
-    new, ev = play(st, {"fr": {"speed": 0.0}}, [])
+    new, _ev = play(st, {"fr": {"speed": 0.0}}, [])
     assert new.ship("fr").status == "struck"
     far = battle(ship("fr", "a", FRIGATE_GB, 1000, 1000, heading=90.0, points=55),
                  ship("gb", "b", FRIGATE_GB, 1400, 1400, heading=90.0), wind=0.0)
-    new, ev = play(far, {"fr": {"speed": 0.0}}, [])
+    new, _ev = play(far, {"fr": {"speed": 0.0}}, [])
     assert new.ship("fr").status == "active"
-    new, ev = play(far, {"fr": {"speed": 0.0, "strike": True}}, [])
+    new, _ev = play(far, {"fr": {"speed": 0.0, "strike": True}}, [])
     assert new.ship("fr").status == "struck"
 
 
@@ -508,32 +529,32 @@ def test_017_sinks_at_zero_points() -> None:
     """Line 247: 'a vessel will sink when all its Damaged points have been eliminated'."""
     st = battle(ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
                 ship("fr", "b", FRIGATE_GB, 1090, 1000, heading=0.0, points=60), wind=270.0)
-    new, ev = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4])
+    new, _ev = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4])
     assert new.ship("fr").status == "sunk" and new.ship("fr").sheet["points"] == 0
 
 
-# --- 21. shoals, 22. anchoring ------------------------------------------------------------------------------------
+# --- 21. shoals, 22. anchoring ------------------------------------------------------------------------------
 
 SHOAL = TerrainFeature(kind="shoal", position=Point(x=1150, y=1000), props={"depth": 4, "radius": 30})
 
 
 def test_021_grounding_refloating_S35_S37() -> None:
-    """Lines 284-297: a 5th rate grounds in four fathoms, loses 10% (S37: 28 of 280); refloat on a 5 with +1 per
-    assisting vessel (S35); otherwise 20 points."""
+    """Lines 284-297: a 5th rate grounds in four fathoms, loses 10% (S37: 28 of 280); refloat on a 5 with +1
+    per assisting vessel (S35); otherwise 20 points."""
     st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0), ship("e", "b", FRIGATE_GB, 2000, 1500),
                 terrain=(SHOAL,), wind=0.0)
-    new, ev = play(st, {"f": {}}, [])
+    new, _ev = play(st, {"f": {}}, [])
     f = new.ship("f")
     assert f.sheet["aground"] is True and f.sheet["points"] == 252 and isinstance(f.position, Point)
     assert 1119 <= f.position.x <= 1121
-    help_ = replace(new, ships=new.ships + (ship("h", "a", CUTTER_GB, 1100, 1040, heading=90.0),))
+    help_ = replace(new, ships=(*new.ships, ship("h", "a", CUTTER_GB, 1100, 1040, heading=90.0)))
     help_ = replace(help_, ships=tuple(s if s.id != "h" else replace(s, sheet={**RS.new_sheet(s, s.sheet),
                                                                                "grade": "average"})
                                        for s in help_.ships))
     st2, ev2 = play(help_, {"f": {"refloat": True}, "h": {"assist": "f", "speed": 0.0}}, [3])
-    assert [e for e in ev2 if e.kind == "refloat"][0].outcome == "fast"
+    assert next(e for e in ev2 if e.kind == "refloat").outcome == "fast"
     assert st2.ship("f").sheet["points"] == 232
-    st3, ev3 = play(help_, {"f": {"refloat": True}, "h": {"assist": "f", "speed": 0.0}}, [4])
+    st3, _ev3 = play(help_, {"f": {"refloat": True}, "h": {"assist": "f", "speed": 0.0}}, [4])
     assert st3.ship("f").sheet["aground"] is False and st3.ship("f").sheet["refloat_next"] is True
 
 
@@ -543,16 +564,16 @@ def test_021_cast_log() -> None:
                 terrain=(SHOAL,), wind=0.0)
     assert errs(st, "f", {"speed": 100.0, "cast_log": True}) == {
         "cast_log": ["Cast the log only when moving 60 mm or less (21.)."]}
-    new, ev = play(st, {"f": {"speed": 0.0, "cast_log": True}}, [])
+    _new, ev = play(st, {"f": {"speed": 0.0, "cast_log": True}}, [])
     assert ev[-1].data["depth"] == 50.0
 
 
 def test_022_anchor_drop_raise_make_sail() -> None:
-    """Line 305: 'To drop anchor takes one move, to raise it takes five moves ... It takes two moves to man the mast
-    and a further two moves to set the sails.'"""
+    """Line 305: 'To drop anchor takes one move, to raise it takes five moves ... It takes two moves to man
+    the mast and a further two moves to set the sails.'"""
     st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
                 ship("e", "b", FRIGATE_GB, 2000, 1500), wind=0.0)
-    st, ev = play(st, {"f": {"anchor": "drop"}}, [])
+    st, _ev = play(st, {"f": {"anchor": "drop"}}, [])
     f = st.ship("f")
     assert f.sheet["anchored"] is True and f.sheet["sails"] == "furled" and f.speed == 0.0
     st, _ = play(st, {"f": {"anchor": "raise", "sails": "make"}}, [])
@@ -568,37 +589,39 @@ def test_022_anchor_drop_raise_make_sail() -> None:
                 {"anchor": "drop"}) == {"anchor": ["Vessels may only anchor in less than 300 fathoms (22.)."]}
 
 
-# --- 6. dismasted drift and jury masts; 9. towing; 10. rowing --------------------------------------------------
+# --- 6. dismasted drift and jury masts; 9. towing; 10. rowing -----------------------------------------------
 
 def test_006_dismasted_drift_and_jury_mast_S09() -> None:
-    """Line 87: 'vessels that have suffered 100% reduction in speed drift downward at 25% Aft speed. After two moves a
-    temporary mast may be raised which will permit the vessel to move at 25% of Normal speed.' (S09)"""
+    """Line 87: 'vessels that have suffered 100% reduction in speed drift downward at 25% Aft speed. After two
+    moves a temporary mast may be raised which will permit the vessel to move at 25% of Normal speed.'
+    (S09)"""
     st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0, dismasted=True, mast_hits=4),
                 ship("e", "b", FRIGATE_GB, 2000, 1500), wind=0.0)
-    st, ev = play(st, {"f": {}}, [])
+    st, _ev = play(st, {"f": {}}, [])
     f = st.ship("f")
     assert isinstance(f.position, Point) and round(f.position.y, 6) == 1040.0  # 25% of 160 downwind (south)
     assert errs(st, "f",
                 {"jury_rig": True}) == {"jury_rig": ["A temporary mast may be raised after two moves (6.)."]}
     st, _ = play(st, {"f": {}}, [])
-    st, ev = play(st, {"f": {"jury_rig": True}}, [])
+    st, _ev = play(st, {"f": {"jury_rig": True}}, [])
     f = st.ship("f")
     assert f.sheet["jury_mast"] is True
     assert S.plan_move(st, f, {}).max_distance == 50.0  # 25% of the beam speed 200 (S09)
 
 
 def test_009_towing() -> None:
-    """Line 120: 'It takes two moves to secure a tow rope. 25% of the towing vessels move distance is the maximum'."""
+    """Line 120: 'It takes two moves to secure a tow rope. 25% of the towing vessels move distance is the
+    maximum'."""
     st = battle(ship("t", "a", FRIGATE_GB, 1000, 1000, heading=90.0),
                 ship("d", "a", FRIGATE_GB, 970, 1000, heading=90.0, dismasted=True, mast_hits=4,
                      anchored=True),
                 ship("e", "b", FRIGATE_GB, 2000, 1500), wind=0.0)
-    st, ev = play(st, {"t": {"speed": 0.0, "tow": "d"}, "d": {}}, [])
+    st, _ev = play(st, {"t": {"speed": 0.0, "tow": "d"}, "d": {}}, [])
     assert st.ship("t").sheet["tow_secure_left"] == 1
-    st, ev = play(st, {"t": {"speed": 0.0, "tow": "d"}, "d": {}}, [])
+    st, _ev = play(st, {"t": {"speed": 0.0, "tow": "d"}, "d": {}}, [])
     assert st.ship("t").sheet["towing"] == "d" and st.ship("d").sheet["towed_by"] == "t"
     assert S.plan_move(st, st.ship("t"), {}).max_distance == 50.0
-    st, ev = play(st, {"t": {}, "d": {}}, [])
+    st, _ev = play(st, {"t": {}, "d": {}}, [])
     t, d = st.ship("t"), st.ship("d")
     assert isinstance(t.position, Point) and isinstance(d.position, Point)
     assert round(t.position.x, 6) == 1050.0 and round(d.position.x, 6) == 1020.0
@@ -613,18 +636,19 @@ def test_010_rowing() -> None:
     assert errs(st, "f", {"row": True}) == {"row": ["Only vessels of 99 points or less can be rowed (10.)."]}
 
 
-# --- 23. mortars, 24. batteries -----------------------------------------------------------------------------------
+# --- 23. mortars, 24. batteries -----------------------------------------------------------------------------
 
 def test_023_mortar_ranging_and_spider_S38_S39() -> None:
-    """Lines 311-331: ranging on two decimal dice, then the spider (one decimal die; S39 3 x 3 grid, 0 = dud); a hit
-    does 50 points (S38: one damage-chart roll); four moves to load."""
+    """Lines 311-331: ranging on two decimal dice, then the spider (one decimal die; S39 3 x 3 grid, 0 = dud);
+    a hit does 50 points (S38: one damage-chart roll); four moves to load."""
     st = battle(ship("b", "a", BOMB_GB, 1000, 1000, heading=0.0), ship("fr", "b", SEVENTY_FOUR_FR, 1000, 700),
                 wind=90.0)
     new, ev = play(st, {"b": {"speed": 0.0, "mortar_target": "fr"}}, [50, 5, 20])
     mortar = next(e for e in ev if e.kind == "mortar")
     assert mortar.outcome == "hit" and new.ship("fr").sheet["points"] == 650
     assert new.ship("b").sheet["mortar_ranged_on"] == "fr" and new.ship("b").sheet["mortar_ready_turn"] == 6
-    # short: aim 30 mm short (10% of 300); spider 2 = one step (43.3 mm) over -> 13.3 mm beyond the target: a hit
+    # short: aim 30 mm short (10% of 300); spider 2 = one step (43.3 mm) over -> 13.3 mm beyond the target: a
+    # hit
     new, ev = play(st, {"b": {"speed": 0.0, "mortar_target": "fr"}}, [5, 2, 20])
     assert next(e for e in ev if e.kind == "mortar").outcome == "hit"
     new, ev = play(st, {"b": {"speed": 0.0, "mortar_target": "fr"}}, [50, 10])
@@ -651,19 +675,19 @@ def test_024_shore_battery_fires_land_based() -> None:
     assert new.ship("fr").sheet["points"] == 608
 
 
-# --- 3., 4. wind and weather change; A2 visibility --------------------------------------------------------------
+# --- 3., 4. wind and weather change; A2 visibility ----------------------------------------------------------
 
 def test_003_wind_and_weather_change_every_ten_moves_S03_S06() -> None:
-    """Line 43: 'Wind direction is changed by a dice throw every ten move'; line 51: weather every ten moves, 'steps
-    of ten points per move' (S03, S06)."""
+    """Line 43: 'Wind direction is changed by a dice throw every ten move'; line 51: weather every ten moves,
+    'steps of ten points per move' (S03, S06)."""
     st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0), ship("e", "b", FRIGATE_GB, 2000, 1500),
                 wind=0.0, number=44)
-    st11, ev = play(replace(st, turn=11), {"f": {"speed": 0.0}}, [30, 2, 70], phase=0)
+    st11, _ev = play(replace(st, turn=11), {"f": {"speed": 0.0}}, [30, 2, 70], phase=0)
     assert st11.conditions.extra["wind_target"] == 90.0 and st11.conditions.extra["wind_sense"] == "veer"
     assert st11.conditions.wind_from == 0.0 and st11.conditions.extra["weather_target"] == 70
-    st12, ev = play(replace(st11, turn=12), {"f": {"speed": 0.0}}, [], phase=0)
+    st12, _ev = play(replace(st11, turn=12), {"f": {"speed": 0.0}}, [], phase=0)
     assert st12.conditions.wind_from == 45.0 and st12.conditions.extra["weather_number"] == 54
-    st13, ev = play(replace(st12, turn=13), {"f": {"speed": 0.0}}, [], phase=0)
+    st13, _ev = play(replace(st12, turn=13), {"f": {"speed": 0.0}}, [], phase=0)
     assert st13.conditions.wind_from == 90.0 and st13.conditions.extra["weather_number"] == 64
     assert (st13.conditions.weather, st13.conditions.wind_force) == ("rain", "light")
 
@@ -682,7 +706,7 @@ def test_A2_visibility_fog_and_night() -> None:
     assert [s.id for s in view.ships] == ["f"]
 
 
-# --- engine-level properties --------------------------------------------------------------------------------------
+# --- engine-level properties --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("policy", ["hold", "fire_nearest", "captain"])
 def test_A7_default_orders_are_legal(policy: str) -> None:
@@ -713,11 +737,13 @@ def test_preview_lines() -> None:
     lines = RS.preview(duel(), duel().ship("gb"), ShipOrder(ship_id="gb", data={"speed": 0.0,
                                                                                 "target": "fr"}))
     assert lines[0].startswith("Sail: 0 mm")
-    assert lines[-1] == ("Starboard broadside, 37 guns at fr: 90 mm short; FF +4 + 2 average dice -> 44/69/86 "
-                         "points (low/average/high).")
+    assert lines[-1] == (
+        "Starboard broadside, 37 guns at fr: 90 mm short; FF +4 + 2 average dice -> 44/69/86 "
+        "points (low/average/high)."
+    )
 
 
-# --- NW-SAIL rulings (docs/rulings.md) ----------------------------------------------------------------------------
+# --- NW-SAIL rulings (docs/rulings.md) ----------------------------------------------------------------------
 
 def test_NW_SAIL_12_leaving_the_table_withdraws() -> None:
     """NW-SAIL-12: 'A vessel whose move ends off the table leaves the battle (withdrawn).'"""
@@ -735,7 +761,8 @@ def test_NW_SAIL_13_unfought_fire_is_a_failed_attempt() -> None:
 
 
 def test_NW_SAIL_16_prize_crew_cannot_be_mustered() -> None:
-    """Line 241: 'If these cannot be mustered, the vessel must be turned loose.' (NW-SAIL-16: struck, not captured)"""
+    """Line 241: 'If these cannot be mustered, the vessel must be turned loose.' (NW-SAIL-16: struck, not
+    captured)"""
     st = battle(ship("gb", "a", {**CUTTER_GB, "points": 60}, 1000, 1000, heading=90.0, entangled_with="fr",
                      grade="good"),
                 ship("fr", "b", {**CUTTER_GB, "nation": "Spain", "points": 600}, 1000, 1014, heading=90.0,
@@ -761,8 +788,8 @@ def test_NW_SAIL_15_battery_takes_points_and_guns() -> None:
 
 
 def test_NW_SAIL_17_pair_stationary_then_drifts() -> None:
-    """Line 261 / S34 / NW-SAIL-17: halved to 0, stationary for one move, then drift downwind at 25% of the lesser
-    Aft speed."""
+    """Line 261 / S34 / NW-SAIL-17: halved to 0, stationary for one move, then drift downwind at 25% of the
+    lesser Aft speed."""
     st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr",
                      entangle_distance=1),
                 ship("fr", "b", SEVENTY_FOUR_FR, 1000, 1015, heading=90.0, entangled_with="gb",

@@ -253,3 +253,17 @@ def test_ctx_is_scripted() -> None:
     """The helper context uses scripted dice (tests must be able to fail on a wrong die count)."""
     c = Ctx(turn=1, dice=ScriptedDice([5]))
     assert c.roll("x") == 5
+
+
+def test_each_die_in_one_event_critical_flooding() -> None:
+    """A8: every roll is logged with the rule it served, once. A 16-inch critical on a destroyer at 26 knots
+    (location 20, lines 128-134; critical 17, lines 301-312: "lose 2 underwater boxes" at 20+ knots) whose
+    second underwater box is a W34 roll (lines 252-254): the hit event carries the location die, the critical
+    event its table die, the flooding event the W34 die, and the damage report none (docs/rules-json.md's
+    example)."""
+    h = hull(stats("destroyer", underwater=1, engine=2, above=3, aa=1), speed=26)
+    c = ctx([20, 17, 9])
+    shell_hit(c, h, gun_row(16), 16, "short", "washington", "usa")
+    carried = {e.kind: [r.value for r in e.rolls] for e in c.events}
+    assert carried == {"hit": [20], "flooding": [9], "critical": [17], "damage": []}
+    assert sum(len(e.rolls) for e in c.events) == len(c.dice.rolls) == 3

@@ -187,3 +187,29 @@ def test_public_sheet_hides_boxes() -> None:
         sheet={"marked": {"engine": 1}, "hits": [{"turn": 1, "location": "engine"}]},
     )
     assert RULESET.public_sheet(s) == {"hits": [{"turn": 1, "location": "engine"}]}
+
+
+@pytest.mark.parametrize("key", ["guadalcanal_1942", "river_plate_1939"])
+def test_order_checks_leave_the_shared_sheets_alone(key: str) -> None:
+    """Order checks, default orders (A7) and previews read a parse of each ship's sheet cached per state; none
+    of them may change it (a changed copy would leak into the next check), whatever the orders say: here every
+    policy's default order, and each with the ship's standing orders flipped (not cleared for action)."""
+    from rules.rulesets.ww2_jackson.record import sheet_to_json
+
+    sc = bundled_scenarios()[key]
+    dice = SeededDice(3)
+    st, _ = scenario_state(sc, dice)
+    for _ in range(4):
+        for ship in st.ships:
+            if not ship.active:
+                continue
+            for policy in ("hold", "fire_nearest", "captain"):
+                order = RULESET.default_order(st, ship, policy)
+                flipped = ShipOrder(ship_id=ship.id, data={**order.data, "cleared_for_action": False})
+                for o in (order, flipped):
+                    RULESET.check_order(st, ship, o)
+                    RULESET.preview(st, ship, o)
+        for ship in st.ships:
+            if ship.active:
+                assert sheet_to_json(RULESET._seen(ship).sheet) == sheet_to_json(RULESET._live(ship).sheet)
+        st = resolve_turn(st, [], dice).state

@@ -1,0 +1,344 @@
+"""The orders of a player's turn, from the battle page: one panel per ship, the ready flag, the phase status.
+
+htmx requests get partials of ``battles/orders.html`` (``ship_panel``, ``phase_status``); plain form posts
+(no JavaScript) get a redirect to the battle page with a message, or the battle page itself with the ship's
+form and its errors. Views check shapes and who asks (selectors), call a service, and render: the rules
+validate, the services save.
+
+Statuses: 200 a form (with its errors, for "check"), 400 orders the rules or the form refuse (nothing saved),
+404 a ship the user may not order (another side's ship looks like no ship at all), 409 a phase closed, rolled
+back or past its deadline, 413 a payload larger than any order form.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRefresh
+
+from battles import order_forms, selectors, services
+from battles.models import Battle, BattleShip, Phase, PhaseStatus
+from navalwar.errors import ApplicationError
+
+logger = logging.getLogger(__name__)
+
+TEMPLATE = "battles/orders.html"
+# An order form is well under 2 KB; a post a hundred times that is not an order.
+MAX_ORDER_BYTES = 32 * 1024
+POLL_SECONDS = {PhaseStatus.OPEN: 10, PhaseStatus.RESOLVING: 2, PhaseStatus.FAILED: 15}
+
+
+def _htmx(request: HttpRequest) -> bool:
+    return bool(getattr(request, "htmx", False))
+
+
+def _message_response(request: HttpRequest, message: str, status: int, battle_id: int | None = None) -> Any:
+    """Answer with a message only: plain text for htmx (shown by static/js/orders.js), a page otherwise."""
+    if _htmx(request):
+        return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    ctx = {"message": message, "battle_id": battle_id}
+    return render(request, "battles/order_error.html", ctx, status=status)
+
+
+def limit_size(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Refuse a request body larger than any order form (413), before anything reads it."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0
+        if length > MAX_ORDER_BYTES:
+            return _message_response(
+                request,
+                f"The request is too large ({length} bytes; orders take at most "
+                f"{MAX_ORDER_BYTES // 1024} KB). Nothing was saved.",
+                413,
+            )
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _phase_posted(request: HttpRequest, battle: Battle) -> Phase:
+    """Return the phase the form was made for (``phase`` in the post). A form for a phase that has been
+    resolved or rolled back since is refused (409) rather than applied to the next phase."""
+    raw = request.POST.get("phase", "")
+    if not raw.isdigit() or len(raw) > 18:
+        raise ApplicationError("no_phase", "The form does not say which phase it is for; reload the page.")
+    phase = Phase.objects.filter(battle=battle, pk=int(raw)).select_related("battle__campaign").first()
+    if phase is None:
+        raise ApplicationError("no_phase", "There is no such phase in this battle.", status=404)
+    order_forms.check_phase_open(phase)
+    return phase
+
+
+def _target(request: HttpRequest, battle_id: int, ship_key: str) -> tuple[Battle, Any, Phase, BattleShip]:
+    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    phase = _phase_posted(request, bat)
+    bship = selectors.order_ship_get(phase=phase, viewer=viewer, ship_key=ship_key)
+    return bat, viewer, phase, bship
+
+
+def _battle_url(battle: Battle, anchor: str = "orders") -> str:
+    return reverse("battles:battle", args=[battle.pk]) + f"#{anchor}"
+
+
+def _panel_response(
+    request: HttpRequest, battle: Battle, viewer: Any, panel: order_forms.OrderPanel, status: int = 200
+) -> HttpResponse:
+    """Render one ship's panel: the partial for htmx, else the battle page with this panel in place."""
+    if _htmx(request):
+        ctx = {"battle": battle, "viewer": viewer, "panel": panel}
+        return render(request, f"{TEMPLATE}#ship_panel", ctx, status=status)
+    from battles.views import _battle_context
+
+    ctx = _battle_context(request, battle, viewer, bound={panel.key: panel})
+    return render(request, "battles/battle.html", ctx, status=status)
+
+
+def _guarded(
+    view: Callable[..., HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """Turn the errors of who-may-order checks into a message with the right status, never a 500."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, battle_id: int, ship_key: str) -> HttpResponse:
+        try:
+            return view(request, battle_id, ship_key)
+        except Http404:
+            msg = "There is no such ship under your command in this battle."
+            return _message_response(request, msg, 404, battle_id)
+        except ApplicationError as error:
+            return _message_response(request, error.message, error.status, battle_id)
+
+    return wrapper
+
+
+# --- one ship --------------------------------------------------------------------------------------------
+
+
+@require_POST
+@limit_size
+@_guarded
+def order_check(request: HttpRequest, battle_id: int, ship_key: str) -> HttpResponse:
+    """Validate a ship's order as edited and show the rules' errors and preview; save nothing."""
+    bat, viewer, phase, bship = _target(request, battle_id, ship_key)
+    panel = order_forms.panel_for(phase=phase, viewer=viewer, bship=bship, post=request.POST)
+    try:
+        order_forms.check_deadline(phase, bship.campaign_ship.side_id)
+    except ApplicationError as error:
+        panel.add_error(error)
+        return _panel_response(request, bat, viewer, panel, status=error.status)
+    if panel.ok:
+        panel.message = ("info", "These orders are legal. Save them to send them.")
+    return _panel_response(request, bat, viewer, panel)
+
+
+@require_POST
+@limit_size
+@_guarded
+def order_save(request: HttpRequest, battle_id: int, ship_key: str) -> HttpResponse:
+    """Validate and save one ship's order (services.orders_submit). Errors leave the saved order as it was."""
+    bat, viewer, phase, bship = _target(request, battle_id, ship_key)
+    panel = order_forms.panel_for(phase=phase, viewer=viewer, bship=bship, post=request.POST)
+    return _submit(request, bat, viewer, phase, bship, panel, done="Orders saved for {name}.")
+
+
+def _submit(
+    request: HttpRequest,
+    bat: Battle,
+    viewer: Any,
+    phase: Phase,
+    bship: BattleShip,
+    panel: order_forms.OrderPanel,
+    *,
+    done: str,
+) -> HttpResponse:
+    if not panel.ok:
+        panel.message = ("error", "The orders have errors: nothing was saved.")
+        return _panel_response(request, bat, viewer, panel, status=400)
+    try:
+        services.orders_submit(phase=phase, user=request.user, battle_ship=bship, data=panel.data)
+    except ApplicationError as error:
+        panel.add_error(error)
+        panel.message = ("error", "Nothing was saved.")
+        return _panel_response(request, bat, viewer, panel, status=error.status)
+    text = done.format(name=panel.ship.name)
+    if not _htmx(request):
+        messages.success(request, text)
+        return HttpResponseRedirect(_battle_url(bat, panel.dom_id))
+    fresh = order_forms.panel_for(phase=phase, viewer=viewer, bship=bship)
+    fresh.message = ("success", f"{text} ({timezone.localtime():%H:%M})")
+    return _panel_response(request, bat, viewer, fresh)
+
+
+@require_POST
+@limit_size
+@_guarded
+def order_clear(request: HttpRequest, battle_id: int, ship_key: str) -> HttpResponse:
+    """Withdraw a ship's saved order: it follows the campaign's default orders (A7)."""
+    bat, viewer, phase, bship = _target(request, battle_id, ship_key)
+    ship = order_forms.orderable_ship(phase, bship)
+    had = services.orders_delete(phase=phase, user=request.user, ship_key=bship.ship_key)
+    text = (
+        f"Orders withdrawn for {ship.name}: default orders apply."
+        if had
+        else f"{ship.name} had no orders saved: default orders apply."
+    )
+    if not _htmx(request):
+        messages.success(request, text)
+        return HttpResponseRedirect(_battle_url(bat, f"ship-{order_forms._slug(bship.ship_key)}"))
+    panel = order_forms.panel_for(phase=phase, viewer=viewer, bship=bship)
+    panel.message = ("success", text)
+    return _panel_response(request, bat, viewer, panel)
+
+
+@require_POST
+@limit_size
+@_guarded
+def order_repeat(request: HttpRequest, battle_id: int, ship_key: str) -> HttpResponse:
+    """Give a ship the order it had in the previous resolved phase, if the rules still allow it."""
+    bat, viewer, phase, bship = _target(request, battle_id, ship_key)
+    previous = selectors.order_previous(phase=phase, battle_ship=bship)
+    if previous is None:
+        ship = order_forms.orderable_ship(phase, bship)
+        raise ApplicationError("no_previous_orders", f"{ship.name} has no earlier orders to repeat.")
+    panel = order_forms.panel_for(
+        phase=phase, viewer=viewer, bship=bship, post=order_forms.post_from_data(previous.data)
+    )
+    return _submit(
+        request,
+        bat,
+        viewer,
+        phase,
+        bship,
+        panel,
+        done=f"{{name}} repeats her orders of phase {previous.phase.number}.",
+    )
+
+
+# --- the side and the phase ------------------------------------------------------------------------------
+
+
+_UNSET: Any = object()
+
+
+def status_context(
+    battle: Battle, viewer: Any, *, phase: Phase | None = _UNSET, phase_sides: list[Any] | None = None
+) -> dict[str, Any]:
+    """Return what the ``phase_status`` partial shows: the phase, who is ready (only that, for other sides),
+    the viewer's deadline and how often the page asks again. ``phase`` and ``phase_sides`` when the caller
+    has them already."""
+    if phase is _UNSET:
+        phase = selectors.phase_current(battle=battle)
+    if phase_sides is None:
+        phase_sides = selectors.phase_sides(phase=phase) if phase else []
+    own = viewer.side.key if viewer.side is not None else None
+    my_ready = next((ps for ps in phase_sides if own is not None and ps.side.key == own), None)
+    deadline = None
+    if phase is not None:
+        deadline = my_ready.effective_deadline(phase) if my_ready is not None else phase.deadline
+    poll = POLL_SECONDS.get(phase.status) if phase is not None and battle.status == "active" else None  # type: ignore[call-overload]
+    return {
+        "battle": battle,
+        "viewer": viewer,
+        "phase": phase,
+        "phase_sides": phase_sides,
+        "my_ready": my_ready,
+        "my_deadline": deadline,
+        "poll_seconds": poll,
+    }
+
+
+@require_GET
+def battle_status(request: HttpRequest, battle_id: int) -> HttpResponse:
+    """The phase status, polled by the battle page: who is ready, the deadline; when the phase the page shows
+    has changed (resolved, failed, closed, rolled back), tell htmx to reload the page (the result shows)."""
+    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    ctx = status_context(bat, viewer)
+    phase = ctx["phase"]
+    shown = (request.GET.get("phase", ""), request.GET.get("status", ""))
+    if not _htmx(request):
+        return HttpResponseRedirect(_battle_url(bat, "phase"))
+    if phase is None or shown != (str(phase.pk), phase.status):
+        return HttpResponseClientRefresh()
+    return render(request, f"{TEMPLATE}#phase_status", ctx)
+
+
+@require_POST
+@limit_size
+def side_ready(request: HttpRequest, battle_id: int) -> HttpResponse:
+    """Mark the user's side ready (``ready=1``) or not ready (``ready=0``) in the phase the page shows."""
+    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    ready = request.POST.get("ready", "1") == "1"
+    level, text = "success", "Your side is ready." if ready else "Your side is no longer ready."
+    status = 200
+    try:
+        phase = _phase_posted(request, bat)
+        services.side_set_ready(phase=phase, user=request.user, ready=ready)
+    except ApplicationError as error:
+        level, text, status = "error", error.message, error.status
+    if not _htmx(request):
+        getattr(messages, level)(request, text)
+        return HttpResponseRedirect(_battle_url(bat, "phase"))
+    ctx = status_context(bat, viewer)
+    current = ctx["phase"]
+    if (
+        status == 200
+        and current is not None
+        and (str(current.pk), current.status)
+        != (
+            request.POST.get("phase"),
+            PhaseStatus.OPEN,
+        )
+    ):
+        # Every side is ready: the phase closed (and may be resolved already); the forms on the page are
+        # done with, so show the page as it now is.
+        return HttpResponseClientRefresh()
+    ctx["message"] = (level, text)
+    return render(request, f"{TEMPLATE}#phase_status", ctx, status=status)
+
+
+def orders_context(
+    battle: Battle, viewer: Any, phase: Phase | None, bound: dict[str, order_forms.OrderPanel] | None = None
+) -> dict[str, Any]:
+    """Return what the battle page's orders section needs: the panels, and the viewer's side's ships under
+    other players' command."""
+    if phase is None or phase.status != PhaseStatus.OPEN or phase.superseded:
+        return {"order_panels": [], "ships_of_others": []}
+    bships = selectors.battle_ships_for(battle=battle)
+    panels = order_forms.panels_for(
+        battle=battle, phase=phase, viewer=viewer, bound=bound, battle_ships=bships
+    )
+    others: list[BattleShip] = []
+    if viewer.side is not None:
+        mine = {p.key for p in panels}
+        others = [
+            b
+            for b in bships
+            if b.campaign_ship.side_id == viewer.side.pk and b.ship_key not in mine and b.status == "active"
+        ]
+    return {"order_panels": panels, "ships_of_others": others}
+
+
+__all__ = [
+    "battle_status",
+    "order_check",
+    "order_clear",
+    "order_repeat",
+    "order_save",
+    "orders_context",
+    "side_ready",
+    "status_context",
+]

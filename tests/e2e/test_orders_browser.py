@@ -1,0 +1,159 @@
+"""Chromium: a player's turn on the battle page, through htmx, and what the other side sees of it.
+
+Denmark Strait (ww2_jackson): the British player gives Hood and Prince of Wales orders (the previews show the
+gunnery the rules will roll), saves both without a reload, marks the side ready; the German player, in a
+second browser context, sees "Royal Navy: ready" and nothing of the British orders, and marks ready too;
+both pages then show the result. Screenshots of the panel at desktop and phone widths land in
+test-artifacts/.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from battles.models import Order, PhaseSide
+from tests.conftest import ARTIFACTS
+from tests.factories import DEFAULT_PASSWORD, scenario_campaign
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _log_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", DEFAULT_PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=Log out")
+
+
+def test_a_turn_in_the_browser(live_server: Any, chromium_page: Any) -> None:
+    game = scenario_campaign("denmark_strait_1941")
+    britain, germany = game.players["britain"], game.players["germany"]
+    url = f"{live_server.url}/battles/{game.battle.pk}/"
+    page = chromium_page
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    _log_in(page, live_server.url, britain.username)
+    page.goto(url)
+    page.wait_for_selector("#ship-hood form")
+    assert page.evaluate("typeof window.htmx") == "object"
+    # Hood: a new speed and the main battery on Bismarck; the check on change swaps in the preview.
+    hood = page.locator("#ship-hood")
+    assert hood.locator("#o-hood-speed").get_attribute("max") == "27"
+    page.fill("#o-hood-speed", "25.5")
+    page.select_option("#o-hood-target_main", "bismarck")
+    page.wait_for_selector("#ship-hood .preview li:has-text('15-inch: BFN')")
+    preview = page.locator("#ship-hood .preview").inner_text()
+    assert "Ends near" in preview and "at 25.5 knots" in preview
+    assert "15-inch: BFN 4 -> MFN 2 D20, hits on 16+ at long range" in preview
+    page.screenshot(path=str(ARTIFACTS / "orders-desktop-hood-preview.png"), full_page=True)
+    page.click("#ship-hood button:text('Save orders')")
+    page.wait_for_selector("#ship-hood .message--success:has-text('Orders saved for Hood.')")
+    assert page.locator("#ship-hood summary .badge--ok").inner_text().startswith("orders saved")
+
+    # Prince of Wales, from the keyboard: focus the target select, pick with the arrow keys, Enter saves.
+    page.focus("#o-prince_of_wales-target_main")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_selector("#ship-prince_of_wales .preview li:has-text('BFN')")
+    assert page.evaluate("document.activeElement.id") == "o-prince_of_wales-target_main"  # focus survives
+    page.focus("#o-prince_of_wales-speed")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#ship-prince_of_wales .message--success")
+    page.wait_for_function("() => !document.querySelector('#ship-prince_of_wales.htmx-request')")
+    saved = {o.battle_ship.ship_key: o.data for o in Order.objects.select_related("battle_ship")}
+    assert saved["hood"]["speed"] == 25.5 and saved["hood"]["target_main"] == "bismarck"
+    assert saved["prince_of_wales"]["target_main"] == "prinz_eugen"
+    assert saved["hood"]["damage_preference"] == "keep_afloat"  # the standing order, kept
+
+    # A speed the damaged... (here: any) ship cannot make is refused next to the field, nothing changes.
+    page.evaluate("document.querySelector('#o-hood-speed').removeAttribute('max')")
+    page.fill("#o-hood-speed", "31")
+    page.click("#ship-hood button:text('Save orders')")
+    page.wait_for_selector("#ship-hood .error:has-text('Hood can make at most 27 knots now (W38).')")
+    assert Order.objects.get(battle_ship__ship_key="hood").data["speed"] == 25.5
+
+    page.click("#ready-toggle")
+    page.wait_for_selector("#phase li:has-text('Royal Navy: ready')")
+    assert PhaseSide.objects.get(phase=game.phase, side__key="britain").ready is True
+    assert page.locator("#phase .countdown").inner_text().endswith("left)")
+    page.screenshot(path=str(ARTIFACTS / "orders-desktop-ready.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("#phase").screenshot(path=str(ARTIFACTS / "orders-phone-phase.png"))
+    page.locator("#ship-hood").screenshot(path=str(ARTIFACTS / "orders-phone-hood.png"))
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+    # The other side, in its own browser context: Britain is ready, and not one British order shows.
+    other = page.context.browser.new_context(viewport={"width": 1280, "height": 900})
+    enemy = other.new_page()
+    _log_in(enemy, live_server.url, germany.username)
+    enemy.goto(url)
+    enemy.wait_for_selector("#phase li:has-text('Royal Navy: ready')")
+    assert enemy.locator("#ship-bismarck form").count() == 1
+    assert enemy.locator("#ship-hood").count() == 0 and enemy.locator("#ship-prince_of_wales").count() == 0
+    html = enemy.content()
+    assert "25.5" not in html and "orders saved" not in html
+    enemy.screenshot(path=str(ARTIFACTS / "orders-desktop-other-side.png"), full_page=True)
+
+    # The last side ready: the phase closes and resolves (tasks run in-process here); the German page reloads
+    # at once, the British one at its next poll, and both show the result and the next phase.
+    enemy.click("#ready-toggle")
+    enemy.wait_for_selector("text=Phase 2: Open for orders")
+    assert enemy.locator("text=Log of phase 1 (turn 1)").count() == 1
+    page.wait_for_selector("text=Phase 2: Open for orders", timeout=20_000)
+    assert page.locator("text=Log of phase 1 (turn 1)").count() == 1
+    assert page.locator("#ship-hood .badge").inner_text() == "no orders yet: defaults apply"
+    other.close()
+
+
+EVERY_RULESET = [
+    # (scenario, side, ship, a field to change and its new value, a line the preview then shows)
+    ("bismarck_last_battle_1941", "britain", "kgv", ("turn", "-30"), "Ends at"),
+    ("santiago_de_cuba_1898", "spain", "teresa", ("target", "gloucester"), "Guns: Gloucester at 4 hexes"),
+    ("first_memphis_1862", "union", "benton", ("fire_rear", "price"), "Rear: 2 D6 at price"),
+    ("sail_constitution_vs_guerriere_1812", "usa", "constitution", ("speed", "100"), "Sail: 100 mm"),
+    ("guadalcanal_1942", "usa", "walke", ("torpedo_target", "ayanami"), "21-inch, medium range, 11+"),
+]
+
+
+@pytest.mark.parametrize(
+    ("scenario", "side", "ship", "change", "line"), EVERY_RULESET, ids=[r[0] for r in EVERY_RULESET]
+)
+def test_every_rule_sets_panel_checks_on_change(
+    live_server: Any,
+    chromium_page: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    scenario: str,
+    side: str,
+    ship: str,
+    change: tuple[str, str],
+    line: str,
+) -> None:
+    from battles import services
+
+    monkeypatch.setattr(services.secrets, "randbits", lambda bits: 12345)  # sail_1700: the USA moves first
+    game = scenario_campaign(scenario)
+    page = chromium_page
+    ARTIFACTS.mkdir(exist_ok=True)
+    _log_in(page, live_server.url, game.players[side].username)
+    page.goto(f"{live_server.url}/battles/{game.battle.pk}/")
+    panel = f"#ship-{ship}"
+    page.evaluate(f"document.querySelector('{panel}').open = true")
+    field, value = change
+    selector = f"#o-{ship}-{field}"
+    if page.locator(selector).evaluate("el => el.tagName") == "SELECT":
+        page.locator(f"{panel} details.order-type--folded").evaluate_all(
+            "els => els.forEach(e => e.open = true)"
+        )
+        page.select_option(selector, value)
+    else:
+        page.fill(selector, value)
+        page.press(selector, "Tab")
+    page.wait_for_selector(f"{panel} .preview li:has-text('{line}')")
+    assert page.locator(f"{panel} .message").inner_text() == "These orders are legal. Save them to send them."
+    page.locator(panel).screenshot(path=str(ARTIFACTS / f"orders-{scenario}-desktop.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator(panel).screenshot(path=str(ARTIFACTS / f"orders-{scenario}-phone.png"))
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+    assert not Order.objects.exists()  # checking saves nothing
