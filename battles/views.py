@@ -441,7 +441,6 @@ def _battle_context(
         "state": state,
         "ships": ships,
         "phase": phase,
-        "resolution_delayed": selectors.phase_resolution_delayed(phase=phase),
         "phase_sides": phase_sides,
         "my_ready": my_ready,
         "last_resolved": last_resolved,

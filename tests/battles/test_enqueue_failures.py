@@ -140,13 +140,13 @@ def test_the_ready_view_answers_normally_and_the_page_says_resolution_is_delayed
     britain, germany = Client(), Client()
     britain.force_login(game.players["britain"])
     germany.force_login(game.players["germany"])
-    ready = reverse("battles:ready", args=[game.battle.pk])
+    ready = reverse("battles:side_ready", args=[game.battle.pk])
     page = reverse("battles:battle", args=[game.battle.pk])
     with django_capture_on_commit_callbacks(execute=True):
-        britain.post(ready, {"ready": "1"})
-        response = germany.post(ready, {"ready": "1"})
+        britain.post(ready, {"ready": "1", "phase": str(game.phase.pk)})
+        response = germany.post(ready, {"ready": "1", "phase": str(game.phase.pk)})
     # (The test's own transaction holds the commit callbacks until the block ends: follow the redirect now.)
-    assert (response.status_code, response["Location"]) == (302, f"{page}#orders")
+    assert (response.status_code, response["Location"]) == (302, f"{page}#phase")
 
     html = germany.get(page).content.decode()
     assert "Your side is ready." in html
@@ -220,3 +220,22 @@ def test_in_process_mode_still_raises_a_task_error(monkeypatch: pytest.MonkeyPat
 
     with pytest.raises(OSError, match="the task itself failed"):
         heartbeat.send_after_commit(("eager",), {})
+
+
+def test_the_polled_phase_status_says_resolution_is_delayed(game: Any) -> None:
+    Phase.objects.filter(pk=game.phase.pk).update(
+        status="resolving", closed_at=timezone.now(), enqueue_failed_at=timezone.now()
+    )
+    client = Client()
+    client.force_login(game.players["germany"])
+    url = reverse("battles:battle_status", args=[game.battle.pk])
+
+    response = client.get(
+        url, {"phase": game.phase.pk, "status": "resolving"}, headers={"HX-Request": "true"}
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<section class="panel phase-status" id="phase"')
+    assert f"{DELAYED}: the server could not start it yet." in html
+    assert "being resolved" not in html

@@ -63,17 +63,18 @@ def test_orders_survive_a_redis_outage_and_the_phase_resolves_once_it_is_back(
         for side, ships in ORDERS.items():
             for ship_key, fields in ships.items():
                 response = clients[side].post(
-                    reverse("battles:orders", args=[game.battle.pk]),
-                    {"ship_key": ship_key, **fields},
+                    reverse("battles:order_save", args=[game.battle.pk, ship_key]),
+                    {"phase": str(phase.pk), **fields},
                     follow=True,
                 )
                 assert response.status_code == 200
-                assert "Orders saved." in response.content.decode(), ship_key
-        ready_url = reverse("battles:ready", args=[game.battle.pk])
-        first = clients["britain"].post(ready_url, {"ready": "1"}, follow=True)
+                assert "Orders saved for " in response.content.decode(), ship_key
+        ready_url = reverse("battles:side_ready", args=[game.battle.pk])
+        ready = {"ready": "1", "phase": str(phase.pk)}
+        first = clients["britain"].post(ready_url, ready, follow=True)
         assert "Your side is ready." in first.content.decode()
         started = time.monotonic()
-        closing = clients["germany"].post(ready_url, {"ready": "1"}, follow=True)  # the send fails here
+        closing = clients["germany"].post(ready_url, ready, follow=True)  # the send fails here
         took = time.monotonic() - started
 
         html = closing.content.decode()

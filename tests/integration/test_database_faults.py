@@ -90,7 +90,7 @@ def test_a_connection_killed_mid_request_gives_an_error_page_and_no_partial_writ
     services.side_set_ready(phase=phase, user=game.players["britain"])
     germany = Browser(live_server.url, game.players["germany"])
     battle_path = reverse("battles:battle", args=[game.battle.pk])
-    ready_path = reverse("battles:ready", args=[game.battle.pk])
+    ready_path = reverse("battles:side_ready", args=[game.battle.pk])
     db_url = database_url_for(connection.settings_dict)
     original = services._phase_close
     killed: list[int] = []
@@ -112,7 +112,7 @@ def test_a_connection_killed_mid_request_gives_an_error_page_and_no_partial_writ
 
     status, html = germany.request(battle_path)
     assert status == 200 and "My side is ready</button>" in html
-    status, html = germany.request(ready_path, {"ready": "1"})
+    status, html = germany.request(ready_path, {"ready": "1", "phase": str(phase.pk)})
 
     assert len(killed) == 1
     assert status == 500
@@ -130,7 +130,7 @@ def test_a_connection_killed_mid_request_gives_an_error_page_and_no_partial_writ
     status, html = germany.request(battle_path)
     assert status == 200
     assert "My side is ready</button>" in html  # Germany is offered "ready" again: it is not ready
-    status, html = germany.request(ready_path, {"ready": "1"})
+    status, html = germany.request(ready_path, {"ready": "1", "phase": str(phase.pk)})
     assert status == 200  # the redirect to the battle page, followed
     assert "Your side is ready." in html
     wait_until(
