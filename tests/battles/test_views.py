@@ -188,6 +188,20 @@ def test_campaign_pages_are_404_for_outsiders(game: Any, user_client: Client) ->
     assert user_client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])).status_code == 404
 
 
+@pytest.mark.parametrize("number", ["9" * 30, str(2**63), "0"])
+def test_an_id_out_of_the_databases_range_in_the_url_is_404_not_500(game: Any, number: str) -> None:
+    client = _client(game.players["britain"])
+    for path in (
+        f"/campaigns/{number}/",
+        f"/campaigns/{number}/sinkings/",
+        f"/campaigns/{number}/ships/1/",
+        f"/campaigns/{game.campaign.pk}/ships/{number}/",
+        f"/battles/{number}/",
+        f"/battles/{number}/log/",
+    ):
+        assert client.get(path).status_code == 404, path
+
+
 def test_staff_creates_a_campaign(client: Client) -> None:
     organiser = StaffUserFactory()
     client.force_login(organiser)
