@@ -6,10 +6,12 @@ import contextlib
 import json
 import zoneinfo
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 import rules
 from battles.models import Role, Side
@@ -115,6 +117,14 @@ class ExtendDeadlineForm(forms.Form):
     def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["side"].queryset = Side.objects.filter(campaign=campaign)  # type: ignore[attr-defined]
+
+    def clean_deadline(self) -> Any:
+        # A deadline in the year 9999 cannot be shown in a time zone east of UTC (year 10000): a 500 on
+        # every page that shows it. A year is more than any campaign waits.
+        deadline = self.cleaned_data["deadline"]
+        if deadline > timezone.now() + timedelta(days=366):
+            raise forms.ValidationError("Give a deadline at most a year ahead.")
+        return deadline
 
 
 class RepairForm(forms.Form):

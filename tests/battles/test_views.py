@@ -371,6 +371,28 @@ def test_umpire_tools(game: Any, django_capture_on_commit_callbacks: Any) -> Non
     assert _client(game.players["britain"]).post(url, {"action": "resolve_now"}).status_code == 404
 
 
+@pytest.mark.parametrize("umpire_zone", ["UTC", "America/New_York"])
+def test_a_deadline_in_the_year_9999_is_refused_and_pages_still_render(game: Any, umpire_zone: str) -> None:
+    """A deadline so far ahead that a time zone east of UTC cannot show it (year 10000) was a 500 on the
+    extend form (New York) and on every player's battle page and dashboard (Kiritimati, UTC+14)."""
+    services.profile_update(user=game.umpire, time_zone=umpire_zone, email_notifications=True)
+    player = game.players["britain"]
+    services.profile_update(user=player, time_zone="Pacific/Kiritimati", email_notifications=True)
+    before = Phase.objects.get(pk=game.phase.pk).deadline
+
+    response = _client(game.umpire).post(
+        reverse("battles:umpire", args=[game.battle.pk]),
+        {"action": "extend", "deadline": "9999-12-31T23:59"},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert "at most a year ahead" in _html(response)
+    assert Phase.objects.get(pk=game.phase.pk).deadline == before
+    for url in (reverse("battles:battle", args=[game.battle.pk]), reverse("battles:dashboard")):
+        assert _client(player).get(url).status_code == 200
+
+
 # --- log, sheets, losses ---------------------------------------------------------------------------------
 
 
