@@ -228,6 +228,47 @@ def test_staff_creates_a_campaign(client: Client) -> None:
     assert client.get(reverse("battles:campaign_new")).status_code == 403
 
 
+@pytest.mark.parametrize(
+    ("sides", "error"),
+    [
+        pytest.param(
+            "britain, A\nbritain, B", "The side key &#x27;britain&#x27; is used twice.", id="dup-key"
+        ),
+        pytest.param(
+            "b" * 41 + ", A\ngermany, B", "at most 40 characters and a name at most 80", id="long-key"
+        ),
+        pytest.param(
+            "britain, " + "N" * 81 + "\ngermany, B",
+            "at most 40 characters and a name at most 80",
+            id="long-name",
+        ),
+        pytest.param("britain, A, royalblue\ngermany, B", "CSS colour like #1f4e9c", id="colour-name"),
+        pytest.param("britain, A, red;x:y\ngermany, B", "CSS colour like #1f4e9c", id="colour-css"),
+    ],
+)
+def test_campaign_sides_that_the_database_would_refuse_are_form_errors(
+    client: Client, sides: str, error: str
+) -> None:
+    """A repeated side key was a 500 (IntegrityError); a key, name or colour longer than its column is a
+    500 on PostgreSQL (SQLite stores it)."""
+    client.force_login(StaffUserFactory())
+
+    response = client.post(
+        reverse("battles:campaign_new"),
+        {
+            "name": "C",
+            "ruleset": "ultra_simple",
+            "default_orders": "captain",
+            "deadline_hours": 24,
+            "sides": sides,
+        },
+    )
+
+    assert response.status_code == 200
+    assert error in _html(response)
+    assert not Membership.objects.exists()
+
+
 def test_umpire_creates_a_battle_from_a_scenario_on_the_campaign_page(game: Any) -> None:
     response = _client(game.umpire).post(
         reverse("battles:battle_scenario", args=[game.campaign.pk]),
