@@ -302,6 +302,8 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             errors.append(
                 f"Terrain must be a JSON list of features (kind, position, props, visible_to): {exc}"
             )
+        if len(request.POST.get("name", "")) > 120:  # Battle.name
+            errors.append("The name has at most 120 characters.")
         if not errors:
             try:
                 battle = services.battle_create(
@@ -551,6 +553,8 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
             reopened = services.battle_rollback(battle=bat, user=request.user, to_number=number)
             messages.success(request, f"Rolled back: phase {reopened.number} is open again.")
         elif action == "end":
+            if len(request.POST.get("reason", "")) > 200:  # Battle.end_reason
+                raise ApplicationError("bad_form", "The reason has at most 200 characters.")
             services.battle_end(
                 battle=bat,
                 user=request.user,

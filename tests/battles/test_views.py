@@ -302,6 +302,28 @@ def test_umpire_sets_up_a_battle_from_campaign_ships(game: Any) -> None:
     assert "heading 45 is not a hex facing" in _html(response)
 
 
+def test_a_battle_name_or_end_reason_too_long_for_its_column_is_refused(game: Any) -> None:
+    """Battle.name holds 120 characters and end_reason 200: longer was stored on SQLite and a 500 on
+    PostgreSQL."""
+    client = _client(game.umpire)
+
+    response = client.post(
+        reverse("battles:umpire", args=[game.battle.pk]),
+        {"action": "end", "reason": "R" * 201},
+        follow=True,
+    )
+
+    assert "The reason has at most 200 characters." in _html(response)
+    assert Battle.objects.get(pk=game.battle.pk).status == "active"
+    services.battle_end(battle=game.battle, user=game.umpire)
+    cs = game.campaign.ships.order_by("pk").first()
+    data = {"name": "N" * 121, f"use_{cs.pk}": "on", f"a_{cs.pk}": 3, f"b_{cs.pk}": 4}
+    response = client.post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+    assert response.status_code == 200
+    assert "The name has at most 120 characters." in _html(response)
+    assert Battle.objects.count() == 1
+
+
 def test_umpire_repairs_and_assigns_on_the_ship_page(game: Any) -> None:
     services.battle_end(battle=game.battle, user=game.umpire)
     kgv = game.campaign.ships.get(ship__name="King George V")
