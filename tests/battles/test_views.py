@@ -324,6 +324,27 @@ def test_a_battle_name_or_end_reason_too_long_for_its_column_is_refused(game: An
     assert Battle.objects.count() == 1
 
 
+@pytest.mark.parametrize(
+    ("extra", "error"),
+    [
+        pytest.param({"wind_from": "nan"}, "must be numbers", id="wind-nan"),
+        pytest.param({"width": "inf"}, "must be numbers", id="width-inf"),
+        pytest.param({"terrain": "[" * 5000 + "]" * 5000}, "Terrain must be a JSON list", id="terrain-deep"),
+    ],
+)
+def test_battle_setup_refuses_numbers_it_cannot_use(game: Any, extra: dict[str, str], error: str) -> None:
+    """NaN wind and deeply nested terrain were 500s."""
+    services.battle_end(battle=game.battle, user=game.umpire)
+    cs = game.campaign.ships.order_by("pk").first()
+    data = {"name": "Set-up", f"use_{cs.pk}": "on", f"a_{cs.pk}": 3, f"b_{cs.pk}": 4, **extra}
+
+    response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+
+    assert response.status_code == 200
+    assert error in _html(response)
+    assert Battle.objects.count() == 1
+
+
 def test_umpire_repairs_and_assigns_on_the_ship_page(game: Any) -> None:
     services.battle_end(battle=game.battle, user=game.umpire)
     kgv = game.campaign.ships.get(ship__name="King George V")
