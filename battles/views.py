@@ -311,6 +311,10 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             errors.append(
                 f"Terrain must be a JSON list of features (kind, position, props, visible_to): {exc}"
             )
+        most = (10 * rs.default_map[0], 10 * rs.default_map[1])
+        if not errors and not (0 < width <= most[0] and 0 < height <= most[1]):
+            # The map is drawn square by square (hexes): a 10**12 x 10**12 map ran the server out of memory.
+            errors.append(f"The map is at most {most[0]:g} x {most[1]:g} (ten times the rule set's default).")
         if len(request.POST.get("name", "")) > 120:  # Battle.name
             errors.append("The name has at most 120 characters.")
         if not errors:

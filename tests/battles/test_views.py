@@ -330,10 +330,13 @@ def test_a_battle_name_or_end_reason_too_long_for_its_column_is_refused(game: An
         pytest.param({"wind_from": "nan"}, "must be numbers", id="wind-nan"),
         pytest.param({"width": "inf"}, "must be numbers", id="width-inf"),
         pytest.param({"terrain": "[" * 5000 + "]" * 5000}, "Terrain must be a JSON list", id="terrain-deep"),
+        pytest.param({"width": "1e12", "height": "1e12"}, "The map is at most 240 x 180", id="map-huge"),
+        pytest.param({"width": "-5", "height": "0"}, "The map is at most 240 x 180", id="map-negative"),
     ],
 )
 def test_battle_setup_refuses_numbers_it_cannot_use(game: Any, extra: dict[str, str], error: str) -> None:
-    """NaN wind and deeply nested terrain were 500s."""
+    """NaN wind and deeply nested terrain were 500s; a 10**12 x 10**12 hex map was drawn hex by hex until
+    the server ran out of memory."""
     services.battle_end(battle=game.battle, user=game.umpire)
     cs = game.campaign.ships.order_by("pk").first()
     data = {"name": "Set-up", f"use_{cs.pk}": "on", f"a_{cs.pk}": 3, f"b_{cs.pk}": 4, **extra}
