@@ -649,3 +649,10 @@ def test_battle_from_ships_takes_conditions_and_terrain(game: Any) -> None:
         reverse("battles:battle_new", args=[game.campaign.pk]), {**data, "terrain": "[{"}
     )
     assert "Terrain must be a JSON list of features" in _html(bad)
+
+
+def test_the_log_page_wraps_the_seed_hash_on_a_phone(game: Any) -> None:
+    """The 64-character SHA-256 in a monospace line pushed the log page sideways at 390 px."""
+    html = _html(_client(game.umpire).get(reverse("battles:battle_log", args=[game.battle.pk])))
+
+    assert '<p class="mono seed">Dice seed SHA-256: ' in html
