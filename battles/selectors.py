@@ -37,6 +37,8 @@ from battles.models import (
 from rules.model import BattleState, ShipState
 
 OBSERVER_SIDE = ""
+# The largest id a database stores (a 64-bit signed integer); a larger number from a URL names nothing.
+MAX_ID = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,7 +70,7 @@ class Viewer:
 
 def viewer_get(*, user: Any, campaign_id: int) -> Viewer:
     """Return the user's view of a campaign; raise Http404 if they are not a member."""
-    if not getattr(user, "is_authenticated", False):
+    if not getattr(user, "is_authenticated", False) or not 0 < campaign_id <= MAX_ID:
         raise Http404("No such campaign.")
     membership = (
         Membership.objects.select_related("side", "campaign")

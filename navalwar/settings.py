@@ -74,8 +74,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # Every view needs a login unless it is marked with @login_not_required (Django 5.1+).
-    "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    # Every view needs a login unless it is marked with @login_not_required (Django 5.1+); htmx requests of
+    # logged-out users get HX-Redirect to the login page.
+    "battles.middleware.HtmxLoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Deadlines and times in the user's time zone (battles.UserProfile).
     "battles.middleware.UserTimezoneMiddleware",
