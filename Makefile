@@ -8,12 +8,13 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 ARGS   ?=
 
-.PHONY: help run test serve migrate demo lint typecheck check-deploy clean
+.PHONY: help run test serve migrate demo lint typecheck check-deploy bench clean
 
 help:
 	@echo "make run    - install, migrate, load demo data, serve http://$(HOST):$(PORT)/ (+ Celery worker and beat if REDIS_URL is set)"
 	@echo "make test   - install with test extras and run the whole pytest suite (ARGS=... passes pytest arguments)"
 	@echo "make lint   - ruff;  make typecheck - mypy --strict rules/"
+	@echo "make bench  - benchmarks, one table (PostgreSQL + Redis; see docs/performance.md; ARGS=--quick)"
 
 $(PY):
 	$(PYTHON) -c 'import sys; sys.exit("Python >= 3.11 needed, this is " + sys.version) if sys.version_info < (3, 11) else None'
@@ -64,6 +65,17 @@ typecheck: $(VENV)/.stamp-test
 check-deploy: $(VENV)/.stamp-dev
 	DJANGO_ENV=production SECRET_KEY=$$($(PY) -c 'import secrets; print(secrets.token_urlsafe(50))') \
 		ALLOWED_HOSTS=navalwar.example.org $(PY) manage.py check --deploy --fail-level WARNING
+
+# Benchmarks, not tests (about two minutes; docs/performance.md). PostgreSQL and Redis from DATABASE_URL and
+# REDIS_URL, defaults postgres://postgres@127.0.0.1:5432/navalwar_bench (recreated: its name must contain
+# "bench") and redis://127.0.0.1:6379/9. wrk drives the web load; without it (no root for apt-get) a Python
+# load generator does. ARGS passes options: make bench ARGS="--quick" or ARGS="--only rules".
+bench: $(VENV)/.stamp-dev
+	@command -v wrk >/dev/null 2>&1 || { \
+		echo "make bench: installing wrk with apt-get"; \
+		{ apt-get install -y -qq wrk || { apt-get update -qq && apt-get install -y -qq wrk; }; } >/dev/null 2>&1 \
+		|| echo "make bench: wrk is not available: the Python load generator will be used"; }
+	$(PY) bench/run_all.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache

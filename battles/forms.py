@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import zoneinfo
 from collections.abc import Mapping, Sequence
+from datetime import timedelta
 from functools import cache
 from typing import Any
 
 from django import forms
+from django.utils import timezone
 
 import rules
 from battles.models import Role, Side
@@ -96,13 +99,19 @@ class CampaignForm(forms.Form):
             key = parts[0].lower().replace(" ", "_")
             if not key.replace("_", "").replace("-", "").isalnum():
                 raise forms.ValidationError(f"{parts[0]!r} is not a usable key (letters, digits, _ and -).")
-            out.append(
-                {
-                    "key": key,
-                    "name": parts[1] if len(parts) > 1 and parts[1] else key.title(),
-                    "colour": parts[2] if len(parts) > 2 and parts[2] else "#888888",
-                }
-            )
+            name = parts[1] if len(parts) > 1 and parts[1] else key.title()
+            colour = parts[2] if len(parts) > 2 and parts[2] else "#888888"
+            # What the database refuses (Side: key 40, name 80, colour 7 characters; one key per campaign)
+            # is said here, not a 500.
+            if len(key) > 40 or len(name) > 80:
+                raise forms.ValidationError(
+                    f"{parts[0]!r}: a side key has at most 40 characters and a name at most 80."
+                )
+            if not re.fullmatch(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}", colour):
+                raise forms.ValidationError(f"{colour!r}: enter a CSS colour like #1f4e9c.")
+            if any(side["key"] == key for side in out):
+                raise forms.ValidationError(f"The side key {key!r} is used twice.")
+            out.append({"key": key, "name": name, "colour": colour})
         if len(out) < 2:
             raise forms.ValidationError("A campaign needs at least two sides.")
         return out
@@ -115,6 +124,14 @@ class ExtendDeadlineForm(forms.Form):
     def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["side"].queryset = Side.objects.filter(campaign=campaign)  # type: ignore[attr-defined]
+
+    def clean_deadline(self) -> Any:
+        # A deadline in the year 9999 cannot be shown in a time zone east of UTC (year 10000): a 500 on
+        # every page that shows it. A year is more than any campaign waits.
+        deadline = self.cleaned_data["deadline"]
+        if deadline > timezone.now() + timedelta(days=366):
+            raise forms.ValidationError("Give a deadline at most a year ahead.")
+        return deadline
 
 
 class RepairForm(forms.Form):

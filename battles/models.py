@@ -293,6 +293,11 @@ class Phase(models.Model):
     closed_at = models.DateTimeField(null=True, blank=True)
     resolved_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    enqueue_failed_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When sending the resolve task failed (the broker was down); the sweep sends it again.",
+    )
 
     class Meta:
         ordering = ["battle", "number", "pk"]

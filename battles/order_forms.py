@@ -487,10 +487,16 @@ def build_panel(
             else:
                 panel_errors.extend((kind, m) for m in msgs)  # type: ignore[misc]
     legal = legal_candidates(rs, state, ship, specs, data, candidates)
-    hints = hints_for(state, ship, data)
+    # A value the rules call malformed (a forged hexes=10**24) goes no further: hints and previews walk the
+    # move hex by hex, and the resolution would refuse the order anyway.
+    malformed = {name.split(".")[0] for name in invalid}
+    hints = hints_for(state, ship, {k: v for k, v in data.items() if k not in malformed})
+    preview: list[str] = []
     try:
-        view_ship = view.ship(ship.id)
-        preview = [str(line) for line in rs.preview(view, view_ship, ShipOrder(ship_id=ship.id, data=data))]
+        if not invalid:
+            view_ship = view.ship(ship.id)
+            order = ShipOrder(ship_id=ship.id, data=data)
+            preview = [str(line) for line in rs.preview(view, view_ship, order)]
     except Exception:
         # Some previews cannot describe an order the rules refuse (ultra_simple: a turn that is no hex
         # facing); that is no fault of the page. A preview failing on a legal order is a rules bug: log it.

@@ -238,8 +238,8 @@ def status_context(
     battle: Battle, viewer: Any, *, phase: Phase | None = _UNSET, phase_sides: list[Any] | None = None
 ) -> dict[str, Any]:
     """Return what the ``phase_status`` partial shows: the phase, who is ready (only that, for other sides),
-    the viewer's deadline and how often the page asks again. ``phase`` and ``phase_sides`` when the caller
-    has them already."""
+    the viewer's deadline, whether its resolution is delayed, and how often the page asks again. ``phase``
+    and ``phase_sides`` when the caller has them already."""
     if phase is _UNSET:
         phase = selectors.phase_current(battle=battle)
     if phase_sides is None:
@@ -254,6 +254,7 @@ def status_context(
         "battle": battle,
         "viewer": viewer,
         "phase": phase,
+        "resolution_delayed": selectors.phase_resolution_delayed(phase=phase),
         "phase_sides": phase_sides,
         "my_ready": my_ready,
         "my_deadline": deadline,

@@ -9,10 +9,12 @@ passed to the rules' fog of war: ``None`` for an umpire (sees everything), the s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
+from django.utils import timezone
 
 import rules
 from battles.models import (
@@ -36,6 +38,8 @@ from battles.models import (
 from rules.model import BattleState, ShipState
 
 OBSERVER_SIDE = ""
+# The largest id a database stores (a 64-bit signed integer); a larger number from a URL names nothing.
+MAX_ID = 2**63 - 1
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -67,7 +71,7 @@ class Viewer:
 
 def viewer_get(*, user: Any, campaign_id: int) -> Viewer:
     """Return the user's view of a campaign; raise Http404 if they are not a member."""
-    if not getattr(user, "is_authenticated", False):
+    if not getattr(user, "is_authenticated", False) or not 0 < campaign_id <= MAX_ID:
         raise Http404("No such campaign.")
     membership = (
         Membership.objects.select_related("side", "campaign")
@@ -116,6 +120,20 @@ def battle_get(*, user: Any, battle_id: int) -> tuple[Battle, Viewer]:
 def phase_current(*, battle: Battle) -> Phase | None:
     """Return the battle's latest phase that was not rolled back (open, resolving, failed or resolved)."""
     return Phase.objects.filter(battle=battle, superseded=False).order_by("-number").first()
+
+
+def phase_resolution_delayed(*, phase: Phase | None, now: datetime | None = None) -> bool:
+    """Return True when a closed phase is waiting for its resolution longer than it should: its resolve task
+    could not be sent (the broker was down), or it has been ``resolving`` for more than
+    ``services.RESOLVE_DELAYED_SECONDS``. The sweep sends it again; nothing the players sent is lost."""
+    from battles.services import RESOLVE_DELAYED_SECONDS
+
+    if phase is None or phase.status != PhaseStatus.RESOLVING or phase.superseded:
+        return False
+    if phase.enqueue_failed_at is not None:
+        return True
+    now = now or timezone.now()
+    return phase.closed_at is not None and now - phase.closed_at > timedelta(seconds=RESOLVE_DELAYED_SECONDS)
 
 
 def phase_open_for(*, battle: Battle) -> Phase | None:

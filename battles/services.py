@@ -66,6 +66,9 @@ DEFAULT_REMINDER_HOURS = 12
 INVITATION_DAYS = 7
 # A phase in "resolving" longer than this with no worker holding it is re-enqueued by the sweep.
 RESOLVE_STALE_SECONDS = 120
+# The battle page says resolution is delayed for a phase in "resolving" longer than this (a worker normally
+# takes well under a second), or at once when its resolve task could not be sent (the broker was down).
+RESOLVE_DELAYED_SECONDS = 60
 # Test-only hook (integration tests): seconds the resolution sleeps inside its transaction before commit.
 TEST_SLEEP_ENV = "NAVALWAR_TEST_RESOLVE_SLEEP"
 CAMPAIGN_SETTING_KEYS = ("default_orders", "deadline_hours", "reminder_hours")
@@ -995,6 +998,7 @@ def _resolve_locked(phase: Phase) -> None:
         resolved_at=Now(),
         attempts=F("attempts") + 1,
         error="",
+        enqueue_failed_at=None,
     )
     battle.state = rules.to_json(new_state)
     _ships_sync(battle, new_state)
@@ -1043,6 +1047,20 @@ def _ships_sync(battle: Battle, state: BattleState) -> None:
         )
 
 
+def phase_enqueue_failed(*, phase_id: int) -> bool:
+    """Record that the resolve task of a closed phase could not be sent (the broker was down).
+
+    Called after the closing transaction committed (battles.tasks.ResolvePhaseTask). The phase stays
+    ``resolving``; the battle page says its resolution is delayed, and the next sweep sends it again without
+    waiting for it to be stale. Return False when the phase is no longer waiting (resolved meanwhile).
+    """
+    with transaction.atomic():
+        updated = Phase.objects.filter(pk=phase_id, status=PhaseStatus.RESOLVING, superseded=False).update(
+            enqueue_failed_at=Now()
+        )
+    return bool(updated)
+
+
 def phase_retry(*, phase: Phase, user: Any) -> Phase:
     """Put a failed phase back to ``resolving`` and enqueue it again (umpire only)."""
     with transaction.atomic():
@@ -1063,8 +1081,9 @@ class SweepReport:
 
 def phases_sweep(*, stale_seconds: float = RESOLVE_STALE_SECONDS) -> SweepReport:
     """Close open phases whose deadline passed (every not-ready side's deadline, by the database clock);
-    re-enqueue phases in ``resolving`` for longer than ``stale_seconds`` that no worker holds (a worker
-    killed mid-resolution); enqueue deadline reminders. Return what was done."""
+    re-enqueue phases in ``resolving`` that no worker holds and that have been so for longer than
+    ``stale_seconds`` (a worker killed mid-resolution) or whose resolve task could not be sent (the broker
+    was down: :func:`phase_enqueue_failed`); enqueue deadline reminders. Return what was done."""
     from battles import tasks
 
     closed: list[int] = []
@@ -1089,15 +1108,17 @@ def phases_sweep(*, stale_seconds: float = RESOLVE_STALE_SECONDS) -> SweepReport
                 closed.append(phase.pk)
     with transaction.atomic():
         stale = list(
-            Phase.objects.select_for_update(skip_locked=True).filter(
-                status=PhaseStatus.RESOLVING,
-                superseded=False,
-                closed_at__lte=Now() - timedelta(seconds=stale_seconds),
+            Phase.objects.select_for_update(skip_locked=True)
+            .filter(status=PhaseStatus.RESOLVING, superseded=False)
+            .filter(
+                Q(closed_at__lte=Now() - timedelta(seconds=stale_seconds))
+                | Q(enqueue_failed_at__isnull=False)
             )
         )
         for phase in stale:
-            tasks.resolve_phase.delay_on_commit(phase.pk)
+            tasks.resolve_phase.delay_on_commit(phase.pk)  # marks the phase again if the send fails
             requeued.append(phase.pk)
+        Phase.objects.filter(pk__in=requeued, enqueue_failed_at__isnull=False).update(enqueue_failed_at=None)
     reminders = phases_remind_due()
     return SweepReport(closed=tuple(closed), requeued=tuple(requeued), reminders=tuple(reminders))
 
@@ -1300,6 +1321,7 @@ __all__ = [
     "orders_delete",
     "orders_submit",
     "phase_close",
+    "phase_enqueue_failed",
     "phase_extend_deadline",
     "phase_resolve",
     "phase_retry",

@@ -3,8 +3,11 @@
 import logging
 import os
 import time
+from typing import Any
 
 from celery import shared_task
+
+from navalwar.celery import NavalwarTask
 
 logger = logging.getLogger(__name__)
 
@@ -23,7 +26,17 @@ def heartbeat(token: str, hold_seconds: float = 0.0) -> None:
     heartbeat_record(token=token)
 
 
-@shared_task
+class ResolvePhaseTask(NavalwarTask):
+    """The resolve task: when its message cannot be sent (the broker is down), mark the phase so that the
+    battle page says resolution is delayed and the next sweep sends it again."""
+
+    def on_enqueue_failure(self, args: tuple[Any, ...], kwargs: dict[str, Any], exc: BaseException) -> None:
+        from battles.services import phase_enqueue_failed
+
+        phase_enqueue_failed(phase_id=int(args[0] if args else kwargs["phase_id"]))
+
+
+@shared_task(base=ResolvePhaseTask)
 def resolve_phase(phase_id: int) -> str:
     """Resolve a closed phase exactly once (see battles.services.phase_resolve); return what happened."""
     from battles.services import phase_resolve

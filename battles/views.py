@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from datetime import timedelta
 from typing import Any
 
@@ -248,6 +249,14 @@ def battle_scenario(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return redirect("battles:battle", battle.pk)
 
 
+def _finite(text: Any) -> float:
+    """Return ``text`` as a finite number; ValueError for text, NaN and infinities (JSON cannot hold them)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
+
+
 @require_http_methods(["GET", "POST"])
 def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Create a battle from the campaign's own ships: one row per ship with its start (umpire)."""
@@ -271,23 +280,23 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 if not request.POST.get(f"use_{cs.pk}"):
                     continue
                 a, b = request.POST.get(f"a_{cs.pk}", ""), request.POST.get(f"b_{cs.pk}", "")
-                position = Hex(q=int(a), r=int(b)) if hexes else Point(x=float(a), y=float(b))
+                position = Hex(q=int(a), r=int(b)) if hexes else Point(x=_finite(a), y=_finite(b))
                 placements.append(
                     services.Placement(
                         campaign_ship=cs,
                         position=position,
-                        heading=float(request.POST.get(f"heading_{cs.pk}") or 0),
-                        speed=float(request.POST.get(f"speed_{cs.pk}") or 0),
+                        heading=_finite(request.POST.get(f"heading_{cs.pk}") or 0),
+                        speed=_finite(request.POST.get(f"speed_{cs.pk}") or 0),
                     )
                 )
-            width = float(request.POST.get("width") or rs.default_map[0])
-            height = float(request.POST.get("height") or rs.default_map[1])
+            width = _finite(request.POST.get("width") or rs.default_map[0])
+            height = _finite(request.POST.get("height") or rs.default_map[1])
             wind = request.POST.get("wind_from", "").strip()
             moon = request.POST.get("moon") or "none"
             conditions = Conditions(
                 night=bool(request.POST.get("night")),
                 moon=moon if moon in ("none", "dim", "bright") else "none",  # type: ignore[arg-type]
-                wind_from=float(wind) if wind else None,
+                wind_from=_finite(wind) if wind else None,
                 wind_force=request.POST.get("wind_force") or None,
                 weather=request.POST.get("weather") or None,
             )
@@ -298,10 +307,16 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             terrain = rules.from_json(
                 tuple[TerrainFeature, ...], json.loads(request.POST.get("terrain") or "[]")
             )
-        except (ValueError, rules.InvalidDocument) as exc:
+        except (ValueError, RecursionError, rules.InvalidDocument) as exc:
             errors.append(
                 f"Terrain must be a JSON list of features (kind, position, props, visible_to): {exc}"
             )
+        most = (10 * rs.default_map[0], 10 * rs.default_map[1])
+        if not errors and not (0 < width <= most[0] and 0 < height <= most[1]):
+            # The map is drawn square by square (hexes): a 10**12 x 10**12 map ran the server out of memory.
+            errors.append(f"The map is at most {most[0]:g} x {most[1]:g} (ten times the rule set's default).")
+        if len(request.POST.get("name", "")) > 120:  # Battle.name
+            errors.append("The name has at most 120 characters.")
         if not errors:
             try:
                 battle = services.battle_create(
@@ -551,6 +566,8 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
             reopened = services.battle_rollback(battle=bat, user=request.user, to_number=number)
             messages.success(request, f"Rolled back: phase {reopened.number} is open again.")
         elif action == "end":
+            if len(request.POST.get("reason", "")) > 200:  # Battle.end_reason
+                raise ApplicationError("bad_form", "The reason has at most 200 characters.")
             services.battle_end(
                 battle=bat,
                 user=request.user,

@@ -74,8 +74,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    # Every view needs a login unless it is marked with @login_not_required (Django 5.1+).
-    "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    # Every view needs a login unless it is marked with @login_not_required (Django 5.1+); htmx requests of
+    # logged-out users get HX-Redirect to the login page.
+    "battles.middleware.HtmxLoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     # Deadlines and times in the user's time zone (battles.UserProfile).
     "battles.middleware.UserTimezoneMiddleware",
@@ -232,6 +233,11 @@ CELERY_BEAT_SCHEDULE = {
 NAVALWAR_DICE_SEED_BASE = env.str("NAVALWAR_DICE_SEED_BASE", default="")
 if PRODUCTION and NAVALWAR_DICE_SEED_BASE:
     raise ImproperlyConfigured("NAVALWAR_DICE_SEED_BASE (deterministic dice) must not be set in production")
+
+# --- Benchmarks ------------------------------------------------------------------------------------------
+
+# bench/run_all.py sets NAVALWAR_BENCH=1 on its own server to route /bench/bare/ (a view answering "ok").
+NAVALWAR_BENCH = env.bool("NAVALWAR_BENCH", default=False)
 
 # --- Logging ---------------------------------------------------------------------------------------------
 

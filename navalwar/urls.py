@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -13,3 +14,7 @@ urlpatterns = [
     # battles owns the dashboard and the campaign pages.
     path("", include("battles.urls")),
 ]
+
+if settings.NAVALWAR_BENCH:
+    # bench/run_all.py compares the battle page with this trivial view on the same server (not by default).
+    urlpatterns.append(path("bench/bare/", views.bare, name="bench_bare"))

@@ -17,6 +17,15 @@ def landing(request: HttpRequest) -> HttpResponse:
     return render(request, "landing.html")
 
 
+@require_GET
+def bare(request: HttpRequest) -> HttpResponse:
+    """Answer "ok": the benchmark's bare Django view (bench/run_all.py), routed only with NAVALWAR_BENCH=1.
+
+    It goes through the whole middleware stack, log-in included, like the battle page it is compared with.
+    """
+    return HttpResponse("ok", content_type="text/plain")
+
+
 class LogoutView(auth_views.LogoutView):
     """Log out (POST only, as in Django 5) and say so on the next page."""
 

@@ -54,17 +54,18 @@ class CliError(Exception):
 
 def read_json(path: str) -> Any:
     """Return the JSON document in file ``path`` (``-``: stdin). Raise :class:`CliError` if unreadable."""
-    if path == "-":
-        text = sys.stdin.read()
-    else:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{path}: not UTF-8 text: {exc}") from exc
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CliError(f"{path}: not valid JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise CliError(f"{path}: not valid JSON: nested too deeply") from exc
 
 
 def parse_state(doc: Any, where: str) -> BattleState:

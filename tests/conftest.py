@@ -7,8 +7,10 @@
 - ``celery_worker``: a REAL ``celery -A navalwar worker -P solo`` subprocess on REDIS_URL, using the test
   database pytest-django made. Use it from a ``@pytest.mark.integration`` +
   ``@pytest.mark.django_db(transaction=True)`` test, so that rows are committed where the worker sees them.
-- ``celery_worker_factory``: start more workers for one test (``pool="prefork"``, own ``queue``), e.g. for
-  fault tests; they are stopped after the test.
+- ``celery_worker_factory``: start more workers for one test (``pool="prefork"``, own ``queue``, or another
+  broker with ``redis_url``), e.g. for fault tests; they are stopped after the test.
+- ``private_redis``: a ``redis-server`` of the test's own on a free loopback port, to stop and restart
+  (never the shared one); ``tests.utils.web_broker(url)`` points this process's Celery producer at it.
 - ``chromium_page``: a Playwright page in Debian's /usr/bin/chromium (``browser`` tests; use with
   ``live_server`` and ``django_db(transaction=True)``).
 
@@ -19,6 +21,7 @@ with the reason; ``REQUIRE_SERVICES=1`` (set by .ci/run) turns every such skip i
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -31,7 +34,7 @@ import pytest
 from django.test import Client
 
 from tests.factories import DEFAULT_PASSWORD, StaffUserFactory, UserFactory
-from tests.utils import REPO_ROOT, CeleryWorker, database_url_for, wait_until
+from tests.utils import REPO_ROOT, CeleryWorker, RedisServer, database_url_for, free_port, wait_until
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES", "") == "1"
 CHROMIUM = Path("/usr/bin/chromium")
@@ -190,11 +193,18 @@ def celery_worker_factory(integration_services: str, tmp_path: Path) -> Iterator
     """
     started: list[CeleryWorker] = []
 
-    def start(*, pool: str = "solo", queue: str | None = None, concurrency: int = 1) -> CeleryWorker:
+    def start(
+        *, pool: str = "solo", queue: str | None = None, concurrency: int = 1, redis_url: str | None = None
+    ) -> CeleryWorker:
         log_path = tmp_path / f"worker-{len(started)}.log"
         worker = _start_worker(
-            redis_url=integration_services, log_path=log_path, pool=pool, queue=queue, concurrency=concurrency
+            redis_url=redis_url or integration_services,
+            log_path=log_path,
+            pool=pool,
+            queue=queue,
+            concurrency=concurrency,
         )
+        worker.redis_url = redis_url or integration_services
         started.append(worker)
         return worker
 
@@ -205,8 +215,23 @@ def celery_worker_factory(integration_services: str, tmp_path: Path) -> Iterator
     import redis
 
     client = redis.Redis.from_url(integration_services)
-    for queue in {worker.queue for worker in started if worker.queue}:
+    for queue in {w.queue for w in started if w.queue and w.redis_url == integration_services}:
         client.delete(queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    """A started ``redis-server`` of the test's own (``.url``; ``.kill()``, then ``.start()`` on one port)."""
+    if shutil.which("redis-server") is None:
+        skip_or_fail("redis-server is not installed (apt-get install redis-server)")
+    directory = tmp_path / "redis"
+    directory.mkdir()
+    server = RedisServer(port=free_port(), directory=directory)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
 
 
 # --- Browser ---------------------------------------------------------------------------------------------
@@ -240,6 +265,9 @@ def chromium_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
+        # A loaded CI machine (a worker, PostgreSQL and the suite on two cores) can take more than
+        # Playwright's default 30 s for a live-server page; a wait that long is still a failure signal.
+        page.set_default_timeout(60_000)
         try:
             yield page
         finally:

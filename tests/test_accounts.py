@@ -178,3 +178,23 @@ def test_password_reset_mails_a_link_that_sets_a_new_password(client: Client) ->
 def test_no_open_sign_up(client: Client) -> None:
     assert client.get("/accounts/signup/").status_code in (302, 404)
     assert client.get("/accounts/register/").status_code in (302, 404)
+
+
+def test_an_htmx_request_after_logging_out_sends_the_whole_page_to_the_login(client: Client) -> None:
+    """Logged out in another tab, a player saves an order: htmx followed the redirect and put the whole login
+    page inside the ship's panel, and the login then sent them to the POST-only order URL (405). Now htmx is
+    told to load the login page, coming back to the battle page."""
+    response = client.post(
+        "/battles/4/orders/kgv/",
+        {"phase": "6"},
+        headers={"HX-Request": "true", "HX-Current-URL": "http://testserver/battles/4/#ship-kgv"},
+    )
+
+    assert response.status_code == 204
+    assert response["HX-Redirect"] == "/accounts/login/?next=/battles/4/"
+    plain = client.post("/battles/4/orders/kgv/", {"phase": "6"})
+    assert plain.status_code == 302 and plain["Location"] == "/accounts/login/?next=/battles/4/orders/kgv/"
+    foreign = client.get(
+        "/battles/4/status/", headers={"HX-Request": "true", "HX-Current-URL": "http://evil/x"}
+    )
+    assert foreign["HX-Redirect"] == "/accounts/login/"

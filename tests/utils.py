@@ -1,10 +1,14 @@
 """Small helpers for tests (import as ``from tests.utils import ...``)."""
 
 import os
+import shutil
+import signal
+import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -30,6 +34,7 @@ SETTINGS_ENV_VARS = (
     "SITE_URL",
     "NAVALWAR_TEST_RESOLVE_SLEEP",
     "NAVALWAR_DICE_SEED_BASE",
+    "NAVALWAR_BENCH",
     "STATIC_ROOT",
     "LOG_LEVEL",
     "AXES_FAILURE_LIMIT",
@@ -100,6 +105,7 @@ class CeleryWorker:
     log_path: Path
     env: dict[str, str] = field(repr=False)
     queue: str | None = None
+    redis_url: str = ""
 
     @property
     def log(self) -> str:
@@ -119,3 +125,86 @@ class CeleryWorker:
     def assert_alive(self) -> None:
         if self.process.poll() is not None:
             raise AssertionError(f"Celery worker exited with {self.process.returncode}:\n{self.log}")
+
+
+def free_port() -> int:
+    """Return a TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class RedisServer:
+    """A private ``redis-server`` on its own loopback port, for tests that stop the broker.
+
+    Never the machine's shared Redis: other developers and CI use that one. No persistence (``--save ''``,
+    ``--appendonly no``), so a restart comes back empty, as a crashed broker without a disk would.
+    """
+
+    port: int
+    directory: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 15) -> None:
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        command = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", ""]
+        command += ["--appendonly", "no", "--dir", str(self.directory), "--daemonize", "no"]
+        command += ["--logfile", "redis.log"]
+        self.process = subprocess.Popen(command, cwd=self.directory, stdout=subprocess.DEVNULL)
+        wait_until(self._up, timeout=timeout, what=f"redis-server on port {self.port}")
+
+    def _up(self) -> bool:
+        if self.process is not None and self.process.poll() is not None:
+            raise AssertionError(f"redis-server exited with {self.process.returncode}:\n{self.log}")
+        return self.ping()
+
+    def ping(self) -> bool:
+        """Return True when something answers PING on the port."""
+        import redis
+
+        try:
+            return bool(redis.Redis(port=self.port, socket_connect_timeout=1).ping())
+        except redis.RedisError:
+            return False
+
+    def kill(self) -> None:
+        """Stop the server at once (SIGKILL), as a crash would; its port is free again right after."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    @property
+    def log(self) -> str:
+        path = self.directory / "redis.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+
+@contextmanager
+def web_broker(url: str) -> Iterator[None]:
+    """Send this process's Celery messages (``delay_on_commit`` in services and views) to ``url``.
+
+    Celery keeps one connection pool per broker URL in kombu's registry: point the app at ``url`` by
+    dropping its references (the shared broker's pool stays in the registry for later tests), and close
+    only the pool of ``url`` afterwards.
+    """
+    from navalwar.celery import app
+
+    def point_at(broker_url: str) -> None:
+        app._pool = None
+        app.amqp._producer_pool = None
+        app.conf.broker_url = broker_url
+
+    saved = app.conf.broker_url
+    point_at(url)
+    try:
+        yield
+    finally:
+        private = app._pool
+        point_at(saved)
+        if private is not None:
+            private.force_close_all()

@@ -771,3 +771,24 @@ def test_field_errors_are_tied_to_their_inputs_for_screen_readers() -> None:
     assert 'aria-describedby="o-hood-speed-help o-hood-speed-errors" aria-invalid="true"' in html
     assert '<div id="o-hood-speed-errors"><p class="error error--illegal">' in html
     assert '<label for="o-hood-speed">Speed (knots)</label>' in html
+
+
+@pytest.mark.parametrize("hexes", ["100000", "-100000"])
+def test_an_absurd_number_of_hexes_is_refused_without_previewing_or_listing_it(hexes: str) -> None:
+    """A forged ``hexes=100000`` (or 10**24) in ultra_simple is malformed (at most 2, U08): the panel must
+    not preview the move hex by hex nor offer "turn after hex 1 ... 100000" (that ate the server's memory)."""
+    game = _game(CASES[1])
+    client = _client(game.players["britain"])
+
+    response = _post(client, "order_check", game, "kgv", {"hexes": hexes, "turn": "0"}, headers=HX)
+
+    html = _html(response)
+    assert response.status_code == 200
+    assert ("Invalid:", "Must be at most 2.") in _errors(html) or (
+        "Invalid:",
+        "Must be at least 1.",
+    ) in _errors(html)
+    assert _options(html, "kgv", "turn_after") == ["0", "1", "2"]
+    assert "Ends at" not in html
+    assert len(html) < 50_000
+    assert not Order.objects.exists()

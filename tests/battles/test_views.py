@@ -188,6 +188,20 @@ def test_campaign_pages_are_404_for_outsiders(game: Any, user_client: Client) ->
     assert user_client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])).status_code == 404
 
 
+@pytest.mark.parametrize("number", ["9" * 30, str(2**63), "0"])
+def test_an_id_out_of_the_databases_range_in_the_url_is_404_not_500(game: Any, number: str) -> None:
+    client = _client(game.players["britain"])
+    for path in (
+        f"/campaigns/{number}/",
+        f"/campaigns/{number}/sinkings/",
+        f"/campaigns/{number}/ships/1/",
+        f"/campaigns/{game.campaign.pk}/ships/{number}/",
+        f"/battles/{number}/",
+        f"/battles/{number}/log/",
+    ):
+        assert client.get(path).status_code == 404, path
+
+
 def test_staff_creates_a_campaign(client: Client) -> None:
     organiser = StaffUserFactory()
     client.force_login(organiser)
@@ -212,6 +226,47 @@ def test_staff_creates_a_campaign(client: Client) -> None:
     ]
     client.force_login(UserFactory())
     assert client.get(reverse("battles:campaign_new")).status_code == 403
+
+
+@pytest.mark.parametrize(
+    ("sides", "error"),
+    [
+        pytest.param(
+            "britain, A\nbritain, B", "The side key &#x27;britain&#x27; is used twice.", id="dup-key"
+        ),
+        pytest.param(
+            "b" * 41 + ", A\ngermany, B", "at most 40 characters and a name at most 80", id="long-key"
+        ),
+        pytest.param(
+            "britain, " + "N" * 81 + "\ngermany, B",
+            "at most 40 characters and a name at most 80",
+            id="long-name",
+        ),
+        pytest.param("britain, A, royalblue\ngermany, B", "CSS colour like #1f4e9c", id="colour-name"),
+        pytest.param("britain, A, red;x:y\ngermany, B", "CSS colour like #1f4e9c", id="colour-css"),
+    ],
+)
+def test_campaign_sides_that_the_database_would_refuse_are_form_errors(
+    client: Client, sides: str, error: str
+) -> None:
+    """A repeated side key was a 500 (IntegrityError); a key, name or colour longer than its column is a
+    500 on PostgreSQL (SQLite stores it)."""
+    client.force_login(StaffUserFactory())
+
+    response = client.post(
+        reverse("battles:campaign_new"),
+        {
+            "name": "C",
+            "ruleset": "ultra_simple",
+            "default_orders": "captain",
+            "deadline_hours": 24,
+            "sides": sides,
+        },
+    )
+
+    assert response.status_code == 200
+    assert error in _html(response)
+    assert not Membership.objects.exists()
 
 
 def test_umpire_creates_a_battle_from_a_scenario_on_the_campaign_page(game: Any) -> None:
@@ -245,6 +300,52 @@ def test_umpire_sets_up_a_battle_from_campaign_ships(game: Any) -> None:
     bad = dict(data, **{f"heading_{ships[0].pk}": 45})
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), bad)
     assert "heading 45 is not a hex facing" in _html(response)
+
+
+def test_a_battle_name_or_end_reason_too_long_for_its_column_is_refused(game: Any) -> None:
+    """Battle.name holds 120 characters and end_reason 200: longer was stored on SQLite and a 500 on
+    PostgreSQL."""
+    client = _client(game.umpire)
+
+    response = client.post(
+        reverse("battles:umpire", args=[game.battle.pk]),
+        {"action": "end", "reason": "R" * 201},
+        follow=True,
+    )
+
+    assert "The reason has at most 200 characters." in _html(response)
+    assert Battle.objects.get(pk=game.battle.pk).status == "active"
+    services.battle_end(battle=game.battle, user=game.umpire)
+    cs = game.campaign.ships.order_by("pk").first()
+    data = {"name": "N" * 121, f"use_{cs.pk}": "on", f"a_{cs.pk}": 3, f"b_{cs.pk}": 4}
+    response = client.post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+    assert response.status_code == 200
+    assert "The name has at most 120 characters." in _html(response)
+    assert Battle.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("extra", "error"),
+    [
+        pytest.param({"wind_from": "nan"}, "must be numbers", id="wind-nan"),
+        pytest.param({"width": "inf"}, "must be numbers", id="width-inf"),
+        pytest.param({"terrain": "[" * 5000 + "]" * 5000}, "Terrain must be a JSON list", id="terrain-deep"),
+        pytest.param({"width": "1e12", "height": "1e12"}, "The map is at most 240 x 180", id="map-huge"),
+        pytest.param({"width": "-5", "height": "0"}, "The map is at most 240 x 180", id="map-negative"),
+    ],
+)
+def test_battle_setup_refuses_numbers_it_cannot_use(game: Any, extra: dict[str, str], error: str) -> None:
+    """NaN wind and deeply nested terrain were 500s; a 10**12 x 10**12 hex map was drawn hex by hex until
+    the server ran out of memory."""
+    services.battle_end(battle=game.battle, user=game.umpire)
+    cs = game.campaign.ships.order_by("pk").first()
+    data = {"name": "Set-up", f"use_{cs.pk}": "on", f"a_{cs.pk}": 3, f"b_{cs.pk}": 4, **extra}
+
+    response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+
+    assert response.status_code == 200
+    assert error in _html(response)
+    assert Battle.objects.count() == 1
 
 
 def test_umpire_repairs_and_assigns_on_the_ship_page(game: Any) -> None:
@@ -355,6 +456,28 @@ def test_umpire_tools(game: Any, django_capture_on_commit_callbacks: Any) -> Non
     client.post(url, {"action": "end", "winner": "germany", "reason": "Fuel"})
     assert Battle.objects.get(pk=game.battle.pk).winner == "germany"
     assert _client(game.players["britain"]).post(url, {"action": "resolve_now"}).status_code == 404
+
+
+@pytest.mark.parametrize("umpire_zone", ["UTC", "America/New_York"])
+def test_a_deadline_in_the_year_9999_is_refused_and_pages_still_render(game: Any, umpire_zone: str) -> None:
+    """A deadline so far ahead that a time zone east of UTC cannot show it (year 10000) was a 500 on the
+    extend form (New York) and on every player's battle page and dashboard (Kiritimati, UTC+14)."""
+    services.profile_update(user=game.umpire, time_zone=umpire_zone, email_notifications=True)
+    player = game.players["britain"]
+    services.profile_update(user=player, time_zone="Pacific/Kiritimati", email_notifications=True)
+    before = Phase.objects.get(pk=game.phase.pk).deadline
+
+    response = _client(game.umpire).post(
+        reverse("battles:umpire", args=[game.battle.pk]),
+        {"action": "extend", "deadline": "9999-12-31T23:59"},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert "at most a year ahead" in _html(response)
+    assert Phase.objects.get(pk=game.phase.pk).deadline == before
+    for url in (reverse("battles:battle", args=[game.battle.pk]), reverse("battles:dashboard")):
+        assert _client(player).get(url).status_code == 200
 
 
 # --- log, sheets, losses ---------------------------------------------------------------------------------
@@ -526,3 +649,10 @@ def test_battle_from_ships_takes_conditions_and_terrain(game: Any) -> None:
         reverse("battles:battle_new", args=[game.campaign.pk]), {**data, "terrain": "[{"}
     )
     assert "Terrain must be a JSON list of features" in _html(bad)
+
+
+def test_the_log_page_wraps_the_seed_hash_on_a_phone(game: Any) -> None:
+    """The 64-character SHA-256 in a monospace line pushed the log page sideways at 390 px."""
+    html = _html(_client(game.umpire).get(reverse("battles:battle_log", args=[game.battle.pk])))
+
+    assert '<p class="mono seed">Dice seed SHA-256: ' in html

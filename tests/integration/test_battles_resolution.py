@@ -101,6 +101,7 @@ def test_phase_submitted_by_both_sides_is_resolved_by_the_worker(celery_worker: 
         assert escape(event.text) not in html
 
 
+@pytest.mark.fault
 def test_five_concurrent_deliveries_resolve_once(celery_worker: CeleryWorker, worker_with_env: Any) -> None:
     game = scenario_campaign()
     phase = game.phase
@@ -135,6 +136,7 @@ def test_five_concurrent_deliveries_resolve_once(celery_worker: CeleryWorker, wo
     assert Phase.objects.filter(battle=game.battle).count() == 2
 
 
+@pytest.mark.fault
 def test_a_worker_killed_during_resolution_leaves_nothing_and_the_sweep_resolves_once(
     celery_worker: CeleryWorker, worker_with_env: Any
 ) -> None:

@@ -206,6 +206,9 @@ def test_view_of_a_state_and_of_a_result(state_file: Path, tmp_path: Path) -> No
         ),
         pytest.param(["scenario", "missing.json"], "missing.json: cannot read", id="missing-file"),
         pytest.param(["resolve", "BAD", "ORDERS"], "not valid JSON", id="bad-json"),
+        pytest.param(["resolve", "BINARY", "ORDERS"], "bin.json: not UTF-8 text", id="binary-file"),
+        pytest.param(["scenario", "BINARY"], "bin.json: not UTF-8 text", id="scenario-binary-file"),
+        pytest.param(["resolve", "DEEP", "ORDERS"], "deep.json: not valid JSON: nested", id="too-deep"),
         pytest.param(
             ["resolve", "NOTSTATE", "ORDERS"],
             "not a battle state: $: missing key 'ruleset'",
@@ -243,11 +246,14 @@ def test_errors_exit_2_with_a_message(
 ) -> None:
     files = {
         "BAD": write(tmp_path, "bad.json", "{"),
+        "BINARY": tmp_path / "bin.json",
+        "DEEP": write(tmp_path, "deep.json", "[" * 100_000 + "]" * 100_000),
         "NOTSTATE": write(tmp_path, "notstate.json", {"turn": 1}),
         "STATE": state_file,
         "ORDERS": write(tmp_path, "orders.json", {"kgv": {"hexes": 1, "target": "bismarck"}}),
         "BADORDERS": write(tmp_path, "badorders.json", {"hood": {"hexes": 1}}),
     }
+    files["BINARY"].write_bytes(b"\x00\xa8\xff{")
     argv = [str(files[a]) if a in files else a for a in argv]
     code, out, err = run(*argv)
     assert code == 2

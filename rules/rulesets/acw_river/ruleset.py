@@ -117,6 +117,8 @@ from .movement import (
 
 ARCS: tuple[str, ...] = ("front", "port", "starboard", "rear")
 FIRE_FIELDS: dict[str, str] = {a: f"fire_{a}" for a in ARCS}
+ASTERN_PENALTY = 0.5
+"""What the automatic captain (A7) gives up to move astern, where each gunfire hit costs 2 points (A09)."""
 
 CLASS_SCHEMA: tuple[FieldSpec, ...] = (
     FieldSpec(
@@ -584,6 +586,15 @@ class AcwRiver(RuleSet):
             bool(ship.sheet.get("astern")),
         )
 
+    def ram_reach(self, ship: ShipState) -> int | None:
+        """Return the farthest gap in hexes (nearest occupied hexes, A14) from which the vessel can ram this
+        move, or None if she mounts no ram: her movement ahead (A09: less a hex if her engines are astern)
+        less the 2 hexes she must have in hand to cross the enemy's hex (line 68), plus the hex of contact."""
+        if not is_ram(ship.stats):
+            return None
+        need = cast(int, T.RAM["hexes_needed_beyond_contact"])
+        return self.move_points(ship, False) - need + 1
+
     def target_of(self, state: BattleState, target_id: str) -> ShipState | TerrainFeature | None:
         """Return the ship or the battery, fort or mine with this id."""
         for s in state.ships:
@@ -776,7 +787,8 @@ class AcwRiver(RuleSet):
 
     def _captain_move(self, state: BattleState, ship: ShipState) -> dict[str, JSON]:
         """A7's automatic captain: draw off after ramming, ram what can be reached, run aground when about to
-        be lost, otherwise close to 2-5 hexes with guns bearing."""
+        be lost, otherwise close to about 4 hexes with guns bearing, going ahead or astern (a vessel facing
+        away from the enemy backs down on it, as the Memphis ironclads did)."""
         if ship.sheet.get("aground"):
             return {}
         enemies = self._enemy_ships(state, ship)
@@ -828,37 +840,41 @@ class AcwRiver(RuleSet):
                     ahead = step_ahead(pose)[0]
                     if ahead in shore and free_shore(ahead) and course_cost(course + "F") <= mp_ahead:
                         return {"course": course + "F", "astern": False}
-        best: tuple[float, str] | None = None
         dice_by_arc = {a: fire_dice(ship, a) for a in ARCS}
         i_ram = is_ram(ship.stats)
-        # (hexes, threat reach of an enemy ram or None) of the nearest enemies, computed once
-        near_data = [
-            (hexes_of(t), _int(t.sheet.get("speed_forward")) + 1 if is_ram(t.stats) else None) for t in near
-        ]
-        for pose, course in opts.items():
-            score = 0.25 * course.count("F")
-            mine = footprint(pose, length)
-            for i, (th, reach) in enumerate(near_data):
-                gap = nearest_distance(mine, th)
-                arc = arc_of_target(pose, min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r)))
-                w = 1.0 if i == 0 else 0.3
-                if to_hit(gap) is not None:
-                    score += w * dice_by_arc[arc] * (2.0 if gap <= 7 else 1.0)
-                if i_ram:
-                    score -= w * gap
-                else:
-                    score -= w * 0.3 * abs(gap - 4)
-                if reach is not None and gap <= reach and arc in ("port", "starboard"):
-                    score -= 3.0  # never show a ram your flank (section 8, NW-ACW-05)
-            key = (-score, course)
-            if best is None or key < (-best[0], best[1]):
-                best = (score, course)
-        course = best[1] if best else ""
-        return (
-            {"course": course, "astern": False}
-            if not was_astern or course
-            else {"course": "", "astern": was_astern}
-        )
+        # (hexes, how far an enemy ram can strike from, or None) of the nearest enemies, computed once
+        near_data = [(hexes_of(t), self.ram_reach(t)) for t in near]
+        # Both ways: a vessel dropping down stern-first (the Memphis ironclads) closes the range by backing
+        # on; the move that switches the engines loses a hex either way (A09, NW-ACW-03).
+        choices: list[tuple[bool, dict[Pose, str]]] = [(False, opts)]
+        if _int(ship.sheet.get("speed_back")) > 0:
+            choices.append((True, reachable(here, self.move_points(ship, True), length, free, astern=True)))
+        best: tuple[float, bool, str] | None = None
+        for astern, options in choices:
+            for pose, course in options.items():
+                score = 0.25 * course.count("F")
+                if astern:
+                    score -= ASTERN_PENALTY  # A09: while astern every gunfire hit costs 2 points
+                mine = footprint(pose, length)
+                for i, (th, reach) in enumerate(near_data):
+                    gap = nearest_distance(mine, th)
+                    arc = arc_of_target(pose, min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r)))
+                    w = 1.0 if i == 0 else 0.3
+                    if to_hit(gap) is not None:
+                        score += w * dice_by_arc[arc] * (2.0 if gap <= 7 else 1.0)
+                    if i_ram:
+                        score -= w * gap
+                    else:
+                        score -= w * 0.3 * abs(gap - 4)
+                    if reach is not None and gap <= reach and arc in ("port", "starboard"):
+                        score -= 3.0  # never show a ram your flank (section 8, NW-ACW-05)
+                # ties: keep the engines as they are (a switch loses a hex), then the first course
+                key = (-score, astern != was_astern, course)
+                if best is None or key < (-best[0], best[1] != was_astern, best[2]):
+                    best = (score, astern, course)
+        if best is None or not best[2]:
+            return {"course": "", "astern": was_astern}
+        return {"course": best[2], "astern": best[1]}
 
     # --- resolution --------------------------------------------------------------------------------
 
@@ -1430,7 +1446,7 @@ class AcwRiver(RuleSet):
                 f"{' '.join(map(str, values))}"
                 + (f"; confirmation {' '.join(map(str, confirms))}" if confirms else "")
                 + f" -> {hits} hit(s){', ' + str(ric) + ' ricochet(s)' if ric else ''}"
-                + (", the vessel is lost!" if lost else "")
+                + (", the vessel is lost" if lost else "")
                 + "."
             )
             data: dict[str, JSON] = {
@@ -1541,7 +1557,7 @@ class AcwRiver(RuleSet):
                     f"{rng} hexes, needing {needed}+: {' '.join(map(str, values))}"
                     + (f"; confirmation {' '.join(map(str, confirms))}" if confirms else "")
                     + f" -> {hits} hit(s)"
-                    + (", the vessel is lost!" if lost else "")
+                    + (", the vessel is lost" if lost else "")
                     + "."
                 ),
                 data={

@@ -590,12 +590,13 @@ class MemoirSea(RuleSet):
         """Return the enemy the guns would throw most dice at now (nearest on ties), or None."""
         assert isinstance(ship.position, Hex)
         b = _int(ship.stats.get("gun_dice"))
+        reach = max(max_gun_range(b, "abeam"), max_gun_range(b, "ahead"))  # odd B reaches B + 1 ahead (M06)
         best: tuple[int, int, str] | None = None
         pick = None
         for t in self._enemies(state, ship):
             assert isinstance(t.position, Hex)
             rng = hex_distance(ship.position, t.position)
-            if rng > b:
+            if rng > reach:
                 continue
             n = gun_dice(b, rng, arc_for(ship.position, ship.heading, t.position))
             if n <= 0:
@@ -609,12 +610,13 @@ class MemoirSea(RuleSet):
         """Return the nearest enemy the guns can reach now (A7 'fire at the nearest'), or None."""
         assert isinstance(ship.position, Hex)
         b = _int(ship.stats.get("gun_dice"))
+        reach = max(max_gun_range(b, "abeam"), max_gun_range(b, "ahead"))  # odd B reaches B + 1 ahead (M06)
         best: tuple[int, str] | None = None
         pick = None
         for t in self._enemies(state, ship):
             assert isinstance(t.position, Hex)
             rng = hex_distance(ship.position, t.position)
-            if rng > b or gun_dice(b, rng, arc_for(ship.position, ship.heading, t.position)) <= 0:
+            if rng > reach or gun_dice(b, rng, arc_for(ship.position, ship.heading, t.position)) <= 0:
                 continue
             if best is None or (rng, t.id) < best:
                 best, pick = (rng, t.id), t
@@ -806,6 +808,7 @@ class MemoirSea(RuleSet):
         first = len(dice.rolls)
         values = [dice.roll("MEMOIR", f"{ship.name} guns at {target.name}") for _ in range(n)]
         major, minor, miss, points = read_dice(values)
+        noun = "die" if n == 1 else "dice"
         mods: tuple[Modifier, ...]
         if arc == "abeam":
             mods = (
@@ -824,7 +827,7 @@ class MemoirSea(RuleSet):
                 ship_id=ship.id,
                 target_id=target.id,
                 text=(
-                    f"{ship.name} fires at {target.name}, {rng} hexes {arc}: {n} dice -> {major} major, "
+                    f"{ship.name} fires at {target.name}, {rng} hexes {arc}: {n} {noun} -> {major} major, "
                     f"{minor} minor, {miss} miss = {points} point(s)."
                 ),
                 rolls=tuple(dice.rolls[first:]),

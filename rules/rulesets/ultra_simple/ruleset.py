@@ -619,7 +619,10 @@ class UltraSimple(RuleSet):
         return {"damage": ship.sheet.get("damage", 0)}
 
     def preview(self, state: BattleState, ship: ShipState, order: ShipOrder) -> list[str]:
-        lines = []
+        lines: list[str] = []
+        if int(_num(order.data.get("turn"), 0)) not in T.TURNS_DEG:
+            # Nothing to preview: the order form shows check_order's message for the turn (2.0).
+            return lines
         pos, heading, _, _ = self._move(state, ship, order.data)
         lines.append(f"Ends at ({pos.q},{pos.r}) facing {heading:g} degrees.")
         target = state.ship_map().get(str(order.data.get("target") or ""))

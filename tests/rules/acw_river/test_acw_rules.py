@@ -19,7 +19,7 @@ from rules.rulesets.acw_river import (
     unload_transport,
 )
 from rules.rulesets.acw_river import tables as T
-from rules.rulesets.acw_river.movement import course_cost, footprint, plan_ram, turn_cost
+from rules.rulesets.acw_river.movement import arc_of_target, course_cost, footprint, plan_ram, turn_cost
 from rules.rulesets.acw_river.ruleset import (
     collision_result,
     hexes_of,
@@ -217,7 +217,7 @@ def test_002_fire_at_8_hexes_five_misses() -> None:
 def test_002_confirmation(confirm: int, lost: int, status: str, outcome: str) -> None:
     """Line 48: "each "6" rolled must be confirmed by a 6. If this happens the vessel, whatever its rank and
     strength is immediately lost ... an odd number, however, will indicate a ricochet and no damage."
-    A06: 2 or 4 = an ordinary hit."""
+    A01: the printed "11611" reads "6". A06: 2 or 4 = an ordinary hit."""
     state = battle(ship("x", "a", C, 0), ship("y", "b", Hex(q=12, r=-2), 0, "heavily_armored"))
     res = run(state, [6, confirm], x={"fire_front": "y"}, y={})
     y = res.state.ship("y")
@@ -606,3 +606,296 @@ def test_002_NW_ACW_12_three_quarters_judged_at_start_of_fire() -> None:
     y = res.state.ship("y")
     assert (y.status, y.sheet["lost"]) == ("active", 14)
     assert next(e for e in res.events if e.kind == "fire").data["confirmations"] == [3]
+
+
+# --- the seed's stated numbers, resolved (review against seed 002) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("deg", "cost"),
+    [
+        pytest.param(61, 1, id="002-turn-line38-band-edge-61-one-hex"),
+        pytest.param(91, 2, id="002-turn-line39-band-edge-91-two-hexes"),
+        pytest.param(121, 3, id="002-turn-line40-band-edge-121-three-hexes"),
+        pytest.param(151, 4, id="002-turn-A08-band-edge-151-four-hexes"),
+        pytest.param(181, 5, id="002-turn-A08-band-edge-181-five-hexes"),
+    ],
+)
+def test_002_turning_cost_band_edges(deg: int, cost: int) -> None:
+    """Lines 38-40: "From 61 degrees to 90 degrees it loses 1 hexagon / From 91 degrees to 120 degrees it
+    loses 2 hexagons / From 121 degrees to 150 degrees it loses 3 hexagons"; A08: "151-180 costs 4 hexes
+    (extending +1 per 30)". The first degree of each band costs the band's hexes."""
+    assert turn_cost(deg) == cost
+
+
+def test_002_turning_90_degrees_loses_a_hex_resolved() -> None:
+    """Line 38: a 90-degree change of direction "loses 1 hexagon": an Unarmored Gunboat (Speed Forward 3)
+    that turns 90 degrees to starboard moves 2 hexes, not 3 (FRRRF: 2 + 1)."""
+    state = battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)))
+    res = run(state, [], x={"course": "FRRRF"}, y={})
+    x = res.state.ship("x")
+    assert (x.position, x.heading, x.speed) == (Hex(q=13, r=2), 90, 2)
+    move = next(e for e in res.events if e.kind == "move" and e.ship_id == "x")
+    assert move.data["path"] == [{"q": 12, "r": 3}, {"q": 12, "r": 2}, {"q": 13, "r": 2}]
+    assert "costs 4 hexes" in RS.check_order(state, state.ship("x"), order(course="FRRRFF"))["course"][0]
+
+
+def test_002_range_table_nine_hexes_six_only() -> None:
+    """Line 46: "6 only at 8, 9, or 10 hexagons"."""
+    assert to_hit(9) == 6
+
+
+@pytest.mark.parametrize(
+    ("rng", "die", "hits"),
+    [
+        pytest.param(7, 5, 1, id="002-fire-line46-7-hexes-a-5-hits"),
+        pytest.param(7, 4, 0, id="002-fire-line46-7-hexes-a-4-misses"),
+        pytest.param(9, 5, 0, id="002-fire-line46-9-hexes-a-5-misses"),
+        pytest.param(10, 5, 0, id="002-fire-line46-10-hexes-a-5-misses"),
+    ],
+)
+def test_002_range_table_resolved(rng: int, die: int, hits: int) -> None:
+    """Line 46: "limited to dice of 5 or 6 at 7 hexagons, 6 only at 8, 9, or 10 hexagons." An Unarmored
+    Gunboat fires her 1 front die at a vessel dead ahead."""
+    target = Hex(q=12, r=3 - rng)
+    state = battle(ship("x", "a", C, 0), ship("y", "b", target, 0, "heavily_armored"))
+    res = run(state, [die], x={"fire_front": "y"}, y={})
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert (fire.data["range"], fire.needed, fire.data["hits"]) == (rng, 5 if rng <= 7 else 6, hits)
+    assert res.state.ship("y").sheet["lost"] == hits
+
+
+def test_002_A09_confirmed_ordinary_hit_astern_removes_two() -> None:
+    """Line 35 "reduced to half its powers of resistance" with A06 and A09: a 6 confirmed by a 4 is an
+    ordinary hit, and against a vessel going astern every hit removes 2 points."""
+    state = battle(ship("x", "a", C, 0), ship("y", "b", Hex(q=12, r=-2), 0, "heavily_armored", astern=True))
+    res = run(state, [6, 4], x={"fire_front": "y"}, y={"astern": True})
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert (fire.data["hits"], fire.data["points"], fire.data["confirmations"]) == (1, 2, [4])
+    assert res.state.ship("y").sheet["lost"] == 2
+
+
+def test_002_ram_sinks_an_eighteen_and_loses_two() -> None:
+    """Line 72: "The two are multiplied to obtain the degree of damage to the adversary"; line 74: "The ram
+    itself will suffer 2 pts loss of resistance per odd number". 6 x 3 = 18 sinks an Unarmored Gunboat
+    (resistance 18, A11); the one odd die costs the ram 2 of her 18."""
+    state = battle(ship("ram", "a", C, 0, "unarmored_ram"), ship("y", "b", AHEAD2, 90))
+    res = run(state, [6, 3], ram={"ram": "y"}, y={})
+    ram_ev = next(e for e in res.events if e.kind == "ram")
+    assert ram_ev.data == {"dice": [6, 3], "target_loss": 18, "own_loss": 2}
+    assert [r.value for r in ram_ev.rolls] == [6, 3]
+    y, ram = res.state.ship("y"), res.state.ship("ram")
+    assert (y.status, y.sheet["lost"]) == ("sunk", 18)
+    assert (ram.status, ram.sheet["lost"], remaining(ram)) == ("active", 2, 16)
+
+
+@pytest.mark.parametrize(
+    ("die", "outcome"),
+    [
+        pytest.param(1, "surfaced", id="002-mine-line84-miner-rolls-1-surfaces"),
+        pytest.param(2, "detonated", id="002-mine-line84-miner-rolls-2-detonates"),
+        pytest.param(3, "surfaced", id="002-mine-line84-miner-rolls-3-surfaces"),
+        pytest.param(4, "detonated", id="002-mine-line84-miner-rolls-4-detonates"),
+        pytest.param(5, "surfaced", id="002-mine-line84-miner-rolls-5-surfaces"),
+        pytest.param(6, "detonated", id="002-mine-line84-miner-rolls-6-detonates"),
+    ],
+)
+def test_002_mine_every_face_of_the_miners_die(die: int, outcome: str) -> None:
+    """Line 84: "When the enemy crosses the mined square, the "miner" rolls a die. If it comes up even the
+    ship detonates the mine. Otherwise the mine is washed to the surface". A12 default: the vessel is lost;
+    a surfaced mine is seen by all (NW-ACW-13) and the vessel steams on."""
+    state = place_mine(
+        battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2))), feature_id="m1", side="b", position=AHEAD1
+    )
+    res = run(state, [die], x={"course": "FF"}, y={})
+    mine = next(e for e in res.events if e.kind == "mine")
+    assert (mine.outcome, [r.value for r in mine.rolls], mine.ship_id) == (outcome, [die], "x")
+    x = res.state.ship("x")
+    if outcome == "detonated":
+        assert (x.status, x.position, res.state.terrain) == ("sunk", AHEAD1, ())
+        assert "blown_up" in x.flags
+    else:
+        assert (x.status, x.position) == ("active", AHEAD2)
+        assert res.state.terrain[0].props["surfaced"] is True and res.state.terrain[0].visible_to is None
+
+
+@pytest.mark.parametrize(
+    ("die", "detonated"),
+    [
+        pytest.param(4, False, id="002-mine-line84-surfaced-artillery-4-no"),
+        pytest.param(5, True, id="002-mine-line84-surfaced-artillery-5-detonates"),
+        pytest.param(6, True, id="002-mine-line84-surfaced-artillery-6-detonates"),
+    ],
+)
+def test_002_surfaced_mine_detonated_by_artillery(die: int, detonated: bool) -> None:
+    """Line 84: the surfaced mine "may be detonated by artillery (roll of 5-6)"; a 6 needs no confirmation
+    (that is for vessels, line 48)."""
+    mine = TerrainFeature(kind="mine", position=AHEAD2, props={"id": "m1", "side": "b", "surfaced": True})
+    state = battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)), terrain=(mine,))
+    res = run(state, [die], x={"fire_front": "m1"}, y={})
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert (fire.outcome, len(fire.rolls)) == ("detonated" if detonated else "miss", 1)
+    assert (res.state.terrain == ()) is detonated
+
+
+# --- the automatic captain (A7) --------------------------------------------------------------------------
+
+
+def test_002_A7_captain_backs_down_on_an_enemy_astern() -> None:
+    """A7: the automatic captain closes to the best range. A gunboat with her engines already astern and the
+    enemy 8 hexes astern of her backs on towards him (Speed Back 2, no hex lost: A09), instead of
+    switching to ahead (a hex lost) and steaming away."""
+    state = battle(ship("x", "a", C, 0, astern=True), ship("y", "b", Hex(q=12, r=11), 0))
+    x = state.ship("x")
+    order = RS.default_order(state, x, "captain")
+    assert (order.data["astern"], order.data["course"]) == (True, "FF")
+    assert RS.check_order(state, x, order) == {}
+    assert order.data["fire_rear"] == "y"
+    res = run(state, [], x={"course": "FF", "astern": True}, y={})
+    assert res.state.ship("x").position == Hex(q=12, r=5)
+    assert hex_distance(res.state.ship("x").position, Hex(q=12, r=11)) == 6
+
+
+@pytest.mark.parametrize(
+    ("typ", "astern", "reach"),
+    [
+        pytest.param("unarmored_ram", False, 3, id="002-ram-line68-A7-reach-unarmored-ram-3"),
+        pytest.param("unarmored_ram", True, 2, id="002-ram-line68-A09-A7-reach-after-reversing-2"),
+        pytest.param("heavily_armored", False, 1, id="002-ram-line68-A7-reach-heavy-ram-1"),
+    ],
+)
+def test_002_A7_captain_ram_threat_reach_matches_line68(typ: str, astern: bool, reach: int) -> None:
+    """Line 68: "To ram, a vessel must have the movement power to cross the hexagon occupied by the enemy
+    vessel". The captain's "never show a ram your flank" (A7) counts an enemy ram as a threat from as far as
+    it can really ram: its movement ahead (less a hex if it must switch its engines, A09) less the 2 hexes in
+    hand, plus the hex of contact. Checked against the ram planner: a target lying across her bow is reached
+    from ``reach`` hexes, not from one more."""
+    r = ship("r", "a", C, 0, typ, stats_over={"ram": True}, astern=astern)
+    for gap in (reach, reach + 1):
+        state = battle(r, ship("y", "b", Hex(q=12, r=3 - gap), 90))
+        ram = state.ship("r")
+        assert RS.ram_reach(ram) == reach
+        free = RS._free_fn(state, ram)
+        planned = plan_ram(
+            (C, 0, 0), RS.move_points(ram, False), 1, free, {Hex(q=12, r=3 - gap)}, 90, need=2, flank=True
+        )
+        assert (planned is not None) is (gap == reach), gap
+    assert RS.ram_reach(battle(ship("g", "a", C), ship("y", "b", at(2, 2))).ship("g")) is None
+
+
+# --- project rulings and A1-A3 not cited above ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("target", "arc"),
+    [
+        pytest.param(Hex(q=12, r=2), "front", id="002-arcs-NW-ACW-01-dead-ahead-front"),
+        pytest.param(Hex(q=13, r=1), "front", id="002-arcs-NW-ACW-01-30-degrees-front"),
+        pytest.param(Hex(q=13, r=2), "starboard", id="002-arcs-NW-ACW-01-exactly-60-is-side"),
+        pytest.param(Hex(q=14, r=2), "starboard", id="002-arcs-NW-ACW-01-abeam-side"),
+        pytest.param(Hex(q=13, r=3), "starboard", id="002-arcs-NW-ACW-01-exactly-120-is-side"),
+        pytest.param(Hex(q=13, r=4), "rear", id="002-arcs-NW-ACW-01-150-degrees-rear"),
+        pytest.param(Hex(q=12, r=4), "rear", id="002-arcs-NW-ACW-01-dead-astern-rear"),
+        pytest.param(Hex(q=11, r=3), "port", id="002-arcs-NW-ACW-01-exactly-300-is-port"),
+    ],
+)
+def test_002_NW_ACW_01_four_fire_arcs(target: Hex, arc: str) -> None:
+    """A04: "Arcs are front, side and rear relative to the hex facing." NW-ACW-01: front within 60 degrees of
+    the bow, rear within 60 of the stern, the rest (exactly 60 and 120 included) port or starboard; bearings
+    hex centre to centre."""
+    assert arc_of_target((C, 0, 0), target) == arc
+
+
+def test_002_NW_ACW_01_each_broadside_fires_at_its_own_target() -> None:
+    """NW-ACW-01: "Each of the four arcs fires its Firepower (A04; the Side column for each side) once a turn
+    at one target in it": a Heavily Armored vessel (2 / 2 / 2) fires 2 D6 to starboard and 2 D6 to port."""
+    state = battle(
+        ship("x", "a", C, 0, "heavily_armored"),
+        ship("s", "b", Hex(q=14, r=2)),
+        ship("p", "b", Hex(q=10, r=4)),
+    )
+    # arcs fire in the order front, port, starboard, rear: port 6 1 (the 6 confirmed by 3: a ricochet), then
+    # starboard 5 2
+    res = run(state, [6, 1, 3, 5, 2], x={"fire_starboard": "s", "fire_port": "p"}, s={}, p={})
+    fires = [e for e in res.events if e.kind == "fire"]
+    assert [(e.target_id, e.data["arc"], e.data["dice"], e.data["hits"]) for e in fires] == [
+        ("p", "port", 2, 0),
+        ("s", "starboard", 2, 1),
+    ]
+    assert fires[0].data["confirmations"] == [3] and fires[0].data["ricochets"] == 1
+    assert res.state.ship("s").sheet["lost"] == 1 and res.state.ship("p").sheet["lost"] == 0
+
+
+def test_002_NW_ACW_04_ram_steered_when_she_moves_closes_if_out_of_reach() -> None:
+    """NW-ACW-04: "when the vessel moves (initiative order, A1) the rules steer it on the cheapest course that
+    brings its bow against the target with the movement to cross (section 8); if that cannot be done it
+    closes on the target." Side b wins the initiative and its gunboat steams three hexes away first: the
+    ram cannot reach her flank and closes on her instead; no ram is rolled."""
+    from rules.dice import ScriptedDice
+
+    state = battle(ship("ram", "a", C, 0, "unarmored_ram"), ship("y", "b", AHEAD2, 60))
+    before = hex_distance(C, AHEAD2)
+    orders = {
+        "ram": ShipOrder(ship_id="ram", data={"ram": "y"}),
+        "y": ShipOrder(ship_id="y", data={"course": "FFF"}),
+    }
+    script = ScriptedDice([1, 6])
+    res = RS.resolve_phase(state, orders, script)
+    assert script.remaining == 0 and res.state.initiative == ("b", "a")
+    assert "ram" not in kinds(res)
+    move = next(e for e in res.events if e.kind == "move" and e.ship_id == "ram")
+    assert "cannot reach Y to ram this move: closes on her" in move.text
+    y_now, ram_now = res.state.ship("y").position, res.state.ship("ram").position
+    assert hex_distance(AHEAD2, y_now) == 3
+    assert hex_distance(ram_now, y_now) < hex_distance(C, y_now) and before == 2
+
+
+def test_002_NW_ACW_14_aground_for_good() -> None:
+    """NW-ACW-14: "A grounded vessel stays aground for the rest of the battle (no refloating rule), fires from
+    the turn after (line 80)". Two turns later she still cannot move, ahead or astern, and her default orders
+    (A7) give no course but fire."""
+    from dataclasses import replace
+
+    state = battle(ship("x", "a", C, 0, aground=True, aground_turn=1), ship("y", "b", Hex(q=12, r=-1), 180))
+    state = replace(state, turn=3)
+    x = state.ship("x")
+    for data in ({"course": "F"}, {"astern": True}, {"ram": "y"}):
+        assert RS.check_order(state, x, ShipOrder(ship_id="x", data=dict(data))) == {  # type: ignore[arg-type]
+            "course": ["X is aground and cannot move (section 9)."]
+        }
+    order = RS.default_order(state, x, "captain")
+    assert order.data == {"fire_front": "y"}
+    res = run(state, [5], x=dict(order.data), y={})
+    assert res.state.ship("x").position == C and res.state.ship("y").sheet["lost"] == 1
+
+
+def test_002_NW_ACW_15_ram_must_back_off_until_out_of_contact() -> None:
+    """NW-ACW-15: "After ramming, the ram's next move must be astern (or it stays) ... This lapses once the
+    two are no longer in contact." With the rammed vessel 3 hexes off, the ram may go ahead again."""
+    state = battle(ship("ram", "a", C, 0, "unarmored_ram", embedded_in="y"), ship("y", "b", AHEAD1, 90))
+    ram = state.ship("ram")
+    assert "reverse engines to draw off" in RS.check_order(state, ram, order(course="F"))["astern"][0]
+    assert RS.check_order(state, ram, order(course="", astern=False)) == {}
+    apart = battle(
+        ship("ram", "a", C, 0, "unarmored_ram", embedded_in="y"), ship("y", "b", Hex(q=12, r=0), 90)
+    )
+    assert RS.embedded_target(apart, apart.ship("ram")) is None
+    assert RS.check_order(apart, apart.ship("ram"), order(course="FF")) == {}
+
+
+def test_002_A2_enemy_sees_the_hits_not_the_sheet() -> None:
+    """A2: "A player sees the full status sheet of their own side's ships. Of an enemy ship they see ... the
+    hits their side scored on it ... not its boxes." The damage report goes to the vessel's own side; the
+    enemy's view of her sheet is the points lost."""
+    state = battle(ship("x", "a", C, 0, "heavily_armored"), ship("y", "b", Hex(q=12, r=-2), 0))
+    res = run(state, [5, 5], x={"fire_front": "y"}, y={})
+    dmg = next(e for e in res.events if e.kind == "damage")
+    assert (dmg.ship_id, dmg.visible_to, dmg.data["remaining"]) == ("y", ("b",), 16)
+    assert next(e for e in res.events if e.kind == "fire").visible_to is None
+    assert RS.view_for(res.state, "a").ship("y").sheet == {"lost": 2}
+    assert RS.view_for(res.state, "b").ship("y").sheet["resistance"] == 18
+
+
+def test_002_A3_default_map_24_by_18() -> None:
+    """A3: "Hex sets: default 24 x 18 hexes."."""
+    assert RS.default_map == (24, 18) and RS.geometry == "hex12"

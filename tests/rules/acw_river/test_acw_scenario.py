@@ -71,3 +71,15 @@ def test_memphis_default_orders_always_legal() -> None:
         state = resolve_turn(state, [], dice).state
         if state.finished:
             break
+
+
+def test_memphis_ironclads_drop_down_stern_first() -> None:
+    """Scenario 08: the ironclads "kept under way with bows upstream, dropping down stern-first with the
+    current". With the River Defense Fleet 6 hexes astern of them, the automatic captain (A7) keeps the
+    engines astern and backs one hex towards it (Speed Back 1), the rear guns bearing."""
+    sc = bundled_scenarios()["first_memphis_1862"]
+    state, _ = scenario_state(sc, SeededDice(1))
+    for sid in ("benton", "louisville", "carondelet", "st_louis", "cairo"):
+        order = RS.default_order(state, state.ship(sid), "captain")
+        assert (order.data["course"], order.data["astern"]) == ("F", True), sid
+        assert "fire_rear" in order.data, sid

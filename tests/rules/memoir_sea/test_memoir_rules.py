@@ -445,3 +445,82 @@ def test_004_NW_MEM_02_breaking_off_ship_still_fires() -> None:
     res = RS.resolve_phase(state, orders(iowa={}, lc={"target": "iowa"}), ScriptedDice([1, 2, 1, 4, 4]))
     fire = next(e for e in res.events if e.kind == "fire")
     assert (fire.ship_id, fire.data["dice"], fire.data["points"]) == ("lc", 3, 2)
+
+
+@pytest.mark.parametrize(
+    "policy",
+    [
+        pytest.param("fire_nearest", id="004-guns-M06-A7-fire-nearest-seven-dice-ahead-at-8"),
+        pytest.param("captain", id="004-guns-M06-A7-captain-seven-dice-ahead-at-8"),
+    ],
+)
+def test_004_default_orders_fire_as_far_as_the_half_countdown_reaches(policy: str) -> None:
+    """Line 21: "The number of dice thrown is reduced by one for every two hexes"; M06: half of an odd number
+    rounds up, so 7 beam dice throw 4-4-3-3-2-2-1-1 ahead and reach 8 hexes (M05), one hex beyond the abeam
+    countdown. A7: the default orders fire at the nearest enemy in range, so a target dead ahead at 8 hexes
+    is fired at with 1 die."""
+    seven = {**PRE_DREADNOUGHT, "type": "armoured_cruiser", "gun_dice": 7}
+    far = Hex(q=12, r=-5)
+    assert hex_distance(C, far) == 8 and arc_for(C, 0, far) == "ahead" and gun_dice(7, 8, "ahead") == 1
+    state = battle(ship("colon", "a", C, 0, seven), ship("iowa", "b", far, 0))
+    colon = state.ship("colon")
+    assert RS.check_order(state, colon, ShipOrder(ship_id="colon", data={"target": "iowa"})) == {}
+    order = RS.default_order(state, colon, policy)  # type: ignore[arg-type]
+    assert order.data.get("target") == "iowa"
+
+
+@pytest.mark.parametrize(
+    ("arc", "rng", "dice"),
+    [
+        *(
+            pytest.param("abeam", r, n, id=f"004-guns-line17-pre-dreadnought-abeam-{r}-hexes-{n}-dice")
+            for r, n in zip(range(1, 9), (8, 7, 6, 5, 4, 3, 2, 1), strict=True)
+        ),
+        *(
+            pytest.param("ahead", r, n, id=f"004-guns-line21-pre-dreadnought-ahead-{r}-hexes-{n}-dice")
+            for r, n in zip(range(1, 9), (4, 4, 3, 3, 2, 2, 1, 1), strict=True)
+        ),
+    ],
+)
+def test_004_pre_dreadnought_countdown_resolved(arc: str, rng: int, dice: int) -> None:
+    """Line 17: abeam "counted down as follows: 8-7-6-5-4-3-2-1"; line 21: ahead "4-4-3-3-2-2-1-1". The
+    pre-dreadnought at the centre, heading 0, fires at a target on the straight row at 120 degrees (abeam,
+    M04: the cut row is abeam) or dead ahead; every die is rolled and logged."""
+    target = Hex(q=12 + rng, r=3) if arc == "abeam" else Hex(q=12, r=3 - rng)
+    assert hex_distance(C, target) == rng and arc_for(C, 0, target) == arc
+    state = battle(ship("iowa", "a", C, 0), ship("teresa", "b", target, 0))
+    script = ScriptedDice([1, 2] + [4] * dice)  # initiative a=1, b=2; then misses
+    res = RS.resolve_phase(state, orders(iowa={"target": "teresa"}, teresa={}), script)
+    assert script.remaining == 0
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert (fire.data["dice"], fire.data["arc"], fire.data["range"]) == (dice, arc, rng)
+    assert len(fire.rolls) == dice
+    assert all(r.die == "MEMOIR" for r in fire.rolls)
+
+
+def test_004_guns_then_torpedoes_and_a_sinking_ship_still_fires_her_torpedo() -> None:
+    """Line 4: "both sides fire - guns first and then torpedoes ... a ship that has been hit and sunk may fire
+    its guns and/or torpedoes that turn - as it sinks - if a suitable target is in range." The destroyer (2
+    points, 1 lost) is sunk by the pre-dreadnought's guns (6 dice at 3 hexes abeam, one minor hit) and still
+    fires her torpedo: white, blue, red = 3 points (line 28)."""
+    target = Hex(q=15, r=3)
+    assert hex_distance(C, target) == 3 and arc_for(C, 0, target) == "abeam"
+    assert arc_for(target, 0, C) == "abeam"
+    state = battle(ship("furor", "a", C, 0, DESTROYER, damage=1), ship("iowa", "b", target, 0))
+    # initiative a=1, b=2; the guns: one minor and five misses; the torpedo: white, blue, red
+    script = ScriptedDice([1, 2, 2, 4, 4, 4, 4, 4, 1, 2, 5])
+    res = RS.resolve_phase(state, orders(furor={"torpedo": "iowa"}, iowa={"target": "furor"}), script)
+    assert script.remaining == 0
+    kinds = [e.kind for e in res.events]
+    assert kinds.index("fire") < kinds.index("torpedo") < kinds.index("damage") < kinds.index("sunk")
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert (fire.ship_id, fire.data["dice"], fire.data["points"]) == ("iowa", 6, 1)
+    torp = next(e for e in res.events if e.kind == "torpedo")
+    assert (torp.ship_id, torp.data["points"]) == ("furor", 3)
+    assert res.state.ship("furor").status == "sunk" and res.state.ship("furor").sheet["torpedoes_left"] == 3
+    assert res.state.ship("iowa").sheet["damage"] == 3
+
+
+def test_004_A3_default_map_24_by_18() -> None:
+    """A3: "Hex sets: default 24 x 18 hexes."; the seed's hexes with six side facings."""
+    assert RS.default_map == (24, 18) and RS.geometry == "hex6"

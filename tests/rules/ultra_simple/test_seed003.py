@@ -725,3 +725,16 @@ def test_the_tables_are_the_seed_numbers() -> None:
         {"max_hexes": 4, "d6_needed": 5},
         {"max_hexes": 6, "d6_needed": 6},
     ]
+
+
+def test_preview_of_a_turn_that_is_not_a_hex_facing_is_empty_not_an_error() -> None:
+    """2.0: "ONE course alteration of 30 or 60 degrees per Turn" - a 45-degree turn is refused by
+    check_order; the preview beside the order form must say nothing rather than raise."""
+    from rules.scenario import bundled_scenarios, scenario_state
+
+    state, _ = scenario_state(bundled_scenarios()["bismarck_last_battle_1941"], ScriptedDice([]))
+    rs = RULESET
+    ship = state.ship("kgv")
+    order = ShipOrder(ship_id="kgv", data={"hexes": 1, "turn": 45, "turn_after": 0})
+    assert rs.preview(state, ship, order) == []
+    assert "turn" in rs.check_order(state, ship, order)

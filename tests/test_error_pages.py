@@ -1,0 +1,105 @@
+"""Error pages (400, 403, 404, 500) are the site's own, styled, and leak nothing; /bench/bare/ exists only
+for the benchmark (NAVALWAR_BENCH=1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.test import Client, RequestFactory
+from django.views import defaults
+
+from battles import selectors
+from tests.factories import scenario_campaign
+from tests.utils import clean_env, run_python
+
+pytestmark = pytest.mark.django_db
+
+LEAKS = ("Traceback", "RuntimeError", "secret detail", 'File "', "DEBUG")
+
+
+def test_404_is_the_site_page(user_client: Client) -> None:
+    response = user_client.get("/no/such/page/")
+
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert "<h1>Page not found</h1>" in html
+    assert "/static/css/navalwar.css" in html
+    assert "Back to my battles" in html  # base layout, with the logged-in user's navigation
+    assert "Log out" in html
+
+
+def test_another_campaigns_battle_is_the_same_404(user_client: Client) -> None:
+    game = scenario_campaign()
+
+    response = user_client.get(f"/battles/{game.battle.pk}/")
+
+    assert response.status_code == 404
+    assert "<h1>Page not found</h1>" in response.content.decode()
+    assert "No such" not in response.content.decode()
+
+
+def test_403_is_the_site_page(rf: RequestFactory, user: Any) -> None:
+    request = rf.get("/somewhere/")
+    request.user = user
+
+    response = defaults.permission_denied(request, PermissionDenied("secret detail"))
+
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert "<h1>Not allowed</h1>" in html
+    assert "secret detail" not in html
+
+
+def test_400_is_the_site_page(rf: RequestFactory, user: Any) -> None:
+    request = rf.get("/somewhere/")
+    request.user = user
+
+    response = defaults.bad_request(request, Exception("secret detail"))
+
+    assert response.status_code == 400
+    assert "<h1>Bad request</h1>" in response.content.decode()
+
+
+def test_an_exception_in_a_view_gives_the_500_page_without_details(
+    monkeypatch: pytest.MonkeyPatch, user: Any
+) -> None:
+    def broken(**kwargs: Any) -> Any:
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(selectors, "battle_get", broken)
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+
+    response = client.get("/battles/1/")
+
+    html = response.content.decode()
+    assert response.status_code == 500
+    assert "<h1>Something went wrong</h1>" in html
+    assert "Nothing is ever half-saved" in html
+    assert "/static/css/navalwar.css" in html
+    for leak in LEAKS:
+        assert leak not in html
+
+
+def test_the_bench_view_is_not_routed_by_default(user_client: Client) -> None:
+    assert user_client.get("/bench/bare/").status_code == 404
+
+
+def test_the_bench_view_answers_ok_with_navalwar_bench_set() -> None:
+    code = (
+        "import django; django.setup()\n"
+        "from django.urls import resolve\n"
+        "from django.test import RequestFactory\n"
+        "from django.contrib.auth.models import AnonymousUser\n"
+        "match = resolve('/bench/bare/')\n"
+        "request = RequestFactory().get('/bench/bare/'); request.user = AnonymousUser()\n"
+        "response = match.func(request)\n"
+        "print(match.url_name, response.status_code, response.content.decode())\n"
+    )
+    with_bench = run_python(code, clean_env(NAVALWAR_BENCH="1"))
+    without = run_python(code, clean_env())
+
+    assert with_bench.stdout.strip() == "bench_bare 200 ok", with_bench.stderr
+    assert "Resolver404" in without.stderr
