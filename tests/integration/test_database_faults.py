@@ -12,7 +12,9 @@ request cycle), PostgreSQL only; every wait is bounded.
 
 from __future__ import annotations
 
+import re
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -130,6 +132,7 @@ def test_a_connection_killed_mid_request_gives_an_error_page_and_no_partial_writ
     status, html = germany.request(battle_path)
     assert status == 200
     assert "My side is ready</button>" in html  # Germany is offered "ready" again: it is not ready
+    notified = len(re.findall(r"notify_phase_\w+\[[^\]]+\] succeeded", celery_worker.log))
     status, html = germany.request(ready_path, {"ready": "1", "phase": str(phase.pk)})
     assert status == 200  # the redirect to the battle page, followed
     assert "Your side is ready." in html
@@ -140,6 +143,14 @@ def test_a_connection_killed_mid_request_gives_an_error_page_and_no_partial_writ
     )
     assert Phase.objects.get(pk=phase.pk).attempts == 1
     assert len(killed) == 1
+    # The resolution enqueued its e-mails (phase resolved, next phase opened): let the worker finish them,
+    # or the end-of-test flush (TRUNCATE) deadlocks with a notification still holding row locks.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if len(re.findall(r"notify_phase_\w+\[[^\]]+\] succeeded", celery_worker.log)) >= notified + 2:
+            break
+        time.sleep(0.2)
+    time.sleep(0.5)  # the worker's transaction is committed before it logs "succeeded"; a margin all the same
     # Let the live server's request threads close their connections before the database is flushed.
     wait_until(
         lambda: not any("process_request_thread" in t.name for t in threading.enumerate()),
