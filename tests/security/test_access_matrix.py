@@ -20,6 +20,7 @@ commit never run). The world: tests/security/world.py. Role order in every tuple
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -366,3 +367,26 @@ def test_valid_posts_from_the_wrong_visitor_change_nothing(world: World, name: s
 
     wrote = {role for role, tables in outcome.items() if tables}
     assert wrote == set(allowed), outcome
+
+
+@pytest.mark.parametrize(
+    "name", ["battles:order_save", "battles:order_check", "battles:order_clear", "battles:order_repeat"]
+)
+@pytest.mark.parametrize("htmx", [False, True])
+def test_another_sides_ship_is_no_ship_at_all(world: World, name: str, htmx: bool) -> None:
+    """With a valid phase, Germany's player posting to Britain's ship gets the answer a made-up ship gets."""
+    post = ACTIONS[name][0](world)
+    headers = {"HX-Request": "true"} if htmx else {}
+    user = world.users["other_player"]
+
+    theirs = request(user, "POST", reverse(name, args=[world.battle.pk, SHIP]), post, headers=headers)
+    nothing = request(
+        user, "POST", reverse(name, args=[world.battle.pk, "no_such_ship"]), post, headers=headers
+    )
+
+    def text(response: Any) -> str:  # the CSRF token differs from one answer to the next
+        return re.sub(r'(csrfmiddlewaretoken" value=|X-CSRFToken": )"[^"]+"', "", response.content.decode())
+
+    assert theirs.status_code == nothing.status_code == 404
+    assert text(theirs) == text(nothing)
+    assert "There is no such ship under your command in this battle." in text(theirs)
