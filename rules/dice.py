@@ -14,7 +14,7 @@ Source: ``../shared/rulings-product.md`` A8 (one seeded stream per phase, every 
 
 from __future__ import annotations
 
-import random
+import random as _random  # only _random.Random(seed): the seeded stream, never the global one
 from collections.abc import Iterable
 from typing import Literal, Protocol
 
@@ -95,7 +95,7 @@ class SeededDice(_Recorder):
     def __init__(self, seed: int) -> None:
         super().__init__()
         self.seed = seed
-        self._rng = random.Random(seed)
+        self._rng = _random.Random(seed)
 
     def roll(self, die: DieKind, purpose: str = "") -> int:
         """Roll one die of kind ``die`` (see the module docstring for the kinds)."""
