@@ -36,6 +36,21 @@ def step_shown(page: Any) -> int:
     return int(page.get_attribute(".replay__where strong", "data-step"))
 
 
+def wait_for_step(page: Any, step: int) -> None:
+    """Wait until the replay panel shows ``step`` and htmx has settled it.
+
+    The ships keep their element ids from step to step, so while htmx settles a swap (20 ms) each ship group
+    still carries the previous step's attributes (its class, status and transform: that is what lets CSS
+    glide a ship from one step to the next). A test that read the classes in that window saw a ship sunk in
+    this step as still active.
+    """
+    page.wait_for_function(
+        "step => document.querySelector('.replay__where strong').dataset.step == String(step)"
+        " && !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')",
+        arg=step,
+    )
+
+
 @pytest.mark.parametrize("key", sorted(bundled_scenarios()))
 def test_demo_battle_map_and_replay(key: str, live_server: Any, chromium_page: Any,
                                     django_capture_on_commit_callbacks: Any) -> None:
@@ -61,15 +76,15 @@ def test_demo_battle_map_and_replay(key: str, live_server: Any, chromium_page: A
 
     # back with the Previous button (htmx swaps the panel and pushes the URL), then the arrow keys
     page.click('a[data-replay="prev"]')
-    page.wait_for_function(f"document.querySelector('.replay__where strong').dataset.step == '{last - 1}'")
+    wait_for_step(page, last - 1)
     assert f"step={last - 1}" in page.url
     page.keyboard.press("Home")
-    page.wait_for_function("document.querySelector('.replay__where strong').dataset.step == '0'")
+    wait_for_step(page, 0)
     page.screenshot(path=str(ARTIFACTS / f"map-{key}-step-0.png"), full_page=True)
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("document.querySelector('.replay__where strong').dataset.step == '1'")
+    wait_for_step(page, 1)
     page.keyboard.press("End")
-    page.wait_for_function(f"document.querySelector('.replay__where strong').dataset.step == '{last}'")
+    wait_for_step(page, last)
 
     # select one of my ships on the map: its card and arcs appear
     own = page.query_selector(f'svg.nw-map g.ship.own[data-side="{side}"].status-active use.hull')
@@ -77,9 +92,11 @@ def test_demo_battle_map_and_replay(key: str, live_server: Any, chromium_page: A
         ship = own.evaluate("el => el.closest('g.ship').dataset.ship")
         own.click()
         page.wait_for_selector(f'.ship-card[data-ship="{ship}"]')
+        wait_for_step(page, last)
         # Arcs are drawn when the ship has guns that can still fire: a destroyer that lost every gun box
         # in the phases played (the dice are not fixed here) has none, and the map must draw none.
         battle_state = rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state)
+        assert battle_state.ship(ship).active  # the map showed it active at this step
         has_arcs = bool(gun_arcs(battle_state, battle_state.ship(ship)))
         drawn = page.query_selector(f'svg.nw-map g.arcs[data-ship="{ship}"]') is not None
         assert drawn == has_arcs
