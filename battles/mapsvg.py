@@ -955,10 +955,12 @@ def _arcs(ctx: _Ctx, ship: ShipState, out: list[str]) -> None:
             rel = norm_deg(hex_bearing(here, h) - ship.heading)
             d = hex_distance(here, h)
             for i, a in enumerate(arcs):
-                if (a.start - 1e-6 <= rel <= a.end + 1e-6 or a.start - 1e-6 <= rel + 360 <= a.end + 1e-6) \
-                        and d <= a.range + 1e-9:
-                    band = sum(1 for b in a.bands if b < d)
-                    cells.setdefault((i, band), []).append(_hex_cell(fr, h))
+                if a.start - 1e-6 <= rel <= a.end + 1e-6 or a.start - 1e-6 <= rel + 360 <= a.end + 1e-6:
+                    # the first arc holding the bearing owns the hex, in range or not: a hex on memoir_sea's
+                    # 60-degree line is abeam (M04), never ahead at a longer range than abeam
+                    if d <= a.range + 1e-9:
+                        band = sum(1 for b in a.bands if b < d)
+                        cells.setdefault((i, band), []).append(_hex_cell(fr, h))
                     break
         for (i, band), paths in sorted(cells.items()):
             a = arcs[i]

@@ -236,6 +236,35 @@ def test_hex_arcs_shade_the_hexes_in_range_by_band() -> None:
     assert cells[("forward", "0")] == 4
 
 
+def test_hex_on_the_60_degree_line_is_abeam_not_ahead_beyond_the_beam_range() -> None:
+    """memoir_sea M04: a hex the 60-degree line cuts is abeam; M05: a 5-dice ship throws no die abeam at 6
+    hexes though ahead and astern reach 6. The map shades exactly the hexes where the rules throw a die."""
+    from rules.geometry import hex_distance, hexes_within, on_hex_map
+    from rules.rulesets.memoir_sea.ruleset import arc_for, gun_dice
+
+    here = Hex(q=10, r=5)
+    ship = ShipState(id="m", name="Texas", side="usa", position=here, heading=60.0, stats={"gun_dice": 5})
+    state = BattleState(ruleset="memoir_sea", map=MapSpec(geometry="hex6", width=24, height=18),
+                        sides=(SideInfo(key="usa", name="USA"),), ships=(ship,))
+    root = parse(render_map(state, viewer_side=None, selected="m"))
+    arcs = root.find(".//svg:g[@class='arcs']", NS)
+    assert arcs is not None
+    shaded: dict[str, int] = {}
+    for p in arcs.iterfind("svg:path[@class='arc']", NS):
+        kind = (p.get("data-arc") or "").split(" ")[-1]  # "port abeam" -> abeam
+        shaded[kind] = shaded.get(kind, 0) + p.get("d", "").count("M")
+    expected: dict[str, int] = {}
+    for h in hexes_within(here, 7):
+        if h != here and on_hex_map(h, 24, 18):
+            arc = arc_for(here, 60.0, h)
+            if gun_dice(5, hex_distance(here, h), arc) > 0:
+                expected[arc] = expected.get(arc, 0) + 1
+    assert shaded == expected
+    # at d hexes: d + 1 abeam each side (both 60-degree lines included), 2d - 1 ahead and astern; abeam to
+    # 5 hexes, ahead and astern to 6; the four hexes on the lines at 6 hexes get nothing
+    assert expected == {"abeam": 40, "ahead": 36, "astern": 36}
+
+
 def off_map_within(state: BattleState, h: Hex, r: int) -> int:
     from rules.geometry import hexes_within, on_hex_map
 
