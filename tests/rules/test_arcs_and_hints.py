@@ -51,7 +51,8 @@ def spans(arcs: list[ArcSpec]) -> list[tuple[str, float, float, float, tuple[flo
 
 def map_arc(arcs: list[ArcSpec], here: Hex, heading: float, h: Hex) -> ArcSpec | None:
     """The arc the map gives hex ``h`` (battles/mapsvg.py ``_arcs``): the first arc holding its bearing,
-    None when ``h`` is beyond that arc's range (a later arc holding the same boundary bearing does not count)."""
+    None when ``h`` is beyond that arc's range (a later arc holding the same boundary bearing does not
+    count)."""
     rel = norm_deg(hex_bearing(here, h) - heading)
     d = hex_distance(here, h)
     for a in arcs:
@@ -68,7 +69,8 @@ def test_shapes_are_shared_by_rules_base() -> None:
 
 
 def test_a5_arcs_end_arcs_first_bands_below_the_range() -> None:
-    """A5: forward within 30 degrees of the bow (330 to 390), aft within 30 of the stern, broadsides between."""
+    """A5: forward within 30 degrees of the bow (330 to 390), aft within 30 of the stern, the broadsides
+    between."""
     arcs = a5_arcs(30.0, 30.0, {"forward": 10.0, "aft": 0.0, "broadside": 8.0},
                    {"forward": (0.0, 4.0, 10.0, 12.0), "broadside": (2.0,)})
     assert spans(arcs) == [
@@ -86,7 +88,8 @@ def test_a5_arcs_end_arcs_first_bands_below_the_range() -> None:
 
 
 def test_default_arcs_of_a_rule_set_without_its_own() -> None:
-    """RuleSet.arcs default: A5 at the tables' ``max_range`` / ``max_range_hexes``, else 24 units or 6 hexes."""
+    """RuleSet.arcs default: A5 at the tables' ``max_range`` / ``max_range_hexes``, else 24 units or 6
+    hexes."""
     ship = ShipState(id="s", name="S", side="a", position=Point(x=1, y=1))
     fake = Fake()
     table = state_with("fake", "table_in", ship)
@@ -212,7 +215,8 @@ def us_ship(guns: list[JSON] | None = None, heading: float = 0.0) -> ShipState:
 
 
 def test_ultra_simple_arcs_6_hexes_bands_2_4_and_only_where_guns_bear() -> None:
-    """3.0: "1-2 hexes ... 3-4 hexes ... 5-6 hexes"; U03: nothing beyond 6; Nelson's 0 guns aft: no aft arc."""
+    """3.0: "1-2 hexes ... 3-4 hexes ... 5-6 hexes"; U03: nothing beyond 6; Nelson's 0 guns aft: no aft
+    arc."""
     rs = get_ruleset("ultra_simple")
     nelson = us_ship([{"calibre": 16, "forward": 6, "aft": 0, "broadside": 9}])
     state = state_with("ultra_simple", "hex12", nelson)
@@ -320,14 +324,15 @@ def test_memoir_damage_lowers_the_arcs_and_no_dice_no_arcs() -> None:
 
 
 def test_memoir_hints_courses_and_breaking_off() -> None:
-    """M10: courses of F, L, R no longer than the class speed (2 hexes); M08: a ship breaking off is steered."""
+    """M10: courses of F, L, R no longer than the class speed (2 hexes); M08: a ship breaking off is
+    steered by the rules."""
     rs = get_ruleset("memoir_sea")
     ship = memoir_ship(5)
     state = state_with("memoir_sea", "hex6", ship)
     assert rs.order_hints(state, ship, {}) == {
         "course": FieldHint(max=2, suggestions=("FF", "FL", "FR", "F"),
-                            note="F = one hex ahead, L / R = turn 60 degrees (costs a hex, after a hex ahead); "
-                                 "Texas moves up to 2 hexes."),
+                            note="F = one hex ahead, L / R = turn 60 degrees (costs a hex, after a hex "
+                                 "ahead); Texas moves up to 2 hexes."),
     }
     assert legal_courses(2) == ("FF", "FL", "FR", "F", "")
     off = replace(ship, sheet={"breaking_off": True})
