@@ -17,9 +17,9 @@ marker is a ``<g class="ship ...">`` with ``id``, ``data-ship``, ``data-side``, 
 and carrying a hull (``class="hull"``) filled with its side's colour and turned to its heading. Tests and htmx
 use these.
 
-Arcs and gun ranges of the selected ship come from the rule set's ``arcs(state, ship)`` when it has one
-(a sequence of mappings ``{"label", "start", "end", "range", "bands"}``: start and end in degrees relative to
-the bow, clockwise, range and bands in the map's unit); otherwise from the adapters in :data:`ARC_ADAPTERS`.
+Arcs and gun ranges of the selected ship come from the rule set: :meth:`rules.base.RuleSet.arcs` returns
+:class:`rules.arcs.ArcSpec` (label, start and end in degrees relative to the bow, clockwise, range and bands
+in the map's unit). Nothing here knows a rule set's arcs: each lives in ``rules/rulesets/<key>/arcs.py``.
 """
 
 from __future__ import annotations
@@ -32,13 +32,13 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
+from rules.arcs import ArcSpec, default_arcs
 from rules.base import event_visible
 from rules.geometry import SQRT3, hex_bearing, hex_center, hex_distance, hexes_within, norm_deg, on_hex_map
 from rules.model import JSON, BattleState, Event, Hex, MapSpec, Point, Position, ShipState, TerrainFeature
 from rules.registry import get_ruleset
 
 __all__ = [
-    "ARC_ADAPTERS",
     "ArcSpec",
     "Frame",
     "frame_for",
@@ -296,244 +296,19 @@ def _rad_xy(cx: float, cy: float, bearing_deg: float, r: float) -> tuple[float, 
 # --- arcs and ranges -------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class ArcSpec:
-    """One arc of fire of a ship: ``start`` to ``end`` degrees relative to the bow, clockwise (``end`` may
-    exceed 360 when the arc crosses the bow), ``range`` its longest range and ``bands`` the range-band edges
-    shorter than it, in the map's unit (inches, millimetres or hexes)."""
-
-    label: str
-    start: float
-    end: float
-    range: float
-    bands: tuple[float, ...] = field(default_factory=tuple)
-
-
-A5_FORWARD = 30.0
-A5_AFT = 30.0
-
-
-def _a5(forward: float, aft: float, ranges: Mapping[str, float],
-        bands: Mapping[str, Sequence[float]] | None = None, labels: Mapping[str, str] | None = None,
-        beam_first: bool = False) -> list[ArcSpec]:
-    """Return the A5 arcs (forward, aft, each broadside) that have a range in ``ranges``."""
-    # End arcs first: a bearing on a boundary counts as the end arc (rules.geometry.arc_of); the hex shading
-    # gives each hex to the first arc that holds it.
-    spans = {
-        "forward": (360.0 - forward, 360.0 + forward),
-        "aft": (180.0 - aft, 180.0 + aft),
-        "starboard": (forward, 180.0 - aft),
-        "port": (180.0 + aft, 360.0 - forward),
-    }
-    out = []
-    for key, (a, b) in spans.items():
-        rng = ranges.get(key, ranges.get("broadside", 0.0) if key in ("starboard", "port") else 0.0)
-        if rng and rng > 0:
-            bmap = bands or {}
-            beam = key in ("starboard", "port")
-            bb = tuple(bmap.get(key, bmap.get("broadside", ())) if beam else bmap.get(key, ()))
-            out.append(ArcSpec(label=(labels or {}).get(key, key), start=a, end=b, range=float(rng),
-                               bands=tuple(x for x in bb if 0 < x < rng)))
-    if beam_first:
-        out.sort(key=lambda a: a.label not in ("starboard", "port", (labels or {}).get("starboard"),
-                                               (labels or {}).get("port")))
-    return out
-
-
-def _tables(rs: Any) -> Mapping[str, Any]:
-    try:
-        t = rs.tables()
-    except Exception:  # a rule set still being written must not break the map
-        return {}
-    return t if isinstance(t, Mapping) else {}
-
-
-def _rows(ship: ShipState) -> list[Mapping[str, Any]]:
-    rows = ship.stats.get("guns")
-    return [r for r in rows if isinstance(r, Mapping)] if isinstance(rows, list) else []
-
-
-def _arcs_ultra_simple(rs: Any, state: BattleState, ship: ShipState) -> list[ArcSpec]:
-    """Seed 003 3.0, U03, U07: 6 hexes, bands at 2 and 4, A5 arcs (campaign options may widen them)."""
-    t = _tables(rs)
-    arcs = t.get("arcs_deg") or {}
-    fwd = _num(state.options.get("arc_forward"), _num(arcs.get("forward"), A5_FORWARD))
-    aft = _num(state.options.get("arc_aft"), _num(arcs.get("aft"), A5_AFT))
-    max_r = _num(t.get("max_range_hexes"), 6.0)
-    bands = [_num(b.get("max_hexes")) for b in t.get("range_bands", []) if isinstance(b, Mapping)]
-    rows = _rows(ship)
-    ranges = {}
-    for arc in ("forward", "aft", "broadside"):
-        bearing = any(_num(r.get(arc)) > 0 for r in rows) if rows else True
-        ranges[arc] = max_r if bearing else 0.0
-    return _a5(fwd, aft, ranges, {k: bands for k in ("forward", "aft", "broadside")})
-
-
-def _arcs_memoir(rs: Any, state: BattleState, ship: ShipState) -> list[ArcSpec]:
-    """Seed 004 M04-M06: abeam B hexes (B = gun dice), ahead and astern within 60 degrees, 2 * ceil(B / 2)."""
-    t = _tables(rs)
-    arcs = t.get("arcs_deg") or {}
-    ahead = _num(arcs.get("ahead_within"), 60.0)
-    astern = _num(arcs.get("astern_within"), 60.0)
-    beam = int(_num(ship.sheet.get("gun_dice"), _num(ship.stats.get("gun_dice"), 0)))
-    if beam <= 0:
-        return []
-    end_r = 2 * -(-beam // 2)
-    # one die fewer every hex abeam, every two hexes ahead and astern (M05): a band per hex
-    ends = tuple(float(b) for b in range(1, end_r))
-    bands = {"forward": ends, "aft": ends, "broadside": tuple(float(b) for b in range(1, beam))}
-    # M04: a hex the 60-degree line cuts is abeam, so the beam arcs take the boundary hexes.
-    return _a5(ahead, astern, {"forward": end_r, "aft": end_r, "broadside": beam}, bands,
-               labels={"forward": "ahead", "aft": "astern", "starboard": "starboard abeam",
-                       "port": "port abeam"}, beam_first=True)
-
-
-def _arcs_acw(rs: Any, state: BattleState, ship: ShipState) -> list[ArcSpec]:
-    """acw_river (A04, NW-ACW-01): front and rear within 60 degrees of bow and stern, a hex on the 60-degree
-    line is on the side; 10 hexes, 5+ to 7 hexes, 6 beyond; an arc without fire dice does not fire."""
-    t = _tables(rs)
-    arcs = t.get("arcs_deg") or {}
-    front = _num(arcs.get("front_within"), 60.0)
-    rear = _num(arcs.get("rear_within"), 60.0)
-    rng = _num(t.get("max_range_hexes"), 10.0)
-    bands = [_num(b.get("up_to_hexes")) for b in t.get("range_table", []) if isinstance(b, Mapping)]
-    dice = {k: _num(ship.stats.get(f"fire_{k}"), 1.0) for k in ("front", "side", "rear")}
-    ranges = {"forward": rng if dice["front"] > 0 else 0.0, "aft": rng if dice["rear"] > 0 else 0.0,
-              "broadside": rng if dice["side"] > 0 else 0.0}
-    return _a5(front, rear, ranges, {k: bands for k in ("forward", "aft", "broadside")},
-               labels={"forward": "front", "aft": "rear"}, beam_first=True)
-
-
-_RANGE_KEY_RE = re.compile(r"^(\d+)(?:-(\d+))?(old|new)?$")
-
-
-def _ww2_range(table: Mapping[str, Any], calibre: float, kind: str) -> tuple[float, ...]:
-    """Return the (short, medium, long) inches of the range-table row for a calibre (seed 000, W03)."""
-    size = math.floor(calibre + 0.5)
-    size = min(max(size, 4), 18)
-    old = kind == "old"
-    best: tuple[int, tuple[float, ...]] | None = None
-    for key, row in table.items():
-        m = _RANGE_KEY_RE.match(str(key))
-        if not m or not isinstance(row, (list, tuple)) or not row:
-            continue
-        lo = int(m.group(1))
-        hi = int(m.group(2) or lo)
-        tag = m.group(3)
-        if not lo <= size <= hi:
-            continue
-        score = 2 if (tag == "old") == old else 0
-        vals = tuple(_num(v) for v in row)
-        if best is None or score > best[0]:
-            best = (score, vals)
-    if best is None:
-        # calibres between rows (e.g. 17 in): the nearest larger row
-        keys = sorted(((_num(_RANGE_KEY_RE.match(str(k)).group(1)), k) for k in table  # type: ignore[union-attr]
-                       if _RANGE_KEY_RE.match(str(k))), key=lambda x: x[0])
-        for lo, k in keys:
-            if lo >= size:
-                return tuple(_num(v) for v in table[k])
-        return tuple(_num(v) for v in table[keys[-1][1]]) if keys else (0.0,)
-    return best[1]
-
-
-def _arcs_ww2(rs: Any, state: BattleState, ship: ShipState) -> list[ArcSpec]:
-    """Seed 000 range table per calibre; A5 arcs; each mount says whether it bears forward, aft, broadside
-    and on which side (port/starboard/centre). Each arc shows the longest-ranged gun bearing in it, with its
-    bands."""
-    t = _tables(rs)
-    table = t.get("RANGE_TABLE") or {}
-    arcs = t.get("ARCS_DEG") or {}
-    fwd = _num(arcs.get("forward"), A5_FORWARD)
-    aft = _num(arcs.get("aft"), A5_AFT)
-    lost = ship.sheet.get("guns_lost")
-    lost_idx = {int(_num(i)) for i in lost} if isinstance(lost, list) else set()
-    best: dict[str, tuple[float, ...]] = {}
-    labels: dict[str, str] = {}
-    for i, row in enumerate(_rows(ship)):
-        if i in lost_idx or _num(row.get("guns"), 1) <= 0:
-            continue
-        cal = _num(row.get("calibre"))
-        if cal <= 0:
-            continue
-        rng = _ww2_range(table, cal, str(row.get("kind", ""))) if isinstance(table, Mapping) and table else (
-            cal * 4.0,)
-        side = str(row.get("side", "centre"))
-        keys = []
-        if row.get("forward"):
-            keys.append("forward")
-        if row.get("aft"):
-            keys.append("aft")
-        if row.get("broadside"):
-            keys += [k for k in ("starboard", "port") if side in ("centre", k, "")]
-        for k in keys:
-            if rng[-1] > best.get(k, (0.0,))[-1]:
-                best[k] = rng
-                labels[k] = f"{k} {cal:g}in"
-    return _a5(fwd, aft, {k: v[-1] for k, v in best.items()}, {k: v[:-1] for k, v in best.items()}, labels)
-
-
-def _arcs_sail(rs: Any, state: BattleState, ship: ShipState) -> list[ArcSpec]:
-    """Seed 001 11. and S12: each broadside fires within 22 degrees of its beam; 100/200/300 mm (rated) or
-    50/100/150 mm (unrated)."""
-    t = _tables(rs)
-    ranges = t.get("gunnery_ranges_mm") or {}
-    rated = str(ship.stats.get("rate", "")) != "unrated"
-    default = [100.0, 200.0, 300.0] if rated else [50.0, 100.0, 150.0]
-    bands = [_num(b) for b in (ranges.get("rated" if rated else "unrated") or default)]
-    half = _num(t.get("arc_of_fire_deg"), 22.0)
-    guns = ship.sheet.get("guns")
-    out = []
-    for side, beam in (("starboard", 90.0), ("port", 270.0)):
-        n = _num(guns.get(side), 1) if isinstance(guns, Mapping) else _num(ship.stats.get(f"guns_{side}"), 1)
-        if n > 0:
-            out.append(ArcSpec(label=f"{side} broadside", start=beam - half, end=beam + half, range=bands[-1],
-                               bands=tuple(bands[:-1])))
-    return out
-
-
-def _arcs_default(rs: Any, state: BattleState, ship: ShipState) -> list[ArcSpec]:
-    """A5 arcs with whatever longest range the tables give (``max_range``/``max_range_hexes``), else 6 hexes
-    or 24 units."""
-    t = _tables(rs)
-    hexes = state.map.geometry.startswith("hex")
-    rng = _num(t.get("max_range_hexes", t.get("max_range")), 6.0 if hexes else 24.0)
-    return _a5(A5_FORWARD, A5_AFT, {"forward": rng, "aft": rng, "broadside": rng})
-
-
-ARC_ADAPTERS: dict[str, Callable[[Any, BattleState, ShipState], list[ArcSpec]]] = {
-    "ultra_simple": _arcs_ultra_simple,
-    "memoir_sea": _arcs_memoir,
-    "acw_river": _arcs_acw,
-    "ww2_jackson": _arcs_ww2,
-    "sail_1700": _arcs_sail,
-}
-"""Rule-set key -> arcs of a ship, for rule sets without an ``arcs(state, ship)`` method."""
-
-
 def gun_arcs(state: BattleState, ship: ShipState) -> list[ArcSpec]:
-    """Return the arcs of fire and gun ranges of ``ship``: the rule set's own ``arcs`` if it has one, else
-    the adapter for its key, else A5's default arcs. Never raises for odd ship data: returns what it can."""
+    """Return the arcs of fire and gun ranges of ``ship``: the rule set's :meth:`~rules.base.RuleSet.arcs`
+    (each rule set's ``rules/rulesets/<key>/arcs.py``; A5's default arcs for a rule set without its own).
+    Never raises for odd ship data: when the rule set's arcs fail, A5's default arcs are drawn."""
     rs = get_ruleset(state.ruleset)
-    own = getattr(rs, "arcs", None)
-    if callable(own):
-        try:
-            out = []
-            for a in own(state, ship) or ():
-                if isinstance(a, ArcSpec):
-                    out.append(a)
-                elif isinstance(a, Mapping):
-                    out.append(ArcSpec(label=str(a.get("label", "")), start=_num(a.get("start")),
-                                       end=_num(a.get("end")), range=_num(a.get("range")),
-                                       bands=tuple(_num(b) for b in a.get("bands", ()) or ())))
-            return out
-        except Exception:
-            pass
-    adapter = ARC_ADAPTERS.get(state.ruleset, _arcs_default)
     try:
-        return adapter(rs, state, ship)
-    except Exception:
-        return _arcs_default(rs, state, ship)
+        return list(rs.arcs(state, ship))
+    except Exception:  # a rule set still being written, or odd ship data, must not break the map
+        try:
+            tables = rs.tables()
+        except Exception:
+            tables = {}
+        return default_arcs(tables, state, ship)
 
 
 # --- pieces of the drawing -------------------------------------------------------------------------------
@@ -1180,10 +955,12 @@ def _arcs(ctx: _Ctx, ship: ShipState, out: list[str]) -> None:
             rel = norm_deg(hex_bearing(here, h) - ship.heading)
             d = hex_distance(here, h)
             for i, a in enumerate(arcs):
-                if (a.start - 1e-6 <= rel <= a.end + 1e-6 or a.start - 1e-6 <= rel + 360 <= a.end + 1e-6) \
-                        and d <= a.range + 1e-9:
-                    band = sum(1 for b in a.bands if b < d)
-                    cells.setdefault((i, band), []).append(_hex_cell(fr, h))
+                if a.start - 1e-6 <= rel <= a.end + 1e-6 or a.start - 1e-6 <= rel + 360 <= a.end + 1e-6:
+                    # the first arc holding the bearing owns the hex, in range or not: a hex on memoir_sea's
+                    # 60-degree line is abeam (M04), never ahead at a longer range than abeam
+                    if d <= a.range + 1e-9:
+                        band = sum(1 for b in a.bands if b < d)
+                        cells.setdefault((i, band), []).append(_hex_cell(fr, h))
                     break
         for (i, band), paths in sorted(cells.items()):
             a = arcs[i]

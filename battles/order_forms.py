@@ -2,9 +2,9 @@
 
 One fieldset per :class:`rules.model.OrderType`, one input per :class:`rules.model.FieldSpec`:
 
-- ``int`` / ``float``: a number input (a select where the rule set has a fixed list, see
-  :mod:`battles.order_hints`), bounded by the ship's current legal range where the rule set exposes it
-  (``ww2_jackson``: the sheet's ``max_speed``), else by the field spec;
+- ``int`` / ``float``: a number input (a select where the rule set has a fixed list), bounded by the ship's
+  current legal range where the rule set exposes it (``RuleSet.order_hints``, through
+  :mod:`battles.order_hints`; ``ww2_jackson``: the sheet's ``max_speed``), else by the field spec;
 - ``str`` fields that name a ship (every ``str`` field but a course) become a select of the targets that are
   *legal now*: each candidate the ship's side can see is put in the order and the rules are asked
   (``RuleSet.validate_orders``; ``legal_targets`` where the rule set has it);

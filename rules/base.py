@@ -9,6 +9,12 @@ A rule set is a :class:`RuleSet` subclass registered in :mod:`rules.registry`. T
 - :meth:`RuleSet.resolve_phase` to adjudicate one phase (pure: state, orders and dice in, result out);
 - :meth:`RuleSet.view_for` / :meth:`RuleSet.visible_ship_ids` for fog of war (A2);
 - :meth:`RuleSet.tables` for every chart, exactly as the engine uses it.
+
+The web side also asks, for the map and the order panel (never for adjudication):
+
+- :meth:`RuleSet.arcs` for a ship's arcs of fire and gun ranges (:class:`~rules.arcs.ArcSpec`; A5 default);
+- :meth:`RuleSet.order_hints` for what one ship may be ordered now (:class:`~rules.hints.FieldHint`);
+- :meth:`RuleSet.standing_orders` for the standing orders the rules keep on a ship's sheet.
 """
 
 from __future__ import annotations
@@ -19,7 +25,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import ClassVar, Literal
 
+from .arcs import ArcSpec, default_arcs
 from .dice import Dice, DieKind
+from .hints import FieldHint
 from .model import (
     JSON,
     BattleState,
@@ -294,6 +302,36 @@ class RuleSet(ABC):
     def preview(self, state: BattleState, ship: ShipState, order: ShipOrder) -> list[str]:
         """Return lines describing what an order would do (shown beside the order form)."""
         return []
+
+    # --- the map and the order panel ------------------------------------------------------
+
+    def arcs(self, state: BattleState, ship: ShipState) -> list[ArcSpec]:
+        """Return ``ship``'s arcs of fire and gun ranges, as the map draws them (never used to adjudicate).
+
+        Each :class:`~rules.arcs.ArcSpec` runs from ``start`` to ``end`` degrees relative to the bow,
+        clockwise, out to ``range`` with band edges ``bands``, in the rule set's unit (hexes, inches or
+        millimetres). Default: A5 (``../shared/rulings-product.md``): forward and aft within 30 degrees of
+        bow and stern, each broadside the rest, all at the tables' ``max_range_hexes`` / ``max_range``
+        (else 6 hexes or 24 units; :func:`rules.arcs.default_arcs`). An arc the ship's guns cannot fire
+        into is left out; a ship with no guns has none. Rule sets override it with their own arcs.
+        """
+        return default_arcs(self.tables(), state, ship)
+
+    def order_hints(
+        self, state: BattleState, ship: ShipState, data: Mapping[str, JSON]
+    ) -> dict[str, FieldHint]:
+        """Return hints for the order fields of ``ship`` now, by field name, while ``data`` is being edited.
+
+        ``data`` is the order as typed so far (well-formed values only): a hint may depend on it (the turns
+        offered after a number of hexes). Hints never decide legality (:meth:`validate_orders` does).
+        Default: none, and the form keeps the field specs' bounds.
+        """
+        return {}
+
+    def standing_orders(self, ship: ShipState) -> dict[str, JSON]:
+        """Return the standing orders the rules keep on ``ship``'s sheet, by order field name (the form
+        starts from them). Default: none."""
+        return {}
 
     def describe(self) -> dict[str, JSON]:
         """Return the rule set's declared metadata as JSON."""

@@ -12,11 +12,9 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import replace
-from typing import Any
 
 import pytest
 
-from battles import mapsvg
 from battles.mapsvg import ArcSpec, frame_for, gun_arcs, render_map, ship_marker_xy, visible_ships
 from rules import SeededDice, complete_orders, get_ruleset, resolve_turn
 from rules.model import (
@@ -31,6 +29,9 @@ from rules.model import (
     SideInfo,
     TerrainFeature,
 )
+from rules.rulesets.memoir_sea.arcs import ship_arcs as memoir_arcs
+from rules.rulesets.sail_1700.arcs import ship_arcs as sail_arcs
+from rules.rulesets.ww2_jackson.arcs import ship_arcs as ww2_arcs
 from rules.scenario import bundled_scenarios, scenario_state
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -235,6 +236,35 @@ def test_hex_arcs_shade_the_hexes_in_range_by_band() -> None:
     assert cells[("forward", "0")] == 4
 
 
+def test_hex_on_the_60_degree_line_is_abeam_not_ahead_beyond_the_beam_range() -> None:
+    """memoir_sea M04: a hex the 60-degree line cuts is abeam; M05: a 5-dice ship throws no die abeam at 6
+    hexes though ahead and astern reach 6. The map shades exactly the hexes where the rules throw a die."""
+    from rules.geometry import hex_distance, hexes_within, on_hex_map
+    from rules.rulesets.memoir_sea.ruleset import arc_for, gun_dice
+
+    here = Hex(q=10, r=5)
+    ship = ShipState(id="m", name="Texas", side="usa", position=here, heading=60.0, stats={"gun_dice": 5})
+    state = BattleState(ruleset="memoir_sea", map=MapSpec(geometry="hex6", width=24, height=18),
+                        sides=(SideInfo(key="usa", name="USA"),), ships=(ship,))
+    root = parse(render_map(state, viewer_side=None, selected="m"))
+    arcs = root.find(".//svg:g[@class='arcs']", NS)
+    assert arcs is not None
+    shaded: dict[str, int] = {}
+    for p in arcs.iterfind("svg:path[@class='arc']", NS):
+        kind = (p.get("data-arc") or "").split(" ")[-1]  # "port abeam" -> abeam
+        shaded[kind] = shaded.get(kind, 0) + p.get("d", "").count("M")
+    expected: dict[str, int] = {}
+    for h in hexes_within(here, 7):
+        if h != here and on_hex_map(h, 24, 18):
+            arc = arc_for(here, 60.0, h)
+            if gun_dice(5, hex_distance(here, h), arc) > 0:
+                expected[arc] = expected.get(arc, 0) + 1
+    assert shaded == expected
+    # at d hexes: d + 1 abeam each side (both 60-degree lines included), 2d - 1 ahead and astern; abeam to
+    # 5 hexes, ahead and astern to 6; the four hexes on the lines at 6 hexes get nothing
+    assert expected == {"abeam": 40, "ahead": 36, "astern": 36}
+
+
 def off_map_within(state: BattleState, h: Hex, r: int) -> int:
     from rules.geometry import hexes_within, on_hex_map
 
@@ -242,21 +272,15 @@ def off_map_within(state: BattleState, h: Hex, r: int) -> int:
     return sum(1 for x in hexes_within(h, r) if x != h and not on_hex_map(x, w, h_))
 
 
-def test_arc_adapters_for_rule_sets_not_yet_registered() -> None:
+def test_rule_set_arcs_read_the_tables_they_are_given() -> None:
     """memoir_sea M05: abeam B hexes, ahead/astern 2 * ceil(B / 2); ww2_jackson: the range-table row of the
-    calibre; sail_1700 S12: 22 degrees either side of the beam, 300 mm for rated ships."""
-
-    class Stub:
-        def __init__(self, tables: dict[str, Any]) -> None:
-            self._t = tables
-
-        def tables(self) -> dict[str, Any]:
-            return self._t
+    calibre; sail_1700 S12: 22 degrees either side of the beam, 300 mm for rated ships. (The arcs moved from
+    this module's adapters to rules/rulesets/<key>/arcs.py; tables given here as the adapters were.)"""
 
     hexmap = MapSpec(geometry="hex6", width=24, height=18)
     ship = ShipState(id="iowa", name="Iowa", side="usa", position=Hex(q=0, r=0), stats={"gun_dice": 5})
     state = BattleState(ruleset="memoir_sea", map=hexmap, sides=(), ships=(ship,))
-    arcs = mapsvg.ARC_ADAPTERS["memoir_sea"](Stub({"arcs_deg": {"ahead_within": 60.0}}), state, ship)
+    arcs = memoir_arcs({"arcs_deg": {"ahead_within": 60.0}}, state, ship)
     assert [(a.label, a.start, a.end, a.range) for a in arcs] == [
         ("starboard abeam", 60.0, 120.0, 5.0), ("port abeam", 240.0, 300.0, 5.0),
         ("ahead", 300.0, 420.0, 6.0), ("astern", 120.0, 240.0, 6.0)]
@@ -270,7 +294,7 @@ def test_arc_adapters_for_rule_sets_not_yet_registered() -> None:
     hood = ShipState(id="hood", name="Hood", side="gb", position=Point(x=1, y=1), stats={"guns": guns})
     state = BattleState(ruleset="ww2_jackson", map=table, sides=(), ships=(hood,))
     rt = {"15-16": [24, 48, 72], "6new": [16, 32, 48], "6old": [14, 26, 42]}
-    arcs = mapsvg.ARC_ADAPTERS["ww2_jackson"](Stub({"RANGE_TABLE": rt}), state, hood)
+    arcs = ww2_arcs({"RANGE_TABLE": rt}, state, hood)
     assert [(a.label, a.range, a.bands) for a in arcs] == [
         ("forward 15in", 72.0, (24.0, 48.0)), ("aft 6in", 42.0, (14.0, 26.0)),
         ("starboard 15in", 72.0, (24.0, 48.0)), ("port 15in", 72.0, (24.0, 48.0))]
@@ -279,8 +303,7 @@ def test_arc_adapters_for_rule_sets_not_yet_registered() -> None:
     frigate = ShipState(id="c", name="Constitution", side="us", position=Point(x=1, y=1),
                         stats={"rate": "4th"}, sheet={"guns": {"starboard": 27, "port": 0}})
     state = BattleState(ruleset="sail_1700", map=mm, sides=(), ships=(frigate,))
-    arcs = mapsvg.ARC_ADAPTERS["sail_1700"](Stub({"gunnery_ranges_mm": {"rated": [100, 200, 300]}}), state,
-                                            frigate)
+    arcs = sail_arcs({"gunnery_ranges_mm": {"rated": [100, 200, 300]}}, state, frigate)
     assert arcs == [ArcSpec(label="starboard broadside", start=68.0, end=112.0, range=300.0,
                             bands=(100.0, 200.0))]
 

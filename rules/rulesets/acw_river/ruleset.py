@@ -82,9 +82,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import cast
 
+from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet, roll_initiative
 from ...dice import Dice
 from ...geometry import hex_distance, is_facing, norm_deg, on_hex_map, turn_between
+from ...hints import FieldHint
 from ...model import (
     JSON,
     BattleState,
@@ -101,6 +103,8 @@ from ...model import (
     TerrainFeature,
 )
 from . import tables as T
+from .arcs import ship_arcs
+from .hints import ship_hints
 from .movement import (
     Pose,
     arc_of_target,
@@ -1662,6 +1666,16 @@ class AcwRiver(RuleSet):
                     f"hexes, 6 at 8-10; every 6 is confirmed (A05, A06)."
                 )
         return lines
+
+    def arcs(self, state: BattleState, ship: ShipState) -> list[ArcSpec]:
+        """The arcs the map draws (:func:`.arcs.ship_arcs`, from :meth:`tables`)."""
+        return ship_arcs(self.tables(), state, ship)
+
+    def order_hints(
+        self, state: BattleState, ship: ShipState, data: Mapping[str, JSON]
+    ) -> dict[str, FieldHint]:
+        """The order panel's hints (:func:`.hints.ship_hints`)."""
+        return ship_hints(state, ship, data, self.move_points)
 
     def tables(self) -> dict[str, JSON]:
         return {

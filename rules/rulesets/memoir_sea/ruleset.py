@@ -63,6 +63,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Literal, cast
 
+from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet, roll_initiative
 from ...dice import Dice, memoir_face
 from ...geometry import (
@@ -78,6 +79,7 @@ from ...geometry import (
     on_hex_map,
     relative_bearing,
 )
+from ...hints import FieldHint
 from ...model import (
     JSON,
     BattleState,
@@ -93,6 +95,8 @@ from ...model import (
     ShipState,
 )
 from . import tables as T
+from .arcs import ship_arcs
+from .hints import ship_hints
 
 Arc = Literal["ahead", "astern", "abeam"]
 
@@ -1046,6 +1050,16 @@ class MemoirSea(RuleSet):
                 f"{extra} (guns and torpedoes fire before the move)."
             )
         return lines
+
+    def arcs(self, state: BattleState, ship: ShipState) -> list[ArcSpec]:
+        """The arcs the map draws (:func:`.arcs.ship_arcs`, from :meth:`tables`)."""
+        return ship_arcs(self.tables(), state, ship)
+
+    def order_hints(
+        self, state: BattleState, ship: ShipState, data: Mapping[str, JSON]
+    ) -> dict[str, FieldHint]:
+        """The order panel's hints (:func:`.hints.ship_hints`)."""
+        return ship_hints(state, ship, data)
 
     def tables(self) -> dict[str, JSON]:
         return {

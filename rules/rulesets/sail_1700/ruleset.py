@@ -65,9 +65,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet, roll_initiative
 from ...dice import Dice, decimal_as_1_100
 from ...geometry import distance, on_table
+from ...hints import FieldHint
 from ...model import (
     JSON,
     BattleState,
@@ -84,6 +86,8 @@ from ...model import (
 from . import core as C
 from . import ships as S
 from . import tables as T
+from .arcs import ship_arcs
+from .hints import ship_hints
 from .phase import Phase, conditions_for, flags_of
 
 CLASS_SCHEMA: tuple[FieldSpec, ...] = (
@@ -784,6 +788,16 @@ class Sail1700(RuleSet):
                 f" FF {base:+d} + 2 average dice -> {lo}/{mid}/{hi} points (low/average/high)."
             )
         return lines
+
+    def arcs(self, state: BattleState, ship: ShipState) -> list[ArcSpec]:
+        """The arcs the map draws (:func:`.arcs.ship_arcs`, from :meth:`tables`)."""
+        return ship_arcs(self.tables(), state, ship)
+
+    def order_hints(
+        self, state: BattleState, ship: ShipState, data: Mapping[str, JSON]
+    ) -> dict[str, FieldHint]:
+        """The order panel's hints (:func:`.hints.ship_hints`)."""
+        return ship_hints(state, ship, data)
 
     def tables(self) -> dict[str, JSON]:
         def rows(x: Any) -> JSON:

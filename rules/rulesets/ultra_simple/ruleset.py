@@ -25,10 +25,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import cast
 
+from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet, roll_initiative, round_half_up
 from ...dice import Dice
 from ...errors import InvalidDocument
 from ...geometry import arc_of, hex_bearing, hex_distance, hex_step, is_facing, norm_deg, on_hex_map
+from ...hints import FieldHint
 from ...model import (
     JSON,
     BattleState,
@@ -43,6 +45,8 @@ from ...model import (
     ShipState,
 )
 from . import tables as T
+from .arcs import ship_arcs
+from .hints import ship_hints
 
 GUN_ROW = (
     FieldSpec(name="calibre", label="Calibre", type="float", min=4, max=20, unit="inches"),
@@ -638,6 +642,16 @@ class UltraSimple(RuleSet):
                     else f"{cal:g}-inch: out of range ({rng} hexes)"
                 )
         return lines
+
+    def arcs(self, state: BattleState, ship: ShipState) -> list[ArcSpec]:
+        """The arcs the map draws (:func:`.arcs.ship_arcs`, from :meth:`tables`)."""
+        return ship_arcs(self.tables(), state, ship)
+
+    def order_hints(
+        self, state: BattleState, ship: ShipState, data: Mapping[str, JSON]
+    ) -> dict[str, FieldHint]:
+        """The order panel's hints (:func:`.hints.ship_hints`)."""
+        return ship_hints(state, ship, data)
 
     def tables(self) -> dict[str, JSON]:
         return {

@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 
+from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet
 from ...dice import Dice
 from ...geometry import arc_of, bearing, distance, norm_deg, on_table, side_of, turn_between
+from ...hints import FieldHint
 from ...model import (
     JSON,
     BattleState,
@@ -34,8 +36,11 @@ from ...model import (
     ShipState,
 )
 from . import tables as T
+from .arcs import ship_arcs
 from .damage import Ctx, Hull, end_of_turn, shell_hit, torpedo_hit
 from .gunnery import GunRow, bfn_by_calibre, gun_row, halve, mfn, night_modifier, range_band
+from .hints import ship_hints
+from .hints import standing_orders as sheet_standing_orders
 from .movement import combat_speed, inches, max_speed, move, turning_radius
 from .record import (
     CONDITIONS,
@@ -1165,6 +1170,20 @@ class WW2Jackson(RuleSet):
             if not mounts:
                 lines.append(why)
         return lines
+
+    def arcs(self, state: BattleState, ship: ShipState) -> list[ArcSpec]:
+        """The arcs the map draws (:func:`.arcs.ship_arcs`, from :meth:`tables`)."""
+        return ship_arcs(self.tables(), state, ship)
+
+    def order_hints(
+        self, state: BattleState, ship: ShipState, data: Mapping[str, JSON]
+    ) -> dict[str, FieldHint]:
+        """The order panel's hints (:func:`.hints.ship_hints`)."""
+        return ship_hints(state, ship, data)
+
+    def standing_orders(self, ship: ShipState) -> dict[str, JSON]:
+        """The sheet's damage preference and cleared-for-action (:func:`.hints.standing_orders`)."""
+        return sheet_standing_orders(ship)
 
     def tables(self) -> dict[str, JSON]:
         def bands(rows: object) -> JSON:
