@@ -28,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, transaction
+from django.db import connection as db_connection
 from django.db.models import F, Max, Q
 from django.db.models.functions import Now
 from django.utils import timezone
@@ -998,6 +999,8 @@ def _resolve_failed(phase_id: int, exc: BaseException, *, transient: bool) -> st
     from battles import tasks
 
     detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()[:4000]
+    if transient and not db_connection.in_atomic_block:
+        db_connection.close_if_unusable_or_obsolete()  # a killed connection: the write below reconnects
     try:
         with transaction.atomic():
             phase = (
