@@ -35,14 +35,24 @@ WHERE c.relname = 'battles_phase' AND l.mode = 'RowShareLock' AND l.pid <> pg_ba
 """
 
 
+def _route(routes: Any) -> None:
+    """Set ``task_routes`` and drop the router Celery built from the old ones (it caches it)."""
+    app.conf.task_routes = routes
+    app.amqp._rtable = None
+    app.amqp.__dict__.pop("router", None)
+
+
 @pytest.fixture
 def queue() -> Iterator[str]:
-    """Route every battles task this test sends to a queue of its own (the session worker never sees them)."""
+    """Route every battles task this test sends to a queue of its own (the session worker never sees them);
+    the routes before the test are back after it."""
     name = f"retry-{uuid.uuid4().hex[:8]}"
     saved = app.conf.task_routes
-    app.conf.task_routes = {"battles.tasks.*": {"queue": name}}
-    yield name
-    app.conf.task_routes = saved
+    _route({"battles.tasks.*": {"queue": name}})
+    try:
+        yield name
+    finally:
+        _route(saved)
 
 
 def test_a_resolution_whose_connection_is_killed_is_retried_by_the_sweep_and_resolves_once(
