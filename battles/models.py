@@ -265,6 +265,14 @@ class PhaseStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+class PhaseErrorKind(models.TextChoices):
+    """Why the last resolution of a phase did not complete (``Phase.error_kind``; empty when it did)."""
+
+    TRANSIENT = "transient", "Transient (database, broker or worker); retried automatically"
+    RULES = "rules", "The rules raised on this state and these orders; not retried automatically"
+    GAVE_UP = "gave_up", "Transient failures went on past the automatic retries"
+
+
 class Phase(models.Model):
     """One phase of a turn (A1). ``seed`` is secret until the phase is resolved (A8): render
     ``public_seed``, never ``seed``.
@@ -272,6 +280,12 @@ class Phase(models.Model):
     Status: ``open`` (orders accepted until the deadline) -> ``resolving`` (closed: no more orders; a worker
     resolves it) -> ``resolved``; or ``failed`` with ``error`` kept. Rolled-back phases are ``superseded``
     and stay visible; at most one phase per (battle, number) is not superseded.
+
+    A resolution that fails for a transient reason (database or broker error, worker lost) leaves the phase
+    ``resolving`` with ``error`` and ``error_kind="transient"``; the sweep sends it again at ``retry_at``
+    (backoff), at most ``services.AUTO_RETRY_LIMIT`` times (``auto_retries``), then marks it ``failed`` with
+    ``error_kind="gave_up"``. A rules error marks it ``failed`` at once with ``error_kind="rules"``. Either
+    way the umpires are told and may retry by hand.
     """
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="phases")
@@ -297,6 +311,13 @@ class Phase(models.Model):
         null=True,
         blank=True,
         help_text="When sending the resolve task failed (the broker was down); the sweep sends it again.",
+    )
+    error_kind = models.CharField(max_length=10, choices=PhaseErrorKind.choices, blank=True)
+    auto_retries = models.PositiveIntegerField(
+        default=0, help_text="Times the sweep sent the resolve task again since the phase was (re)closed."
+    )
+    retry_at = models.DateTimeField(
+        null=True, blank=True, help_text="The sweep sends the resolve task again from this time (backoff)."
     )
 
     class Meta:
@@ -415,16 +436,23 @@ class NotificationKind(models.TextChoices):
     PHASE_OPENED = "phase_opened", "Phase opened"
     PHASE_RESOLVED = "phase_resolved", "Phase resolved"
     REMINDER = "reminder", "Deadline reminder"
+    PHASE_FAILED = "phase_failed", "Phase failed to resolve"
 
 
 class Notification(models.Model):
-    """An e-mail sent (or being sent) to a user about a phase. The unique constraint makes it once only."""
+    """An e-mail to a user about a phase: the unique constraint makes it once only per (user, phase, kind).
+
+    ``sent_at`` is set once the mail server took it; a row with ``sent_at`` empty is sent again when the task
+    retries after an SMTP or connection error (battles/notifications.py), a row with ``sent_at`` set never is.
+    """
 
     user = models.ForeignKey(USER_MODEL, on_delete=models.CASCADE, related_name="+")
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="notifications")
     kind = models.CharField(max_length=20, choices=NotificationKind.choices)
     created_at = models.DateTimeField(default=timezone.now)
     sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0, help_text="Sends tried (the task retries SMTP errors).")
+    error = models.TextField(blank=True, help_text="The last send error; empty once sent.")
 
     class Meta:
         ordering = ["-created_at"]

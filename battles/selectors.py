@@ -124,13 +124,14 @@ def phase_current(*, battle: Battle) -> Phase | None:
 
 def phase_resolution_delayed(*, phase: Phase | None, now: datetime | None = None) -> bool:
     """Return True when a closed phase is waiting for its resolution longer than it should: its resolve task
-    could not be sent (the broker was down), or it has been ``resolving`` for more than
+    could not be sent (the broker was down), a transient failure is waiting for its automatic retry
+    (``error_kind="transient"``), or it has been ``resolving`` for more than
     ``services.RESOLVE_DELAYED_SECONDS``. The sweep sends it again; nothing the players sent is lost."""
     from battles.services import RESOLVE_DELAYED_SECONDS
 
     if phase is None or phase.status != PhaseStatus.RESOLVING or phase.superseded:
         return False
-    if phase.enqueue_failed_at is not None:
+    if phase.enqueue_failed_at is not None or phase.error_kind == "transient":
         return True
     now = now or timezone.now()
     return phase.closed_at is not None and now - phase.closed_at > timedelta(seconds=RESOLVE_DELAYED_SECONDS)

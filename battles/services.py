@@ -27,7 +27,8 @@ from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
+from django.db import connection as db_connection
 from django.db.models import F, Max, Q
 from django.db.models.functions import Now
 from django.utils import timezone
@@ -44,6 +45,7 @@ from battles.models import (
     Membership,
     Order,
     Phase,
+    PhaseErrorKind,
     PhaseSide,
     PhaseStatus,
     RepairRecord,
@@ -55,6 +57,7 @@ from battles.models import (
     WorkerHeartbeat,
 )
 from fleets.models import Nation, Ship, ShipClass
+from navalwar.celery import BROKER_ERRORS
 from navalwar.errors import ApplicationError, ConflictError, PermissionDeniedError
 from rules.base import DEFAULT_POLICIES, validate_fields
 from rules.model import BattleState, Conditions, Event, Hex, MapSpec, Point, ShipOrder, ShipState, SideInfo
@@ -69,6 +72,15 @@ RESOLVE_STALE_SECONDS = 120
 # The battle page says resolution is delayed for a phase in "resolving" longer than this (a worker normally
 # takes well under a second), or at once when its resolve task could not be sent (the broker was down).
 RESOLVE_DELAYED_SECONDS = 60
+# Automatic retries of a resolution that failed for a transient reason (TRANSIENT_RESOLVE_ERRORS) or whose
+# worker was lost: the sweep sends the resolve task again at most this many times, the n-th time (n = 0, 1..)
+# no sooner than min(RETRY_BASE_SECONDS * 2**n, RETRY_MAX_SECONDS) after the failure; then the phase fails.
+AUTO_RETRY_LIMIT = 5
+RETRY_BASE_SECONDS = 60
+RETRY_MAX_SECONDS = 30 * 60
+# What a resolution raises when the database or the broker is unavailable: worth trying again as it is.
+# Anything else comes from the rules (or our own code) on this state and these orders, and would fail again.
+TRANSIENT_RESOLVE_ERRORS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError, *BROKER_ERRORS)
 # Test-only hook (integration tests): seconds the resolution sleeps inside its transaction before commit.
 TEST_SLEEP_ENV = "NAVALWAR_TEST_RESOLVE_SLEEP"
 CAMPAIGN_SETTING_KEYS = ("default_orders", "deadline_hours", "reminder_hours")
@@ -739,7 +751,12 @@ def _phase_close(phase: Phase, *, reason: str) -> None:
     from battles import tasks
 
     Phase.objects.filter(pk=phase.pk).update(
-        status=PhaseStatus.RESOLVING, closed_at=Now(), close_reason=reason
+        status=PhaseStatus.RESOLVING,
+        closed_at=Now(),
+        close_reason=reason,
+        error_kind="",
+        auto_retries=0,
+        retry_at=None,
     )
     phase.status = PhaseStatus.RESOLVING
     phase.close_reason = reason
@@ -932,15 +949,24 @@ def phase_extend_deadline(*, phase: Phase, user: Any, deadline: datetime, side: 
 # --- resolution ------------------------------------------------------------------------------------------
 
 
+def retry_delay(attempt: int) -> timedelta:
+    """Return the wait before automatic retry ``attempt`` (0-based): 1, 2, 4, 8, 16 minutes..., at most 30."""
+    return timedelta(seconds=min(RETRY_BASE_SECONDS * 2 ** max(attempt, 0), RETRY_MAX_SECONDS))
+
+
 def phase_resolve(*, phase_id: int) -> str:
-    """Resolve a closed phase exactly once; return ``resolved``, ``skipped`` or ``failed``.
+    """Resolve a closed phase exactly once; return ``resolved``, ``skipped``, ``retrying`` or ``failed``.
 
     Claims the phase with ``select_for_update(skip_locked=True)`` on status ``resolving``: another run that
     holds it, or a phase already resolved (or open, failed, superseded), makes this run return ``skipped`` at
     once. The orders, default orders (A7, filled in by ``rules.resolve_turn``), the new state, the events,
     the ship statuses and the next phase are written in the same transaction as the claim, so a run killed
-    half-way leaves nothing behind and the phase stays ``resolving`` for the sweep. A rules error rolls back
-    and marks the phase ``failed`` with the error kept.
+    half-way leaves nothing behind and the phase stays ``resolving`` for the sweep.
+
+    On failure the transaction rolls back and the error is kept on the phase (:func:`_resolve_failed`): a
+    transient one (``TRANSIENT_RESOLVE_ERRORS``: database or broker unavailable) leaves it ``resolving`` with
+    a ``retry_at`` for the sweep and returns ``retrying``; any other (the rules raised on this state and
+    these orders) marks it ``failed``, tells the umpires and returns ``failed``: only an umpire retries it.
     """
     try:
         with transaction.atomic():
@@ -954,14 +980,60 @@ def phase_resolve(*, phase_id: int) -> str:
                 return "skipped"
             _resolve_locked(phase)
             return "resolved"
-    except Exception as exc:  # the transaction above is rolled back; keep the error on the phase
+    except TRANSIENT_RESOLVE_ERRORS as exc:  # rolled back; the sweep sends it again after a backoff
+        logger.warning("phase %s could not be resolved for now: %s", phase_id, exc)
+        return _resolve_failed(phase_id, exc, transient=True)
+    except Exception as exc:  # rolled back; keep the error on the phase for the umpire
         logger.exception("phase %s failed to resolve", phase_id)
-        detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        return _resolve_failed(phase_id, exc, transient=False)
+
+
+def _resolve_failed(phase_id: int, exc: BaseException, *, transient: bool) -> str:
+    """Keep a failed resolution's error on its phase (still ``resolving``); return ``retrying`` or ``failed``.
+
+    Transient: the phase stays ``resolving`` with ``retry_at`` = now + :func:`retry_delay` (``auto_retries``)
+    for the sweep. Otherwise ``failed`` (``error_kind="rules"``) and the umpires are mailed. When the database
+    is still down this write fails too: it is logged and the phase, still ``resolving`` with nothing written,
+    is found stale by the sweep.
+    """
+    from battles import tasks
+
+    detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()[:4000]
+    if transient and not db_connection.in_atomic_block:
+        db_connection.close_if_unusable_or_obsolete()  # a killed connection: the write below reconnects
+    try:
         with transaction.atomic():
-            Phase.objects.filter(pk=phase_id, status=PhaseStatus.RESOLVING).update(
-                status=PhaseStatus.FAILED, error=detail[:4000], attempts=F("attempts") + 1
+            phase = (
+                Phase.objects.select_for_update()
+                .filter(pk=phase_id, status=PhaseStatus.RESOLVING, superseded=False)
+                .first()
             )
-        return "failed"
+            if phase is None:  # resolved (or rolled back) by someone else meanwhile
+                return "skipped"
+            if transient and phase.auto_retries >= AUTO_RETRY_LIMIT:
+                Phase.objects.filter(pk=phase_id).update(attempts=F("attempts") + 1)
+                _phase_give_up(phase, last_error=detail)
+                return "failed"
+            if transient:
+                Phase.objects.filter(pk=phase_id).update(
+                    error=detail,
+                    error_kind=PhaseErrorKind.TRANSIENT,
+                    attempts=F("attempts") + 1,
+                    retry_at=Now() + retry_delay(phase.auto_retries),
+                )
+                return "retrying"
+            Phase.objects.filter(pk=phase_id).update(
+                status=PhaseStatus.FAILED,
+                error=detail,
+                error_kind=PhaseErrorKind.RULES,
+                attempts=F("attempts") + 1,
+                retry_at=None,
+            )
+            tasks.notify_phase_failed.delay_on_commit(phase_id)
+            return "failed"
+    except TRANSIENT_RESOLVE_ERRORS:
+        logger.exception("could not record the failure of phase %s; the sweep will find it", phase_id)
+        return "retrying"
 
 
 def _resolve_locked(phase: Phase) -> None:
@@ -998,6 +1070,8 @@ def _resolve_locked(phase: Phase) -> None:
         resolved_at=Now(),
         attempts=F("attempts") + 1,
         error="",
+        error_kind="",
+        retry_at=None,
         enqueue_failed_at=None,
     )
     battle.state = rules.to_json(new_state)
@@ -1047,6 +1121,21 @@ def _ships_sync(battle: Battle, state: BattleState) -> None:
         )
 
 
+def _phase_give_up(phase: Phase, *, last_error: str) -> None:
+    """Fail a ``resolving`` phase whose automatic retries are spent (the caller holds its lock); mail the
+    umpires on commit."""
+    from battles import tasks
+
+    last = last_error or "the worker resolving it was lost, with no error recorded"
+    Phase.objects.filter(pk=phase.pk).update(
+        status=PhaseStatus.FAILED,
+        error_kind=PhaseErrorKind.GAVE_UP,
+        retry_at=None,
+        error=f"Gave up after {phase.auto_retries} automatic retries. Last error: {last}"[:4000],
+    )
+    tasks.notify_phase_failed.delay_on_commit(phase.pk)
+
+
 def phase_enqueue_failed(*, phase_id: int) -> bool:
     """Record that the resolve task of a closed phase could not be sent (the broker was down).
 
@@ -1062,7 +1151,8 @@ def phase_enqueue_failed(*, phase_id: int) -> bool:
 
 
 def phase_retry(*, phase: Phase, user: Any) -> Phase:
-    """Put a failed phase back to ``resolving`` and enqueue it again (umpire only)."""
+    """Put a failed phase back to ``resolving`` and enqueue it again (umpire only); the automatic retries
+    (``auto_retries``) start again from nought. Raise ``not_failed`` for a phase that is not ``failed``."""
     with transaction.atomic():
         phase = _lock_phase(phase.pk)
         _require_umpire(phase.battle.campaign_id, user)
@@ -1076,14 +1166,22 @@ def phase_retry(*, phase: Phase, user: Any) -> Phase:
 class SweepReport:
     closed: tuple[int, ...] = ()
     requeued: tuple[int, ...] = ()
+    gave_up: tuple[int, ...] = ()
     reminders: tuple[int, ...] = ()
 
 
 def phases_sweep(*, stale_seconds: float = RESOLVE_STALE_SECONDS) -> SweepReport:
     """Close open phases whose deadline passed (every not-ready side's deadline, by the database clock);
-    re-enqueue phases in ``resolving`` that no worker holds and that have been so for longer than
-    ``stale_seconds`` (a worker killed mid-resolution) or whose resolve task could not be sent (the broker
-    was down: :func:`phase_enqueue_failed`); enqueue deadline reminders. Return what was done."""
+    re-enqueue phases in ``resolving`` that no worker holds; enqueue deadline reminders. Return what was done.
+
+    A ``resolving`` phase is sent again when its resolve task could not be sent (the broker was down:
+    :func:`phase_enqueue_failed`; not counted as a retry), when its ``retry_at`` has come (a transient
+    failure, :func:`_resolve_failed`), or, with no ``retry_at``, when it was closed more than
+    ``stale_seconds`` ago (a worker killed mid-resolution). The last two count in ``auto_retries`` and set
+    ``retry_at`` to now + :func:`retry_delay`, so a re-sent task has that long to finish before it is taken as
+    lost; once ``AUTO_RETRY_LIMIT`` retries are spent the phase is ``failed`` (``error_kind="gave_up"``) and
+    the umpires are mailed. A task still queued behind a long backlog also counts as lost: running it twice is
+    harmless (:func:`phase_resolve` skips a phase that is no longer ``resolving``)."""
     from battles import tasks
 
     closed: list[int] = []
@@ -1106,21 +1204,39 @@ def phases_sweep(*, stale_seconds: float = RESOLVE_STALE_SECONDS) -> SweepReport
             if not waiting:
                 _phase_close(phase, reason="deadline")
                 closed.append(phase.pk)
+    gave_up: list[int] = []
     with transaction.atomic():
         stale = list(
             Phase.objects.select_for_update(skip_locked=True)
+            .annotate(db_now=Now())
             .filter(status=PhaseStatus.RESOLVING, superseded=False)
             .filter(
-                Q(closed_at__lte=Now() - timedelta(seconds=stale_seconds))
-                | Q(enqueue_failed_at__isnull=False)
+                Q(enqueue_failed_at__isnull=False)
+                | Q(retry_at__lte=Now())
+                | Q(retry_at__isnull=True, closed_at__lte=Now() - timedelta(seconds=stale_seconds))
             )
         )
         for phase in stale:
+            db_now = phase.db_now  # type: ignore[attr-defined]
+            if phase.enqueue_failed_at is not None:  # never reached a worker: the broker was down
+                Phase.objects.filter(pk=phase.pk).update(enqueue_failed_at=None)
+            elif phase.auto_retries >= AUTO_RETRY_LIMIT:
+                _phase_give_up(phase, last_error=phase.error)
+                gave_up.append(phase.pk)
+                continue
+            else:
+                Phase.objects.filter(pk=phase.pk).update(
+                    auto_retries=F("auto_retries") + 1,
+                    retry_at=db_now + retry_delay(phase.auto_retries + 1),
+                    error_kind=PhaseErrorKind.TRANSIENT,
+                    error=phase.error or "The resolution did not finish (its worker or task was lost).",
+                )
             tasks.resolve_phase.delay_on_commit(phase.pk)  # marks the phase again if the send fails
             requeued.append(phase.pk)
-        Phase.objects.filter(pk__in=requeued, enqueue_failed_at__isnull=False).update(enqueue_failed_at=None)
     reminders = phases_remind_due()
-    return SweepReport(closed=tuple(closed), requeued=tuple(requeued), reminders=tuple(reminders))
+    return SweepReport(
+        closed=tuple(closed), requeued=tuple(requeued), gave_up=tuple(gave_up), reminders=tuple(reminders)
+    )
 
 
 def phases_remind_due() -> list[int]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from celery import shared_task
 
+from battles.notifications import MailNotSent
 from navalwar.celery import NavalwarTask
 
 logger = logging.getLogger(__name__)
@@ -46,7 +47,8 @@ def resolve_phase(phase_id: int) -> str:
 
 @shared_task
 def sweep_phases() -> dict[str, list[int]]:
-    """Close overdue phases, re-enqueue phases stuck in resolving, send reminders (beat: every minute).
+    """Close overdue phases, re-enqueue phases stuck in resolving or due for an automatic retry after a
+    transient failure (failing them once the retries are spent), send reminders (beat: every minute).
 
     CELERY_BEAT_SCHEDULE["sweep-phases"] in navalwar/settings.py sends it. Return the phase ids acted on.
     """
@@ -56,29 +58,67 @@ def sweep_phases() -> dict[str, list[int]]:
     return {
         "closed": list(report.closed),
         "requeued": list(report.requeued),
+        "gave_up": list(report.gave_up),
         "reminders": list(report.reminders),
     }
 
 
-@shared_task
-def notify_phase_opened(phase_id: int) -> int:
+# Notification mails: retried on SMTP and connection errors (battles.notifications.MailNotSent) after about
+# 1, 2, 4, 8, 16 and 30 minutes (with jitter); each retry mails only the recipients not yet sent.
+MAIL_RETRY_OPTIONS: dict[str, Any] = {
+    "bind": True,
+    "autoretry_for": (MailNotSent,),
+    "retry_backoff": 60,
+    "retry_backoff_max": 30 * 60,
+    "retry_jitter": True,
+    "max_retries": 6,
+}
+
+
+def _notify(task: Any, notify: Any, phase_id: int) -> int:
+    """Run ``notify(phase_id=...)``; let :class:`MailNotSent` through for a retry, but not after the last one
+    (log it and return what was sent: the rows unsent keep their error).
+
+    Nor in-process when exceptions propagate (``task_eager_propagates``: development without Redis): Celery
+    would raise the retry into the request whose commit sent the task; the mail waits for a real worker.
+    """
+    try:
+        return int(notify(phase_id=phase_id))
+    except MailNotSent as exc:
+        eager_raises = task.request.is_eager and task.app.conf.task_eager_propagates
+        if task.request.retries >= task.max_retries or eager_raises:
+            logger.error("giving up mailing %s for phase %s: %s", task.name, phase_id, exc)
+            return exc.sent
+        raise
+
+
+@shared_task(**MAIL_RETRY_OPTIONS)
+def notify_phase_opened(self: Any, phase_id: int) -> int:
     """E-mail the players of the ordering sides that a phase opened, with its deadline. Return mails sent."""
     from battles.notifications import phase_opened_notify
 
-    return phase_opened_notify(phase_id=phase_id)
+    return _notify(self, phase_opened_notify, phase_id)
 
 
-@shared_task
-def notify_phase_resolved(phase_id: int) -> int:
+@shared_task(**MAIL_RETRY_OPTIONS)
+def notify_phase_resolved(self: Any, phase_id: int) -> int:
     """E-mail the members of the campaign that a phase resolved. Return mails sent."""
     from battles.notifications import phase_resolved_notify
 
-    return phase_resolved_notify(phase_id=phase_id)
+    return _notify(self, phase_resolved_notify, phase_id)
 
 
-@shared_task
-def notify_phase_reminder(phase_id: int) -> int:
+@shared_task(**MAIL_RETRY_OPTIONS)
+def notify_phase_reminder(self: Any, phase_id: int) -> int:
     """E-mail the players of sides not yet ready that the deadline is near. Return mails sent."""
     from battles.notifications import phase_reminder_notify
 
-    return phase_reminder_notify(phase_id=phase_id)
+    return _notify(self, phase_reminder_notify, phase_id)
+
+
+@shared_task(**MAIL_RETRY_OPTIONS)
+def notify_phase_failed(self: Any, phase_id: int) -> int:
+    """E-mail the umpires that a phase failed to resolve (rules error, or automatic retries spent)."""
+    from battles.notifications import phase_failed_notify
+
+    return _notify(self, phase_failed_notify, phase_id)

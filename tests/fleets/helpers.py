@@ -22,6 +22,16 @@ def sample_stats(ruleset: str) -> dict[str, Any]:
     return copy.deepcopy(sample_class(ruleset).stats)
 
 
+def reference_stats(ruleset: str, key: str) -> dict[str, Any]:
+    """Return a copy of the stats of the registered rule set's reference class ``key``."""
+    for entry in rules.get_ruleset(ruleset).reference_classes():
+        if entry["key"] == key:
+            stats = entry["stats"]
+            assert isinstance(stats, dict)
+            return copy.deepcopy(stats)
+    raise AssertionError(f"rule set {ruleset} has no reference class {key}")
+
+
 def _encode(spec: FieldSpec, value: Any, name: str, data: dict[str, str]) -> None:
     if spec.type == "bool":
         if value is True:

@@ -24,7 +24,7 @@ from fleets.services import shipclass_save
 from navalwar.errors import ApplicationError
 from rules.model import FieldSpec
 from tests.factories import ULTRA_SIMPLE_STATS, NationFactory, ShipClassFactory
-from tests.fleets.helpers import class_post, sample_stats
+from tests.fleets.helpers import class_post, reference_stats, sample_stats
 
 pytestmark = pytest.mark.django_db
 
@@ -144,7 +144,6 @@ CROSS_FIELD_CASES: dict[str, list[tuple[str, Mutator, str, str]]] = {
             "The Critical Point (23) must be below the Flotation Value (23) (M08).",
         )
     ],
-    "record": [("gun-box-in-no-arc", _no_arc, "guns.0.broadside", "The box bears in no arc.")],
 }
 
 GENERIC = [pytest.param(k, c, id=f"{k}-{c[0]}") for k in rules.ruleset_keys() for c in generic_cases(k)]
@@ -307,16 +306,17 @@ def test_text_in_a_number_field_is_refused(admin_client_: Client) -> None:
     assert not ShipClass.objects.exists()
 
 
-def test_record_sheet_schema_round_trips_through_the_form(admin_client_: Client, record_ruleset: str) -> None:
-    """Rows of choices, armour letters ("" is a letter: none) and arcs as checkboxes, as ww2_jackson has."""
-    stats = sample_stats("record")
+def test_record_sheet_schema_round_trips_through_the_form(admin_client_: Client) -> None:
+    """ww2_jackson's record sheet (A4): rows of choices, armour letters ("" is a letter: none), arcs and
+    fixed tubes as checkboxes, wing mounts' sides."""
+    stats = reference_stats("ww2_jackson", "hood")
 
-    response = admin_client_.post(f"{ADD}?ruleset=record", class_post("record", stats))
+    response = admin_client_.post(f"{ADD}?ruleset=ww2_jackson", class_post("ww2_jackson", stats, key="hood"))
 
     assert response.status_code == 302, shown_errors(response)
-    saved = ShipClass.objects.get(ruleset="record")
+    saved = ShipClass.objects.get(ruleset="ww2_jackson")
     assert saved.stats == stats
-    assert saved.type == "battleship"  # taken from the stats when left blank
+    assert saved.type == "battlecruiser"  # taken from the stats when left blank
 
 
 @pytest.mark.parametrize(
@@ -324,19 +324,23 @@ def test_record_sheet_schema_round_trips_through_the_form(admin_client_: Client,
     [
         pytest.param("tonnage", -5, "tonnage", "Must be at least 50 tons.", id="negative-tonnage"),
         pytest.param("engine", None, "engine", "This field is required.", id="missing-engine-boxes"),
-        pytest.param("belt", "", "belt", "A battleship has a belt letter.", id="cross-field-belt"),
+        pytest.param(
+            "belt",
+            "",
+            "belt",
+            "Armoured general above-water boxes need the belt letter.",
+            id="cross-field-belt",
+        ),
     ],
 )
-def test_record_sheet_errors(
-    admin_client_: Client, record_ruleset: str, field: str, value: Any, key: str, message: str
-) -> None:
-    stats = sample_stats("record")
+def test_record_sheet_errors(admin_client_: Client, field: str, value: Any, key: str, message: str) -> None:
+    stats = reference_stats("ww2_jackson", "hood")
     if value is None:
         stats.pop(field)
     else:
         stats[field] = value
 
-    response = admin_client_.post(f"{ADD}?ruleset=record", class_post("record", stats))
+    response = admin_client_.post(f"{ADD}?ruleset=ww2_jackson", class_post("ww2_jackson", stats, key="hood"))
 
     assert shown_errors(response)[key] == [message]
     assert not ShipClass.objects.exists()
@@ -392,12 +396,10 @@ def test_a_failed_edit_keeps_the_saved_class(admin_client_: Client) -> None:
     assert ship_class.stats == before
 
 
-def test_the_rule_set_of_a_class_cannot_be_changed_by_the_form(
-    admin_client_: Client, record_ruleset: str
-) -> None:
+def test_the_rule_set_of_a_class_cannot_be_changed_by_the_form(admin_client_: Client) -> None:
     ship_class = ShipClassFactory(key="kgv")
     data = class_post("ultra_simple", ship_class.stats, name=ship_class.name, key="kgv")
-    data["ruleset"] = "record"
+    data["ruleset"] = "ww2_jackson"
 
     response = admin_client_.post(_change(ship_class.pk), data)
 

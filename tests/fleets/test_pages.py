@@ -14,9 +14,11 @@ import rules
 from fleets.presentation import chart_sections, humanize, json_block, sheet_view
 from fleets.services import reference_data_load
 from tests.factories import NationFactory, ShipClassFactory, ShipFactory
-from tests.fleets.record_ruleset import HOOD
+from tests.fleets.helpers import reference_stats
 
 pytestmark = pytest.mark.django_db
+
+HOOD = reference_stats("ww2_jackson", "hood")  # the A4 house-heuristic record sheet of the bundled Hood
 
 
 def text(html: str) -> str:
@@ -34,22 +36,23 @@ def test_pages_need_a_login(client: Client, url: str) -> None:
     assert response["Location"] == f"/accounts/login/?next={url}"
 
 
-def test_class_list_filters_by_rule_set_nation_and_name(user_client: Client, record_ruleset: str) -> None:
+def test_class_list_filters_by_rule_set_nation_and_name(user_client: Client) -> None:
     britain, germany = NationFactory(name="Britain"), NationFactory(name="Germany")
     ShipClassFactory(name="Rodney", key="rodney", nation=britain)
     ShipClassFactory(name="Bismarck", key="bismarck", nation=germany)
-    ShipClassFactory(name="Hood", key="hood", nation=britain, ruleset="record", stats=HOOD)
+    ShipClassFactory(name="Hood", key="hood", nation=britain, ruleset="ww2_jackson", stats=HOOD)
 
     def names(query: str) -> list[str]:
         response = user_client.get(f"/fleets/{query}")
         assert response.status_code == 200
         return [c.name for c in response.context["classes"]]
 
-    assert names("") == ["Hood", "Rodney", "Bismarck"]  # by rule set, nation, name
+    assert names("") == ["Rodney", "Bismarck", "Hood"]  # by rule set key, nation, name
     assert names("?ruleset=ultra_simple") == ["Rodney", "Bismarck"]
-    assert names(f"?nation={britain.pk}") == ["Hood", "Rodney"]
+    assert names("?ruleset=ww2_jackson") == ["Hood"]
+    assert names(f"?nation={britain.pk}") == ["Rodney", "Hood"]
     assert names("?q=bis") == ["Bismarck"]
-    assert names("?ruleset=nonsense") == ["Hood", "Rodney", "Bismarck"]  # an invalid filter is ignored
+    assert names("?ruleset=nonsense") == ["Rodney", "Bismarck", "Hood"]  # an invalid filter is ignored
 
 
 def test_class_list_htmx_returns_only_the_results(user_client: Client) -> None:
@@ -82,61 +85,70 @@ def test_ultra_simple_class_page_is_a_card_with_derived_values(user_client: Clie
     assert "8 x 15 in (4/4/8), 41,700 t" in page
 
 
-def test_record_sheet_draws_boxes_by_area_with_armour_and_arcs(
-    user_client: Client, record_ruleset: str
-) -> None:
-    ship_class = ShipClassFactory(name="Hood", key="hood", ruleset="record", stats=HOOD, heuristic=True)
+def test_record_sheet_draws_boxes_by_area_with_armour_and_arcs(user_client: Client) -> None:
+    ship_class = ShipClassFactory(name="Hood", key="hood", ruleset="ww2_jackson", stats=HOOD, heuristic=True)
     ShipFactory(name="Hood", ship_class=ship_class, pennant="51")
 
-    response = user_client.get("/fleets/classes/record/hood/")
+    response = user_client.get("/fleets/classes/ww2_jackson/hood/")
 
     html = response.content.decode()
     page = text(html)
     assert 'class="sheet sheet--record"' in html
     assert "House heuristic" in page and "one box per turret or mount" in page
-    assert re.search(r"Main\s*<span class=\"sheet-area__count\">2</span>", html)
-    assert "A B 2 \u00d7 15 in fwd brd" in page  # turret A: armour B, 2 x 15 in, fwd + brd
-    assert "Y B 2 \u00d7 15 in aft brd" in page
-    assert "S1 2 \u00d7 4 in brd" in page
-    assert "Box 1 2 tubes \u00d7 21 in" in page  # torpedo mount boxes
-    # above-water, underwater and engine boxes
-    assert html.count('<span class="box" aria-hidden="true"></span>') == 8 + 3 + 4
-    assert "General underwater boxes 3 C" in page  # the area carries the underwater protection letter
-    assert "B Belt armour letter" in page
-    assert "Main guns 4" in page  # class_summary
-    assert "19 boxes in all" in page
+    assert re.search(r"Main\s*<span class=\"sheet-area__count\">4</span>", html)
+    assert re.search(r"Secondary\s*<span class=\"sheet-area__count\">5</span>", html)
+    assert "A turret B 2 \u00d7 15 in fwd brd B turret" in page  # armour B, 2 x 15 in, fwd + brd
+    assert "Y turret B 2 \u00d7 15 in aft brd" in page
+    assert "port 4in HA 1 4 \u00d7 4 in brd Side: port" in page  # a wing mount (NW-WW2-02)
+    assert "centreline 4in HA 2 \u00d7 4 in aft brd" in page
+    assert "port mount 1 2 tubes \u00d7 21 in Side: port Fixed tubes (battleship, -3): yes" in page
+    # AA, above-water (plain and armoured), underwater, engine, damage control and fire control boxes
+    assert html.count('<span class="box" aria-hidden="true"></span>') == 3 + 9 + 8 + 8 + 4 + 3 + 2
+    assert "General above-water boxes with the belt letter 8 B" in page  # the belt letter on the area
+    assert "General underwater boxes 8 B" in page  # the underwater protection letter on the area
+    assert "B Belt armour letter (armoured general above-water boxes)" in page
+    assert "48 boxes in all" in page  # 4 + 5 gun boxes, 2 torpedo mounts and 37 counted boxes
+    assert "Combat speed knots 27" in page  # class_summary: 29 kn rated, less 2 above 20 (line 395)
     assert "Hood 51" in page
 
 
-def test_sheet_view_is_generic_over_the_schema(record_ruleset: str) -> None:
-    view = sheet_view(rules.get_ruleset("record"), HOOD)
+def test_sheet_view_is_generic_over_the_schema() -> None:
+    view = sheet_view(rules.get_ruleset("ww2_jackson"), HOOD)
 
-    assert [(a.label, len(a.boxes)) for a in view.areas] == [
-        ("Main", 2),
-        ("Secondary", 1),
-        ("Torpedo mount boxes", 1),
-        ("General above-water boxes", 8),
-        ("General underwater boxes", 3),
-        ("Engine boxes", 4),
+    assert [(a.label, len(a.boxes), a.armour) for a in view.areas] == [
+        ("Main", 4, ""),
+        ("Secondary", 5, ""),
+        ("Torpedo mount boxes", 2, ""),
+        ("AA armament boxes", 3, ""),
+        ("General above-water boxes (no armour)", 9, ""),
+        ("General above-water boxes with the belt letter", 8, "B"),
+        ("General underwater boxes", 8, "B"),
+        ("Engine boxes", 4, ""),
+        ("Damage control boxes", 3, ""),
+        ("Fire control boxes", 2, ""),
     ]
-    turret = view.areas[0].boxes[0]
-    assert (turret.title, turret.detail, turret.armour, turret.arcs) == (
-        "A",
-        "2 \u00d7 15 in",
-        "B",
-        ("fwd", "brd"),
-    )
+    assert [(b.title, b.detail, b.armour, b.arcs) for b in view.areas[0].boxes] == [
+        ("A turret", "2 \u00d7 15 in", "B", ("fwd", "brd")),
+        ("B turret", "2 \u00d7 15 in", "B", ("fwd", "brd")),
+        ("X turret", "2 \u00d7 15 in", "B", ("aft", "brd")),
+        ("Y turret", "2 \u00d7 15 in", "B", ("aft", "brd")),
+    ]
+    torpedo = view.areas[2].boxes[0]
+    assert (torpedo.title, torpedo.detail, torpedo.arcs) == ("port mount 1", "2 tubes \u00d7 21 in", ())
     assert [(i.label, i.value) for i in view.items] == [
-        ("Type", "battleship"),
-        ("Standard displacement", "42,100 t"),
-        ("Rated speed", "31 kn"),
+        ("Type", "battlecruiser"),
+        ("Standard displacement", "42,670 t"),
+        ("Rated speed", "29 kn"),
+        ("Turning circle", "\u2014"),
+        ("Fire control radar", "none"),
+        ("Aircraft aboard", "0"),
+        ("Reload torpedoes", "0"),
         ("Authored with the A4 house heuristic", "yes"),
     ]
     assert [(i.label, i.value) for i in view.armour] == [
-        ("Belt armour letter", "B"),
-        ("Underwater protection class", "C"),
+        ("Underwater protection class", "B"),
+        ("Belt armour letter (armoured general above-water boxes)", "B"),
     ]
-    assert [a.armour for a in view.areas] == ["", "", "", "", "C", ""]
 
 
 def test_json_blocks() -> None:

@@ -12,6 +12,7 @@ from django.core.management import call_command
 import rules
 from fleets.models import Nation, Ship, ShipClass
 from fleets.reference import navy_style, reference_classes
+from rules.rulesets.ww2_jackson.classes import CLASSES
 from rules.scenario import bundled_scenarios
 
 pytestmark = pytest.mark.django_db
@@ -95,14 +96,20 @@ def test_ultra_simple_bismarck_scenario_classes() -> None:
     assert list(bismarck.ships.values_list("name", flat=True)) == ["Bismarck"]
 
 
-def test_reference_tables_and_heuristic_classes_load(record_ruleset: str) -> None:
-    """A rule set's reference_classes() (seed 001's table, ACW types; here a test rule set's A4 class)."""
+def test_reference_tables_and_heuristic_classes_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule set's reference_classes() (seed 001's table, ACW types; here ww2_jackson's A4 heuristic Hood,
+    its navy spelt "Great Britain" for this test) win over the scenario's copy of the class."""
+    hood_entry = CLASSES["hood"]
+    monkeypatch.setitem(CLASSES, "hood", {**hood_entry, "nation": "Great Britain"})
+
     run()
 
-    hood = ShipClass.objects.get(ruleset="record", key="hood")
+    hood = ShipClass.objects.get(ruleset="ww2_jackson", key="hood")
     assert hood.heuristic is True
     assert hood.nation is not None and hood.nation.name == "Britain"  # "Great Britain" in the data
-    assert hood.source_note == "Test data after rulings-product A4."
+    assert hood.source_note == hood_entry["source"]
+    assert hood.source_note.endswith("Boxes by the A4 house heuristic.")
+    assert hood.stats == hood_entry["stats"]
     assert loaded() == expected_classes()
 
 
