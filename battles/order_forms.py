@@ -238,6 +238,7 @@ class FoldedPanel:
     bship: BattleShip
     ship: ShipState
     saved: Order | None = None
+    url: str = ""
     folded: ClassVar[bool] = True
 
     @property
@@ -264,6 +265,12 @@ def phase_state(phase: Phase) -> BattleState:
     if "state" not in cache:
         cache["state"] = rules.from_json(BattleState, phase.state_before)
     return cache["state"]  # type: ignore[no-any-return]
+
+
+def remember_state(phase: Phase, state: BattleState) -> None:
+    """Let :func:`phase_state` answer ``state`` for this phase row: the caller read the same JSON already (the
+    battle page: the battle's state, equal to an open phase's ``state_before``)."""
+    _cache(phase).setdefault("state", state)
 
 
 def side_view(phase: Phase, side: str) -> BattleState:

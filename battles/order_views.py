@@ -16,12 +16,14 @@ import logging
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import quote
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import RFC3986_SUBDELIMS
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
@@ -172,7 +174,6 @@ def order_panel(request: HttpRequest, battle_id: int, ship_key: str) -> HttpResp
         return _panel_response(request, bat, viewer, panel)
     ctx = {"battle": bat, "campaign": bat.campaign, "viewer": viewer, "phase": phase, "panel": panel}
     return render(request, "battles/order_page.html", ctx)
-
 
 
 @require_POST
@@ -358,6 +359,22 @@ def side_ready(request: HttpRequest, battle_id: int) -> HttpResponse:
     return render(request, f"{TEMPLATE}#phase_status", ctx, status=status)
 
 
+def ship_url_maker(name: str, battle_id: int) -> Callable[[str], str]:
+    """Return ``key -> reverse(name, args=[battle_id, key])`` for a URL pattern ending in ``<str:ship_key>/``
+    (or with more after it), reversing once: a page listing 200 ships spent a tenth of its time in reverse().
+    A key with a slash, or empty, gets reverse() itself (which refuses it)."""
+    marker = "0shipkey0"
+    template = reverse(name, args=[battle_id, marker])
+    head, tail = template.split(marker)
+
+    def url(key: str) -> str:
+        if not key or "/" in key:
+            return reverse(name, args=[battle_id, key])
+        return head + quote(key, safe=RFC3986_SUBDELIMS + "/~:@") + tail
+
+    return url
+
+
 def orders_context(
     battle: Battle, viewer: Any, phase: Phase | None, bound: dict[str, order_forms.OrderPanel] | None = None
 ) -> dict[str, Any]:
@@ -369,6 +386,10 @@ def orders_context(
     panels = order_forms.panels_for(
         battle=battle, phase=phase, viewer=viewer, bound=bound, battle_ships=bships, fold_above=FOLD_ABOVE
     )
+    panel_url = ship_url_maker("battles:order_panel", battle.pk)
+    for panel in panels:
+        if isinstance(panel, order_forms.FoldedPanel):
+            panel.url = panel_url(panel.key)
     others: list[BattleShip] = []
     if viewer.side is not None:
         mine = {p.key for p in panels}

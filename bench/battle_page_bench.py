@@ -5,16 +5,18 @@ Run from the repository root (a benchmark, not a test)::
     .venv/bin/python bench/battle_page_bench.py [--repeat 15] [--profile 200] [--database-url URL]
 
 The battles are those bench/run_all.py's web rows load: bench/builders.py's ``scenario_battle`` (seed's
-Bismarck, 3 ships) and ``big_battle`` (ultra_simple, 60 x 60 hexes, 20 and 200 ships, the fleets in gun range),
-each with one phase resolved in this process (orders for half of each side's ships, so the page has a log, and
-"repeat last orders" to offer) and the next phase open. The page is fetched by the north side's player with
-Django's test client (the whole middleware stack, DEBUG off): median and fastest wall time of ``--repeat``
-fetches after two warm-ups, the page's size, its queries, and the order forms it carries. The per-ship row
-is one ship's order panel (``battles:order_panel``, what the page loads when a ship's orders are opened).
+Bismarck, 3 ships) and ``big_battle`` (ultra_simple, 60 x 60 hexes, 20 and 200 ships, the fleets in gun
+range), each with one phase resolved in this process (orders for half of each side's ships, so the page has
+a log, and "repeat last orders" to offer) and the next phase open. The north side's player fetches the page
+with Django's test client (the whole middleware stack, DEBUG off): median and fastest wall time of
+``--repeat`` fetches after two warm-ups, the page's size, its queries, and the order forms it carries. The
+per-ship row is one ship's order panel (``battles:order_panel``, what the page loads when a ship's orders
+are opened).
 
 The database is a throwaway SQLite file unless ``--database-url`` names one (it must contain "bench": it is
 dropped and recreated, as bench/run_all.py does). ``--profile N`` prints cProfile's top functions for the
-N-ship page.
+N-ship page. "CPU ms" is this process's CPU time (median), less skewed than wall time by other work on a
+shared machine.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 SIZES = (3, 20, 200)
-ROW = "{:44} {:>10} {:>10} {:>9} {:>8} {:>7}"
+ROW = "{:44} {:>10} {:>10} {:>8} {:>6} {:>8} {:>6}"
 
 
 def setup_django(database_url: str | None) -> None:
@@ -94,15 +96,17 @@ def build(ships: int) -> Any:
     return game
 
 
-def timed(fn: Any, repeat: int) -> list[float]:
+def timed(fn: Any, repeat: int) -> tuple[list[float], list[float]]:
+    """Return the wall and CPU seconds of ``repeat`` calls of ``fn`` (after two warm-ups)."""
     fn()
     fn()
-    out = []
+    wall, cpu = [], []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         fn()
-        out.append(time.perf_counter() - t0)
-    return out
+        wall.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
+    return wall, cpu
 
 
 def page_fetcher(game: Any) -> tuple[Any, Any, str]:
@@ -131,7 +135,8 @@ def panel_fetcher(game: Any, client: Any) -> Any:
 
     phase = game.open_phase()
     side = "north" if "north" in game.players else next(iter(game.players))
-    bship = BattleShip.objects.filter(battle=game.battle, campaign_ship__side__key=side).order_by("pk").first()
+    own = BattleShip.objects.filter(battle=game.battle, campaign_ship__side__key=side)
+    bship = own.order_by("pk").first()
     try:
         url = reverse("battles:order_panel", args=[game.battle.pk, bship.ship_key])
     except NoReverseMatch:
@@ -166,11 +171,11 @@ def main(argv: list[str] | None = None) -> int:
 
     setup_django(args.database_url)
     print(f"load average before the run: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    print(ROW.format("Page", "median ms", "fastest ms", "KB", "queries", "forms"))
+    print(ROW.format("Page", "median ms", "fastest ms", "CPU ms", "KB", "queries", "forms"))
     for ships in sizes:
         game = build(ships)
         client, fetch, _url = page_fetcher(game)
-        times = timed(fetch, args.repeat)
+        times, cpu = timed(fetch, args.repeat)
         body = fetch().content.decode()
         label = f"battle page, {ships} ships" + (" (Bismarck scenario)" if ships == 3 else "")
         print(
@@ -178,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
                 label,
                 f"{statistics.median(times) * 1000:.1f}",
                 f"{min(times) * 1000:.1f}",
+                f"{statistics.median(cpu) * 1000:.1f}",
                 f"{len(body) / 1024:.0f}",
                 queries_of(fetch),
                 body.count('name="ship_key"'),
@@ -185,13 +191,14 @@ def main(argv: list[str] | None = None) -> int:
         )
         panel = panel_fetcher(game, client)
         if panel is not None:
-            ptimes = timed(panel, args.repeat)
+            ptimes, pcpu = timed(panel, args.repeat)
             pbody = panel().content.decode()
             print(
                 ROW.format(
                     f"  one ship's order panel, {ships} ships",
                     f"{statistics.median(ptimes) * 1000:.1f}",
                     f"{min(ptimes) * 1000:.1f}",
+                    f"{statistics.median(pcpu) * 1000:.1f}",
                     f"{len(pbody) / 1024:.0f}",
                     queries_of(panel),
                     pbody.count('name="ship_key"'),
