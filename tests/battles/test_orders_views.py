@@ -260,8 +260,12 @@ def test_check_shows_errors_and_preview_and_saves_nothing(case: Case) -> None:
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_target_selects_list_only_legal_targets(case: Case) -> None:
     game = _game(case)
+    client = _client(game.players[case.side])
 
-    html = _html(_client(game.players[case.side]).get(reverse("battles:battle", args=[game.battle.pk])))
+    page = _html(client.get(reverse("battles:battle", args=[game.battle.pk])))
+    # A fleet of more than three ships is folded: the ship's form is what opening it loads (order_panel).
+    folded = f'class="ship-orders ship-orders--folded" id="ship-{case.ship}"' in page
+    html = _html(client.get(_url("order_panel", game, case.ship), headers=HX)) if folded else page
 
     for name, values in case.options.items():
         assert _options(html, case.ship, name) == values
@@ -526,10 +530,10 @@ def test_repeat_last_orders_copies_the_previous_phase_order(django_capture_on_co
     _resolve_first_phase(game, django_capture_on_commit_callbacks)
     client = _client(player)
 
-    page = _html(client.get(reverse("battles:battle", args=[game.battle.pk])))
+    form = _html(client.get(_url("order_panel", game, "teresa"), headers=HX))  # Spain's six ships are folded
     response = _post(client, "order_repeat", game, "teresa", {}, headers=HX)
 
-    assert "Repeat last orders</button>" in page
+    assert "Repeat last orders</button>" in form
     assert response.status_code == 200
     assert "Infanta Maria Teresa repeats her orders of phase 1." in _html(response)
     assert Order.objects.get(phase=game.phase, battle_ship__ship_key="teresa").data == {"course": "FLF"}
