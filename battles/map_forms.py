@@ -53,8 +53,9 @@ class ShipPlaceForm(_PositionForm):
     """Place and/or turn one ship (the set-up editor)."""
 
     ship = forms.ChoiceField(label="Ship")
-    heading = forms.FloatField(required=False, label="Heading (degrees from north)", min_value=0,
-                               max_value=360)
+    heading = forms.FloatField(
+        required=False, label="Heading (degrees from north)", min_value=0, max_value=360
+    )
 
     field_order = ["ship", "q", "r", "x", "y", "heading"]
 

@@ -84,16 +84,24 @@ def map_step_get(*, battle: Battle, viewer: Viewer, index: int | None = None) ->
     if index == 0:
         first = Phase.objects.filter(battle=battle, superseded=False).order_by("number").first()
         data: Any = first.state_before if first is not None and first.state_before else battle.state
-        return MapStep(index=0, last=last, phase=None, state=rules.from_json(BattleState, data),
-                       previous=None, events=(), log=())
+        return MapStep(
+            index=0,
+            last=last,
+            phase=None,
+            state=rules.from_json(BattleState, data),
+            previous=None,
+            events=(),
+            log=(),
+        )
     phase = phases[index - 1]
     state = rules.from_json(BattleState, phase.state_after or battle.state)
     previous = rules.from_json(BattleState, phase.state_before) if phase.state_before else None
     log = tuple(log_events_for(phase=phase, viewer=viewer))
     parsed = (_event(row) for row in log)
     events = tuple(e for e in parsed if e is not None and event_visible(e, viewer.side_key))
-    return MapStep(index=index, last=last, phase=phase, state=state, previous=previous, events=events,
-                   log=log)
+    return MapStep(
+        index=index, last=last, phase=phase, state=state, previous=previous, events=events, log=log
+    )
 
 
 def _event(row: LogEvent) -> Event | None:

@@ -69,11 +69,15 @@ def _validated(state: BattleState) -> BattleState:
     kind_of_place: dict[Position, set[str]] = {}
     for t in state.terrain:
         if rs.terrain_kinds and t.kind not in rs.terrain_kinds:
-            raise ApplicationError("bad_terrain", f"{rs.title} has no terrain {t.kind!r}.", fields={"kind": [
-                f"Choose one of: {', '.join(rs.terrain_kinds)}."]})
+            raise ApplicationError(
+                "bad_terrain",
+                f"{rs.title} has no terrain {t.kind!r}.",
+                fields={"kind": [f"Choose one of: {', '.join(rs.terrain_kinds)}."]},
+            )
         if not _on_map(state, t.position):
-            raise ApplicationError("off_map", "That place is off the map.", fields={"position": [
-                "That place is off the map."]})
+            raise ApplicationError(
+                "off_map", "That place is off the map.", fields={"position": ["That place is off the map."]}
+            )
         kind_of_place.setdefault(t.position, set()).add(t.kind)
     taken: dict[Position, str] = {}
     for s in state.ships:
@@ -83,16 +87,29 @@ def _validated(state: BattleState) -> BattleState:
             where = "a hex" if hexes else "a table"
             raise ApplicationError("bad_position", f"{s.name} needs {where} position.")
         if not _on_map(state, s.position):
-            raise ApplicationError("off_map", f"{s.name} would be off the map.", fields={"position": [
-                f"{s.name} would be off the map ({state.map.width:g} x {state.map.height:g})."]})
+            raise ApplicationError(
+                "off_map",
+                f"{s.name} would be off the map.",
+                fields={
+                    "position": [
+                        f"{s.name} would be off the map ({state.map.width:g} x {state.map.height:g})."
+                    ]
+                },
+            )
         if hexes and kind_of_place.get(s.position, set()) & set(BLOCKING_KINDS):
-            raise ApplicationError("on_land", f"{s.name} would be on land.", fields={"position": [
-                f"{s.name} cannot be placed on land, a battery or a fort."]})
+            raise ApplicationError(
+                "on_land",
+                f"{s.name} would be on land.",
+                fields={"position": [f"{s.name} cannot be placed on land, a battery or a fort."]},
+            )
         if s.status == "active" and not rs.stacking:
             other = taken.get(s.position)
             if other is not None:
-                raise ApplicationError("stacked", f"{s.name} and {other} would share a place.", fields={
-                    "position": [f"{other} is already there ({rs.title} does not stack ships)."]})
+                raise ApplicationError(
+                    "stacked",
+                    f"{s.name} and {other} would share a place.",
+                    fields={"position": [f"{other} is already there ({rs.title} does not stack ships)."]},
+                )
             taken[s.position] = s.name
     try:
         new, _events = rs.setup(state, rules.SeededDice(secrets.randbits(63)))
@@ -101,8 +118,14 @@ def _validated(state: BattleState) -> BattleState:
     return new
 
 
-def battle_setup_ship_place(*, battle: Battle, user: Any, ship_key: str, position: Position | None = None,
-                            heading: float | None = None) -> Battle:
+def battle_setup_ship_place(
+    *,
+    battle: Battle,
+    user: Any,
+    ship_key: str,
+    position: Position | None = None,
+    heading: float | None = None,
+) -> Battle:
     """Move and/or turn one ship of a battle in set-up (umpire only). ``heading`` in degrees clockwise from
     north. Raise ``no_ship``, ``off_map``, ``stacked``, ``on_land``, ``bad_setup`` (the rules refuse it, for
     example a heading that is no hex facing), ``battle_started``, ``not_umpire``."""
@@ -111,11 +134,17 @@ def battle_setup_ship_place(*, battle: Battle, user: Any, ship_key: str, positio
         ships = state.ship_map()
         ship = ships.get(ship_key)
         if ship is None:
-            raise ApplicationError("no_ship", f"No ship {ship_key!r} in this battle.", fields={"ship": [
-                "Choose a ship of this battle."]})
+            raise ApplicationError(
+                "no_ship",
+                f"No ship {ship_key!r} in this battle.",
+                fields={"ship": ["Choose a ship of this battle."]},
+            )
         if heading is not None and not math.isfinite(heading):
-            raise ApplicationError("bad_heading", "Enter a heading in degrees.", fields={"heading": [
-                "Enter a heading in degrees."]})
+            raise ApplicationError(
+                "bad_heading",
+                "Enter a heading in degrees.",
+                fields={"heading": ["Enter a heading in degrees."]},
+            )
         ships[ship_key] = replace(
             ship,
             position=position if position is not None else ship.position,
@@ -126,8 +155,15 @@ def battle_setup_ship_place(*, battle: Battle, user: Any, ship_key: str, positio
     return _edit(battle, user, change)
 
 
-def battle_setup_terrain_paint(*, battle: Battle, user: Any, position: Position, kind: str, side: str = "",
-                               props: Mapping[str, JSON] | None = None) -> Battle:
+def battle_setup_terrain_paint(
+    *,
+    battle: Battle,
+    user: Any,
+    position: Position,
+    kind: str,
+    side: str = "",
+    props: Mapping[str, JSON] | None = None,
+) -> Battle:
     """Paint one piece of terrain on a battle in set-up (umpire only).
 
     ``kind`` is one of the rule set's terrain kinds. Land, shore and shoal replace one another at a place;
@@ -142,22 +178,32 @@ def battle_setup_terrain_paint(*, battle: Battle, user: Any, position: Position,
         rs = rules.get_ruleset(state.ruleset)
         if kind not in rs.terrain_kinds:
             choices = ", ".join(rs.terrain_kinds) or "none"
-            raise ApplicationError("bad_terrain", f"{rs.title} has no terrain {kind!r} (it has: {choices}).",
-                                   fields={"kind": [f"Choose one of: {choices}."]})
+            raise ApplicationError(
+                "bad_terrain",
+                f"{rs.title} has no terrain {kind!r} (it has: {choices}).",
+                fields={"kind": [f"Choose one of: {choices}."]},
+            )
         needs_side = kind in ("mine", "battery", "fort")
         if needs_side and side not in state.side_keys():
-            raise ApplicationError("bad_side", "Choose the side it belongs to.", fields={"side": [
-                "Choose the side it belongs to (mines: the side that laid them)."]})
+            raise ApplicationError(
+                "bad_side",
+                "Choose the side it belongs to.",
+                fields={"side": ["Choose the side it belongs to (mines: the side that laid them)."]},
+            )
         if kind == "shoal" and not isinstance(props.get("depth"), (int, float)):
-            raise ApplicationError("bad_depth", "Give the shoal's depth in fathoms.", fields={"depth": [
-                "Give the shoal's depth in fathoms."]})
+            raise ApplicationError(
+                "bad_depth",
+                "Give the shoal's depth in fathoms.",
+                fields={"depth": ["Give the shoal's depth in fathoms."]},
+            )
         if needs_side:
             props.setdefault("side", side)
             props.setdefault("id", _place_id(kind, position))
         layer = set(GROUND_KINDS) if kind in GROUND_KINDS else {kind}
         kept = tuple(t for t in state.terrain if not (t.position == position and t.kind in layer))
-        feature = TerrainFeature(kind=kind, position=position, props=props,
-                                 visible_to=(side,) if kind == "mine" else None)
+        feature = TerrainFeature(
+            kind=kind, position=position, props=props, visible_to=(side,) if kind == "mine" else None
+        )
         return replace(state, terrain=(*kept, feature))
 
     return _edit(battle, user, change)

@@ -27,7 +27,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from django import forms
 from django.utils import timezone
@@ -193,6 +193,7 @@ class OrderPanel:
     bound: bool = False
     message: tuple[str, str] | None = None
     open: bool = True
+    folded: ClassVar[bool] = False
 
     @property
     def key(self) -> str:
@@ -227,6 +228,28 @@ class OrderPanel:
         self.open = True
 
 
+@dataclass(slots=True, kw_only=True)
+class FoldedPanel:
+    """A ship's orders folded away (the ``ship_folded`` partial): the name and whether orders are saved, and
+    the URL its :class:`OrderPanel` loads from when the player opens it (``battles:order_panel``). Nothing of
+    the rules is asked for it, which is what makes a big fleet's battle page cheap."""
+
+    phase: Phase
+    bship: BattleShip
+    ship: ShipState
+    saved: Order | None = None
+    url: str = ""
+    folded: ClassVar[bool] = True
+
+    @property
+    def key(self) -> str:
+        return self.bship.ship_key
+
+    @property
+    def dom_id(self) -> str:
+        return f"ship-{_slug(self.bship.ship_key)}"
+
+
 # --- checks ----------------------------------------------------------------------------------------------
 
 
@@ -242,6 +265,12 @@ def phase_state(phase: Phase) -> BattleState:
     if "state" not in cache:
         cache["state"] = rules.from_json(BattleState, phase.state_before)
     return cache["state"]  # type: ignore[no-any-return]
+
+
+def remember_state(phase: Phase, state: BattleState) -> None:
+    """Let :func:`phase_state` answer ``state`` for this phase row: the caller read the same JSON already (the
+    battle page: the battle's state, equal to an open phase's ``state_before``)."""
+    _cache(phase).setdefault("state", state)
 
 
 def side_view(phase: Phase, side: str) -> BattleState:
@@ -657,9 +686,14 @@ def panels_for(
     viewer: Any,
     bound: Mapping[str, OrderPanel] | None = None,
     battle_ships: list[BattleShip] | None = None,
-) -> list[OrderPanel]:
+    fold_above: int | None = None,
+) -> list[OrderPanel | FoldedPanel]:
     """Return the order panels of every ship the viewer may order in ``phase`` (open phases only), with
-    ``bound`` panels (a form just posted) in place of their ship's."""
+    ``bound`` panels (a form just posted) in place of their ship's.
+
+    With ``fold_above``, a viewer with more ships than that gets a :class:`FoldedPanel` for each (but the
+    ``bound`` ones): the battle page loads a ship's form when it is opened. Without it every panel is built
+    (and those of more than three ships are rendered closed)."""
     from battles import selectors
 
     if phase is None or phase.status != PhaseStatus.OPEN or phase.superseded:
@@ -670,12 +704,16 @@ def panels_for(
     sides = rs.ordering_sides(state)
     ships = [(allowed[s.id], s) for side in sides for s in rs.orderable_ships(state, side) if s.id in allowed]
     saved = {o.battle_ship.ship_key: o for o in selectors.orders_for_viewer(phase=phase, viewer=viewer)}
-    previous = _previous_orders(phase, [b for b, _ in ships])
-    panels = []
+    fold = fold_above is not None and len(ships) > fold_above
+    previous = {} if fold else _previous_orders(phase, [b for b, _ in ships])
+    panels: list[OrderPanel | FoldedPanel] = []
     open_all = len(ships) <= 3
     for bship, ship in ships:
         if bound and bship.ship_key in bound:
             panels.append(bound[bship.ship_key])
+            continue
+        if fold:
+            panels.append(FoldedPanel(phase=phase, bship=bship, ship=ship, saved=saved.get(bship.ship_key)))
             continue
         panels.append(
             build_panel(

@@ -16,24 +16,30 @@ import logging
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
+from urllib.parse import quote
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import RFC3986_SUBDELIMS
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from battles import order_forms, selectors, services
 from battles.models import Battle, BattleShip, Phase, PhaseStatus
-from navalwar.errors import ApplicationError
+from navalwar.errors import ApplicationError, ConflictError
 
 logger = logging.getLogger(__name__)
 
 TEMPLATE = "battles/orders.html"
 # An order form is well under 2 KB; a post a hundred times that is not an order.
 MAX_ORDER_BYTES = 32 * 1024
+# A player with more ships than this gets them folded on the battle page, each form loaded when opened
+# (``order_panel``): building and rendering a hundred forms made a 200-ship page take seconds
+# (docs/performance.md). Up to this many, every form is on the page, open.
+FOLD_ABOVE = 3
 POLL_SECONDS = {PhaseStatus.OPEN: 10, PhaseStatus.RESOLVING: 2, PhaseStatus.FAILED: 15}
 
 
@@ -126,6 +132,48 @@ def _guarded(
 
 
 # --- one ship --------------------------------------------------------------------------------------------
+
+
+def _phase_asked(request: HttpRequest, battle: Battle) -> Phase:
+    """Return the phase a panel is asked for: ``?phase=`` (the phase the battle page shows), else the battle's
+    phase open for orders. 404 for a phase not of this battle; 409 when the phase takes no orders (closed,
+    rolled back) or none is open."""
+    raw = request.GET.get("phase", "")
+    if raw:
+        if not raw.isdigit() or len(raw) > 18:
+            raise ApplicationError("no_phase", "There is no such phase in this battle.", status=404)
+        phase = Phase.objects.filter(battle=battle, pk=int(raw)).select_related("battle__campaign").first()
+        if phase is None:
+            raise ApplicationError("no_phase", "There is no such phase in this battle.", status=404)
+    else:
+        phase = selectors.phase_open_for(battle=battle)
+        if phase is None:
+            raise ConflictError("phase_closed", "No phase of this battle is open for orders.")
+    order_forms.check_phase_open(phase)
+    return phase
+
+
+@require_GET
+@_guarded
+def order_panel(request: HttpRequest, battle_id: int, ship_key: str) -> HttpResponse:
+    """One ship's order panel, unbound (its saved order, else the defaults). htmx: the ``ship_panel`` partial
+    that replaces the ship's folded row when the player opens it on the battle page (a phase closed since
+    makes htmx reload the page, which shows why); otherwise a page of its own, the no-JavaScript way to a
+    folded ship's orders. 404 for a ship the user may not order (as on every order endpoint), 409 when no
+    phase takes orders."""
+    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    try:
+        phase = _phase_asked(request, bat)
+    except ConflictError:
+        if _htmx(request):
+            return HttpResponseClientRefresh()
+        raise
+    bship = selectors.order_ship_get(phase=phase, viewer=viewer, ship_key=ship_key)
+    panel = order_forms.panel_for(phase=phase, viewer=viewer, bship=bship)
+    if _htmx(request):
+        return _panel_response(request, bat, viewer, panel)
+    ctx = {"battle": bat, "campaign": bat.campaign, "viewer": viewer, "phase": phase, "panel": panel}
+    return render(request, "battles/order_page.html", ctx)
 
 
 @require_POST
@@ -311,6 +359,22 @@ def side_ready(request: HttpRequest, battle_id: int) -> HttpResponse:
     return render(request, f"{TEMPLATE}#phase_status", ctx, status=status)
 
 
+def ship_url_maker(name: str, battle_id: int) -> Callable[[str], str]:
+    """Return ``key -> reverse(name, args=[battle_id, key])`` for a URL pattern ending in ``<str:ship_key>/``
+    (or with more after it), reversing once: a page listing 200 ships spent a tenth of its time in reverse().
+    A key with a slash, or empty, gets reverse() itself (which refuses it)."""
+    marker = "0shipkey0"
+    template = reverse(name, args=[battle_id, marker])
+    head, tail = template.split(marker)
+
+    def url(key: str) -> str:
+        if not key or "/" in key:
+            return reverse(name, args=[battle_id, key])
+        return head + quote(key, safe=RFC3986_SUBDELIMS + "/~:@") + tail
+
+    return url
+
+
 def orders_context(
     battle: Battle, viewer: Any, phase: Phase | None, bound: dict[str, order_forms.OrderPanel] | None = None
 ) -> dict[str, Any]:
@@ -320,8 +384,12 @@ def orders_context(
         return {"order_panels": [], "ships_of_others": []}
     bships = selectors.battle_ships_for(battle=battle)
     panels = order_forms.panels_for(
-        battle=battle, phase=phase, viewer=viewer, bound=bound, battle_ships=bships
+        battle=battle, phase=phase, viewer=viewer, bound=bound, battle_ships=bships, fold_above=FOLD_ABOVE
     )
+    panel_url = ship_url_maker("battles:order_panel", battle.pk)
+    for panel in panels:
+        if isinstance(panel, order_forms.FoldedPanel):
+            panel.url = panel_url(panel.key)
     others: list[BattleShip] = []
     if viewer.side is not None:
         mine = {p.key for p in panels}
@@ -337,6 +405,7 @@ __all__ = [
     "battle_status",
     "order_check",
     "order_clear",
+    "order_panel",
     "order_repeat",
     "order_save",
     "orders_context",

@@ -156,9 +156,15 @@ def phase_sides(*, phase: Phase) -> list[PhaseSide]:
     return list(PhaseSide.objects.filter(phase=phase).select_related("side").order_by("side__pk"))
 
 
-def state_for(*, battle: Battle, viewer: Viewer, data: dict[str, Any] | None = None) -> BattleState:
-    """Return the battle state (or ``data``, a state as JSON) as the viewer may see it (A2)."""
-    state = rules.from_json(BattleState, data if data is not None else battle.state)
+def state_for(
+    *, battle: Battle, viewer: Viewer, data: dict[str, Any] | None = None, parsed: BattleState | None = None
+) -> BattleState:
+    """Return the battle state (or ``data``, a state as JSON; or ``parsed``, the battle's state read already)
+    as the viewer may see it (A2)."""
+    if parsed is not None:
+        state = parsed
+    else:
+        state = rules.from_json(BattleState, data if data is not None else battle.state)
     return rules.get_ruleset(state.ruleset).view_for(state, viewer.side_key)
 
 

@@ -28,6 +28,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("battles/<id:battle_id>/status/", order_views.battle_status, name="battle_status"),
     path("battles/<id:battle_id>/side/ready/", order_views.side_ready, name="side_ready"),
     path("battles/<id:battle_id>/orders/<str:ship_key>/", order_views.order_save, name="order_save"),
+    path("battles/<id:battle_id>/orders/<str:ship_key>/panel/", order_views.order_panel, name="order_panel"),
     path("battles/<id:battle_id>/orders/<str:ship_key>/check/", order_views.order_check, name="order_check"),
     path("battles/<id:battle_id>/orders/<str:ship_key>/clear/", order_views.order_clear, name="order_clear"),
     path(

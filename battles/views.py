@@ -40,7 +40,7 @@ from battles.forms import (
 from battles.models import Battle, CampaignShip, Phase, PhaseStatus
 from navalwar.errors import ApplicationError, add_to_form
 from rules.base import event_visible
-from rules.model import Event
+from rules.model import BattleState, Event
 
 try:  # the SVG map is written by another developer (battles/mapsvg.py); the page works without it
     from battles.mapsvg import render_map  # type: ignore[import-not-found,unused-ignore]
@@ -429,12 +429,17 @@ def _battle_context(
     bound: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Return the battle page's context; ``bound`` holds order panels just posted (battles.order_views)."""
-    from battles import order_views
+    from battles import order_forms, order_views
 
-    state = selectors.state_for(battle=battle, viewer=viewer)
+    full = rules.from_json(BattleState, battle.state)
     phase = selectors.phase_current(battle=battle)
+    if phase is not None and phase.status == PhaseStatus.OPEN and phase.state_before == battle.state:
+        # An open phase starts from the battle's state: read it once for the page and the order forms.
+        order_forms.remember_state(phase, full)
+    state = selectors.state_for(battle=battle, viewer=viewer, parsed=full)
     last_resolved = (
         Phase.objects.filter(battle=battle, superseded=False, status=PhaseStatus.RESOLVED)
+        .defer("state_before", "state_after")  # only its number and turn are shown
         .order_by("-number")
         .first()
     )
@@ -442,6 +447,7 @@ def _battle_context(
     events = _events(log_rows)
     own = viewer.side.key if viewer.side is not None else None
     ships = sorted(state.ships, key=lambda s: (s.side != own, s.side, s.name))
+    sheet_url = order_views.ship_url_maker("battles:ship_sheet", battle.pk)
     phase_sides = selectors.phase_sides(phase=phase) if phase else []
     my_ready = next((ps for ps in phase_sides if own is not None and ps.side.key == own), None)
     setup = [
@@ -455,6 +461,7 @@ def _battle_context(
         "viewer": viewer,
         "state": state,
         "ships": ships,
+        "ship_rows": [(s, sheet_url(s.id)) for s in ships],
         "phase": phase,
         "phase_sides": phase_sides,
         "my_ready": my_ready,

@@ -58,8 +58,11 @@ def _text(value: JSON, depth: int = 0) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     if isinstance(value, dict):
-        return ", ".join(f"{k.replace('_', ' ')} {_text(v, depth + 1)}" for k, v in value.items()
-                         if v not in (None, "", [], {}))
+        return ", ".join(
+            f"{k.replace('_', ' ')} {_text(v, depth + 1)}"
+            for k, v in value.items()
+            if v not in (None, "", [], {})
+        )
     if isinstance(value, list):
         sep = "; " if any(isinstance(v, (dict, list)) for v in value) else ", "
         more = " ..." if len(value) > 12 else ""
@@ -125,11 +128,23 @@ def _preview(
     errors: dict[str, list[str]] = {}
     if asked:
         path, lines, errors = move_preview(view, ship.id, data, side=ship.side)
-    rows = [{"spec": f, "value": data.get(f.name, f.default if f.default is not None else ""),
-             "errors": errors.get(f.name, [])} for f in fields]
+    rows = [
+        {
+            "spec": f,
+            "value": data.get(f.name, f.default if f.default is not None else ""),
+            "errors": errors.get(f.name, []),
+        }
+        for f in fields
+    ]
     other = [m for k, msgs in errors.items() if k not in names for m in msgs]
-    return {"rows": rows, "path": path, "lines": lines, "errors": errors, "other_errors": other,
-            "asked": asked}
+    return {
+        "rows": rows,
+        "path": path,
+        "lines": lines,
+        "errors": errors,
+        "other_errors": other,
+        "asked": asked,
+    }
 
 
 def _panel_context(request: HttpRequest, battle: Battle, viewer: Viewer) -> dict[str, Any]:
@@ -156,9 +171,12 @@ def _panel_context(request: HttpRequest, battle: Battle, viewer: Viewer) -> dict
     )
     rs = rules.get_ruleset(step.state.ruleset)
     arcs = [
-        {"label": a.label, "range": f"{a.range:g}",
-         # a band per hex (memoir_sea's countdown) says nothing a list of numbers would
-         "bands": ", ".join(f"{b:g}" for b in a.bands) if 0 < len(a.bands) <= 3 else ""}
+        {
+            "label": a.label,
+            "range": f"{a.range:g}",
+            # a band per hex (memoir_sea's countdown) says nothing a list of numbers would
+            "bands": ", ".join(f"{b:g}" for b in a.bands) if 0 < len(a.bands) <= 3 else "",
+        }
         for a in (gun_arcs(step.state, ship) if ship is not None and full else [])
     ]
     sheet_rows, sheet_quiet = _sheet_rows(ship.sheet) if ship is not None else ([], [])
@@ -209,12 +227,20 @@ def battle_map_svg(request: HttpRequest, battle_id: int) -> HttpResponse:
     battle, viewer = battle_get(user=request.user, battle_id=battle_id)
     step = map_step_get(battle=battle, viewer=viewer, index=_int_param(request, "step"))
     label = f"{battle.name}: {step.label}"
-    svg = render_map(step.state, viewer_side=viewer.side_key, events=step.events, previous=step.previous,
-                     size=MAP_SIZE, title=label, caption=label)
+    svg = render_map(
+        step.state,
+        viewer_side=viewer.side_key,
+        events=step.events,
+        previous=step.previous,
+        size=MAP_SIZE,
+        title=label,
+        caption=label,
+    )
     slug = re.sub(r"[^a-z0-9]+", "-", battle.name.lower()).strip("-") or "battle"
     who = viewer.side_key if viewer.side_key else ("umpire" if viewer.side_key is None else "observer")
-    response = HttpResponse('<?xml version="1.0" encoding="UTF-8"?>\n' + svg,
-                            content_type="image/svg+xml; charset=utf-8")
+    response = HttpResponse(
+        '<?xml version="1.0" encoding="UTF-8"?>\n' + svg, content_type="image/svg+xml; charset=utf-8"
+    )
     response["Content-Disposition"] = f'attachment; filename="{slug}-step-{step.index}-{who}.svg"'
     return response
 
@@ -222,11 +248,25 @@ def battle_map_svg(request: HttpRequest, battle_id: int) -> HttpResponse:
 # --- the umpire's set-up editor ----------------------------------------------------------------------------
 
 
-def _setup_context(battle: Battle, viewer: Viewer, state: BattleState, place_form: ShipPlaceForm,
-                   paint_form: TerrainPaintForm, selected: str | None, tool: str) -> dict[str, Any]:
+def _setup_context(
+    battle: Battle,
+    viewer: Viewer,
+    state: BattleState,
+    place_form: ShipPlaceForm,
+    paint_form: TerrainPaintForm,
+    selected: str | None,
+    tool: str,
+) -> dict[str, Any]:
     rs = rules.get_ruleset(state.ruleset)
-    svg = render_map(state, viewer_side=None, selected=selected, size=MAP_SIZE, cells=True, show_arcs=False,
-                     link=lambda s: reverse("battles:battle_setup_map", args=[battle.pk]) + f"?ship={s.id}")
+    svg = render_map(
+        state,
+        viewer_side=None,
+        selected=selected,
+        size=MAP_SIZE,
+        cells=True,
+        show_arcs=False,
+        link=lambda s: reverse("battles:battle_setup_map", args=[battle.pk]) + f"?ship={s.id}",
+    )
     return {
         "battle": battle,
         "viewer": viewer,
@@ -257,13 +297,18 @@ def battle_setup_map(request: HttpRequest, battle_id: int) -> HttpResponse:
     rs = rules.get_ruleset(state.ruleset)
     selected = request.GET.get("ship") or request.POST.get("place-ship") or None
     action = request.POST.get("action", "")
-    place_form = ShipPlaceForm(request.POST if action == "place" else None, state=state, prefix="place",
-                               initial={"ship": selected})
+    place_form = ShipPlaceForm(
+        request.POST if action == "place" else None, state=state, prefix="place", initial={"ship": selected}
+    )
     # the paint tool keeps its kind, side and depth from one click to the next (redirect below)
     keep = ("kind", "side", "depth", "radius")
-    paint_form = TerrainPaintForm(request.POST if action == "paint" else None, state=state, prefix="paint",
-                                  terrain_kinds=rs.terrain_kinds,
-                                  initial={k: request.GET[k] for k in keep if request.GET.get(k)})
+    paint_form = TerrainPaintForm(
+        request.POST if action == "paint" else None,
+        state=state,
+        prefix="paint",
+        terrain_kinds=rs.terrain_kinds,
+        initial={k: request.GET[k] for k in keep if request.GET.get(k)},
+    )
     tool = "paint" if action == "paint" or request.GET.get("tool") == "paint" else "place"
     status = 200
     if request.method == "POST":
@@ -274,17 +319,26 @@ def battle_setup_map(request: HttpRequest, battle_id: int) -> HttpResponse:
             try:
                 if action == "place":
                     map_services.battle_setup_ship_place(
-                        battle=battle, user=request.user, ship_key=form.cleaned_data["ship"],
-                        position=form.cleaned_data["position"], heading=form.cleaned_data.get("heading"))
+                        battle=battle,
+                        user=request.user,
+                        ship_key=form.cleaned_data["ship"],
+                        position=form.cleaned_data["position"],
+                        heading=form.cleaned_data.get("heading"),
+                    )
                 elif form.cleaned_data["kind"] == "clear":
-                    map_services.battle_setup_terrain_clear(battle=battle, user=request.user,
-                                                            position=form.cleaned_data["position"])
+                    map_services.battle_setup_terrain_clear(
+                        battle=battle, user=request.user, position=form.cleaned_data["position"]
+                    )
                 else:
                     assert isinstance(form, TerrainPaintForm)
                     map_services.battle_setup_terrain_paint(
-                        battle=battle, user=request.user, position=form.cleaned_data["position"],
-                        kind=form.cleaned_data["kind"], side=form.cleaned_data.get("side") or "",
-                        props=form.props())
+                        battle=battle,
+                        user=request.user,
+                        position=form.cleaned_data["position"],
+                        kind=form.cleaned_data["kind"],
+                        side=form.cleaned_data.get("side") or "",
+                        props=form.props(),
+                    )
             except ApplicationError as error:
                 add_to_form(form, error)
                 status = error.status
@@ -298,7 +352,7 @@ def battle_setup_map(request: HttpRequest, battle_id: int) -> HttpResponse:
                 return redirect(url + (f"?{query}" if query else ""))
         else:
             status = 400
-    ctx = _setup_context(battle, viewer, rules.from_json(BattleState, battle.state), place_form, paint_form,
-                         selected, tool)
+    ctx = _setup_context(
+        battle, viewer, rules.from_json(BattleState, battle.state), place_form, paint_form, selected, tool
+    )
     return render(request, "battles/map/setup.html", ctx, status=status)
-

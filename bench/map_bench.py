@@ -65,9 +65,17 @@ def two_lines(state: BattleState, n: int = N_SHIPS) -> tuple[BattleState, tuple[
             ships.append(replace(t, id=sid, name=f"{t.name} {i + 1}", position=pos, heading=heading))
             events.append(Event(kind="move", text="", turn=1, ship_id=sid, data={"path": path}))
     for i in range(per_side):
-        events.append(Event(kind="fire", text="", turn=1, ship_id=f"{sides[0]}-{i:03d}",
-                            target_id=f"{sides[1]}-{i:03d}", outcome="hit" if i % 3 == 0 else "miss",
-                            data={"hits": 1 if i % 3 == 0 else 0}))
+        events.append(
+            Event(
+                kind="fire",
+                text="",
+                turn=1,
+                ship_id=f"{sides[0]}-{i:03d}",
+                target_id=f"{sides[1]}-{i:03d}",
+                outcome="hit" if i % 3 == 0 else "miss",
+                data={"hits": 1 if i % 3 == 0 else 0},
+            )
+        )
     return replace(state, map=spec, ships=tuple(ships)), tuple(events)
 
 
@@ -103,12 +111,24 @@ def main() -> None:
     if not any(get_geometry(k).startswith("table") for k in done):
         sc = next(iter(bundled_scenarios().values()))
         state, _ = scenario_state(sc, SeededDice(1))
-        table = replace(state, map=MapSpec(geometry="table_in", width=96, height=72),
-                        ships=tuple(replace(s, position=Point(x=10.0, y=10.0)) for s in state.ships))
+        table = replace(
+            state,
+            map=MapSpec(geometry="table_in", width=96, height=72),
+            ships=tuple(replace(s, position=Point(x=10.0, y=10.0)) for s in state.ships),
+        )
         big, events = two_lines(table)
         ms, cpu, size = bench(big, events, args.repeat)
-        print(ROW.format("(hex scenario on a 96 x 72 in table)", sc.ruleset, "table_in", len(big.ships),
-                         f"{ms:.1f}", f"{cpu:.1f}", size))
+        print(
+            ROW.format(
+                "(hex scenario on a 96 x 72 in table)",
+                sc.ruleset,
+                "table_in",
+                len(big.ships),
+                f"{ms:.1f}",
+                f"{cpu:.1f}",
+                size,
+            )
+        )
 
 
 def get_geometry(ruleset: str) -> str:

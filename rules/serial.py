@@ -3,6 +3,11 @@
 ``to_json(obj)`` turns a dataclass (and the tuples, dicts and unions inside it) into plain JSON
 values; ``from_json(cls, data)`` builds it back, checking types as it goes. A malformed document
 raises :class:`rules.errors.InvalidDocument` naming the path of the bad value.
+
+``from_json`` first runs a reader compiled once per type (:func:`_reader`), which checks exactly what
+:func:`_convert` checks but builds no path strings; only when it refuses a document does ``_convert`` run,
+to name the bad value. (Reading a 200-ship state and its 600 log events was most of the battle page's time:
+docs/performance.md.)
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ import dataclasses
 import math
 import types
 import typing
+from collections.abc import Callable
 from functools import cache
 from typing import Any, TypeVar, Union, get_args, get_origin
 
@@ -40,7 +46,13 @@ def from_json(cls: type[T], data: Any, path: str = "$") -> T:
 
     Raise :class:`InvalidDocument` when a key is missing or unknown, or a value has the wrong type.
     """
-    result: T = _convert(cls, data, path)
+    try:
+        fast: T = _reader(typing.cast(Any, cls))(data)
+    except _Mismatch:
+        pass
+    else:
+        return fast
+    result: T = _convert(cls, data, path)  # raises InvalidDocument (or TypeError) naming the path
     return result
 
 
@@ -150,3 +162,201 @@ def _convert(tp: Any, data: Any, path: str) -> Any:
         # the inner, unexpanded reference of the recursive JSON alias
         return _check_json(data, path)
     raise TypeError(f"{path}: the model uses a type serial cannot read: {tp!r}")
+
+
+# --- the compiled readers (no paths: a refusal sends from_json to _convert) --------------------------------
+
+
+class _Mismatch(Exception):
+    """A compiled reader's refusal; :func:`_convert` then reads the document again and says why."""
+
+
+_Reader = Callable[[Any], Any]
+
+
+def _refuse(data: Any) -> Any:
+    raise _Mismatch
+
+
+def _identity(data: Any) -> Any:
+    return data
+
+
+def _is_json(data: Any) -> bool:
+    """Return True if ``data`` is made only of JSON values (what :func:`_check_json` accepts)."""
+    if data is None or isinstance(data, (bool, int, str)):
+        return True
+    if isinstance(data, float):
+        return math.isfinite(data)
+    if isinstance(data, list):
+        return all(_is_json(v) for v in data)
+    if isinstance(data, dict):
+        return all(isinstance(k, str) and _is_json(v) for k, v in data.items())
+    return False
+
+
+def _read_json(data: Any) -> Any:
+    if not _is_json(data):
+        raise _Mismatch
+    return data
+
+
+def _read_float(data: Any) -> Any:
+    if isinstance(data, bool) or not isinstance(data, (int, float)) or not math.isfinite(data):
+        raise _Mismatch
+    return float(data)
+
+
+def _read_int(data: Any) -> Any:
+    if isinstance(data, bool) or not isinstance(data, int):
+        raise _Mismatch
+    return data
+
+
+def _read_none(data: Any) -> Any:
+    if data is not None:
+        raise _Mismatch
+    return None
+
+
+def _instance_reader(tp: type) -> _Reader:
+    def read(data: Any) -> Any:
+        if not isinstance(data, tp):
+            raise _Mismatch
+        return data
+
+    return read
+
+
+def _union_reader(args: tuple[Any, ...]) -> _Reader:
+    readers = tuple(_reader(a) for a in args)
+
+    def read(data: Any) -> Any:
+        for reader in readers:
+            try:
+                return reader(data)
+            except _Mismatch:
+                continue
+        raise _Mismatch
+
+    return read
+
+
+def _literal_reader(args: tuple[Any, ...]) -> _Reader:
+    def read(data: Any) -> Any:
+        if data not in args:
+            raise _Mismatch
+        return data
+
+    return read
+
+
+def _dataclass_reader(tp: type) -> _Reader:
+    # The fields' readers are made on the first call, so that a dataclass may refer to itself.
+    plan: list[tuple[frozenset[str], tuple[tuple[str, _Reader, bool], ...]]] = []
+
+    def read(data: Any) -> Any:
+        if not plan:
+            hints = _hints(tp)
+            fields = dataclasses.fields(tp)
+            steps = tuple(
+                (
+                    f.name,
+                    _reader(hints[f.name]),
+                    f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING,
+                )
+                for f in fields
+            )
+            plan.append((frozenset(f.name for f in fields), steps))
+        names, steps = plan[0]
+        if not isinstance(data, dict) or not names.issuperset(data):
+            raise _Mismatch
+        kwargs = {}
+        for name, reader, required in steps:
+            if name in data:
+                kwargs[name] = reader(data[name])
+            elif required:
+                raise _Mismatch
+        try:
+            return tp(**kwargs)
+        except InvalidDocument:
+            raise _Mismatch from None
+
+    return read
+
+
+def _tuple_reader(args: tuple[Any, ...]) -> _Reader:
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = _reader(args[0])
+
+        def read_all(data: Any) -> Any:
+            if not isinstance(data, list):
+                raise _Mismatch
+            return tuple([item(v) for v in data])
+
+        return read_all
+    readers = tuple(_reader(a) for a in args)
+
+    def read_fixed(data: Any) -> Any:
+        if not isinstance(data, list) or len(data) != len(readers):
+            raise _Mismatch
+        return tuple([r(v) for r, v in zip(readers, data, strict=True)])
+
+    return read_fixed
+
+
+def _list_reader(arg: Any) -> _Reader:
+    item = _reader(arg)
+
+    def read(data: Any) -> Any:
+        if not isinstance(data, list):
+            raise _Mismatch
+        return [item(v) for v in data]
+
+    return read
+
+
+def _dict_reader(arg: Any) -> _Reader:
+    value = _reader(arg)
+
+    def read(data: Any) -> Any:
+        if not isinstance(data, dict):
+            raise _Mismatch
+        return {str(k): value(v) for k, v in data.items()}
+
+    return read
+
+
+@cache
+def _reader(tp: Any) -> _Reader:
+    """Return the reader of type ``tp``: the checks of :func:`_convert`, in its order, without paths."""
+    if tp is Any:
+        return _identity
+    origin = get_origin(tp)
+    if origin in (Union, types.UnionType) and _is_json_alias(tp):
+        return _read_json
+    if origin in (Union, types.UnionType):
+        return _union_reader(get_args(tp))
+    if origin is typing.Literal:
+        return _literal_reader(get_args(tp))
+    if tp is type(None):
+        return _read_none
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return _dataclass_reader(tp)
+    if origin is tuple:
+        return _tuple_reader(get_args(tp))
+    if origin is list:
+        (arg,) = get_args(tp)
+        return _list_reader(arg)
+    if origin is dict:
+        _, vt = get_args(tp)
+        return _dict_reader(vt)
+    if tp is float:
+        return _read_float
+    if tp is int:
+        return _read_int
+    if tp in (str, bool):
+        return _instance_reader(tp)
+    if isinstance(tp, typing.ForwardRef):
+        return _read_json
+    return _refuse  # _convert raises the TypeError that names the type

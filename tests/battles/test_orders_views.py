@@ -260,8 +260,12 @@ def test_check_shows_errors_and_preview_and_saves_nothing(case: Case) -> None:
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_target_selects_list_only_legal_targets(case: Case) -> None:
     game = _game(case)
+    client = _client(game.players[case.side])
 
-    html = _html(_client(game.players[case.side]).get(reverse("battles:battle", args=[game.battle.pk])))
+    page = _html(client.get(reverse("battles:battle", args=[game.battle.pk])))
+    # A fleet of more than three ships is folded: the ship's form is what opening it loads (order_panel).
+    folded = f'class="ship-orders ship-orders--folded" id="ship-{case.ship}"' in page
+    html = _html(client.get(_url("order_panel", game, case.ship), headers=HX)) if folded else page
 
     for name, values in case.options.items():
         assert _options(html, case.ship, name) == values
@@ -526,10 +530,10 @@ def test_repeat_last_orders_copies_the_previous_phase_order(django_capture_on_co
     _resolve_first_phase(game, django_capture_on_commit_callbacks)
     client = _client(player)
 
-    page = _html(client.get(reverse("battles:battle", args=[game.battle.pk])))
+    form = _html(client.get(_url("order_panel", game, "teresa"), headers=HX))  # Spain's six ships are folded
     response = _post(client, "order_repeat", game, "teresa", {}, headers=HX)
 
-    assert "Repeat last orders</button>" in page
+    assert "Repeat last orders</button>" in form
     assert response.status_code == 200
     assert "Infanta Maria Teresa repeats her orders of phase 1." in _html(response)
     assert Order.objects.get(phase=game.phase, battle_ship__ship_key="teresa").data == {"course": "FLF"}
@@ -792,3 +796,80 @@ def test_an_absurd_number_of_hexes_is_refused_without_previewing_or_listing_it(h
     assert "Ends at" not in html
     assert len(html) < 50_000
     assert not Order.objects.exists()
+
+
+# --- a fleet of more than three ships: folded, each ship's form loaded when opened (order_panel) ----------
+
+
+def test_a_big_fleet_is_folded_and_a_ships_form_loads_when_it_is_opened() -> None:
+    case = CASES[2]  # Santiago de Cuba: Spain has six ships
+    game = _game(case)
+    services.orders_submit(phase=game.phase, user=game.players["spain"], ship_key="teresa", data=case.saved)
+    client = _client(game.players["spain"])
+    url = _url("order_panel", game, "teresa")
+
+    page = _html(client.get(reverse("battles:battle", args=[game.battle.pk])))
+    htmx = client.get(url, {"phase": game.phase.pk}, headers=HX)
+    plain = client.get(url)
+
+    assert page.count('<details class="ship-orders ship-orders--folded') == 6
+    assert 'name="ship_key"' not in page  # no form on the page until a ship is opened
+    assert (
+        '<details class="ship-orders ship-orders--folded ship-orders--saved" id="ship-teresa"\n'
+        f'         hx-get="{url}?phase={game.phase.pk}" hx-trigger="toggle once" hx-swap="outerHTML">'
+    ) in page
+    assert f'<a href="{url}">Orders for Infanta Maria Teresa</a>' in page  # without JavaScript
+    assert htmx.status_code == 200
+    assert (
+        _html(htmx)
+        .lstrip()
+        .startswith('<details class="ship-orders ship-orders--saved" id="ship-teresa" open>')
+    )
+    assert "<html" not in _html(htmx) and 'name="ship_key" value="teresa"' in _html(htmx)
+    assert '<option value="gloucester" selected>' in _html(htmx)  # the saved order
+    assert plain.status_code == 200
+    assert "<h1>Orders for Infanta Maria Teresa</h1>" in _html(plain)
+    assert f'action="{_url("order_save", game, "teresa")}"' in _html(plain)
+    assert '<option value="gloucester" selected>' in _html(plain)
+
+
+@pytest.mark.parametrize("headers", [{}, HX], ids=["page", "htmx"])
+def test_another_sides_ships_orders_page_is_no_ship_at_all(headers: dict[str, str]) -> None:
+    import re
+
+    game = _game(CASES[2])
+    client = _client(game.players["spain"])
+
+    theirs = client.get(_url("order_panel", game, "indiana"), headers=headers)
+    nothing = client.get(_url("order_panel", game, "no_such_ship"), headers=headers)
+
+    def text(response: Any) -> str:  # the CSRF token differs from one answer to the next
+        return re.sub(r'(csrfmiddlewaretoken" value=|X-CSRFToken": )"[^"]+"', "", _html(response))
+
+    assert theirs.status_code == nothing.status_code == 404
+    assert "There is no such ship under your command in this battle." in _html(theirs)
+    assert text(theirs) == text(nothing)
+    assert "indiana" not in _html(theirs).lower()
+
+
+def test_a_ships_form_asked_for_a_closed_phase_reloads_the_page_or_says_so(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game = _game(CASES[2])
+    first = game.phase
+    with django_capture_on_commit_callbacks(execute=True):
+        services.phase_close(phase=first, user=game.umpire)
+    assert game.phase.number == 2 and game.phase.status == "open"
+    client = _client(game.players["spain"])
+    url = _url("order_panel", game, "teresa")
+
+    htmx = client.get(url, {"phase": first.pk}, headers=HX)
+    plain = client.get(url, {"phase": first.pk})
+    current = client.get(url)
+    forged = client.get(url, {"phase": "1 OR 1=1"})
+
+    assert htmx.status_code == 200 and htmx["HX-Refresh"] == "true"
+    assert plain.status_code == 409
+    assert "This phase is closed: orders are no longer accepted." in _html(plain)
+    assert current.status_code == 200 and f'name="phase" value="{game.phase.pk}"' in _html(current)
+    assert forged.status_code == 404 and "There is no such phase in this battle." in _html(forged)

@@ -249,11 +249,20 @@ def change(page: Any, panel: str, field: str, value: str) -> None:
     page.wait_for_selector(f"#{panel} .message--info:has-text('These orders are legal.')")
 
 
+def open_orders(page: Any, panel: str) -> None:
+    """Open a ship's orders as a player does, with a click on its name, unless they are open already (a fleet
+    of up to three ships shows every form open); a big fleet's ships are folded and the click loads the
+    ship's form in place (htmx, battles:order_panel)."""
+    if not page.locator(f"#{panel}").evaluate("el => el.open"):
+        page.click(f"#{panel} > summary")
+    page.wait_for_selector(f"#{panel}[open] form.order-form")
+
+
 def save_orders(page: Any, panel: str, orders: Orders) -> str | None:
     """Open a ship's panel and give it ``orders``: the movement field at its largest legal value, then in the
     first fire field whose select offers one of the targets, the first offered; save. Return the target
     picked (None: no fire order)."""
-    page.evaluate(f"document.getElementById('{panel}').open = true")
+    open_orders(page, panel)
     if orders.move is not None:
         selector = f"#{panel} [name={orders.move}]"
         if page.locator(selector).evaluate("e => e.tagName") == "SELECT":

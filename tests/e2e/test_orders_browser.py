@@ -139,7 +139,14 @@ def test_every_rule_sets_panel_checks_on_change(
     _log_in(page, live_server.url, game.players[side].username)
     page.goto(f"{live_server.url}/battles/{game.battle.pk}/")
     panel = f"#ship-{ship}"
-    page.evaluate(f"document.querySelector('{panel}').open = true")
+    folded = page.locator(f"{panel}.ship-orders--folded").count() == 1
+    # A fleet of more than three ships is folded: no form on the page until the player opens a ship (a click
+    # on its name loads the form in place, htmx); up to three, every form is on the page, open.
+    assert folded == (game.battle.ships.filter(campaign_ship__side__key=side).count() > 3)
+    assert page.locator(f"{panel} form").count() == (0 if folded else 1)
+    if folded:
+        page.click(f"{panel} > summary")
+    page.wait_for_selector(f"{panel}[open] form.order-form")
     field, value = change
     selector = f"#o-{ship}-{field}"
     if page.locator(selector).evaluate("el => el.tagName") == "SELECT":

@@ -93,6 +93,9 @@ MATRIX: dict[str, dict[str, tuple[int | str, ...]]] = {
     # test_valid_posts_from_the_wrong_visitor_change_nothing)
     "battles:order_save": {"GET": (L, E, E, E, E, E), "POST": (L, 400, 400, 400, 404, 404)},
     "battles:order_check": {"GET": (L, E, E, E, E, E), "POST": (L, 400, 400, 400, 404, 404)},
+    # a ship's form (the open phase): Britain's player and the umpire; Germany's player gets the answer of a
+    # made-up ship (test_another_sides_ships_orders_page_is_no_ship_at_all in tests/battles)
+    "battles:order_panel": {"GET": (L, 200, 404, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     "battles:order_clear": {"GET": (L, E, E, E, E, E), "POST": (L, 400, 400, 400, 404, 404)},
     "battles:order_repeat": {"GET": (L, E, E, E, E, E), "POST": (L, 400, 400, 400, 404, 404)},
     "battles:umpire": {"GET": (L, E, E, E, E, E), "POST": (L, 404, 404, 302, 404, 404)},
