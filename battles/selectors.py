@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -100,6 +101,21 @@ def memberships_for_user(*, user: Any) -> list[Membership]:
         .select_related("campaign", "side")
         .order_by("-campaign__created_at")
     )
+
+
+UMPIRE_ONLY = "Only an umpire of this campaign may do that."
+"""The refusal of an umpire-only page or form to a member of the campaign who is not its umpire."""
+
+
+def require_umpire(viewer: Viewer) -> None:
+    """Refuse a campaign member who is not its umpire: ``PermissionDenied`` (403, the message on the page).
+
+    The access policy of every umpire-only page and form, GET and POST alike: someone who may not see the
+    campaign gets 404 (``viewer_get``), a member who is not its umpire 403 with :data:`UMPIRE_ONLY`. Call it
+    before anything is looked up or read from the request, so the answer is the same for every object.
+    """
+    if not viewer.is_umpire:
+        raise PermissionDenied(UMPIRE_ONLY)
 
 
 def campaign_get(*, user: Any, campaign_id: int) -> tuple[Campaign, Viewer]:

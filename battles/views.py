@@ -1,6 +1,8 @@
 """Pages of the battles app. Views validate forms, call a service or a selector, and render; no game logic.
 
 Every page is scoped by the user through battles.selectors (another campaign's or side's object is a 404).
+Umpire-only pages and forms (GET and POST) answer 404 to someone who may not see the campaign and 403 to a
+member who is not its umpire (``selectors.require_umpire``), before anything is read or saved.
 POST views answer htmx requests with the ``orders`` partial of the battle page and plain posts with a
 redirect, so the site works without JavaScript.
 """
@@ -189,7 +191,8 @@ def _settings_form(campaign: Any, data: Any = None) -> CampaignSettingsForm:
 def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Save the campaign's settings (umpire): A7's default orders, deadlines and the rule set's options.
     Battles already running keep the options they started with."""
-    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    selectors.require_umpire(viewer)
     form = _settings_form(camp, request.POST)
     if form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if v is not None and v != ""}
@@ -207,7 +210,8 @@ def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_POST
 def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Create an invitation link (umpire)."""
-    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    selectors.require_umpire(viewer)
     form = InvitationForm(request.POST, campaign=camp)
     if form.is_valid():
         try:
@@ -231,7 +235,8 @@ def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_POST
 def battle_scenario(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Create and start a battle from a bundled scenario (umpire)."""
-    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    selectors.require_umpire(viewer)
     form = ScenarioBattleForm(request.POST, ruleset=camp.ruleset)
     if not form.is_valid():
         messages.error(request, "Choose a scenario.")
@@ -261,8 +266,7 @@ def _finite(text: Any) -> float:
 def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Create a battle from the campaign's own ships: one row per ship with its start (umpire)."""
     camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    if not viewer.is_umpire:
-        raise Http404("No such page.")
+    selectors.require_umpire(viewer)
     rs = rules.get_ruleset(camp.ruleset)
     hexes = rs.geometry.startswith("hex")
     ships = list(
@@ -350,8 +354,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpResponse:
     """Umpire's page for a campaign ship: assign its commander, repair it (recorded), see its repairs."""
     camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    if not viewer.is_umpire:
-        raise Http404("No such page.")
+    selectors.require_umpire(viewer)
     cship = (
         CampaignShip.objects.select_related("ship__ship_class", "side", "commander")
         .filter(campaign=camp, pk=ship_id)
@@ -539,8 +542,7 @@ def ready_post(request: HttpRequest, battle_id: int) -> HttpResponse:
 def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     """The umpire's battle tools: resolve now, extend a deadline, retry, roll back, end the battle."""
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
-    if not viewer.is_umpire:
-        raise Http404("No such page.")
+    selectors.require_umpire(viewer)
     action = request.POST.get("action", "")
     phase = selectors.phase_current(battle=bat)
     try:
@@ -628,10 +630,10 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
     """Render a ship's status sheet: full for its own side and the umpire, the public sheet for others (A2).
     The umpire edits the ship's state here, with a reason."""
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    if request.method == "POST":
+        selectors.require_umpire(viewer)  # before the ship is looked up: the same answer for every ship
     bship, ship, full = selectors.ship_get(battle=bat, viewer=viewer, ship_key=ship_key)
     if request.method == "POST":
-        if not viewer.is_umpire:
-            raise Http404("No such page.")
         import json
 
         try:
