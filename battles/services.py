@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import os
 import secrets
 import socket
@@ -57,6 +58,7 @@ from battles.models import (
 from fleets.models import Nation, Ship, ShipClass
 from navalwar.errors import ApplicationError, ConflictError, PermissionDeniedError
 from rules.base import DEFAULT_POLICIES, validate_fields
+from rules.geometry import hex_to_offset, on_hex_map, on_table
 from rules.model import BattleState, Conditions, Event, Hex, MapSpec, Point, ShipOrder, ShipState, SideInfo
 
 logger = logging.getLogger(__name__)
@@ -586,6 +588,48 @@ class Placement:
     ship_key: str = ""
 
 
+def map_bounds(map_spec: MapSpec) -> str:
+    """Return the map's bounds in its own units, for a message: ``"24 x 18 hexes (columns 0-23, rows 0-17)"``,
+    ``"96 x 72 inches (x 0-96, y 0-72)"``, ``"2400 x 1800 mm (x 0-2400, y 0-1800)"``.
+
+    A hex map (``hex6``/``hex12``) holds the columns 0 <= col < width and rows 0 <= row < height of its
+    "odd-q" layout (``rules.geometry.hex_to_offset``); a table (``table_in``/``table_mm``) holds
+    0 <= x <= width, 0 <= y <= height, the origin at its north-west corner (``rules.geometry.on_table``).
+    """
+    w, h = map_spec.width, map_spec.height
+    if map_spec.geometry.startswith("hex"):
+        return f"{w:g} x {h:g} hexes (columns 0-{math.ceil(w) - 1}, rows 0-{math.ceil(h) - 1})"
+    unit = "mm" if map_spec.geometry == "table_mm" else "inches"
+    return f"{w:g} x {h:g} {unit} (x 0-{w:g}, y 0-{h:g})"
+
+
+def placement_errors(*, placements: Sequence[Placement], map_spec: MapSpec) -> list[str]:
+    """Return one message per placement that is off the map (none: every ship starts on it), e.g.
+    ``"Hood at q 30, r 5 (column 30, row 20) is off the map: 24 x 18 hexes (columns 0-23, rows 0-17)."``
+
+    A placement of the wrong kind (a table point on a hex map, or a hex on a table) is reported too. The
+    set-up editor makes the same check on each ship it places (``map_services``); this is the battle form's.
+    """
+    errors = []
+    hexes = map_spec.geometry.startswith("hex")
+    bounds = map_bounds(map_spec)
+    for p in placements:
+        name = p.campaign_ship.ship.name
+        pos = p.position
+        if hexes and isinstance(pos, Hex):
+            col, row = hex_to_offset(pos)
+            if not on_hex_map(pos, map_spec.width, map_spec.height):
+                errors.append(
+                    f"{name} at q {pos.q}, r {pos.r} (column {col}, row {row}) is off the map: {bounds}."
+                )
+        elif not hexes and isinstance(pos, Point):
+            if not on_table(pos, map_spec.width, map_spec.height):
+                errors.append(f"{name} at x {pos.x:g}, y {pos.y:g} is off the map: {bounds}.")
+        else:
+            errors.append(f"{name} needs {'a hex (q, r)' if hexes else 'a table (x, y)'} position.")
+    return errors
+
+
 def battle_create(
     *,
     campaign: Campaign,
@@ -602,11 +646,17 @@ def battle_create(
 
     The map defaults to the rule set's default size. Ships carry their campaign sheet. The rule set's
     set-up (``RuleSet.setup``) completes the state; its errors (a heading that is not a hex facing...)
-    come back as ``bad_setup``. Raise ``ship_unavailable`` for a ship the campaign has lost.
+    come back as ``bad_setup``. Raise ``ship_unavailable`` for a ship the campaign has lost, ``off_map`` (one
+    message per ship, :func:`placement_errors`) for a start off the map.
     """
     rs = rules.get_ruleset(campaign.ruleset)
     if not placements:
         raise ApplicationError("no_ships", "Place at least one ship of each side.")
+    width, height = rs.default_map
+    map_spec = map_spec or MapSpec(geometry=rs.geometry, width=width, height=height)
+    off_map = placement_errors(placements=placements, map_spec=map_spec)
+    if off_map:
+        raise ApplicationError("off_map", " ".join(off_map), fields={"position": off_map})
     with transaction.atomic():
         _require_umpire(campaign.pk, user)
         sides = list(Side.objects.filter(campaign=campaign))
@@ -640,10 +690,9 @@ def battle_create(
                     sheet=dict(cs.sheet or {}),
                 )
             )
-        width, height = rs.default_map
         state = BattleState(
             ruleset=campaign.ruleset,
-            map=map_spec or MapSpec(geometry=rs.geometry, width=width, height=height),
+            map=map_spec,
             sides=tuple(SideInfo(key=s.key, name=s.name, colour=s.colour) for s in sides),
             ships=tuple(ships),
             conditions=conditions or Conditions(),

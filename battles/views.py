@@ -321,6 +321,9 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             errors.append(f"The map is at most {most[0]:g} x {most[1]:g} (ten times the rule set's default).")
         if len(request.POST.get("name", "")) > 120:  # Battle.name
             errors.append("The name has at most 120 characters.")
+        if not errors:  # the set-up editor checks each ship it places; this form checks them all at once
+            map_spec = MapSpec(geometry=rs.geometry, width=width, height=height)
+            errors += services.placement_errors(placements=placements, map_spec=map_spec)
         if not errors:
             try:
                 battle = services.battle_create(
@@ -328,7 +331,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     user=request.user,
                     name=request.POST.get("name") or "Battle",
                     placements=placements,
-                    map_spec=MapSpec(geometry=rs.geometry, width=width, height=height),
+                    map_spec=map_spec,
                     conditions=conditions,
                     terrain=terrain,
                 )
