@@ -146,6 +146,15 @@ def _battle_options(campaign: Campaign) -> dict[str, Any]:
     return {k: v for k, v in (campaign.settings or {}).items() if k in keys}
 
 
+def carried_sheet(*, ruleset: str, sheet: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return the part of a campaign ship's sheet a new battle carries: all of it but the values the rule set
+    works out from a campaign option at set-up (``RuleSet.option_sheet_keys``), which that battle's own
+    options work out again (NW-CAMP-01: options apply to new battles; damage is carried)."""
+    rs = rules.get_ruleset(ruleset)
+    derived = {key for keys in rs.option_sheet_keys.values() for key in keys}
+    return {k: v for k, v in (sheet or {}).items() if k not in derived}
+
+
 # --- profiles --------------------------------------------------------------------------------------------
 
 
@@ -429,6 +438,23 @@ def campaign_ship_assign(*, campaign_ship: CampaignShip, user: Any, commander: A
     return campaign_ship
 
 
+def _derived_values_unchanged(cship: CampaignShip, sheet: Mapping[str, Any]) -> None:
+    """Refuse a repair that changes a sheet value the next battle works out again from an option
+    (NW-CAMP-01): the change would be lost without a word."""
+    campaign = Campaign.objects.only("ruleset").get(pk=cship.campaign_id)
+    rs = rules.get_ruleset(campaign.ruleset)
+    labels = {spec.name: spec.label for spec in rs.options}
+    errors = [
+        f"{key} is worked out again from the ship's class and the campaign's option "
+        f"'{labels.get(option, option)}' when each battle is set up; a repair cannot change it (NW-CAMP-01)."
+        for option, keys in rs.option_sheet_keys.items()
+        for key in keys
+        if key in sheet and sheet[key] != (cship.sheet or {}).get(key)
+    ]
+    if errors:
+        raise ApplicationError("derived_sheet_value", " ".join(errors), fields={"sheet": errors})
+
+
 def campaign_ship_repair(
     *,
     campaign_ship: CampaignShip,
@@ -439,7 +465,8 @@ def campaign_ship_repair(
 ) -> RepairRecord:
     """Repair (or otherwise edit) a campaign ship between battles; record before, after and the reason.
 
-    Refused (``ship_in_battle``) while the ship is in an active battle: use :func:`battle_ship_edit` there.
+    Refused (``ship_in_battle``) while the ship is in an active battle: use :func:`battle_ship_edit` there;
+    ``derived_sheet_value`` for a change to a value each battle works out from an option (NW-CAMP-01).
     """
     if not reason.strip():
         raise ApplicationError(
@@ -450,6 +477,8 @@ def campaign_ship_repair(
     with transaction.atomic():
         _require_umpire(campaign_ship.campaign_id, user)
         cship = CampaignShip.objects.select_for_update().get(pk=campaign_ship.pk)
+        if sheet is not None:
+            _derived_values_unchanged(cship, sheet)
         if BattleShip.objects.filter(campaign_ship=cship, battle__status=BattleStatus.ACTIVE).exists():
             raise ConflictError("ship_in_battle", f"{cship} is in an active battle; edit it in the battle.")
         before = {"status": cship.status, "sheet": cship.sheet}
@@ -503,7 +532,8 @@ def battle_create_from_scenario(
 
     Ship classes and ships are created or reused in fleets (get_or_create on (ruleset, key)); each scenario
     ship becomes a CampaignShip of the campaign side with the scenario side's key (reused, with the sheet and
-    status it carries, when the campaign already has it) and a BattleShip whose ``ship_key`` is the scenario
+    status it carries, when the campaign already has it; the values worked out from the options are worked
+    out again, :func:`carried_sheet`) and a BattleShip whose ``ship_key`` is the scenario
     ship's id. Ships the campaign has lost (sunk, struck, captured) stay out. With ``start`` the battle
     becomes active and its first phase opens. Raise ``unknown_scenario``, ``wrong_ruleset``, ``missing_side``.
     """
@@ -549,9 +579,8 @@ def battle_create_from_scenario(
             elif cship.status not in (ShipStatus.ACTIVE, ShipStatus.WITHDRAWN):
                 continue
             else:
-                st_ship = replace(
-                    st_ship, sheet={**st_ship.sheet, **(cship.sheet or {})}, side=cship.side.key
-                )
+                carried = carried_sheet(ruleset=campaign.ruleset, sheet=cship.sheet)
+                st_ship = replace(st_ship, sheet={**st_ship.sheet, **carried}, side=cship.side.key)
             ships.append(st_ship)
             battle_ships.append(BattleShip(battle=battle, campaign_ship=cship, ship_key=sc_ship.id))
         BattleShip.objects.bulk_create(battle_ships)
@@ -644,7 +673,8 @@ def battle_create(
 ) -> Battle:
     """Create a battle from the campaign's own ships (umpire only): each placement gives a ship's start.
 
-    The map defaults to the rule set's default size. Ships carry their campaign sheet. The rule set's
+    The map defaults to the rule set's default size. Ships carry their campaign sheet, but for the values
+    the battle's options work out again (:func:`carried_sheet`, NW-CAMP-01). The rule set's
     set-up (``RuleSet.setup``) completes the state; its errors (a heading that is not a hex facing...)
     come back as ``bad_setup``. Raise ``ship_unavailable`` for a ship the campaign has lost, ``off_map`` (one
     message per ship, :func:`placement_errors`) for a start off the map.
@@ -687,7 +717,7 @@ def battle_create(
                     heading=float(p.heading),
                     speed=float(p.speed),
                     stats=dict(cs.ship.ship_class.stats),
-                    sheet=dict(cs.sheet or {}),
+                    sheet=carried_sheet(ruleset=campaign.ruleset, sheet=cs.sheet),
                 )
             )
         state = BattleState(

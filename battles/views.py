@@ -190,18 +190,23 @@ def _settings_form(campaign: Any, data: Any = None) -> CampaignSettingsForm:
 @require_POST
 def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Save the campaign's settings (umpire): A7's default orders, deadlines and the rule set's options.
-    Battles already running keep the options they started with."""
+    Battles already created keep the options they started with; a change mid-campaign is answered with a
+    warning of what will and will not change (``selectors.settings_change_summary``, NW-CAMP-01)."""
     camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     selectors.require_umpire(viewer)
     form = _settings_form(camp, request.POST)
     if form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if v is not None and v != ""}
+        old = dict(camp.settings or {})
         try:
             services.campaign_settings_update(campaign=camp, user=request.user, settings=data)
         except ApplicationError as error:
             messages.error(request, _error_message(error))
         else:
             messages.success(request, "Campaign settings saved; new battles use them.")
+            # NW-CAMP-01: what the change does and does not do to the battles and ships already there
+            for line in selectors.settings_change_summary(campaign=camp, old=old, new=camp.settings):
+                messages.warning(request, line)
     else:
         messages.error(request, "The settings have errors: " + form.errors.as_text())
     return redirect("battles:campaign", camp.pk)

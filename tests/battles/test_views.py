@@ -612,8 +612,11 @@ def test_umpire_sets_campaign_settings_and_new_battles_use_them(game: Any) -> No
 
     state = rules.from_json(rules.BattleState, battle.state)
     assert (state.options["belt_armour"], state.options["default_orders"]) == (True, "hold")
-    # Ships already in the campaign carry their sheet, set-up values included (protection stays 9).
-    assert state.ship("kgv").sheet["protection"] == 9
+    # NW-CAMP-01: the ships already in the campaign carry their sheet, but protection is worked out again with
+    # the belt (36,727 t, 14.7 in: 9 + 4, 7.0); the first battle keeps the options it began with.
+    assert state.ship("kgv").sheet["protection"] == 13
+    first = rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state)
+    assert (first.options["belt_armour"], first.ship("kgv").sheet["protection"]) == (False, 9)
     denied = _client(game.players["britain"]).post(
         url, {"default_orders": "captain", "deadline_hours": 1, "reminder_hours": 0}, follow=True
     )
