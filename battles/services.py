@@ -734,7 +734,9 @@ def battle_create(
             state, setup_events = rs.setup(
                 state, rules.SeededDice(dice_seed(battle_id=battle.pk, purpose="setup"))
             )
-        except rules.RulesError as exc:
+        except (rules.RulesError, ValueError, TypeError, KeyError) as exc:
+            # acw_river and memoir_sea refuse a heading that is no hex facing with ValueError (as the set-up
+            # editor's map_services._validated expects): it was a 500 here
             raise ApplicationError("bad_setup", f"The rules refuse this set-up: {exc}") from exc
         battle.state = rules.to_json(state)
         battle.save(update_fields=["state"])

@@ -36,6 +36,7 @@ from battles.forms import (
     RepairForm,
     ScenarioBattleForm,
     SignupForm,
+    json_loads_checked,
     order_data_from_post,
     order_fields_for,
 )
@@ -314,7 +315,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
         terrain: tuple[TerrainFeature, ...] = ()
         try:
             terrain = rules.from_json(
-                tuple[TerrainFeature, ...], json.loads(request.POST.get("terrain") or "[]")
+                tuple[TerrainFeature, ...], json_loads_checked(request.POST.get("terrain") or "[]")
             )
         except (ValueError, RecursionError, rules.InvalidDocument) as exc:
             errors.append(
@@ -370,8 +371,6 @@ def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpR
     )
     if cship is None:
         raise Http404("No such ship.")
-    import json
-
     form = RepairForm(
         request.POST if request.POST.get("action") == "repair" else None,
         initial={"status": cship.status, "sheet": json.dumps(cship.sheet, indent=1)},
@@ -594,6 +593,11 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     return redirect("battles:battle", bat.pk)
 
 
+def _small_number(text: str) -> bool:
+    """True for 1 to 18 ASCII digits (a database id or a phase number)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 @require_GET
 def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
     """Render the turn log of one phase (``?phase=<number>``, or ``?phase_id=`` for a superseded one): every
@@ -601,10 +605,12 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
     phases = selectors.phases_for_log(battle=bat)
     chosen: Phase | None = None
+    # a number of more than 18 digits is no phase (navalwar.converters): int() of 4,300 digits raised a 500
     if request.GET.get("phase_id", "").isdigit():
-        chosen = next((p for p in phases if p.pk == int(request.GET["phase_id"])), None)
+        raw = request.GET["phase_id"]
+        chosen = next((p for p in phases if _small_number(raw) and p.pk == int(raw)), None)
     elif request.GET.get("phase", "").isdigit():
-        number = int(request.GET["phase"])
+        number = int(request.GET["phase"]) if _small_number(request.GET["phase"]) else -1
         chosen = next((p for p in phases if p.number == number and not p.superseded), None)
     else:
         chosen = next(
@@ -642,10 +648,8 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
         selectors.require_umpire(viewer)  # before the ship is looked up: the same answer for every ship
     bship, ship, full = selectors.ship_get(battle=bat, viewer=viewer, ship_key=ship_key)
     if request.method == "POST":
-        import json
-
         try:
-            changes = json.loads(request.POST.get("changes") or "{}")
+            changes = json_loads_checked(request.POST.get("changes") or "{}")
             if not isinstance(changes, dict):
                 raise ValueError("not an object")
             services.battle_ship_edit(
