@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import re
 import zoneinfo
 from collections.abc import Mapping, Sequence
@@ -134,6 +135,26 @@ class ExtendDeadlineForm(forms.Form):
         return deadline
 
 
+def json_loads_checked(text: str) -> Any:
+    """Return the value of JSON ``text`` typed into a form; raise ValueError (with the reason) for text that
+    is not JSON, for ``NaN``, ``Infinity`` and numbers too large for a float (1e400): no JSON column can
+    store them, and a save failed with a 500; and for nesting deeper than Python's recursion limit."""
+
+    def constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a number JSON can store")
+
+    def number(literal: str) -> float:
+        value = float(literal)
+        if not math.isfinite(value):
+            raise ValueError(f"{literal} is too large a number")
+        return value
+
+    try:
+        return json.loads(text, parse_constant=constant, parse_float=number)
+    except RecursionError as exc:
+        raise ValueError("the JSON is nested too deeply") from exc
+
+
 class RepairForm(forms.Form):
     status = forms.ChoiceField(choices=(), required=False)
     sheet = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), help_text="The record sheet as JSON.")
@@ -147,7 +168,7 @@ class RepairForm(forms.Form):
 
     def clean_sheet(self) -> dict[str, Any]:
         try:
-            value = json.loads(self.cleaned_data["sheet"])
+            value = json_loads_checked(self.cleaned_data["sheet"])
         except ValueError as exc:
             raise forms.ValidationError(f"Not valid JSON: {exc}") from exc
         if not isinstance(value, dict):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -100,6 +101,21 @@ def memberships_for_user(*, user: Any) -> list[Membership]:
         .select_related("campaign", "side")
         .order_by("-campaign__created_at")
     )
+
+
+UMPIRE_ONLY = "Only an umpire of this campaign may do that."
+"""The refusal of an umpire-only page or form to a member of the campaign who is not its umpire."""
+
+
+def require_umpire(viewer: Viewer) -> None:
+    """Refuse a campaign member who is not its umpire: ``PermissionDenied`` (403, the message on the page).
+
+    The access policy of every umpire-only page and form, GET and POST alike: someone who may not see the
+    campaign gets 404 (``viewer_get``), a member who is not its umpire 403 with :data:`UMPIRE_ONLY`. Call it
+    before anything is looked up or read from the request, so the answer is the same for every object.
+    """
+    if not viewer.is_umpire:
+        raise PermissionDenied(UMPIRE_ONLY)
 
 
 def campaign_get(*, user: Any, campaign_id: int) -> tuple[Campaign, Viewer]:
@@ -371,3 +387,75 @@ def order_previous(*, phase: Phase, battle_ship: BattleShip) -> Order | None:
         .order_by("-phase__number")
         .first()
     )
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if value in (None, ""):
+        return "none"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def settings_change_summary(*, campaign: Campaign, old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Return what a change of a campaign's settings will and will not change (NW-CAMP-01), one sentence a
+    line, for the umpire's warning; [] when no setting changes or the campaign has no battle yet.
+
+    Options (the rule set's and A7's default orders) apply to battles created from now on; battles already
+    created keep the options they began with; a ship's sheet carries its damage, and the values the rule set
+    works out from a changed option (``RuleSet.option_sheet_keys``) are worked out again at its next battle.
+    The deadline and reminder hours apply to every phase opened from now on, in running battles too.
+    """
+    rs = rules.get_ruleset(campaign.ruleset)
+    specs = [("default_orders", "Default orders (A7)", "fire_nearest")]
+    specs += [(spec.name, spec.label, spec.default) for spec in rs.options]
+    changed = [
+        (name, label, old.get(name, default), new.get(name, default))
+        for name, label, default in specs
+        if old.get(name, default) != new.get(name, default)
+    ]
+    hours = [
+        (label, old.get(name, default), new.get(name, default))
+        for name, label, default in (("deadline_hours", "Deadline", 48), ("reminder_hours", "Reminder", 12))
+        if old.get(name, default) != new.get(name, default)
+    ]
+    battles = list(campaign.battles.exclude(status=BattleStatus.FINISHED).order_by("pk"))
+    if not (changed or hours) or not campaign.battles.exists():
+        return []
+    lines = []
+    if changed:
+        lines.append(
+            "Changed: "
+            + "; ".join(f"{label}: {_shown(a)} -> {_shown(b)}" for _name, label, a, b in changed)
+            + ". Battles created from now on use the new options."
+        )
+        if battles:
+            names = ", ".join(b.name for b in battles)
+            lines.append(
+                f"Not changed: the {len(battles)} battle{'s' if len(battles) != 1 else ''} already created "
+                f"({names}) {'keep' if len(battles) != 1 else 'keeps'} the options "
+                f"{'they' if len(battles) != 1 else 'it'} began with."
+            )
+        derived = sorted({key for name, *_ in changed for key in rs.option_sheet_keys.get(name, ())})
+        if derived:
+            ships = [
+                cs.ship.name
+                for cs in campaign.ships.select_related("ship")
+                .filter(status__in=[ShipStatus.ACTIVE, ShipStatus.WITHDRAWN])
+                .order_by("pk")
+                if any(key in (cs.sheet or {}) for key in derived)
+            ]
+            lines.append(
+                f"Worked out again from the class at each ship's next battle: {', '.join(derived)}"
+                + (f" ({', '.join(ships)})" if ships else "")
+                + "; damage and the rest of each ship's sheet are carried as they are."
+            )
+        else:
+            lines.append("Ships' sheets do not change: damage and everything else on them are carried.")
+    if hours:
+        lines.append(
+            "Changed: "
+            + "; ".join(f"{label}: {_shown(a)} -> {_shown(b)} hours" for label, a, b in hours)
+            + ". Phases opened from now on use them, in running battles too."
+        )
+    return lines

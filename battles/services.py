@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import math
 import os
 import secrets
 import socket
@@ -60,6 +61,7 @@ from fleets.models import Nation, Ship, ShipClass
 from navalwar.celery import BROKER_ERRORS
 from navalwar.errors import ApplicationError, ConflictError, PermissionDeniedError
 from rules.base import DEFAULT_POLICIES, validate_fields
+from rules.geometry import hex_to_offset, on_hex_map, on_table
 from rules.model import BattleState, Conditions, Event, Hex, MapSpec, Point, ShipOrder, ShipState, SideInfo
 
 logger = logging.getLogger(__name__)
@@ -154,6 +156,15 @@ def _battle_options(campaign: Campaign) -> dict[str, Any]:
     rs = rules.get_ruleset(campaign.ruleset)
     keys = {"default_orders"} | {spec.name for spec in rs.options}
     return {k: v for k, v in (campaign.settings or {}).items() if k in keys}
+
+
+def carried_sheet(*, ruleset: str, sheet: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return the part of a campaign ship's sheet a new battle carries: all of it but the values the rule set
+    works out from a campaign option at set-up (``RuleSet.option_sheet_keys``), which that battle's own
+    options work out again (NW-CAMP-01: options apply to new battles; damage is carried)."""
+    rs = rules.get_ruleset(ruleset)
+    derived = {key for keys in rs.option_sheet_keys.values() for key in keys}
+    return {k: v for k, v in (sheet or {}).items() if k not in derived}
 
 
 # --- profiles --------------------------------------------------------------------------------------------
@@ -439,6 +450,23 @@ def campaign_ship_assign(*, campaign_ship: CampaignShip, user: Any, commander: A
     return campaign_ship
 
 
+def _derived_values_unchanged(cship: CampaignShip, sheet: Mapping[str, Any]) -> None:
+    """Refuse a repair that changes a sheet value the next battle works out again from an option
+    (NW-CAMP-01): the change would be lost without a word."""
+    campaign = Campaign.objects.only("ruleset").get(pk=cship.campaign_id)
+    rs = rules.get_ruleset(campaign.ruleset)
+    labels = {spec.name: spec.label for spec in rs.options}
+    errors = [
+        f"{key} is worked out again from the ship's class and the campaign's option "
+        f"'{labels.get(option, option)}' when each battle is set up; a repair cannot change it (NW-CAMP-01)."
+        for option, keys in rs.option_sheet_keys.items()
+        for key in keys
+        if key in sheet and sheet[key] != (cship.sheet or {}).get(key)
+    ]
+    if errors:
+        raise ApplicationError("derived_sheet_value", " ".join(errors), fields={"sheet": errors})
+
+
 def campaign_ship_repair(
     *,
     campaign_ship: CampaignShip,
@@ -449,7 +477,8 @@ def campaign_ship_repair(
 ) -> RepairRecord:
     """Repair (or otherwise edit) a campaign ship between battles; record before, after and the reason.
 
-    Refused (``ship_in_battle``) while the ship is in an active battle: use :func:`battle_ship_edit` there.
+    Refused (``ship_in_battle``) while the ship is in an active battle: use :func:`battle_ship_edit` there;
+    ``derived_sheet_value`` for a change to a value each battle works out from an option (NW-CAMP-01).
     """
     if not reason.strip():
         raise ApplicationError(
@@ -460,6 +489,8 @@ def campaign_ship_repair(
     with transaction.atomic():
         _require_umpire(campaign_ship.campaign_id, user)
         cship = CampaignShip.objects.select_for_update().get(pk=campaign_ship.pk)
+        if sheet is not None:
+            _derived_values_unchanged(cship, sheet)
         if BattleShip.objects.filter(campaign_ship=cship, battle__status=BattleStatus.ACTIVE).exists():
             raise ConflictError("ship_in_battle", f"{cship} is in an active battle; edit it in the battle.")
         before = {"status": cship.status, "sheet": cship.sheet}
@@ -513,7 +544,8 @@ def battle_create_from_scenario(
 
     Ship classes and ships are created or reused in fleets (get_or_create on (ruleset, key)); each scenario
     ship becomes a CampaignShip of the campaign side with the scenario side's key (reused, with the sheet and
-    status it carries, when the campaign already has it) and a BattleShip whose ``ship_key`` is the scenario
+    status it carries, when the campaign already has it; the values worked out from the options are worked
+    out again, :func:`carried_sheet`) and a BattleShip whose ``ship_key`` is the scenario
     ship's id. Ships the campaign has lost (sunk, struck, captured) stay out. With ``start`` the battle
     becomes active and its first phase opens. Raise ``unknown_scenario``, ``wrong_ruleset``, ``missing_side``.
     """
@@ -559,9 +591,8 @@ def battle_create_from_scenario(
             elif cship.status not in (ShipStatus.ACTIVE, ShipStatus.WITHDRAWN):
                 continue
             else:
-                st_ship = replace(
-                    st_ship, sheet={**st_ship.sheet, **(cship.sheet or {})}, side=cship.side.key
-                )
+                carried = carried_sheet(ruleset=campaign.ruleset, sheet=cship.sheet)
+                st_ship = replace(st_ship, sheet={**st_ship.sheet, **carried}, side=cship.side.key)
             ships.append(st_ship)
             battle_ships.append(BattleShip(battle=battle, campaign_ship=cship, ship_key=sc_ship.id))
         BattleShip.objects.bulk_create(battle_ships)
@@ -598,6 +629,48 @@ class Placement:
     ship_key: str = ""
 
 
+def map_bounds(map_spec: MapSpec) -> str:
+    """Return the map's bounds in its own units, for a message: ``"24 x 18 hexes (columns 0-23, rows 0-17)"``,
+    ``"96 x 72 inches (x 0-96, y 0-72)"``, ``"2400 x 1800 mm (x 0-2400, y 0-1800)"``.
+
+    A hex map (``hex6``/``hex12``) holds the columns 0 <= col < width and rows 0 <= row < height of its
+    "odd-q" layout (``rules.geometry.hex_to_offset``); a table (``table_in``/``table_mm``) holds
+    0 <= x <= width, 0 <= y <= height, the origin at its north-west corner (``rules.geometry.on_table``).
+    """
+    w, h = map_spec.width, map_spec.height
+    if map_spec.geometry.startswith("hex"):
+        return f"{w:g} x {h:g} hexes (columns 0-{math.ceil(w) - 1}, rows 0-{math.ceil(h) - 1})"
+    unit = "mm" if map_spec.geometry == "table_mm" else "inches"
+    return f"{w:g} x {h:g} {unit} (x 0-{w:g}, y 0-{h:g})"
+
+
+def placement_errors(*, placements: Sequence[Placement], map_spec: MapSpec) -> list[str]:
+    """Return one message per placement that is off the map (none: every ship starts on it), e.g.
+    ``"Hood at q 30, r 5 (column 30, row 20) is off the map: 24 x 18 hexes (columns 0-23, rows 0-17)."``
+
+    A placement of the wrong kind (a table point on a hex map, or a hex on a table) is reported too. The
+    set-up editor makes the same check on each ship it places (``map_services``); this is the battle form's.
+    """
+    errors = []
+    hexes = map_spec.geometry.startswith("hex")
+    bounds = map_bounds(map_spec)
+    for p in placements:
+        name = p.campaign_ship.ship.name
+        pos = p.position
+        if hexes and isinstance(pos, Hex):
+            col, row = hex_to_offset(pos)
+            if not on_hex_map(pos, map_spec.width, map_spec.height):
+                errors.append(
+                    f"{name} at q {pos.q}, r {pos.r} (column {col}, row {row}) is off the map: {bounds}."
+                )
+        elif not hexes and isinstance(pos, Point):
+            if not on_table(pos, map_spec.width, map_spec.height):
+                errors.append(f"{name} at x {pos.x:g}, y {pos.y:g} is off the map: {bounds}.")
+        else:
+            errors.append(f"{name} needs {'a hex (q, r)' if hexes else 'a table (x, y)'} position.")
+    return errors
+
+
 def battle_create(
     *,
     campaign: Campaign,
@@ -612,13 +685,20 @@ def battle_create(
 ) -> Battle:
     """Create a battle from the campaign's own ships (umpire only): each placement gives a ship's start.
 
-    The map defaults to the rule set's default size. Ships carry their campaign sheet. The rule set's
+    The map defaults to the rule set's default size. Ships carry their campaign sheet, but for the values
+    the battle's options work out again (:func:`carried_sheet`, NW-CAMP-01). The rule set's
     set-up (``RuleSet.setup``) completes the state; its errors (a heading that is not a hex facing...)
-    come back as ``bad_setup``. Raise ``ship_unavailable`` for a ship the campaign has lost.
+    come back as ``bad_setup``. Raise ``ship_unavailable`` for a ship the campaign has lost, ``off_map`` (one
+    message per ship, :func:`placement_errors`) for a start off the map.
     """
     rs = rules.get_ruleset(campaign.ruleset)
     if not placements:
         raise ApplicationError("no_ships", "Place at least one ship of each side.")
+    width, height = rs.default_map
+    map_spec = map_spec or MapSpec(geometry=rs.geometry, width=width, height=height)
+    off_map = placement_errors(placements=placements, map_spec=map_spec)
+    if off_map:
+        raise ApplicationError("off_map", " ".join(off_map), fields={"position": off_map})
     with transaction.atomic():
         _require_umpire(campaign.pk, user)
         sides = list(Side.objects.filter(campaign=campaign))
@@ -649,13 +729,12 @@ def battle_create(
                     heading=float(p.heading),
                     speed=float(p.speed),
                     stats=dict(cs.ship.ship_class.stats),
-                    sheet=dict(cs.sheet or {}),
+                    sheet=carried_sheet(ruleset=campaign.ruleset, sheet=cs.sheet),
                 )
             )
-        width, height = rs.default_map
         state = BattleState(
             ruleset=campaign.ruleset,
-            map=map_spec or MapSpec(geometry=rs.geometry, width=width, height=height),
+            map=map_spec,
             sides=tuple(SideInfo(key=s.key, name=s.name, colour=s.colour) for s in sides),
             ships=tuple(ships),
             conditions=conditions or Conditions(),
@@ -667,7 +746,9 @@ def battle_create(
             state, setup_events = rs.setup(
                 state, rules.SeededDice(dice_seed(battle_id=battle.pk, purpose="setup"))
             )
-        except rules.RulesError as exc:
+        except (rules.RulesError, ValueError, TypeError, KeyError) as exc:
+            # acw_river and memoir_sea refuse a heading that is no hex facing with ValueError (as the set-up
+            # editor's map_services._validated expects): it was a 500 here
             raise ApplicationError("bad_setup", f"The rules refuse this set-up: {exc}") from exc
         battle.state = rules.to_json(state)
         battle.save(update_fields=["state"])

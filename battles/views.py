@@ -1,6 +1,8 @@
 """Pages of the battles app. Views validate forms, call a service or a selector, and render; no game logic.
 
 Every page is scoped by the user through battles.selectors (another campaign's or side's object is a 404).
+Umpire-only pages and forms (GET and POST) answer 404 to someone who may not see the campaign and 403 to a
+member who is not its umpire (``selectors.require_umpire``), before anything is read or saved.
 POST views answer htmx requests with the ``orders`` partial of the battle page and plain posts with a
 redirect, so the site works without JavaScript.
 """
@@ -34,6 +36,7 @@ from battles.forms import (
     RepairForm,
     ScenarioBattleForm,
     SignupForm,
+    json_loads_checked,
     order_data_from_post,
     order_fields_for,
 )
@@ -188,17 +191,23 @@ def _settings_form(campaign: Any, data: Any = None) -> CampaignSettingsForm:
 @require_POST
 def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Save the campaign's settings (umpire): A7's default orders, deadlines and the rule set's options.
-    Battles already running keep the options they started with."""
-    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    Battles already created keep the options they started with; a change mid-campaign is answered with a
+    warning of what will and will not change (``selectors.settings_change_summary``, NW-CAMP-01)."""
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    selectors.require_umpire(viewer)
     form = _settings_form(camp, request.POST)
     if form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if v is not None and v != ""}
+        old = dict(camp.settings or {})
         try:
             services.campaign_settings_update(campaign=camp, user=request.user, settings=data)
         except ApplicationError as error:
             messages.error(request, _error_message(error))
         else:
             messages.success(request, "Campaign settings saved; new battles use them.")
+            # NW-CAMP-01: what the change does and does not do to the battles and ships already there
+            for line in selectors.settings_change_summary(campaign=camp, old=old, new=camp.settings):
+                messages.warning(request, line)
     else:
         messages.error(request, "The settings have errors: " + form.errors.as_text())
     return redirect("battles:campaign", camp.pk)
@@ -207,7 +216,8 @@ def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_POST
 def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Create an invitation link (umpire)."""
-    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    selectors.require_umpire(viewer)
     form = InvitationForm(request.POST, campaign=camp)
     if form.is_valid():
         try:
@@ -231,7 +241,8 @@ def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
 @require_POST
 def battle_scenario(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Create and start a battle from a bundled scenario (umpire)."""
-    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    selectors.require_umpire(viewer)
     form = ScenarioBattleForm(request.POST, ruleset=camp.ruleset)
     if not form.is_valid():
         messages.error(request, "Choose a scenario.")
@@ -261,8 +272,7 @@ def _finite(text: Any) -> float:
 def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Create a battle from the campaign's own ships: one row per ship with its start (umpire)."""
     camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    if not viewer.is_umpire:
-        raise Http404("No such page.")
+    selectors.require_umpire(viewer)
     rs = rules.get_ruleset(camp.ruleset)
     hexes = rs.geometry.startswith("hex")
     ships = list(
@@ -305,7 +315,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
         terrain: tuple[TerrainFeature, ...] = ()
         try:
             terrain = rules.from_json(
-                tuple[TerrainFeature, ...], json.loads(request.POST.get("terrain") or "[]")
+                tuple[TerrainFeature, ...], json_loads_checked(request.POST.get("terrain") or "[]")
             )
         except (ValueError, RecursionError, rules.InvalidDocument) as exc:
             errors.append(
@@ -317,6 +327,9 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             errors.append(f"The map is at most {most[0]:g} x {most[1]:g} (ten times the rule set's default).")
         if len(request.POST.get("name", "")) > 120:  # Battle.name
             errors.append("The name has at most 120 characters.")
+        if not errors:  # the set-up editor checks each ship it places; this form checks them all at once
+            map_spec = MapSpec(geometry=rs.geometry, width=width, height=height)
+            errors += services.placement_errors(placements=placements, map_spec=map_spec)
         if not errors:
             try:
                 battle = services.battle_create(
@@ -324,7 +337,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     user=request.user,
                     name=request.POST.get("name") or "Battle",
                     placements=placements,
-                    map_spec=MapSpec(geometry=rs.geometry, width=width, height=height),
+                    map_spec=map_spec,
                     conditions=conditions,
                     terrain=terrain,
                 )
@@ -350,8 +363,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
 def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpResponse:
     """Umpire's page for a campaign ship: assign its commander, repair it (recorded), see its repairs."""
     camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    if not viewer.is_umpire:
-        raise Http404("No such page.")
+    selectors.require_umpire(viewer)
     cship = (
         CampaignShip.objects.select_related("ship__ship_class", "side", "commander")
         .filter(campaign=camp, pk=ship_id)
@@ -359,8 +371,6 @@ def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpR
     )
     if cship is None:
         raise Http404("No such ship.")
-    import json
-
     form = RepairForm(
         request.POST if request.POST.get("action") == "repair" else None,
         initial={"status": cship.status, "sheet": json.dumps(cship.sheet, indent=1)},
@@ -546,8 +556,7 @@ def ready_post(request: HttpRequest, battle_id: int) -> HttpResponse:
 def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     """The umpire's battle tools: resolve now, extend a deadline, retry, roll back, end the battle."""
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
-    if not viewer.is_umpire:
-        raise Http404("No such page.")
+    selectors.require_umpire(viewer)
     action = request.POST.get("action", "")
     phase = selectors.phase_current(battle=bat)
     try:
@@ -591,6 +600,11 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     return redirect("battles:battle", bat.pk)
 
 
+def _small_number(text: str) -> bool:
+    """True for 1 to 18 ASCII digits (a database id or a phase number)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 @require_GET
 def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
     """Render the turn log of one phase (``?phase=<number>``, or ``?phase_id=`` for a superseded one): every
@@ -598,10 +612,12 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
     phases = selectors.phases_for_log(battle=bat)
     chosen: Phase | None = None
+    # a number of more than 18 digits is no phase (navalwar.converters): int() of 4,300 digits raised a 500
     if request.GET.get("phase_id", "").isdigit():
-        chosen = next((p for p in phases if p.pk == int(request.GET["phase_id"])), None)
+        raw = request.GET["phase_id"]
+        chosen = next((p for p in phases if _small_number(raw) and p.pk == int(raw)), None)
     elif request.GET.get("phase", "").isdigit():
-        number = int(request.GET["phase"])
+        number = int(request.GET["phase"]) if _small_number(request.GET["phase"]) else -1
         chosen = next((p for p in phases if p.number == number and not p.superseded), None)
     else:
         chosen = next(
@@ -635,14 +651,12 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
     """Render a ship's status sheet: full for its own side and the umpire, the public sheet for others (A2).
     The umpire edits the ship's state here, with a reason."""
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    if request.method == "POST":
+        selectors.require_umpire(viewer)  # before the ship is looked up: the same answer for every ship
     bship, ship, full = selectors.ship_get(battle=bat, viewer=viewer, ship_key=ship_key)
     if request.method == "POST":
-        if not viewer.is_umpire:
-            raise Http404("No such page.")
-        import json
-
         try:
-            changes = json.loads(request.POST.get("changes") or "{}")
+            changes = json_loads_checked(request.POST.get("changes") or "{}")
             if not isinstance(changes, dict):
                 raise ValueError("not an object")
             services.battle_ship_edit(

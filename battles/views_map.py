@@ -27,7 +27,7 @@ from battles.map_forms import ShipPlaceForm, TerrainPaintForm, order_data_from_q
 from battles.map_selectors import MapStep, map_ship_get, map_step_get
 from battles.mapsvg import FLAG_TEXT, gun_arcs, move_fields, move_preview, render_map
 from battles.models import Battle, BattleStatus
-from battles.selectors import Viewer, battle_get, order_get, phase_open_for
+from battles.selectors import Viewer, battle_get, order_get, phase_open_for, require_umpire
 from navalwar.errors import ApplicationError, add_to_form
 from rules.model import JSON, BattleState, Position, ShipState
 
@@ -289,8 +289,7 @@ def battle_setup_map(request: HttpRequest, battle_id: int) -> HttpResponse:
     terrain of a place). Errors (form or rules) come back on the form with status 400; success redirects
     to the editor (or, with htmx, re-renders it)."""
     battle, viewer = battle_get(user=request.user, battle_id=battle_id)
-    if not viewer.is_umpire:
-        raise Http404("No such page.")
+    require_umpire(viewer)
     if battle.status != BattleStatus.SETUP:
         return redirect("battles:battle_map", battle_id=battle.pk)
     state = rules.from_json(BattleState, battle.state)

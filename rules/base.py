@@ -133,6 +133,11 @@ class RuleSet(ABC):
     terrain_kinds: ClassVar[tuple[str, ...]] = ()
     options: ClassVar[tuple[FieldSpec, ...]] = ()
     """Campaign / battle settings the rule set reads from ``BattleState.options``."""
+    option_sheet_keys: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """Sheet keys :meth:`setup` works out from an option when the sheet lacks them (option name -> keys), for
+    example ultra_simple's ``protection`` from ``belt_armour`` (7.0). A campaign carries a ship's sheet from
+    battle to battle without these keys, so each new battle works them out again from the options it starts
+    with (docs/rulings.md NW-CAMP-01)."""
     default_map: ClassVar[tuple[float, float]] = (24, 18)
     stacking: ClassVar[bool] = False
     """True when two ships afloat may share one position (one hex, or one table point). The conformance test

@@ -242,7 +242,7 @@ def test_setup_editor_places_and_turns_ships_validated_by_the_rules() -> None:
     assert state_of(battle).ship("rodney").position == Hex(q=10, r=5)
 
     # players may not, and once the battle has started nobody may
-    assert client_for(game.players["britain"]).get(setup_url(battle)).status_code == 404
+    assert client_for(game.players["britain"]).get(setup_url(battle)).status_code == 403
     services.battle_start(battle=battle, user=game.umpire)
     assert umpire.get(setup_url(battle)).status_code == 302
     with pytest.raises(ApplicationError) as exc:

@@ -10,6 +10,7 @@ would catch a leak.
 
 from __future__ import annotations
 
+import re
 import uuid
 from dataclasses import replace
 from typing import Any
@@ -179,9 +180,17 @@ def test_enemy_objects_answer_404_or_refusal() -> None:
     client.force_login(game.players["britain"])
     bismarck = game.campaign.ships.get(ship__name="Bismarck")
 
-    assert (
-        client.get(reverse("battles:campaign_ship", args=[game.campaign.pk, bismarck.pk])).status_code == 404
-    )
+    kgv = game.campaign.ships.get(ship__name="King George V")
+    # the umpire's ship page: refused (403) to a player before the ship is looked up, own ship or enemy alike
+    enemy = client.get(reverse("battles:campaign_ship", args=[game.campaign.pk, bismarck.pk]))
+    own = client.get(reverse("battles:campaign_ship", args=[game.campaign.pk, kgv.pk]))
+    assert enemy.status_code == own.status_code == 403
+
+    def text(response: Any) -> str:  # the CSRF token differs from one answer to the next
+        return re.sub(r'(csrfmiddlewaretoken" value=|X-CSRFToken": )"[^"]+"', "", response.content.decode())
+
+    assert text(enemy) == text(own)
+    assert "Only an umpire of this campaign may do that." in text(enemy)
     response = client.post(
         reverse("battles:orders", args=[game.battle.pk]), {"ship_key": "bismarck", "hexes": "1"}, follow=True
     )

@@ -75,12 +75,13 @@ MATRIX: dict[str, dict[str, tuple[int | str, ...]]] = {
     "battles:campaign_new": {"GET": (L, 403, 403, 200, 200, 200), "POST": (L, 403, 403, 200, 200, 200)},
     # --- campaign A: members only; anyone else (the superuser too) gets a 404 ---------------------------
     "battles:campaign": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
-    # umpire forms: a player's post is refused by the service and redirected with the message
-    "battles:campaign_invite": {"GET": (L, E, E, E, E, E), "POST": (L, 302, 302, 302, 404, 404)},
-    "battles:campaign_settings": {"GET": (L, E, E, E, E, E), "POST": (L, 302, 302, 302, 404, 404)},
-    "battles:battle_scenario": {"GET": (L, E, E, E, E, E), "POST": (L, 302, 302, 302, 404, 404)},
-    "battles:battle_new": {"GET": (L, 404, 404, 200, 404, 404), "POST": (L, 404, 404, 200, 404, 404)},
-    "battles:campaign_ship": {"GET": (L, 404, 404, 200, 404, 404), "POST": (L, 404, 404, 200, 404, 404)},
+    # umpire-only pages and forms (GET and POST alike): 404 to whoever may not see the campaign, 403 to a
+    # member who is not its umpire (selectors.require_umpire), before anything is read or saved
+    "battles:campaign_invite": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
+    "battles:campaign_settings": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
+    "battles:battle_scenario": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
+    "battles:battle_new": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 200, 404, 404)},
+    "battles:campaign_ship": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 200, 404, 404)},
     "battles:campaign_sinkings": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     # --- its battle ---------------------------------------------------------------------------------------
     "battles:battle": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
@@ -98,15 +99,15 @@ MATRIX: dict[str, dict[str, tuple[int | str, ...]]] = {
     "battles:order_panel": {"GET": (L, 200, 404, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     "battles:order_clear": {"GET": (L, E, E, E, E, E), "POST": (L, 400, 400, 400, 404, 404)},
     "battles:order_repeat": {"GET": (L, E, E, E, E, E), "POST": (L, 400, 400, 400, 404, 404)},
-    "battles:umpire": {"GET": (L, E, E, E, E, E), "POST": (L, 404, 404, 302, 404, 404)},
+    "battles:umpire": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
     "battles:battle_log": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     "battles:battle_sinkings": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     # Britain's ship: its sheet for every member (the public one for Germany, A2); edits by the umpire
-    "battles:ship_sheet": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, 404, 404, 200, 404, 404)},
+    "battles:ship_sheet": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, 403, 403, 200, 404, 404)},
     "battles:battle_map": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     "battles:battle_map_svg": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     # the set-up editor of campaign A's battle in set-up: umpire only (an empty post is a bad form)
-    "battles:battle_setup_map": {"GET": (L, 404, 404, 200, 404, 404), "POST": (L, 404, 404, 400, 404, 404)},
+    "battles:battle_setup_map": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 400, 404, 404)},
 }
 
 # Django's admin, for each visitor: its index and one model's list.
@@ -393,3 +394,69 @@ def test_another_sides_ship_is_no_ship_at_all(world: World, name: str, htmx: boo
     assert theirs.status_code == nothing.status_code == 404
     assert text(theirs) == text(nothing)
     assert "There is no such ship under your command in this battle." in text(theirs)
+
+
+# --- umpire-only pages: one policy ------------------------------------------------------------------------
+
+# (URL name, method) of every umpire-only page and form. The policy (battles.selectors.require_umpire):
+# whoever may not see the campaign gets 404, a member who is not its umpire gets 403 with the message.
+UMPIRE_ONLY = {
+    ("battles:campaign_invite", "POST"),
+    ("battles:campaign_settings", "POST"),
+    ("battles:battle_scenario", "POST"),
+    ("battles:battle_new", "GET"),
+    ("battles:battle_new", "POST"),
+    ("battles:campaign_ship", "GET"),
+    ("battles:campaign_ship", "POST"),
+    ("battles:umpire", "POST"),
+    ("battles:ship_sheet", "POST"),
+    ("battles:battle_setup_map", "GET"),
+    ("battles:battle_setup_map", "POST"),
+}
+# Pages refused (403) to members for another reason than the umpire's role.
+OTHER_403 = {("battles:campaign_new", "GET"), ("battles:campaign_new", "POST")}  # staff create campaigns
+
+
+def test_umpire_only_cells_follow_one_policy() -> None:
+    """Every umpire-only cell answers (log-in, 403, 403, the umpire's answer, 404, 404); no other cell answers
+    a member 403, so a new umpire-only endpoint that answers 404 or a redirect to a player fails here."""
+    rows = {(name, method): cells for name, methods in MATRIX.items() for method, cells in methods.items()}
+    refused_to_members = {key for key, cells in rows.items() if 403 in cells[1:3]}
+
+    assert set(rows) >= UMPIRE_ONLY
+    assert refused_to_members == UMPIRE_ONLY | OTHER_403
+    for key in UMPIRE_ONLY:
+        anonymous, player, other_player, umpire, other_umpire, admin = rows[key]
+        assert (anonymous, player, other_player, other_umpire, admin) == (L, 403, 403, 404, 404), key
+        assert umpire not in (403, 404, E, L), key
+
+
+@pytest.mark.parametrize("name", sorted(name for name, method in UMPIRE_ONLY if method == "POST"))
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_player_posting_a_valid_umpire_form_is_refused_and_nothing_changes(
+    world: World, name: str, htmx: bool
+) -> None:
+    url = world.url(name, _patterns()[name])
+    headers = {"HX-Request": "true"} if htmx else {}
+    post = ACTIONS[name][0](world)
+    for role in ("player", "other_player"):
+        with transaction.atomic():
+            client = client_for(world.users[role])
+            before = snapshot()
+            response = client.post(url, post, headers=headers)
+            after = snapshot()
+            transaction.set_rollback(True)
+
+        assert response.status_code == 403, (role, response.status_code)
+        assert '<p id="refusal">Only an umpire of this campaign may do that.</p>' in response.content.decode()
+        assert changed_tables(before, after) == [], role
+
+
+@pytest.mark.parametrize("name", sorted(name for name, method in UMPIRE_ONLY if method == "GET"))
+def test_a_player_opening_an_umpire_page_is_refused_with_the_reason(world: World, name: str) -> None:
+    url = world.url(name, _patterns()[name])
+
+    response = request(world.users["player"], "GET", url)
+
+    assert response.status_code == 403
+    assert '<p id="refusal">Only an umpire of this campaign may do that.</p>' in response.content.decode()

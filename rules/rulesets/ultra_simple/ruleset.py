@@ -227,6 +227,7 @@ class UltraSimple(RuleSet):
     dice = ("D6",)
     order_types = ORDER_TYPES
     options = OPTIONS
+    option_sheet_keys = {"belt_armour": ("protection",)}  # 7.0: setup adds the belt to protection
     default_map = (24, 18)
 
     def class_schema(self) -> tuple[FieldSpec, ...]:
