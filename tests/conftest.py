@@ -208,6 +208,7 @@ def celery_worker_factory(integration_services: str, tmp_path: Path) -> Iterator
         started.append(worker)
         return worker
 
+    start.started = started  # type: ignore[attr-defined]  # for pytest_runtest_teardown below
     yield start
     for worker in started:
         worker.stop()
@@ -304,3 +305,16 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         f"REQUIRE_SERVICES={'1' if REQUIRE_SERVICES else '0'}, "
         f"chromium={'yes' if CHROMIUM.exists() else 'no'}"
     ]
+
+
+@pytest.hookimpl(hookwrapper=True, tryfirst=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Before any fixture of an integration test is torn down (pytest-django's flush among them), let its
+    workers finish what they took: a task still running holds row locks that deadlock the flush's TRUNCATE."""
+    funcargs = getattr(item, "funcargs", {})
+    workers = [funcargs["celery_worker"]] if "celery_worker" in funcargs else []
+    factory = funcargs.get("celery_worker_factory")
+    workers += list(getattr(factory, "started", ()))
+    for worker in workers:
+        worker.wait_idle()
+    yield

@@ -1,6 +1,7 @@
 """Small helpers for tests (import as ``from tests.utils import ...``)."""
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -15,6 +16,12 @@ from typing import Any, TypeVar
 from urllib.parse import quote
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# A Celery worker's log lines for a task taken and for a task finished (done, raised, sent to retry, ...).
+TASK_RECEIVED = re.compile(r"Task [\w.]+\[([0-9a-f-]+)\] received")
+TASK_DONE = re.compile(
+    r"Task [\w.]+\[([0-9a-f-]+)\] (?:succeeded|raised|retry|failed|rejected|revoked|ignored)"
+)
 
 # Every variable navalwar/settings.py reads; a clean subprocess starts without any of them.
 SETTINGS_ENV_VARS = (
@@ -125,6 +132,35 @@ class CeleryWorker:
     def assert_alive(self) -> None:
         if self.process.poll() is not None:
             raise AssertionError(f"Celery worker exited with {self.process.returncode}:\n{self.log}")
+
+    def busy(self) -> set[str]:
+        """Return the ids of the tasks this worker has received and not yet finished (read from its log)."""
+        log = self.log
+        received = set(TASK_RECEIVED.findall(log))
+        return received - set(TASK_DONE.findall(log))
+
+    def wait_idle(self, timeout: float = 30) -> bool:
+        """Wait until the worker has finished every task it took and its queue in Redis is empty, twice in a
+        row 0.3 s apart; return False (and go on) after ``timeout`` seconds or when the worker is gone.
+
+        Before pytest-django's end-of-test flush: a task still running (the e-mails a resolution sends, a
+        sweep) holds row locks the flush's TRUNCATE would deadlock with.
+        """
+        import redis
+
+        client = redis.Redis.from_url(self.redis_url or self.env.get("REDIS_URL", ""))
+        queue = self.queue or "celery"
+        deadline = time.monotonic() + timeout
+        quiet = 0
+        try:
+            while time.monotonic() < deadline and self.process.poll() is None:
+                quiet = quiet + 1 if not self.busy() and not client.llen(queue) else 0
+                if quiet >= 2:
+                    return True
+                time.sleep(0.3)
+        finally:
+            client.close()
+        return False
 
 
 def free_port() -> int:
