@@ -1063,6 +1063,17 @@ class Sail1700(RuleSet):
                 "works_men_moves": rows(T.BATTERY_WORKS),
                 "garrison_per_gun": T.BATTERY_GARRISON_PER_GUN,
                 "garrison_troops_fraction": T.BATTERY_GARRISON_TROOPS_FRACTION,
+                "mortar_hit_radius_mm": "max(20, guns x 2 / 2) (NW-SAIL-26)",
+            },
+            "shore_works": {
+                "tasks": {k: {"works": v, "men": T.BATTERY_WORKS[v][0], "moves": T.BATTERY_WORKS[v][1],
+                              "men_moves": C.works_men_moves(k)} for k, v in T.WORKS_TASKS.items()},
+                "landing_reach_mm": T.WORKS_LANDING_REACH_MM,
+                "keep_aboard_fraction_of_start": T.WORKS_KEEP_ABOARD_FRACTION,
+                "men_per_gun": T.WORKS_MEN_PER_GUN,
+                "section_points": {"open": C.works_section_points(False),
+                                   "earth": C.works_section_points(True)},
+                "rulings": ["NW-SAIL-23", "NW-SAIL-24", "NW-SAIL-25"],
             },
             "marines": {"above_points": T.MARINES_ABOVE_POINTS, "per_gun": 1},
             "merchants": {
