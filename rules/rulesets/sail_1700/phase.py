@@ -1002,7 +1002,6 @@ class Phase:
                 props["party"] = 0
                 back = party
                 sh["points"] = S.inum(sh.get("points")) + back
-                sh["party_ashore"] = 0
                 note = ""
                 if props.get("gun_landed"):
                     props["gun_landed"] = False
@@ -1072,14 +1071,12 @@ class Phase:
             }
             self.terrain.append(TerrainFeature(kind="battery", position=shore, props=props))
             found = (len(self.terrain) - 1, self.terrain[-1])
-            sh["works_site"] = wid
         idx, t = found
         props = dict(t.props)
         before = S.inum(sh.get("points"))
         sh["points"] = before - men
         props["party"] = S.inum(props.get("party")) + men
         props["garrison"] = props["party"]
-        sh["party_ashore"] = props["party"]
         self.terrain[idx] = replace(t, props=props)
         assert isinstance(t.position, Point)
         self.ev(

@@ -41,9 +41,11 @@ after :meth:`Sail1700.setup`::
       "melee": {"attacker": str, "defender": str, "deck": int} | null,   # 15.; same object on both ships
       "towing": str | null, "towed_by": str | null, "tow_target": str | null, "tow_secure_left": int,   # 9.
       "mortars": int, "mortar_ready_turn": int, "mortar_ranged_on": str | null,   # 23.
-      "captured_by": str | null, "prize_crew": int,                      # 16.
-      "works_site": str | null, "party_ashore": int   # 24.: the battery her working party raises, men ashore
+      "captured_by": str | null, "prize_crew": int                       # 16.
     }
+
+A working party ashore (24.) is kept on its battery, not on the sheet: terrain ``works-<ship id>`` (below);
+its men are off ``points`` while ashore (S41).
 
 Visible flags (``ShipState.flags``, A2): ``on_fire``, ``dismasted``, ``dead_in_water``, ``jury_mast``,
 ``anchored``, ``aground``, ``abandoned``, ``exploded``, ``wheel_hit``, ``entangled``, ``boarding``,
@@ -478,8 +480,6 @@ class Sail1700(RuleSet):
             "mortar_ranged_on": None,
             "captured_by": None,
             "prize_crew": 0,
-            "works_site": None,
-            "party_ashore": 0,
         }
         for k, v in preset.items():
             if k in base and k != "guns" and k != "broadsides":
