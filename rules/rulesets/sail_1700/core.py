@@ -441,6 +441,51 @@ def battery_garrison(guns: int) -> int:
     return base + round_half_up(base * T.BATTERY_GARRISON_TROOPS_FRACTION)
 
 
+def battery_hit_radius(guns: int) -> float:
+    """Return how near (mm) a mortar shell must fall to a battery's position to hit it: 20 mm as for a vessel
+    (NW-SAIL-9), or half the battery's frontage of 2 mm a gun when that is longer (24.; NW-SAIL-26)."""
+    return max(T.MORTAR_HIT_RADIUS_MM, guns * T.BATTERY_GUN_SPACING_MM / 2.0)
+
+
+def works_men_moves(task: str) -> int:
+    """Return the men-moves one unit of a shore work takes: men x moves of 24. (line 337).
+
+    ``task`` is ``prepare`` (one gun position: 20 x 10 = 200), ``gun`` (position one gun: 15 x 5 = 75) or
+    ``earthworks`` (2 mm: 10 x 10 = 100). Raises KeyError for another task. NW-SAIL-23: the work is counted in
+    men-moves, so 10 men prepare a position in 20 moves.
+    """
+    men, moves = T.BATTERY_WORKS[T.WORKS_TASKS[task]]
+    return men * moves
+
+
+def works_moves_needed(task: str, men: int, units: int = 1) -> int:
+    """Return the working moves ``men`` need for ``units`` of a task (24.; NW-SAIL-23), rounded up.
+
+    Raises ValueError when ``men`` is not positive.
+    """
+    if men <= 0:
+        raise ValueError("a working party needs at least one man")
+    return -(-works_men_moves(task) * units // men)
+
+
+def works_party_max(points: int, points_start: int) -> int:
+    """Return the most men a vessel may land: all but 20% of her starting points, rounded up, stay aboard
+    (NW-SAIL-23; S41: men are crew/damage points). Never negative."""
+    keep = math.ceil(points_start * T.WORKS_KEEP_ABOARD_FRACTION - 1e-9)
+    return max(0, points - keep)
+
+
+def works_section_points(earthed: bool) -> int:
+    """Return the points of one 2 mm gun section of a battery raised by a party: 30 behind earthworks, else
+    10 (open) (24.)."""
+    return T.BATTERY_POINTS_PER_GUN["earth" if earthed else "open"]
+
+
+def manned_guns(guns: int, party: int) -> int:
+    """Return the guns a working party can serve: six men a gun (24.; NW-SAIL-25)."""
+    return max(0, min(guns, party // T.WORKS_MEN_PER_GUN))
+
+
 def weather_guns_allowed(guns: int, rate: str, firing: str) -> int:
     """Return how many of ``guns`` may fire in the weather (5.; S44: floor(guns / 3) may not)."""
     if firing == "none":

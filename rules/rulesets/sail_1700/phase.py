@@ -170,6 +170,9 @@ class Phase:
             if r.status == "active":
                 self.actions(r)
         for r in mine:
+            if r.status == "active":
+                self.shore_works(r)
+        for r in mine:
             if r.status == "active" and r.ship.id not in in_melee:
                 self.gunnery(r)
         self.batteries()
@@ -932,18 +935,265 @@ class Phase:
             self.explode(t, "her magazine")
 
     def hit_battery(self, idx: int, pts: int, lost: int, by_side: str) -> None:
+        """Apply a hit to a shore battery: points and guns only (24., NW-SAIL-15); at 0 points or guns it is
+        silenced. A battery raised by a working party shelters its men: points beyond what its gun sections
+        hold fall on the party, a man a point (S41), and it is silenced only once it has had a gun
+        (NW-SAIL-24)."""
         t = self.terrain[idx]
         props = dict(t.props)
-        left = S.inum(props.get("points")) - pts
+        have = S.inum(props.get("points"))
+        guns_before = S.inum(props.get("guns"))
+        left = have - pts
         props["points"] = max(0, left)
-        props["guns"] = max(0, S.inum(props.get("guns")) - lost)
-        if left <= 0 or S.inum(props.get("guns")) <= 0:
+        props["guns"] = max(0, guns_before - lost)
+        name = S.sval(props.get("name"), S.sval(props.get("id")))
+        extra = ""
+        casualties = 0
+        if props.get("under_construction"):
+            party = S.inum(props.get("party"))
+            casualties = min(party, max(0, pts - have))
+            if casualties:
+                props["party"] = party - casualties
+                extra = (f"; {pts} - {have} = {pts - have} points fall on the working party: {casualties} "
+                         f"men lost, {party - casualties} left (S41, NW-SAIL-24)")
+                if party - casualties <= 0:
+                    extra += "; the party is wiped out and the work stops"
+            if guns_before > 0 and (left <= 0 or S.inum(props.get("guns")) <= 0):
+                props["silenced"] = True
+        elif left <= 0 or S.inum(props.get("guns")) <= 0:
             props["silenced"] = True
         self.terrain[idx] = replace(t, props=props)
         self.ev("battery_damage",
-                f"Battery {S.sval(props.get('name'), S.sval(props.get('id')))} loses {pts} points "
-                f"and {lost} gun(s){': silenced' if props.get('silenced') else ''} (24., NW-SAIL-15).",
-                data={"points": props["points"], "guns": props["guns"]})
+                f"Battery {name} loses {min(pts, have)} points and {min(lost, guns_before)} gun(s)"
+                f"{': silenced' if props.get('silenced') else ''}{extra} (24., NW-SAIL-15).",
+                outcome="silenced" if props.get("silenced") else "damaged",
+                data={"points": props["points"], "guns": props["guns"], "battery": S.sval(props.get("id")),
+                      "party_lost": casualties, "by_side": by_side})
+
+    # --- 24. shore batteries raised by a ship's working party (NW-SAIL-23 .. NW-SAIL-25) --------------------
+
+    def shore_works(self, r: Rec) -> None:
+        """Land, work and re-embark a vessel's working party (24., line 337; NW-SAIL-23, -24, -25).
+
+        In the vessel's own move: a party ashore at the start of the move either re-embarks (``works_recall``)
+        or works on its task (men x 1 move of men-moves); then new men land (``land_party``), working from
+        the next move. Work goes on only while the vessel lies at anchor within 50 mm of the battery (she
+        supplies tools, stores and guns by boat, NW-SAIL-24).
+        """
+        data = self.order(r)
+        sh = r.sheet
+        sid = r.ship.id
+        wid = S.works_id(sid)
+        found = self.bat(wid)
+        recall = bool(data.get("works_recall"))
+        land = S.inum(data.get("land_party"))
+        task = S.sval(data.get("works_task"), "keep")
+        if found is not None:
+            idx, t = found
+            props = dict(t.props)
+            party = S.inum(props.get("party"))
+            assert isinstance(t.position, Point)
+            in_reach = bool(sh.get("anchored")) and distance(r.pos, t.position) <= T.WORKS_LANDING_REACH_MM \
+                + 1e-9
+            name = S.sval(props.get("name"), wid)
+            if task in T.WORKS_TASKS and task != props.get("task"):
+                props["task"] = task
+            if party > 0 and recall and in_reach:
+                props["party"] = 0
+                back = party
+                sh["points"] = S.inum(sh.get("points")) + back
+                note = ""
+                if props.get("gun_landed"):
+                    props["gun_landed"] = False
+                    self.return_gun(r)
+                    note = " with the gun not yet in position"
+                self.terrain[idx] = replace(t, props=props)
+                self.ev("works",
+                        f"{r.ship.name} re-embarks her working party of {back} men{note}: "
+                        f"{S.inum(sh.get('points')) - back} + {back} = {S.inum(sh.get('points'))} points "
+                        "aboard (24., S41, NW-SAIL-24).", ship_id=sid, target_id=wid, outcome="recalled",
+                        data={"men": back, "points": S.inum(sh.get("points"))})
+                return
+            if party > 0 and not in_reach:
+                self.terrain[idx] = replace(t, props=props)
+                self.ev("works",
+                        f"{r.ship.name}'s working party of {party} men at {name} cannot work: she does "
+                        f"not lie at anchor within {T.WORKS_LANDING_REACH_MM:g} mm (NW-SAIL-24).",
+                        ship_id=sid, target_id=wid, outcome="idle", visible_to=(r.ship.side,))
+            elif party > 0 and props.get("silenced"):
+                self.terrain[idx] = replace(t, props=props)
+                self.ev("works", f"{name} is silenced: the party of {party} men can do no more work there "
+                        "(NW-SAIL-24).", ship_id=sid, target_id=wid, outcome="idle",
+                        visible_to=(r.ship.side,))
+            elif party > 0:
+                self.terrain[idx] = replace(t, props=self.work(r, props, party))
+        if land > 0:
+            self.land_party(r, land, data)
+
+    def return_gun(self, r: Rec) -> None:
+        """Put a landed gun back aboard, on the side with fewer guns (port on a tie)."""
+        g = S.dval(r.sheet.get("guns"))
+        sb, pt = S.inum(g.get("starboard")), S.inum(g.get("port"))
+        if sb < pt:
+            g["starboard"] = sb + 1
+        else:
+            g["port"] = pt + 1
+        r.sheet["guns"] = g
+
+    def land_party(self, r: Rec, men: int, data: Mapping[str, JSON]) -> None:
+        """Land ``men`` from the vessel's crew/damage points (S41) at the nearest dry land (NW-SAIL-23)."""
+        sh = r.sheet
+        sid = r.ship.id
+        wid = S.works_id(sid)
+        found = self.bat(wid)
+        most = C.works_party_max(S.inum(sh.get("points")), S.points_start(r.ship))
+        if not sh.get("anchored") or S.inum(sh.get("boats")) <= 0 or men > most:
+            self.ev("works", f"{r.ship.name} cannot land a party of {men} men now (24., NW-SAIL-23).",
+                    ship_id=sid, outcome="no_landing", visible_to=(r.ship.side,))
+            return
+        if found is None:
+            shore = S.nearest_shore(self.terrain, r.pos)
+            if shore is None or distance(shore, r.pos) > T.WORKS_LANDING_REACH_MM + 1e-9:
+                self.ev("works", f"{r.ship.name} has no shore within {T.WORKS_LANDING_REACH_MM:g} mm to land "
+                        "a party (NW-SAIL-23).", ship_id=sid, outcome="no_landing", visible_to=(r.ship.side,))
+                return
+            facing = data.get("works_facing")
+            face = norm_deg(float(facing)) if isinstance(facing, (int, float)) and not isinstance(
+                facing, bool) else norm_deg(bearing(shore, r.pos)) if distance(shore, r.pos) > 0 else 0.0
+            task = S.sval(data.get("works_task"), "keep")
+            props: dict[str, JSON] = {
+                "id": wid, "name": f"{r.ship.name}'s battery", "side": r.ship.side,
+                "nation": S.nation_of(r.ship), "grade": S.sval(sh.get("grade"), "average"),
+                "guns": 0, "construction": "open", "facing": round(face, 1), "points": 0,
+                "ready_turn": self.turn + 1, "garrison": 0, "under_construction": True, "builder": sid,
+                "party": 0, "task": task if task in T.WORKS_TASKS else "prepare", "positions": 0,
+                "earth_mm": 0, "gun_landed": False, "progress": {k: 0 for k in T.WORKS_TASKS},
+            }
+            self.terrain.append(TerrainFeature(kind="battery", position=shore, props=props))
+            found = (len(self.terrain) - 1, self.terrain[-1])
+        idx, t = found
+        props = dict(t.props)
+        before = S.inum(sh.get("points"))
+        sh["points"] = before - men
+        props["party"] = S.inum(props.get("party")) + men
+        props["garrison"] = props["party"]
+        self.terrain[idx] = replace(t, props=props)
+        assert isinstance(t.position, Point)
+        self.ev(
+            "works",
+            f"{r.ship.name} lands a working party of {men} men in her boats at ({t.position.x:.0f}, "
+            f"{t.position.y:.0f}), {distance(t.position, r.pos):.0f} mm off: {before} - {men} = "
+            f"{before - men} points left aboard; {props['party']} men ashore, to "
+            f"{T.WORKS_TASK_TEXT[S.sval(props.get('task'))]} from next move (24., S41, NW-SAIL-23).",
+            ship_id=sid, target_id=wid, outcome="landed",
+            data={"men": men, "party": props["party"], "points": before - men,
+                  "at": {"x": round(t.position.x, 1), "y": round(t.position.y, 1)}},
+        )
+
+    def work(self, r: Rec, props: dict[str, JSON], men: int) -> dict[str, JSON]:
+        """Add one move of ``men`` men-moves to the party's task and complete what it pays for (24.;
+        NW-SAIL-23: 20 men x 10 moves = 200 men-moves a position, 15 x 5 = 75 a gun, 10 x 10 = 100 per 2 mm
+        of earthworks). Return the battery's new props."""
+        sid = r.ship.id
+        wid = S.works_id(sid)
+        task = S.sval(props.get("task"), "prepare")
+        gang, moves = T.BATTERY_WORKS[T.WORKS_TASKS[task]]
+        need = C.works_men_moves(task)
+        prog = S.dval(props.get("progress"))
+        blocked = self.works_blocked(r, props, task)
+        if blocked:
+            self.ev("works", f"{r.ship.name}'s working party of {men} men cannot "
+                    f"{T.WORKS_TASK_TEXT[task]}: {blocked} (24.).", ship_id=sid, target_id=wid,
+                    outcome="idle", visible_to=(r.ship.side,))
+            return props
+        done_before = S.inum(prog.get(task))
+        total = done_before + men
+        texts: list[str] = []
+        if task == "gun" and not props.get("gun_landed"):
+            self.land_gun(r, props, texts)
+        while total >= need:
+            total -= need
+            texts.append(self.complete(r, props, task))
+            if total and self.works_blocked(r, props, task):
+                texts.append(f"{total} men-moves to spare are lost: {self.works_blocked(r, props, task)}")
+                total = 0
+            elif total and task == "gun":
+                self.land_gun(r, props, texts)
+        prog[task] = total
+        props["progress"] = prog
+        head = (f"{r.ship.name}'s working party: {men} men x 1 move {T.WORKS_TASK_TEXT[task]}: "
+                f"{done_before} + {men} = {done_before + men} men-moves of {need} a unit ({gang} men x "
+                f"{moves} moves, 24., NW-SAIL-23)")
+        finished = any("prepared" in x or "in position" in x or "raised" in x for x in texts)
+        self.ev("works", head + ("; " + "; ".join(texts) if texts else f"; {total} of {need} done") + ".",
+                ship_id=sid, target_id=wid, outcome="done" if finished else "working",
+                data={"task": task, "men": men, "progress": total, "need": need,
+                      "positions": props.get("positions"), "guns": props.get("guns"),
+                      "earth_mm": props.get("earth_mm"), "points": props.get("points")},
+                visible_to=(r.ship.side,))
+        return props
+
+    def works_blocked(self, r: Rec, props: Mapping[str, JSON], task: str) -> str:
+        """Return why the party cannot go on with ``task`` now, or "" (24.)."""
+        positions = S.inum(props.get("positions"))
+        guns = S.inum(props.get("guns"))
+        if task == "gun" and not props.get("gun_landed"):
+            if positions <= guns:
+                return "no prepared gun position is free"
+            if self.total_guns(r) <= 0:
+                return f"{r.ship.name} has no gun left to land"
+        if task == "earthworks" and S.inum(props.get("earth_mm")) >= positions * T.BATTERY_GUN_SPACING_MM:
+            return (f"earthworks cover all {positions} prepared position(s) "
+                    f"({positions * T.BATTERY_GUN_SPACING_MM:g} mm)")
+        return ""
+
+    def land_gun(self, r: Rec, props: dict[str, JSON], texts: list[str]) -> None:
+        """Hoist a gun out of the vessel (the side with more guns, starboard on a tie; NW-SAIL-6's choice)
+        and land it for the party to position (24.)."""
+        g = S.dval(r.sheet.get("guns"))
+        sb, pt = S.inum(g.get("starboard")), S.inum(g.get("port"))
+        side = "starboard" if sb >= pt else "port"
+        g[side] = (sb if side == "starboard" else pt) - 1
+        r.sheet["guns"] = g
+        props["gun_landed"] = True
+        texts.append(f"a {side} gun is hoisted out and landed ({sb + pt} - 1 = {sb + pt - 1} guns aboard)")
+
+    def complete(self, r: Rec, props: dict[str, JSON], task: str) -> str:
+        """Finish one unit of ``task`` on the battery's props; return the log text with the arithmetic."""
+        guns = S.inum(props.get("guns"))
+        earth = S.inum(props.get("earth_mm"))
+        sections = int(earth // T.BATTERY_GUN_SPACING_MM)
+        pts = S.inum(props.get("points"))
+        if task == "prepare":
+            props["positions"] = S.inum(props.get("positions")) + 1
+            return f"gun position {props['positions']} prepared"
+        if task == "gun":
+            guns += 1
+            add = C.works_section_points(guns <= sections)
+            props["guns"] = guns
+            props["gun_landed"] = False
+            props["points"] = pts + add
+            if guns == 1:
+                props["ready_turn"] = max(S.inum(props.get("ready_turn"), 1), self.turn + 1)
+            self.update_construction(props)
+            return (f"gun {guns} in position, {'behind earthworks' if guns <= sections else 'open'}: "
+                    f"{pts} + {add} = {pts + add} points; the battery may fire from next move (24.)")
+        earth += int(T.BATTERY_GUN_SPACING_MM)
+        props["earth_mm"] = earth
+        sections += 1
+        text = f"earthworks raised to {earth} mm"
+        if sections <= guns:
+            add = C.works_section_points(True) - C.works_section_points(False)
+            props["points"] = pts + add
+            text += f": gun {sections}'s section is now earth, {pts} + {add} = {pts + add} points"
+        self.update_construction(props)
+        return text
+
+    @staticmethod
+    def update_construction(props: dict[str, JSON]) -> None:
+        guns = S.inum(props.get("guns"))
+        sections = int(S.inum(props.get("earth_mm")) // T.BATTERY_GUN_SPACING_MM)
+        props["construction"] = "earth" if guns > 0 and sections >= guns else "open"
 
     # --- 24. shore batteries ------------------------------------------------------------------------
 
@@ -972,6 +1222,14 @@ class Phase:
                 continue
             d, o, band = best
             guns = S.inum(t.props.get("guns"))
+            manned_note = ""
+            if t.props.get("under_construction"):
+                party = S.inum(t.props.get("party"))
+                manned = C.manned_guns(guns, party)
+                if manned < guns:
+                    manned_note = (f" ({party} men serve {manned} of {guns} guns at six a gun; 24., "
+                                   "NW-SAIL-25)")
+                guns = manned
             allowed = C.weather_guns_allowed(guns, "1st", S.weather_effect(self.cstate())[0])
             if allowed <= 0:
                 continue
@@ -991,7 +1249,7 @@ class Phase:
             name = S.sval(t.props.get("name"), S.sval(t.props.get("id"), "battery"))
             self.ev(
                 "fire",
-                f"Battery {name} fires {allowed} guns at {o.ship.name}, {d:.0f} mm ({band}): FF "
+                f"Battery {name} fires {allowed} guns{manned_note} at {o.ship.name}, {d:.0f} mm ({band}): FF "
                 f"{sum(v for _, v in mods):+d} + {a} + {b} = {ff} -> {pts} points, {lost} gun(s) (24., 28.).",
                 target_id=o.ship.id,
                 rolls=(r1, r2),
@@ -1003,24 +1261,46 @@ class Phase:
 
     # --- 23. mortars ----------------------------------------------------------------------------------
 
+    def bat(self, tid: str) -> tuple[int, TerrainFeature] | None:
+        """Return (index, feature) of the battery ``tid`` as it stands now in this phase, or None."""
+        for i, t in enumerate(self.terrain):
+            if t.kind == "battery" and S.sval(t.props.get("id")) == tid and isinstance(t.position, Point):
+                return i, t
+        return None
+
     def mortar(self, r: Rec) -> None:
+        """Fire the mortar at a vessel or, since bomb vessels bombarded forts, at a shore battery (23.; S38,
+        S39, NW-SAIL-9; NW-SAIL-26: a battery is ranged on and hit like a vessel)."""
         tid = S.sval(self.order(r).get("mortar_target"))
-        if not tid or tid not in self.recs or S.inum(r.sheet.get("mortars")) <= 0:
+        if not tid or S.inum(r.sheet.get("mortars")) <= 0:
             return
-        t = self.recs[tid]
         sid = r.ship.id
-        if S.inum(r.sheet.get("mortar_ready_turn"), 1) > self.turn or t.status != "active":
+        if S.inum(r.sheet.get("mortar_ready_turn"), 1) > self.turn:
             return
-        d = distance(r.pos, t.pos)
+        if tid in self.recs:
+            t = self.recs[tid]
+            if t.status != "active":
+                return
+            tpos, tname = t.pos, t.ship.name
+        else:
+            found = self.bat(tid)
+            if found is None or found[1].props.get("silenced") or S.sval(found[1].props.get(
+                    "side")) == r.ship.side:
+                self.ev("no_shot", f"{r.ship.name}'s mortar holds fire: no enemy battery {tid} to bombard.",
+                        ship_id=sid, visible_to=(r.ship.side,))
+                return
+            assert isinstance(found[1].position, Point)
+            tpos, tname = found[1].position, "battery " + S.sval(found[1].props.get("name"), tid)
+        d = distance(r.pos, tpos)
         lo, hi = T.MORTAR_RANGE_MM
         if not lo <= d <= hi:
             self.ev("no_shot",
-                    f"{r.ship.name}'s mortar cannot reach {t.ship.name} at {d:.0f} mm (100-500; 23.).",
+                    f"{r.ship.name}'s mortar cannot reach {tname} at {d:.0f} mm (100-500; 23.).",
                     ship_id=sid, visible_to=(r.ship.side,))
             return
         rolls: list[Roll] = []
-        line = bearing(r.pos, t.pos)
-        aim = t.pos
+        line = bearing(r.pos, tpos)
+        aim = tpos
         text = ""
         if r.sheet.get("mortar_ranged_on") != tid:
             v, roll = self.roll("D100", f"{r.ship.name} mortar ranging (23., S02)")
@@ -1028,16 +1308,18 @@ class Phase:
             res, frac = C.mortar_ranging(v)
             off = d * frac
             if res == "short":
-                aim = advance(t.pos, line + 180.0, off)
+                aim = advance(tpos, line + 180.0, off)
             elif res == "over":
-                aim = advance(t.pos, line, off)
+                aim = advance(tpos, line, off)
             elif res == "left":
-                aim = advance(t.pos, line - 90.0, off)
+                aim = advance(tpos, line - 90.0, off)
             elif res == "right":
-                aim = advance(t.pos, line + 90.0, off)
+                aim = advance(tpos, line + 90.0, off)
             else:
                 r.sheet["mortar_ranged_on"] = tid
             text = f"ranging {decimal_as_1_100(v)}: {res.replace('_', ' ')}"
+            if off:
+                text += f" by {off:.0f} mm (10% of {d:.0f})"
         else:
             text = "ranged in"
         v2, roll2 = self.roll("D100", f"{r.ship.name} mortar spider (23., 30., S39)")
@@ -1046,31 +1328,55 @@ class Phase:
         r.sheet["mortar_ready_turn"] = self.turn + 1 + T.MORTAR_LOAD_MOVES
         if point == 0:
             self.ev("mortar",
-                    f"{r.ship.name} fires her mortar at {t.ship.name} ({text}); spider 0: the shell fails "
+                    f"{r.ship.name} fires her mortar at {tname} ({text}); spider 0: the shell fails "
                     "to explode (23.).", ship_id=sid, target_id=tid, rolls=tuple(rolls), outcome="dud")
             return
         spacing = S.num(self.state.options.get("spider_spacing_mm"), T.MORTAR_SPIDER_SPACING_MM)
         across, along = T.MORTAR_SPIDER[point]
         impact = advance(advance(aim, line, along * spacing), line + 90.0, across * spacing)
-        victim = None
+        victim: Rec | None = None
         best = T.MORTAR_HIT_RADIUS_MM
         for o in self.recs.values():
             if o.status == "active" or (self.afloat(o) and o.status == "struck"):
                 dd = distance(o.pos, impact)
                 if dd <= best:
                     victim, best = o, dd
+        if victim is None:
+            best = float("inf")
+        hit_bat: tuple[int, TerrainFeature] | None = None
+        for i, bt in enumerate(self.terrain):
+            if bt.kind != "battery" or not isinstance(bt.position, Point) or bt.props.get("silenced"):
+                continue
+            dd = distance(bt.position, impact)
+            # NW-SAIL-26: the nearest thing hit; a vessel before a battery at the same distance
+            if dd <= C.battery_hit_radius(S.inum(bt.props.get("guns"))) and dd < best:
+                victim, hit_bat, best = None, (i, bt), dd
+        if hit_bat is not None:
+            hname = "battery " + S.sval(hit_bat[1].props.get("name"), S.sval(hit_bat[1].props.get("id")))
+            what = f" and hits {hname}"
+            hit_id = S.sval(hit_bat[1].props.get("id"))
+        elif victim is not None:
+            what, hit_id = f" and hits {victim.ship.name}", victim.ship.id
+        else:
+            what, hit_id = ", a miss", tid
+        data: dict[str, JSON] = {"impact": {"x": round(impact.x, 1), "y": round(impact.y, 1)},
+                                 "distance": round(d, 1)}
+        if hit_bat is not None:
+            data["battery"] = hit_id
         self.ev(
             "mortar",
-            f"{r.ship.name} fires her mortar at {t.ship.name} ({text}); spider {point}: the shell "
-            f"falls at ({impact.x:.0f}, {impact.y:.0f})"
-            f"{' and hits ' + victim.ship.name if victim else ', a miss'} (23., S38, S39).",
+            f"{r.ship.name} fires her mortar at {tname} ({text}); spider {point}: the shell "
+            f"falls at ({impact.x:.0f}, {impact.y:.0f}){what} (23., S38, S39"
+            f"{', NW-SAIL-26' if hit_bat is not None or tid not in self.recs else ''}).",
             ship_id=sid,
-            target_id=victim.ship.id if victim else tid,
+            target_id=hit_id,
             rolls=tuple(rolls),
-            outcome="hit" if victim else "miss",
-            data={"impact": {"x": round(impact.x, 1), "y": round(impact.y, 1)}},
+            outcome="hit" if (victim or hit_bat) else "miss",
+            data=data,
         )
-        if victim is not None:
+        if hit_bat is not None:
+            self.hit_battery(hit_bat[0], T.MORTAR_DAMAGE, 0, r.ship.side)
+        elif victim is not None:
             self.hit_ship(victim, r, T.MORTAR_DAMAGE, 0, None, r.pos)
 
     # --- 15. boarding --------------------------------------------------------------------------------
@@ -1284,6 +1590,8 @@ class Phase:
                 t.kind == "battery"
                 and S.sval(t.props.get("side")) != r.ship.side
                 and not t.props.get("silenced")
+                and (not t.props.get("under_construction")
+                     or C.manned_guns(S.inum(t.props.get("guns")), S.inum(t.props.get("party"))) > 0)
                 and isinstance(t.position, Point)
                 and distance(t.position, r.pos) <= C.max_range("1st")
             ):

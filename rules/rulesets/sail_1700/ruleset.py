@@ -44,6 +44,9 @@ after :meth:`Sail1700.setup`::
       "captured_by": str | null, "prize_crew": int                       # 16.
     }
 
+A working party ashore (24.) is kept on its battery, not on the sheet: terrain ``works-<ship id>`` (below);
+its men are off ``points`` while ashore (S41).
+
 Visible flags (``ShipState.flags``, A2): ``on_fire``, ``dismasted``, ``dead_in_water``, ``jury_mast``,
 ``anchored``, ``aground``, ``abandoned``, ``exploded``, ``wheel_hit``, ``entangled``, ``boarding``,
 ``sinking``, ``towing``, ``towed``. ``ShipState.speed`` is the distance moved in the ship's last move (mm):
@@ -56,7 +59,13 @@ while changing.
 
 Terrain (A3): ``shoal`` (props ``depth`` fathoms and ``radius`` mm about the position, or ``polygon`` [[x, y],
 ...]); ``battery`` (props ``id``, ``name``, ``side``, ``guns``, ``construction`` open/earth/stone, ``facing``
-degrees of the perpendicular, ``grade``, ``nation``; ``points`` filled at set-up: 24.).
+degrees of the perpendicular, ``grade``, ``nation``; ``points`` filled at set-up: 24.). A battery raised by a
+vessel's working party (order type ``works``; NW-SAIL-23 to -25) is added in play with ``id``
+``works-<ship id>``, ``under_construction`` true, ``builder`` (ship id), ``party`` (men ashore), ``task``
+(prepare/gun/earthworks), ``positions`` (gun positions prepared), ``earth_mm``, ``gun_landed`` (a gun ashore
+not yet in position), ``progress`` ({task: men-moves towards the next unit}); ``guns`` and ``points`` grow as
+guns are positioned (10 a section open, 30 behind earthworks) and it fires with the guns its party can serve
+(six men a gun).
 """
 
 from __future__ import annotations
@@ -213,7 +222,8 @@ ORDER_TYPES: tuple[OrderType, ...] = (
                 choices=("none", "starboard", "port", "both"),
                 default="none",
             ),
-            _f("mortar_target", "Mortar target", "str", max=64),
+            _f("mortar_target", "Mortar target (vessel or shore battery)", "str", max=64,
+               help="23.: an enemy vessel or shore battery 100-500 mm away (NW-SAIL-26)."),
         ),
     ),
     OrderType(
@@ -223,6 +233,25 @@ ORDER_TYPES: tuple[OrderType, ...] = (
         fields=(
             _f("board", "Board (entangled enemy id)", "str", max=64),
             _f("cast_off", "Try to separate (19.)", "bool", default=False),
+        ),
+    ),
+    OrderType(
+        key="works",
+        label="Shore works (battery)",
+        help=(
+            "24.: at anchor within 50 mm of dry land, land a working party in the boats (crew/damage "
+            "points, S41; 20% of the starting points stay aboard). A gun position takes 200 men-moves "
+            "(20 men ten moves), positioning a gun 75 (15 men five moves; the gun comes from the ship), "
+            "2 mm of earthworks 100 (ten men ten moves). Work starts the move after landing; re-embark "
+            "before raising the anchor (NW-SAIL-23 to NW-SAIL-25)."
+        ),
+        fields=(
+            _f("land_party", "Land a working party (men)", "int", min=0, max=2000, default=0),
+            _f("works_task", "Party's task", "choice", choices=("keep", *T.WORKS_TASKS), default="keep",
+               help="prepare a gun position / position a gun / raise 2 mm of earthworks; keep = as before."),
+            _f("works_facing", "Battery facing (degrees; empty = toward the ship)", "float", min=0, max=360,
+               help="Fixed when the party first lands; 35 degrees either side (24.)."),
+            _f("works_recall", "Re-embark the working party", "bool", default=False),
         ),
     ),
     OrderType(
@@ -600,25 +629,124 @@ class Sail1700(RuleSet):
                 errors.setdefault("cast_off", []).append("Not while a melee is fought (15.).")
         mt = S.sval(data.get("mortar_target"))
         if mt:
-            o = ships.get(mt)
-            if S.inum(sh.get("mortars")) <= 0:
-                errors.setdefault("mortar_target", []).append("This vessel carries no mortar.")
-            elif S.inum(sh.get("mortar_ready_turn"), 1) > state.turn:
-                errors.setdefault("mortar_target", []).append(
-                    f"The mortar is loading until turn {S.inum(sh.get('mortar_ready_turn'))} (23.).")
-            elif o is None or o.side == ship.side or not o.active:
-                errors.setdefault("mortar_target", []).append("Name an enemy vessel afloat.")
-            else:
-                assert isinstance(o.position, Point)
-                d = distance(plan.end, o.position)
-                lo, hi = T.MORTAR_RANGE_MM
-                if not lo <= d <= hi:
-                    errors.setdefault("mortar_target",
-                                      []).append(f"{o.name} would be {d:.0f} mm away: 100-500 (23.).")
+            err = self.mortar_error(state, ship, plan.end, mt)
+            if err:
+                errors.setdefault("mortar_target", []).append(err)
+        for k, v in self.works_errors(state, ship, data, anchor).items():
+            errors.setdefault(k, []).extend(v)
         if not plan.error:
             ferr, _ = self.fire_plan(state, ship, plan, data)
             for k, v in ferr.items():
                 errors.setdefault(k, []).extend(v)
+        return errors
+
+    def mortar_error(self, state: BattleState, ship: ShipState, at: Point, tid: str) -> str:
+        """Return why ``tid`` may not be the mortar's target from ``at`` (the end of the move), or "".
+
+        A target is an enemy vessel afloat or an enemy shore battery not silenced (terrain ``battery`` with
+        that ``id``), 100-500 mm away (23.; NW-SAIL-26).
+        """
+        sh = ship.sheet
+        if S.inum(sh.get("mortars")) <= 0:
+            return "This vessel carries no mortar."
+        if S.inum(sh.get("mortar_ready_turn"), 1) > state.turn:
+            return f"The mortar is loading until turn {S.inum(sh.get('mortar_ready_turn'))} (23.)."
+        o = state.ship_map().get(tid)
+        if o is not None:
+            if o.side == ship.side or not o.active:
+                return "Name an enemy vessel afloat."
+            assert isinstance(o.position, Point)
+            pos, name = o.position, o.name
+        else:
+            bat = S.battery_of(state, tid)
+            if bat is None or not isinstance(bat[1].position, Point):
+                return f"No vessel or shore battery {tid!r} in this battle."
+            if S.sval(bat[1].props.get("side")) == ship.side:
+                return "That battery is on your side."
+            if bat[1].props.get("silenced"):
+                return "That battery is silenced."
+            pos, name = bat[1].position, S.sval(bat[1].props.get("name"), tid)
+        d = distance(at, pos)
+        lo, hi = T.MORTAR_RANGE_MM
+        if not lo <= d <= hi:
+            return f"{name} would be {d:.0f} mm away: 100-500 (23.)."
+        return ""
+
+    def works_errors(self, state: BattleState, ship: ShipState, data: Mapping[str, JSON],
+                     anchor: str) -> FieldErrors:
+        """Return the errors of the ``works`` order fields (24.; NW-SAIL-23 to NW-SAIL-25)."""
+        errors: FieldErrors = {}
+        sh = ship.sheet
+        assert isinstance(ship.position, Point)
+        site = S.works_of(state, ship.id)
+        party = S.inum(site.props.get("party")) if site is not None else 0
+        land = S.inum(data.get("land_party"))
+        task = S.sval(data.get("works_task"), "keep")
+        recall = bool(data.get("works_recall"))
+        anchored = bool(sh.get("anchored")) and not S.inum(sh.get("anchor_raise_left"))
+        reach = T.WORKS_LANDING_REACH_MM
+        site_near = site is not None and isinstance(site.position, Point) and \
+            distance(site.position, ship.position) <= reach + 1e-9
+        if anchor == "raise" and party > 0:
+            errors.setdefault("anchor", []).append(
+                f"Your working party of {party} men is ashore: re-embark it before raising the anchor, or "
+                "cut the cable and leave it (NW-SAIL-24).")
+        if land > 0:
+            msg = ""
+            most = C.works_party_max(S.points(ship), S.points_start(ship))
+            if recall:
+                msg = "Land a party or re-embark it, not both."
+            elif not anchored or anchor in ("raise", "cut"):
+                msg = "A working party lands only from a vessel lying at anchor (22., NW-SAIL-23)."
+            elif S.inum(sh.get("boats")) <= 0:
+                msg = "No boats left to land a party (20.)."
+            elif land > most:
+                msg = (f"At most {most} men may land: {S.points(ship)} points aboard, and 20% of "
+                       f"{S.points_start(ship)} stay aboard (NW-SAIL-23).")
+            elif site is not None:
+                if site.props.get("silenced"):
+                    msg = "Her battery is silenced (NW-SAIL-24)."
+                elif not site_near:
+                    msg = f"Her battery is more than {reach:g} mm away (NW-SAIL-23)."
+            else:
+                shore = S.nearest_shore(state.terrain, ship.position)
+                if shore is None:
+                    msg = "There is no dry land (a shoal of depth 0) on this table (NW-SAIL-23)."
+                elif distance(shore, ship.position) > reach + 1e-9:
+                    msg = (f"The nearest dry land is {distance(shore, ship.position):.0f} mm away: within "
+                           f"{reach:g} mm to land a party (NW-SAIL-23).")
+            if msg:
+                errors.setdefault("land_party", []).append(msg)
+        if data.get("works_facing") is not None and (site is not None or land <= 0):
+            errors.setdefault("works_facing", []).append(
+                "The battery's facing is set when the first party lands.")
+        if recall:
+            if party <= 0:
+                errors.setdefault("works_recall", []).append("No working party ashore.")
+            elif not sh.get("anchored") or not site_near:
+                errors.setdefault("works_recall", []).append(
+                    f"The party re-embarks only with the vessel at anchor within {reach:g} mm (NW-SAIL-24).")
+        if task != "keep":
+            if party <= 0 and land <= 0:
+                errors.setdefault("works_task", []).append("No working party ashore or landing.")
+            elif recall:
+                errors.setdefault("works_task", []).append("The party is re-embarking.")
+            else:
+                props = site.props if site is not None else {}
+                positions = S.inum(props.get("positions"))
+                guns = S.inum(props.get("guns"))
+                if task == "gun" and not props.get("gun_landed"):
+                    if positions <= guns:
+                        errors.setdefault("works_task", []).append(
+                            f"No prepared gun position is free ({positions} prepared, {guns} guns): prepare "
+                            "one first (20 men ten moves, 24.).")
+                    elif sum(S.inum(v) for v in S.dval(sh.get("guns")).values()) <= 0:
+                        errors.setdefault("works_task", []).append("No gun left aboard to land (24.).")
+                if task == "earthworks" and \
+                        S.inum(props.get("earth_mm")) >= positions * T.BATTERY_GUN_SPACING_MM:
+                    errors.setdefault("works_task", []).append(
+                        f"Earthworks are raised along prepared gun positions: {positions} prepared, "
+                        f"{S.inum(props.get('earth_mm'))} mm raised (24.).")
         return errors
 
     # --- default orders (A7) ------------------------------------------------------------------------------
@@ -949,6 +1077,17 @@ class Sail1700(RuleSet):
                 "works_men_moves": rows(T.BATTERY_WORKS),
                 "garrison_per_gun": T.BATTERY_GARRISON_PER_GUN,
                 "garrison_troops_fraction": T.BATTERY_GARRISON_TROOPS_FRACTION,
+                "mortar_hit_radius_mm": "max(20, guns x 2 / 2) (NW-SAIL-26)",
+            },
+            "shore_works": {
+                "tasks": {k: {"works": v, "men": T.BATTERY_WORKS[v][0], "moves": T.BATTERY_WORKS[v][1],
+                              "men_moves": C.works_men_moves(k)} for k, v in T.WORKS_TASKS.items()},
+                "landing_reach_mm": T.WORKS_LANDING_REACH_MM,
+                "keep_aboard_fraction_of_start": T.WORKS_KEEP_ABOARD_FRACTION,
+                "men_per_gun": T.WORKS_MEN_PER_GUN,
+                "section_points": {"open": C.works_section_points(False),
+                                   "earth": C.works_section_points(True)},
+                "rulings": ["NW-SAIL-23", "NW-SAIL-24", "NW-SAIL-25"],
             },
             "marines": {"above_points": T.MARINES_ABOVE_POINTS, "per_gun": 1},
             "merchants": {

@@ -159,6 +159,45 @@ def shoals(terrain: Iterable[TerrainFeature]) -> list[Shoal]:
     return out
 
 
+def _nearest_on_segment(p: Point, a: Point, b: Point) -> Point:
+    dx, dy = b.x - a.x, b.y - a.y
+    L = dx * dx + dy * dy
+    if L <= 0:
+        return a
+    t = max(0.0, min(1.0, ((p.x - a.x) * dx + (p.y - a.y) * dy) / L))
+    return Point(x=a.x + t * dx, y=a.y + t * dy)
+
+
+def nearest_shore(terrain: Iterable[TerrainFeature], p: Point) -> Point | None:
+    """Return the nearest point of dry land to ``p`` (mm), or None when the table has none.
+
+    Dry land is a shoal of depth 0 fathoms or less (A3; ``docs/map.md``: depth 0 = dry), a circle
+    (``radius``) or a polygon; the point is on its edge (``p`` itself when it lies on the land). Used by the
+    working parties of 24. (NW-SAIL-23).
+    """
+    best: tuple[float, Point] | None = None
+    for s in shoals(terrain):
+        if s.depth > 0:
+            continue
+        if s.contains(p):
+            return p
+        if s.poly:
+            n = len(s.poly)
+            cands = [_nearest_on_segment(p, s.poly[i], s.poly[(i + 1) % n]) for i in range(n)]
+        else:
+            d = distance(p, s.centre)
+            if d <= 0:
+                cands = [p]
+            else:
+                k = s.radius / d
+                cands = [Point(x=s.centre.x + (p.x - s.centre.x) * k, y=s.centre.y + (p.y - s.centre.y) * k)]
+        for q in cands:
+            dq = distance(p, q)
+            if best is None or dq < best[0]:
+                best = (dq, q)
+    return None if best is None else best[1]
+
+
 def depth_at(state: BattleState, p: Point, shoal_list: list[Shoal] | None = None) -> float:
     """Return the depth in fathoms at a point: the shallowest shoal over it, else the sea depth option."""
     depth = num(option(state, "sea_depth_fathoms", 50.0), 50.0)
@@ -493,6 +532,17 @@ def best_shot(state: BattleState, ship: ShipState, samples: list[tuple[Point, fl
         if best is None or score > best.score:
             best = Shot(side=side, at=p, heading=h, range=d, band=band, rake=rake, double=double, score=score)
     return best
+
+
+def works_id(ship_id: str) -> str:
+    """Return the terrain id of the battery a vessel's working party raises (24.; NW-SAIL-23)."""
+    return f"works-{ship_id}"
+
+
+def works_of(state: BattleState, ship_id: str) -> TerrainFeature | None:
+    """Return the battery a vessel's working party is raising or has raised, or None."""
+    bat = battery_of(state, works_id(ship_id))
+    return None if bat is None else bat[1]
 
 
 def battery_of(state: BattleState, key: str) -> tuple[int, TerrainFeature] | None:

@@ -457,6 +457,25 @@ BATTERY_WORKS: Final[dict[str, tuple[int, int]]] = {  # task -> (men, moves)
 }
 BATTERY_GARRISON_PER_GUN: Final = 6
 BATTERY_GARRISON_TROOPS_FRACTION: Final = 0.5
+# A ship's working party (24., line 337): the order's task -> the row of BATTERY_WORKS it works on.
+WORKS_TASKS: Final[dict[str, str]] = {
+    "prepare": "prepare_gun_position",
+    "gun": "position_gun",
+    "earthworks": "earthworks_2mm",
+}
+WORKS_TASK_TEXT: Final[dict[str, str]] = {
+    "prepare": "prepare a gun position",
+    "gun": "position a gun",
+    "earthworks": "raise 2 mm of earthworks",
+}
+# NW-SAIL-23: a working party lands from a vessel at anchor whose boats can pull ashore within the move: the
+# nearest dry land (a shoal of depth 0) within the rowing distance of 10. (50 mm).
+WORKS_LANDING_REACH_MM: Final = 50.0
+# NW-SAIL-23: the party leaves aboard at least 20% of the starting points (15.'s 20% left aboard; 18.: a
+# vessel below 20% strikes), rounded up.
+WORKS_KEEP_ABOARD_FRACTION: Final = 0.2
+# NW-SAIL-25: a battery raised by a working party fires the guns its men can serve, six men a gun (24.).
+WORKS_MEN_PER_GUN: Final = BATTERY_GARRISON_PER_GUN
 
 # --- 25. Marines (line 347), S40; 26. Merchant Vessels and Transports (line 353), S41 -----------------------
 MARINES_ABOVE_POINTS: Final = (
