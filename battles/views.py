@@ -58,6 +58,16 @@ def _error_message(error: ApplicationError) -> str:
     return f"{error.message} {detail}".strip() if detail else error.message
 
 
+def _form_errors_message(form: Any) -> str:
+    """Return a form's errors as one line for a flash message, each field named by its label (the page shows
+    labels, not field names): ``"Hours to give orders in each phase: This field is required."``."""
+    parts = []
+    for name, errors in form.errors.items():
+        text = " ".join(str(e) for e in errors)
+        parts.append(f"{form[name].label}: {text}" if name in form.fields else text)
+    return " ".join(parts)
+
+
 # --- dashboard, settings, invitations --------------------------------------------------------------------
 
 
@@ -200,7 +210,7 @@ def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
         else:
             messages.success(request, "Campaign settings saved; new battles use them.")
     else:
-        messages.error(request, "The settings have errors: " + form.errors.as_text())
+        messages.error(request, "The settings have errors. " + _form_errors_message(form))
     return redirect("battles:campaign", camp.pk)
 
 
@@ -224,7 +234,7 @@ def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
             url = request.build_absolute_uri(reverse("battles:invitation", args=[invite.token]))
             messages.success(request, f"Invitation link (single use): {url}")
     else:
-        messages.error(request, "The invitation form has errors: " + form.errors.as_text())
+        messages.error(request, "The invitation form has errors. " + _form_errors_message(form))
     return redirect("battles:campaign", camp.pk)
 
 
@@ -234,7 +244,7 @@ def battle_scenario(request: HttpRequest, campaign_id: int) -> HttpResponse:
     camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     form = ScenarioBattleForm(request.POST, ruleset=camp.ruleset)
     if not form.is_valid():
-        messages.error(request, "Choose a scenario.")
+        messages.error(request, "The battle was not created. " + _form_errors_message(form))
         return redirect("battles:campaign", camp.pk)
     try:
         battle = services.battle_create_from_scenario(
