@@ -379,8 +379,9 @@ def invitation_accept(*, token: str, user: Any) -> Membership:
 def invitation_accept_new_user(*, token: str, username: str, password: str, email: str = "") -> Membership:
     """Create an account (the only sign-up path) and use the invitation with it, in one transaction.
 
-    The password must pass the site's validators (12 characters at least). Raise ``bad_signup`` with field
-    messages, or the invitation errors.
+    The user name must pass the user model's validators (letters, digits and @/./+/-/_), the password the
+    site's validators (12 characters at least). Raise ``bad_signup`` with field messages, or the invitation
+    errors.
     """
     user_model = get_user_model()
     with transaction.atomic():
@@ -391,6 +392,13 @@ def invitation_accept_new_user(*, token: str, username: str, password: str, emai
             errors["username"] = ["Enter a user name."]
         elif user_model.objects.filter(username__iexact=username).exists():
             errors["username"] = ["That user name is taken."]
+        else:
+            # The user model's own rules (letters, digits and @/./+/-/_ only, 150 characters at most): the
+            # admin and the login form refuse any other user name.
+            try:
+                user_model._meta.get_field(user_model.USERNAME_FIELD).run_validators(username)
+            except ValidationError as exc:
+                errors["username"] = list(exc.messages)
         candidate = user_model(username=username, email=email)
         try:
             validate_password(password, candidate)

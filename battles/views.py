@@ -61,6 +61,16 @@ def _error_message(error: ApplicationError) -> str:
     return f"{error.message} {detail}".strip() if detail else error.message
 
 
+def _form_errors_message(form: Any) -> str:
+    """Return a form's errors as one line for a flash message, each field named by its label (the page shows
+    labels, not field names): ``"Hours to give orders in each phase: This field is required."``."""
+    parts = []
+    for name, errors in form.errors.items():
+        text = " ".join(str(e) for e in errors)
+        parts.append(f"{form[name].label}: {text}" if name in form.fields else text)
+    return " ".join(parts)
+
+
 # --- dashboard, settings, invitations --------------------------------------------------------------------
 
 
@@ -209,7 +219,7 @@ def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
             for line in selectors.settings_change_summary(campaign=camp, old=old, new=camp.settings):
                 messages.warning(request, line)
     else:
-        messages.error(request, "The settings have errors: " + form.errors.as_text())
+        messages.error(request, "The settings have errors. " + _form_errors_message(form))
     return redirect("battles:campaign", camp.pk)
 
 
@@ -234,7 +244,7 @@ def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
             url = request.build_absolute_uri(reverse("battles:invitation", args=[invite.token]))
             messages.success(request, f"Invitation link (single use): {url}")
     else:
-        messages.error(request, "The invitation form has errors: " + form.errors.as_text())
+        messages.error(request, "The invitation form has errors. " + _form_errors_message(form))
     return redirect("battles:campaign", camp.pk)
 
 
@@ -245,7 +255,7 @@ def battle_scenario(request: HttpRequest, campaign_id: int) -> HttpResponse:
     selectors.require_umpire(viewer)
     form = ScenarioBattleForm(request.POST, ruleset=camp.ruleset)
     if not form.is_valid():
-        messages.error(request, "Choose a scenario.")
+        messages.error(request, "The battle was not created. " + _form_errors_message(form))
         return redirect("battles:campaign", camp.pk)
     try:
         battle = services.battle_create_from_scenario(
@@ -472,6 +482,7 @@ def _battle_context(
         "state": state,
         "ships": ships,
         "ship_rows": [(s, sheet_url(s.id)) for s in ships],
+        "side_names": {side.key: side.name for side in state.sides},
         "phase": phase,
         "phase_sides": phase_sides,
         "my_ready": my_ready,
@@ -690,6 +701,7 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
             "viewer": viewer,
             "bship": bship,
             "ship": ship,
+            "side_name": next((sd.name for sd in bat.campaign.sides.all() if sd.key == ship.side), ship.side),
             "full": full,
             "summary": rs.class_summary(ship.stats) if full else {},
             "hits": hits,

@@ -1,0 +1,73 @@
+"""Chromium: layout faults found by QA on the demo site, measured in the browser.
+
+- The umpire's campaign page puts four forms in a grid of cards; the shortest forms were stretched to the
+  tallest card's height (a select and a "Create and start" button 120 px tall), and the "Belt armour" check
+  box sat in the middle of a 100%-wide field.
+- A name of one long word (a battle named "WWW...W", 120 characters) widened the battle page's heading past
+  the window and squeezed the dashboard's other columns to a few letters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from battles import services
+from tests.factories import DEFAULT_PASSWORD, scenario_campaign
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def _log_in(page: Any, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", DEFAULT_PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=Log out")
+
+
+def _height(page: Any, selector: str) -> float:
+    return float(page.eval_on_selector(selector, "el => el.getBoundingClientRect().height"))
+
+
+def test_umpire_forms_keep_their_fields_at_their_own_size(live_server: Any, chromium_page: Any) -> None:
+    game = scenario_campaign()
+    page = chromium_page
+    _log_in(page, live_server.url, game.umpire.username)
+    page.goto(f"{live_server.url}/campaigns/{game.campaign.pk}/")
+
+    scenario_form = "form[action$='/battles/scenario/']"
+    # The settings card is much taller than the scenario card, so the grid row is too.
+    assert _height(page, "form[action$='/settings/']") > 2 * _height(page, f"{scenario_form} button")
+    assert _height(page, f"{scenario_form} button") < 60
+    assert _height(page, "#id_scenario") < 60
+    assert _height(page, f"{scenario_form} #id_name") < 60
+    # The check box stays a check box, at the start of its field.
+    box = page.eval_on_selector("#id_belt_armour", "el => el.getBoundingClientRect().toJSON()")
+    field = page.eval_on_selector(".field:has(#id_belt_armour)", "el => el.getBoundingClientRect().toJSON()")
+    assert box["width"] < 30
+    assert box["left"] - field["left"] < 10
+
+
+def test_a_one_word_battle_name_does_not_widen_the_pages(live_server: Any, chromium_page: Any) -> None:
+    game = scenario_campaign()
+    long = services.battle_create_from_scenario(
+        campaign=game.campaign, scenario_key="bismarck_last_battle_1941", user=game.umpire, name="W" * 120
+    )
+    page = chromium_page
+    _log_in(page, live_server.url, game.players["britain"].username)
+
+    page.goto(f"{live_server.url}/battles/{long.pk}/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    heading = page.eval_on_selector("h1", "el => el.getBoundingClientRect().right")
+    main = page.eval_on_selector("main", "el => el.getBoundingClientRect().right")
+    assert heading <= main
+
+    page.goto(f"{live_server.url}/")
+    table = page.locator("table").first
+    assert table.evaluate("el => el.scrollWidth <= el.parentElement.clientWidth")
+    # The deadline column keeps a readable width (it was squeezed to a few letters a line).
+    widths = table.evaluate("el => [...el.querySelectorAll('th')].map(th => th.offsetWidth)")
+    assert len(widths) == 4
+    assert min(widths) > 60
