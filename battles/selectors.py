@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
@@ -36,6 +35,7 @@ from battles.models import (
     Side,
     UserProfile,
 )
+from navalwar.errors import Refusal
 from rules.model import BattleState, ShipState
 
 OBSERVER_SIDE = ""
@@ -108,14 +108,14 @@ UMPIRE_ONLY = "Only an umpire of this campaign may do that."
 
 
 def require_umpire(viewer: Viewer) -> None:
-    """Refuse a campaign member who is not its umpire: ``PermissionDenied`` (403, the message on the page).
+    """Refuse a campaign member who is not its umpire: a ``Refusal`` (403, its message shown on the page).
 
     The access policy of every umpire-only page and form, GET and POST alike: someone who may not see the
     campaign gets 404 (``viewer_get``), a member who is not its umpire 403 with :data:`UMPIRE_ONLY`. Call it
     before anything is looked up or read from the request, so the answer is the same for every object.
     """
     if not viewer.is_umpire:
-        raise PermissionDenied(UMPIRE_ONLY)
+        raise Refusal(UMPIRE_ONLY)
 
 
 def campaign_get(*, user: Any, campaign_id: int) -> tuple[Campaign, Viewer]:

@@ -18,7 +18,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -41,7 +40,7 @@ from battles.forms import (
     order_fields_for,
 )
 from battles.models import Battle, CampaignShip, Phase, PhaseStatus
-from navalwar.errors import ApplicationError, add_to_form
+from navalwar.errors import ApplicationError, Refusal, add_to_form
 from rules.base import event_visible
 from rules.model import BattleState, Event
 
@@ -143,7 +142,7 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 def campaign_new(request: HttpRequest) -> HttpResponse:
     """Let a staff member (a club organiser) create a campaign; they become its umpire."""
     if not request.user.is_staff:
-        raise PermissionDenied("Only club organisers create campaigns.")
+        raise Refusal("Only club organisers create campaigns.")
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data

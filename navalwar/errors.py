@@ -10,7 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+class Refusal(PermissionDenied):
+    """A 403 whose message is written for the user: the 403 page shows it. The text of any other
+    ``PermissionDenied`` (Django's, a library's) is never shown."""
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler403``: the site's 403 page, with the refusal's message when it is a :class:`Refusal`."""
+    refusal = str(exception) if isinstance(exception, Refusal) else ""
+    return render(request, "403.html", {"refusal": refusal}, status=403)
 
 
 class ApplicationError(Exception):

@@ -4,6 +4,8 @@ from django.urls import include, path
 
 from navalwar import views
 
+handler403 = "navalwar.errors.permission_denied"
+
 urlpatterns = [
     path("", views.landing, name="landing"),
     # Our logout adds a message; the rest are Django's auth views (login, password change and reset).

@@ -11,6 +11,7 @@ from django.test import Client, RequestFactory
 from django.views import defaults
 
 from battles import selectors
+from navalwar.errors import Refusal, permission_denied
 from tests.factories import scenario_campaign
 from tests.utils import clean_env, run_python
 
@@ -44,12 +45,25 @@ def test_403_is_the_site_page(rf: RequestFactory, user: Any) -> None:
     request = rf.get("/somewhere/")
     request.user = user
 
-    response = defaults.permission_denied(request, PermissionDenied("secret detail"))
+    for handler in (defaults.permission_denied, permission_denied):  # Django's view, and our handler403
+        response = handler(request, PermissionDenied("secret detail"))
+
+        html = response.content.decode()
+        assert response.status_code == 403
+        assert "<h1>Not allowed</h1>" in html
+        assert "secret detail" not in html
+
+
+def test_403_shows_a_refusal_written_for_the_user(rf: RequestFactory, user: Any) -> None:
+    request = rf.get("/somewhere/")
+    request.user = user
+
+    response = permission_denied(request, Refusal("Only an umpire of this campaign may do that."))
 
     html = response.content.decode()
     assert response.status_code == 403
-    assert "<h1>Not allowed</h1>" in html
-    assert "secret detail" not in html
+    assert '<p id="refusal">Only an umpire of this campaign may do that.</p>' in html
+    assert "nothing was changed" in html
 
 
 def test_400_is_the_site_page(rf: RequestFactory, user: Any) -> None:
