@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import cache
 
 from ...base import DefaultPolicy, RuleSet
 from ...dice import Dice
@@ -385,7 +386,12 @@ class WW2Jackson(RuleSet):
         if not groups:
             return [], f"no {battery} guns bear in the {arc} arc"
         halved = firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
-        spotters = {x.strip() for x in _s(self._opt(state, "spotting_aircraft")).split(",") if x.strip()}
+        spotted = firer.ship.side in _spotters(_s(self._opt(state, "spotting_aircraft")))
+        # The modifiers that do not depend on the calibre or the band, in the order the log lists them.
+        firer_small = firer.cd.small
+        target_small = target.cd.small
+        no_fc = not firer.sheet.fire_control(firer.cd)
+        first = firer.sheet.last_targets.get(battery) != target.id
         out: list[Solution] = []
         for cal, kind, bfn in groups:
             row = gun_row(cal, kind)
@@ -398,25 +404,25 @@ class WW2Jackson(RuleSet):
             if halved:
                 n = halve(n)
             mods: list[Modifier] = []
-            add = _adder(mods, T.GUN_MODIFIERS)
+            add = mods.append
             if fspeed >= T.HIGH_SPEED_KNOTS:
-                add("firer_fast")
+                add(_GUN_MOD["firer_fast"])
             if target.speed >= T.HIGH_SPEED_KNOTS:
-                add("target_fast")
-            if not firer.cd.small and target.cd.small and cal >= T.LARGE_VS_SMALL_MIN_CALIBRE:
-                add("large_vs_small")  # NW-WW2-12: the dice of 7-inch and larger guns
+                add(_GUN_MOD["target_fast"])
+            if not firer_small and target_small and cal >= T.LARGE_VS_SMALL_MIN_CALIBRE:
+                add(_GUN_MOD["large_vs_small"])  # NW-WW2-12: the dice of 7-inch and larger guns
             if fturned > T.TURNED_DEG:
-                add("firer_turned")
+                add(_GUN_MOD["firer_turned"])
             if target.sheet.turned > T.TURNED_DEG:
-                add("target_turned")
-            if not firer.sheet.fire_control(firer.cd):
-                add("no_fire_control")
-            if firer.sheet.last_targets.get(battery) != target.id:
-                add("first_fired_on")
+                add(_GUN_MOD["target_turned"])
+            if no_fc:
+                add(_GUN_MOD["no_fire_control"])
+            if first:
+                add(_GUN_MOD["first_fired_on"])
             if target.speed <= T.LOW_SPEED_KNOTS:
-                add("target_slow")
-            if band in ("long", "medium") and firer.ship.side in spotters:
-                add("spotting_aircraft")
+                add(_GUN_MOD["target_slow"])
+            if spotted and band in ("long", "medium"):
+                add(_GUN_MOD["spotting_aircraft"])
             if night is not None:
                 v, label = T.NIGHT_MODIFIERS[night[0]]
                 mods.append(Modifier(label=f"night: {label} (best, W10)", value=v))
@@ -455,7 +461,6 @@ class WW2Jackson(RuleSet):
         if isinstance(cleared, bool) and cleared != live.sheet.cleared:
             live = self._live(ship)  # a copy to change: the cached one is shared
             live.sheet.cleared = cleared
-        ships = state.ship_map()
         pos = heading = spd = turned = None
         if any(data.get(k) for k in ("target_main", "target_secondary", "torpedo_target")):
             pos, heading, spd, turned = self._predict(live, data, turn)
@@ -464,7 +469,10 @@ class WW2Jackson(RuleSet):
             tid = _s(data.get(key))
             if not tid:
                 return None
-            t = ships.get(tid)
+            try:
+                t: ShipState | None = state.ship(tid)  # the state's own index: no copy per order
+            except KeyError:
+                t = None
             if t is None:
                 add(key, f"No ship {tid!r} in this battle.")
             elif t.side == ship.side:
@@ -746,6 +754,7 @@ class WW2Jackson(RuleSet):
                     lit.setdefault(f"{key}:{lv.ship.side}", set()).add(tid)
                     setattr(lv.sheet, key, tid)
         # (2) gunfire, all at once; hits applied after all fire (A1).
+        roll = dice.roll
         pending_hits: list[tuple[str, GunRow, float, str, str, str, int]] = []
         for sid, lv in lives.items():
             if sid in withdrawn or sid not in orders:
@@ -788,10 +797,13 @@ class WW2Jackson(RuleSet):
                 for sol in sols:
                     m = len(dice.rolls)
                     purpose = f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}"
-                    rolls = [dice.roll("D20", purpose) for _ in range(sol.mfn)]
+                    rolls = [roll("D20", purpose) for _ in range(sol.mfn)]
                     total = sol.total
-                    hits = sum(1 for r in rolls if r + total >= sol.needed)
-                    mods_text = "".join(f", {mm.value:+g} {mm.label}" for mm in sol.modifiers)
+                    hits = 0
+                    for r in rolls:
+                        if r + total >= sol.needed:
+                            hits += 1
+                    mods_text = "".join([_mod_text(mm) for mm in sol.modifiers])
                     ctx.events.append(
                         Event(
                             kind="fire",
@@ -807,7 +819,7 @@ class WW2Jackson(RuleSet):
                                 f"{sol.bfn} -> "
                                 f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} "
                                 f"range, "
-                                f"{sol.needed}+{mods_text}: D20 {', '.join(str(r) for r in rolls)} -> "
+                                f"{sol.needed}+{mods_text}: D20 {', '.join(map(str, rolls))} -> "
                                 f"{hits} hit(s)."
                             ),
                             data={
@@ -1232,12 +1244,33 @@ def _adder(mods: list[Modifier], table: Mapping[str, tuple[int, str]]) -> Callab
 
     def add(key: str) -> None:
         v, label = table[key]
-        mod = _MODIFIERS.get((v, label))
-        if mod is None:
-            mod = _MODIFIERS[(v, label)] = Modifier(label=label, value=v)
-        mods.append(mod)
+        mods.append(_shared_modifier(v, label))
 
     return add
+
+
+def _shared_modifier(v: int, label: str) -> Modifier:
+    """Return the one Modifier instance of value ``v`` and ``label``."""
+    mod = _MODIFIERS.get((v, label))
+    if mod is None:
+        mod = _MODIFIERS[(v, label)] = Modifier(label=label, value=v)
+    return mod
+
+
+_GUN_MOD: dict[str, Modifier] = {k: _shared_modifier(v, label) for k, (v, label) in T.GUN_MODIFIERS.items()}
+"""The gun modifiers of lines 45-73 by key, one shared instance each (as :func:`_adder` appends them)."""
+
+
+@cache
+def _spotters(option: str) -> frozenset[str]:
+    """Return the sides of the ``spotting_aircraft`` option, a comma-separated list."""
+    return frozenset(x.strip() for x in option.split(",") if x.strip())
+
+
+@cache
+def _mod_text(m: Modifier) -> str:
+    """Return a modifier as the fire log writes it: ``, +1 label``."""
+    return f", {m.value:+g} {m.label}"
 
 
 def _json(v: object) -> JSON:
