@@ -326,6 +326,26 @@ class Sheet:
         n = cd.counts.get(area, 0) - self.marked.get(area, 0)
         return n if n > 0 else 0
 
+    def remaining_by_area(self, cd: ClassData) -> dict[str, int]:
+        """Return :meth:`remaining` of every area of ALL_AREAS, in that order, computed in one pass."""
+        out: dict[str, int] = {}
+        caps = cd.caps
+        gl = self.guns_lost
+        if gl:
+            guns = cd.guns
+            for area in GUN_AREAS:
+                lost = sum(1 for i in set(gl) if 0 <= i < len(guns) and guns[i].area == area)
+                out[area] = caps.get(area, 0) - lost
+        else:
+            for area in GUN_AREAS:
+                out[area] = caps.get(area, 0)
+        out["torpedo"] = len(cd.torpedoes) - len(self.torpedo_lost)
+        counts, marked = cd.counts, self.marked
+        for area in COUNT_AREAS:
+            n = counts.get(area, 0) - marked.get(area, 0)
+            out[area] = n if n > 0 else 0
+        return out
+
     def intact_boxes(self, cd: ClassData, area: str) -> list[int]:
         """Return the indexes of intact gun or torpedo boxes of an area, in sheet order."""
         if area in GUN_AREAS:
