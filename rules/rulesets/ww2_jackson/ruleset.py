@@ -363,28 +363,11 @@ class WW2Jackson(RuleSet):
     ) -> tuple[list[Solution], str]:
         """Return the fire solutions of one battery at one target, and why it cannot fire ("" when it can)."""
         turn = state.turn
-        reason = self._no_fire_reason(firer.sheet, battery, turn)
+        groups, reason, dist, night = self._aim(state, firer, target, battery, pos, heading, lit)
         if reason:
             return [], reason
-        fpos = pos or firer.pos
-        fhead = firer.heading if heading is None else heading
         fspeed = firer.speed if speed is None else speed
         fturned = firer.sheet.turned if turned is None else turned
-        dist = distance(fpos, target.pos)
-        brg = bearing(fpos, target.pos)
-        arc = arc_of(fhead, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG)
-        side = side_of(fhead, brg)
-        night: tuple[str, int] | None = None
-        if self._night(state):
-            night = night_modifier(self._night_keys(state, firer, target, lit or {}, dist))
-            if night is None:
-                return (
-                    [],
-                    "night: no searchlight, star shell, radar, fire, gun flashes or moon to aim by (line 86)",
-                )
-        groups = bfn_by_calibre(firer.cd, firer.sheet, battery, arc, side)
-        if not groups:
-            return [], f"no {battery} guns bear in the {arc} arc"
         halved = firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
         spotted = firer.ship.side in _spotters(_s(self._opt(state, "spotting_aircraft")))
         # The modifiers that do not depend on the calibre or the band, in the order the log lists them.
@@ -440,8 +423,66 @@ class WW2Jackson(RuleSet):
                 )
             )
         if not out:
-            return [], f"{target.ship.name} is beyond the {battery} battery's range ({dist:.1f} in)"
+            return [], _beyond(target, battery, dist)
         return out, ""
+
+    def _aim(
+        self,
+        state: BattleState,
+        firer: Live,
+        target: Live,
+        battery: str,
+        pos: Point | None,
+        heading: float | None,
+        lit: dict[str, set[str]] | None,
+    ) -> tuple[list[tuple[float, str, int]], str, float, tuple[str, int] | None]:
+        """Return what :meth:`solutions` needs before its calibres: the (calibre, kind, BFN) groups that bear,
+        why the battery cannot fire ("" when it may), the range in inches and the best night modifier."""
+        reason = self._no_fire_reason(firer.sheet, battery, state.turn)
+        if reason:
+            return [], reason, 0.0, None
+        fpos = pos or firer.pos
+        fhead = firer.heading if heading is None else heading
+        dist = distance(fpos, target.pos)
+        brg = bearing(fpos, target.pos)
+        arc = arc_of(fhead, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG)
+        side = side_of(fhead, brg)
+        night: tuple[str, int] | None = None
+        if self._night(state):
+            night = night_modifier(self._night_keys(state, firer, target, lit or {}, dist))
+            if night is None:
+                return (
+                    [],
+                    "night: no searchlight, star shell, radar, fire, gun flashes or moon to aim by (line 86)",
+                    dist,
+                    None,
+                )
+        groups = bfn_by_calibre(firer.cd, firer.sheet, battery, arc, side)
+        if not groups:
+            return [], f"no {battery} guns bear in the {arc} arc", dist, night
+        return groups, "", dist, night
+
+    def _fire_reason(
+        self,
+        state: BattleState,
+        firer: Live,
+        target: Live,
+        battery: str,
+        pos: Point | None,
+        heading: float | None,
+    ) -> str:
+        """Return why :meth:`solutions` would find no solution ("" when it finds one), without building them:
+        order checks only need to know (a calibre fires when it may shoot at the target and is in range)."""
+        groups, reason, dist, _ = self._aim(state, firer, target, battery, pos, heading, None)
+        if reason:
+            return reason
+        for cal, kind, _bfn in groups:
+            row = gun_row(cal, kind)
+            if row.small_craft_only and target.cd.type != "small_craft":
+                continue
+            if range_band(dist, row.range) is not None:
+                return ""
+        return _beyond(target, battery, dist)
 
     # --- orders ----------------------------------------------------------------------------------
 
@@ -461,9 +502,9 @@ class WW2Jackson(RuleSet):
         if isinstance(cleared, bool) and cleared != live.sheet.cleared:
             live = self._live(ship)  # a copy to change: the cached one is shared
             live.sheet.cleared = cleared
-        pos = heading = spd = turned = None
+        pos = heading = None
         if any(data.get(k) for k in ("target_main", "target_secondary", "torpedo_target")):
-            pos, heading, spd, turned = self._predict(live, data, turn)
+            pos, heading, _, _ = self._predict(live, data, turn)
 
         def enemy(key: str) -> ShipState | None:
             tid = _s(data.get(key))
@@ -489,10 +530,8 @@ class WW2Jackson(RuleSet):
             t = enemy(f"target_{battery}")
             if t is None:
                 continue
-            sols, why = self.solutions(
-                state, live, self._seen(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
-            )
-            if not sols and not why.startswith("night"):
+            why = self._fire_reason(state, live, self._seen(t), battery, pos, heading)
+            if why and not why.startswith("night"):
                 add(f"target_{battery}", f"{ship.name} cannot fire its {battery} battery at {t.name}: {why}.")
         t = enemy("torpedo_target")
         if t is not None:
@@ -1271,6 +1310,10 @@ def _spotters(option: str) -> frozenset[str]:
 def _mod_text(m: Modifier) -> str:
     """Return a modifier as the fire log writes it: ``, +1 label``."""
     return f", {m.value:+g} {m.label}"
+
+
+def _beyond(target: Live, battery: str, dist: float) -> str:
+    return f"{target.ship.name} is beyond the {battery} battery's range ({dist:.1f} in)"
 
 
 def _json(v: object) -> JSON:
