@@ -13,7 +13,8 @@ Source: ``../shared/rulings-product.md`` A1 (phases), A2 (visibility), A8 (dice)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
 from typing import Literal, Union
 
 # Union kept for this recursive alias: its forward references are strings ("JSON")
@@ -221,13 +222,19 @@ class ShipOrder:
     default: bool = False
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, init=False)
 class Roll:
     """One die rolled: its kind (``D6``, ``D20``, ``AVG``, ``D100``, ``MEMOIR``), the value, and what for."""
 
     die: str
     value: int
     purpose: str = ""
+
+    def __init__(self, *, die: str, value: int, purpose: str = "") -> None:
+        # Written out (the dataclass's own frozen __init__ is slower): a 200-ship phase rolls thousands.
+        _ROLL_SET[0](self, die)
+        _ROLL_SET[1](self, value)
+        _ROLL_SET[2](self, purpose)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -238,7 +245,7 @@ class Modifier:
     value: float
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, init=False)
 class Event:
     """Something that happened in a phase, as the turn log shows it.
 
@@ -261,6 +268,50 @@ class Event:
     outcome: str = ""
     data: dict[str, JSON] = field(default_factory=dict)
     visible_to: tuple[str, ...] | None = None
+
+    def __init__(
+        self,
+        *,
+        kind: str,
+        text: str,
+        turn: int,
+        phase: int = 0,
+        ship_id: str | None = None,
+        target_id: str | None = None,
+        rolls: tuple[Roll, ...] = (),
+        modifiers: tuple[Modifier, ...] = (),
+        needed: int | None = None,
+        outcome: str = "",
+        data: dict[str, JSON] | None = None,
+        visible_to: tuple[str, ...] | None = None,
+    ) -> None:
+        # Written out (the dataclass's own frozen __init__ is slower): a 200-ship phase logs thousands.
+        # ``data`` left out is a new empty dict, as the field's default_factory makes it.
+        s = _EVENT_SET
+        s[0](self, kind)
+        s[1](self, text)
+        s[2](self, turn)
+        s[3](self, phase)
+        s[4](self, ship_id)
+        s[5](self, target_id)
+        s[6](self, rolls)
+        s[7](self, modifiers)
+        s[8](self, needed)
+        s[9](self, outcome)
+        s[10](self, {} if data is None else data)
+        s[11](self, visible_to)
+
+
+def _slot_setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
+    """Return the setters of a frozen slotted dataclass's fields, in field order, for a written-out __init__.
+
+    Each is the slot's own descriptor ``__set__``: it stores the value without the frozen ``__setattr__``.
+    """
+    return tuple(getattr(cls, f.name).__set__ for f in fields(cls))
+
+
+_ROLL_SET = _slot_setters(Roll)
+_EVENT_SET = _slot_setters(Event)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

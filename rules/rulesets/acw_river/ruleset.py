@@ -336,7 +336,19 @@ def pose_of(ship: ShipState) -> Pose:
 
 def hexes_of(ship: ShipState) -> list[Hex]:
     """Return the hexes the ship occupies (A14)."""
-    return footprint(pose_of(ship), _int(ship.stats.get("hexes"), 1))
+    hit = _HEXES_CACHE.get(id(ship))
+    if hit is not None and hit[0] is ship:
+        return list(hit[1])
+    out = footprint(pose_of(ship), _int(ship.stats.get("hexes"), 1))
+    if len(_HEXES_CACHE) > 2048:
+        _HEXES_CACHE.clear()
+    _HEXES_CACHE[id(ship)] = (ship, tuple(out))
+    return out
+
+
+_HEXES_CACHE: dict[int, tuple[ShipState, tuple[Hex, ...]]] = {}
+"""Footprints by ShipState (immutable): fire, arcs and order checks ask for each ship's many times a phase. An
+entry holds the ship itself, so its id() cannot be reused while the entry lives."""
 
 
 def remaining(ship: ShipState) -> int:

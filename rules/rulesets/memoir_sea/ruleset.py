@@ -58,7 +58,7 @@ every key optional (an empty or missing course: the ship stays where it is).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import replace
 from functools import cache
 from typing import Literal, cast
@@ -308,6 +308,37 @@ def course_errors(course: str, speed: int) -> list[str]:
     return errors
 
 
+class _Blocked:
+    """The hexes a moving ship may not enter: land, and every hex another ship afloat holds (NW-MEM-04).
+
+    ``held`` counts the ships afloat in each hex (the moving one included), kept up to date by the caller as
+    ships move, so that each ship's move does not rebuild the set of every other ship's hex.
+    """
+
+    __slots__ = ("held", "land", "own")
+
+    def __init__(self, land: set[Hex], held: dict[Hex, int], ship: ShipState) -> None:
+        self.land = land
+        self.held = held
+        self.own = ship.position if ship.active else None
+
+    def __contains__(self, h: object) -> bool:
+        if not isinstance(h, Hex):
+            return False
+        if h in self.land:
+            return True
+        n = self.held.get(h, 0)
+        return n - (1 if h == self.own else 0) > 0
+
+
+def _ship_or_none(state: BattleState, ship_id: str) -> ShipState | None:
+    """Return the ship with this id, None if there is none (the state's index: no copy of it)."""
+    try:
+        return state.ship(ship_id)
+    except KeyError:
+        return None
+
+
 @cache
 def legal_courses(speed: int) -> tuple[str, ...]:
     """Return every legal course for a ship of ``speed`` hexes, full-length first (M10)."""
@@ -535,7 +566,7 @@ class MemoirSea(RuleSet):
         return None
 
     def run_course(
-        self, state: BattleState, ship: ShipState, course: str, blocked: set[Hex]
+        self, state: BattleState, ship: ShipState, course: str, blocked: Container[Hex]
     ) -> tuple[Hex, float, list[Hex], str]:
         """Follow a course from the ship's hex; return end hex, heading, hexes entered and why it ended.
 
@@ -714,22 +745,32 @@ class MemoirSea(RuleSet):
                 out.add(s.position)
         return out
 
-    def break_off_course(self, state: BattleState, ship: ShipState, blocked: set[Hex]) -> str:
+    def break_off_course(self, state: BattleState, ship: ShipState, blocked: Container[Hex]) -> str:
         """Return the course a ship breaking off sails (NW-MEM-03).
 
         The course, of full speed if possible, that ends farthest from the nearest enemy; sailing off the
         map beats everything (she has reached safety); ties go to the course nearer a map edge, then to the
         alphabetically first course.
         """
-        enemies = self._enemies(state, ship)
+        enemies = [(h.q, h.r) for h in (cast(Hex, t.position) for t in self._enemies(state, ship))]
         speed = _int(ship.stats.get("speed"), 1)
         best: tuple[tuple[float, float, int, str], str] | None = None
+        nearest: dict[tuple[int, int], int] = {}  # courses often end in the same hex
         for course in legal_courses(speed):
             pos, _, _, why = self.run_course(state, ship, course, blocked)
             if why == "off_map":
                 key: tuple[float, float, int, str] = (-1e9, 0.0, len(course), course)
             else:
-                far = min((hex_distance(pos, cast(Hex, t.position)) for t in enemies), default=0)
+                at = (pos.q, pos.r)
+                far = nearest.get(at, -1)
+                if far < 0:
+                    # hex_distance to every enemy, inlined: this runs for every course of every ship
+                    q, r = at
+                    far = min(
+                        ((abs(q - eq) + abs(r - er) + abs(q - eq + r - er)) // 2 for eq, er in enemies),
+                        default=0,
+                    )
+                    nearest[at] = far
                 col, row = hex_to_offset(pos)
                 edge = min(col, row, state.map.width - 1 - col, state.map.height - 1 - row)
                 key = (-float(far), float(edge), -len(course), course)
@@ -764,10 +805,17 @@ class MemoirSea(RuleSet):
                 )
 
         # Damage and Sinking (M07, M08).
-        for sid in sorted(damage, key=lambda i: [s.id for s in state.ships].index(i)):
+        place = {s.id: k for k, s in enumerate(state.ships)}
+        for sid in sorted(damage, key=place.__getitem__):
             ships[sid] = self._apply_damage(ships[sid], damage[sid], turn, events)
 
         # Movement, side by side in initiative order; a ship breaking off is steered by the rules.
+        # Hexes held by ships afloat, counted, kept up to date as ships move (NW-MEM-04).
+        land = self._land(state)
+        held: dict[Hex, int] = {}
+        for cur in ships.values():
+            if cur.active and isinstance(cur.position, Hex):
+                held[cur.position] = held.get(cur.position, 0) + 1
         for side in order_of_sides:
             for s in state.ships:
                 cur = ships[s.id]
@@ -776,7 +824,12 @@ class MemoirSea(RuleSet):
                 order = orders.get(s.id)
                 if order is None and not cur.sheet.get("breaking_off"):
                     continue
-                ships[s.id] = self._move(state, ships, cur, order, events)
+                moved = self._move(state, ships, cur, order, events, _Blocked(land, held, cur))
+                ships[s.id] = moved
+                assert isinstance(cur.position, Hex)
+                held[cur.position] -= 1
+                if moved.active and isinstance(moved.position, Hex):
+                    held[moved.position] = held.get(moved.position, 0) + 1
 
         new = replace(state.with_ships(ships), initiative=tuple(order_of_sides))
         return PhaseResult(state=new, events=tuple(events), rolls=tuple(dice.rolls[start:]))
@@ -790,7 +843,7 @@ class MemoirSea(RuleSet):
         events: list[Event],
         damage: dict[str, int],
     ) -> None:
-        target = state.ship_map().get(target_id)
+        target = _ship_or_none(state, target_id)
         msg = self.gun_target_error(state, ship, target, target_id)
         if msg or target is None:
             events.append(
@@ -861,7 +914,7 @@ class MemoirSea(RuleSet):
         events: list[Event],
         damage: dict[str, int],
     ) -> ShipState:
-        target = state.ship_map().get(target_id)
+        target = _ship_or_none(state, target_id)
         msg = self.torpedo_target_error(state, ship, target, target_id)
         if msg or target is None:
             events.append(
@@ -967,11 +1020,8 @@ class MemoirSea(RuleSet):
         ship: ShipState,
         order: ShipOrder | None,
         events: list[Event],
+        blocked: Container[Hex],
     ) -> ShipState:
-        blocked = self._land(state)
-        for s in ships.values():
-            if s.id != ship.id and s.active and isinstance(s.position, Hex):
-                blocked.add(s.position)
         breaking = bool(ship.sheet.get("breaking_off"))
         if breaking:
             current = state.with_ships(ships)

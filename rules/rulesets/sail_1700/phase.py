@@ -106,6 +106,7 @@ class Phase:
         self.shoals = S.shoals(state.terrain)
         self.start = len(dice.rolls)
         self.visible_cache: dict[str, set[str]] = {}
+        self._cstate: BattleState | None = None
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -116,8 +117,11 @@ class Phase:
 
     def cstate(self) -> BattleState:
         """Return the battle with the current conditions (ships as at the start; for look-ups of
-        conditions)."""
-        return replace(self.state, conditions=self.cond)
+        conditions). Built once per change of conditions: every shot and move asks for it."""
+        hit = self._cstate
+        if hit is None or hit.conditions is not self.cond:
+            hit = self._cstate = replace(self.state, conditions=self.cond)
+        return hit
 
     def roll(self, die: DieKind, purpose: str) -> tuple[int, Roll]:
         value = self.dice.roll(die, purpose)

@@ -53,7 +53,9 @@ class Ctx:
     carrier_table: str = "capital"
     shell_flooding: bool = False
     claimed: set[int] = field(default_factory=set)
-    """ids of the rolls an event already carries (A8: one die, one event)."""
+    """Indexes in ``dice.rolls`` of the rolls an event already carries (A8: one die, one event)."""
+    claimed_max: int = -1
+    """The highest index in ``claimed`` (-1: none): rolls after it are all free."""
 
     def roll(self, purpose: str) -> int:
         """Roll a D20 for ``purpose``."""
@@ -69,12 +71,20 @@ class Ctx:
         Nested results log first (a W34 flooding roll inside a critical inside a shell hit), so each die goes
         to the event of the rule it served, and a side's view lists it once (A2, A8).
         """
-        rolls = self.dice.rolls[mark:]
-        if not rolls:
+        rolls = self.dice.rolls
+        n = len(rolls)
+        if n <= mark:
             return ()
         claimed = self.claimed
-        out = tuple(r for r in rolls if id(r) not in claimed)
-        claimed.update(map(id, out))
+        if self.claimed_max < mark:
+            # the common case: no nested event took any of these rolls
+            out = tuple(rolls[mark:n])
+            claimed.update(range(mark, n))
+        else:
+            free = [i for i in range(mark, n) if i not in claimed]
+            out = tuple([rolls[i] for i in free])
+            claimed.update(free)
+        self.claimed_max = n - 1  # every roll from mark to the last is now claimed
         return out
 
     def own(
@@ -153,7 +163,7 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
     sh, cd = hull.sheet, hull.cd
     order = T.DAMAGE_PREFERENCES.get(sh.preference, T.DAMAGE_PREFERENCES[T.DEFAULT_PREFERENCE])
     # intact boxes per area, counted once: marking a box takes exactly one from its area
-    left = {a: sh.remaining(cd, a) for a in ALL_AREAS}
+    left = sh.remaining_by_area(cd)
     for _ in range(n):
         total = sum(left.values())
         if total <= 0:

@@ -134,15 +134,23 @@ def bfn_by_calibre(
 ) -> list[tuple[float, str, int]]:
     """Return (calibre, kind, BFN) for each calibre of a battery bearing in the target's arc (lines 25, 29).
 
-    Guns lost with their boxes do not count. Calibres are listed largest first.
+    Guns lost with their boxes do not count. Calibres are listed largest first. The result depends only on
+    the class and the boxes lost: it is remembered on the class data (``ClassData.bfn_memo``).
     """
-    groups: dict[tuple[float, str], int] = {}
-    for box in cd.guns:
-        if box.area != area or box.index in sheet.guns_lost or not box_bears(box, arc, side):
-            continue
-        key = (box.calibre, "old" if box.kind == "old" else "new")
-        groups[key] = groups.get(key, 0) + box.guns
-    return [(c, k, n) for (c, k), n in sorted(groups.items(), key=lambda kv: -kv[0][0])]
+    memo_key = (area, arc, side, tuple(sheet.guns_lost))
+    hit = cd.bfn_memo.get(memo_key)
+    if hit is None:
+        groups: dict[tuple[float, str], int] = {}
+        for box in cd.guns:
+            if box.area != area or box.index in sheet.guns_lost or not box_bears(box, arc, side):
+                continue
+            key = (box.calibre, "old" if box.kind == "old" else "new")
+            groups[key] = groups.get(key, 0) + box.guns
+        hit = tuple((c, k, n) for (c, k), n in sorted(groups.items(), key=lambda kv: -kv[0][0]))
+        if len(cd.bfn_memo) > 256:
+            cd.bfn_memo.clear()
+        cd.bfn_memo[memo_key] = hit
+    return list(hit)
 
 
 def night_modifier(available: Collection[str]) -> tuple[str, int] | None:

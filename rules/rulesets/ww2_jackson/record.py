@@ -161,6 +161,10 @@ class ClassData:
     counts: dict[str, int]
     caps: dict[str, int] = field(default_factory=dict)
     """Boxes per area (every area of ALL_AREAS), computed once by :func:`parse_class`."""
+    bfn_memo: dict[tuple[str, str, str, tuple[int, ...]], tuple[tuple[float, str, int], ...]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Memo of :func:`.gunnery.bfn_by_calibre` by (area, arc, side, guns lost): it depends on nothing else."""
 
     @property
     def capital(self) -> bool:
@@ -311,12 +315,36 @@ class Sheet:
         """Return the intact boxes of an area."""
         if area in GUN_AREAS:
             # the boxes of the area less those lost (guns_lost is short; the class may have many boxes)
+            gl = self.guns_lost
+            if not gl:
+                return cd.caps.get(area, 0)
             guns = cd.guns
-            lost = sum(1 for i in set(self.guns_lost) if 0 <= i < len(guns) and guns[i].area == area)
-            return cd.capacity(area) - lost
+            lost = sum(1 for i in set(gl) if 0 <= i < len(guns) and guns[i].area == area)
+            return cd.caps.get(area, 0) - lost
         if area == "torpedo":
             return len(cd.torpedoes) - len(self.torpedo_lost)
-        return max(0, cd.counts.get(area, 0) - self.marked.get(area, 0))
+        n = cd.counts.get(area, 0) - self.marked.get(area, 0)
+        return n if n > 0 else 0
+
+    def remaining_by_area(self, cd: ClassData) -> dict[str, int]:
+        """Return :meth:`remaining` of every area of ALL_AREAS, in that order, computed in one pass."""
+        out: dict[str, int] = {}
+        caps = cd.caps
+        gl = self.guns_lost
+        if gl:
+            guns = cd.guns
+            for area in GUN_AREAS:
+                lost = sum(1 for i in set(gl) if 0 <= i < len(guns) and guns[i].area == area)
+                out[area] = caps.get(area, 0) - lost
+        else:
+            for area in GUN_AREAS:
+                out[area] = caps.get(area, 0)
+        out["torpedo"] = len(cd.torpedoes) - len(self.torpedo_lost)
+        counts, marked = cd.counts, self.marked
+        for area in COUNT_AREAS:
+            n = counts.get(area, 0) - marked.get(area, 0)
+            out[area] = n if n > 0 else 0
+        return out
 
     def intact_boxes(self, cd: ClassData, area: str) -> list[int]:
         """Return the indexes of intact gun or torpedo boxes of an area, in sheet order."""

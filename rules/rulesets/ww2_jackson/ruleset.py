@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import cache
 
 from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet
@@ -367,30 +368,18 @@ class WW2Jackson(RuleSet):
     ) -> tuple[list[Solution], str]:
         """Return the fire solutions of one battery at one target, and why it cannot fire ("" when it can)."""
         turn = state.turn
-        reason = self._no_fire_reason(firer.sheet, battery, turn)
+        groups, reason, dist, night = self._aim(state, firer, target, battery, pos, heading, lit)
         if reason:
             return [], reason
-        fpos = pos or firer.pos
-        fhead = firer.heading if heading is None else heading
         fspeed = firer.speed if speed is None else speed
         fturned = firer.sheet.turned if turned is None else turned
-        dist = distance(fpos, target.pos)
-        brg = bearing(fpos, target.pos)
-        arc = arc_of(fhead, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG)
-        side = side_of(fhead, brg)
-        night: tuple[str, int] | None = None
-        if self._night(state):
-            night = night_modifier(self._night_keys(state, firer, target, lit or {}, dist))
-            if night is None:
-                return (
-                    [],
-                    "night: no searchlight, star shell, radar, fire, gun flashes or moon to aim by (line 86)",
-                )
-        groups = bfn_by_calibre(firer.cd, firer.sheet, battery, arc, side)
-        if not groups:
-            return [], f"no {battery} guns bear in the {arc} arc"
         halved = firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
-        spotters = {x.strip() for x in _s(self._opt(state, "spotting_aircraft")).split(",") if x.strip()}
+        spotted = firer.ship.side in _spotters(_s(self._opt(state, "spotting_aircraft")))
+        # The modifiers that do not depend on the calibre or the band, in the order the log lists them.
+        firer_small = firer.cd.small
+        target_small = target.cd.small
+        no_fc = not firer.sheet.fire_control(firer.cd)
+        first = firer.sheet.last_targets.get(battery) != target.id
         out: list[Solution] = []
         for cal, kind, bfn in groups:
             row = gun_row(cal, kind)
@@ -403,25 +392,25 @@ class WW2Jackson(RuleSet):
             if halved:
                 n = halve(n)
             mods: list[Modifier] = []
-            add = _adder(mods, T.GUN_MODIFIERS)
+            add = mods.append
             if fspeed >= T.HIGH_SPEED_KNOTS:
-                add("firer_fast")
+                add(_GUN_MOD["firer_fast"])
             if target.speed >= T.HIGH_SPEED_KNOTS:
-                add("target_fast")
-            if not firer.cd.small and target.cd.small and cal >= T.LARGE_VS_SMALL_MIN_CALIBRE:
-                add("large_vs_small")  # NW-WW2-12: the dice of 7-inch and larger guns
+                add(_GUN_MOD["target_fast"])
+            if not firer_small and target_small and cal >= T.LARGE_VS_SMALL_MIN_CALIBRE:
+                add(_GUN_MOD["large_vs_small"])  # NW-WW2-12: the dice of 7-inch and larger guns
             if fturned > T.TURNED_DEG:
-                add("firer_turned")
+                add(_GUN_MOD["firer_turned"])
             if target.sheet.turned > T.TURNED_DEG:
-                add("target_turned")
-            if not firer.sheet.fire_control(firer.cd):
-                add("no_fire_control")
-            if firer.sheet.last_targets.get(battery) != target.id:
-                add("first_fired_on")
+                add(_GUN_MOD["target_turned"])
+            if no_fc:
+                add(_GUN_MOD["no_fire_control"])
+            if first:
+                add(_GUN_MOD["first_fired_on"])
             if target.speed <= T.LOW_SPEED_KNOTS:
-                add("target_slow")
-            if band in ("long", "medium") and firer.ship.side in spotters:
-                add("spotting_aircraft")
+                add(_GUN_MOD["target_slow"])
+            if spotted and band in ("long", "medium"):
+                add(_GUN_MOD["spotting_aircraft"])
             if night is not None:
                 v, label = T.NIGHT_MODIFIERS[night[0]]
                 mods.append(Modifier(label=f"night: {label} (best, W10)", value=v))
@@ -439,8 +428,66 @@ class WW2Jackson(RuleSet):
                 )
             )
         if not out:
-            return [], f"{target.ship.name} is beyond the {battery} battery's range ({dist:.1f} in)"
+            return [], _beyond(target, battery, dist)
         return out, ""
+
+    def _aim(
+        self,
+        state: BattleState,
+        firer: Live,
+        target: Live,
+        battery: str,
+        pos: Point | None,
+        heading: float | None,
+        lit: dict[str, set[str]] | None,
+    ) -> tuple[list[tuple[float, str, int]], str, float, tuple[str, int] | None]:
+        """Return what :meth:`solutions` needs before its calibres: the (calibre, kind, BFN) groups that bear,
+        why the battery cannot fire ("" when it may), the range in inches and the best night modifier."""
+        reason = self._no_fire_reason(firer.sheet, battery, state.turn)
+        if reason:
+            return [], reason, 0.0, None
+        fpos = pos or firer.pos
+        fhead = firer.heading if heading is None else heading
+        dist = distance(fpos, target.pos)
+        brg = bearing(fpos, target.pos)
+        arc = arc_of(fhead, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG)
+        side = side_of(fhead, brg)
+        night: tuple[str, int] | None = None
+        if self._night(state):
+            night = night_modifier(self._night_keys(state, firer, target, lit or {}, dist))
+            if night is None:
+                return (
+                    [],
+                    "night: no searchlight, star shell, radar, fire, gun flashes or moon to aim by (line 86)",
+                    dist,
+                    None,
+                )
+        groups = bfn_by_calibre(firer.cd, firer.sheet, battery, arc, side)
+        if not groups:
+            return [], f"no {battery} guns bear in the {arc} arc", dist, night
+        return groups, "", dist, night
+
+    def _fire_reason(
+        self,
+        state: BattleState,
+        firer: Live,
+        target: Live,
+        battery: str,
+        pos: Point | None,
+        heading: float | None,
+    ) -> str:
+        """Return why :meth:`solutions` would find no solution ("" when it finds one), without building them:
+        order checks only need to know (a calibre fires when it may shoot at the target and is in range)."""
+        groups, reason, dist, _ = self._aim(state, firer, target, battery, pos, heading, None)
+        if reason:
+            return reason
+        for cal, kind, _bfn in groups:
+            row = gun_row(cal, kind)
+            if row.small_craft_only and target.cd.type != "small_craft":
+                continue
+            if range_band(dist, row.range) is not None:
+                return ""
+        return _beyond(target, battery, dist)
 
     # --- orders ----------------------------------------------------------------------------------
 
@@ -460,16 +507,18 @@ class WW2Jackson(RuleSet):
         if isinstance(cleared, bool) and cleared != live.sheet.cleared:
             live = self._live(ship)  # a copy to change: the cached one is shared
             live.sheet.cleared = cleared
-        ships = state.ship_map()
-        pos = heading = spd = turned = None
+        pos = heading = None
         if any(data.get(k) for k in ("target_main", "target_secondary", "torpedo_target")):
-            pos, heading, spd, turned = self._predict(live, data, turn)
+            pos, heading, _, _ = self._predict(live, data, turn)
 
         def enemy(key: str) -> ShipState | None:
             tid = _s(data.get(key))
             if not tid:
                 return None
-            t = ships.get(tid)
+            try:
+                t: ShipState | None = state.ship(tid)  # the state's own index: no copy per order
+            except KeyError:
+                t = None
             if t is None:
                 add(key, f"No ship {tid!r} in this battle.")
             elif t.side == ship.side:
@@ -486,10 +535,8 @@ class WW2Jackson(RuleSet):
             t = enemy(f"target_{battery}")
             if t is None:
                 continue
-            sols, why = self.solutions(
-                state, live, self._seen(t), battery, pos=pos, heading=heading, speed=spd, turned=turned
-            )
-            if not sols and not why.startswith("night"):
+            why = self._fire_reason(state, live, self._seen(t), battery, pos, heading)
+            if why and not why.startswith("night"):
                 add(f"target_{battery}", f"{ship.name} cannot fire its {battery} battery at {t.name}: {why}.")
         t = enemy("torpedo_target")
         if t is not None:
@@ -751,6 +798,7 @@ class WW2Jackson(RuleSet):
                     lit.setdefault(f"{key}:{lv.ship.side}", set()).add(tid)
                     setattr(lv.sheet, key, tid)
         # (2) gunfire, all at once; hits applied after all fire (A1).
+        roll = dice.roll
         pending_hits: list[tuple[str, GunRow, float, str, str, str, int]] = []
         for sid, lv in lives.items():
             if sid in withdrawn or sid not in orders:
@@ -793,10 +841,13 @@ class WW2Jackson(RuleSet):
                 for sol in sols:
                     m = len(dice.rolls)
                     purpose = f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}"
-                    rolls = [dice.roll("D20", purpose) for _ in range(sol.mfn)]
+                    rolls = [roll("D20", purpose) for _ in range(sol.mfn)]
                     total = sol.total
-                    hits = sum(1 for r in rolls if r + total >= sol.needed)
-                    mods_text = "".join(f", {mm.value:+g} {mm.label}" for mm in sol.modifiers)
+                    hits = 0
+                    for r in rolls:
+                        if r + total >= sol.needed:
+                            hits += 1
+                    mods_text = "".join([_mod_text(mm) for mm in sol.modifiers])
                     ctx.events.append(
                         Event(
                             kind="fire",
@@ -812,7 +863,7 @@ class WW2Jackson(RuleSet):
                                 f"{sol.bfn} -> "
                                 f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} "
                                 f"range, "
-                                f"{sol.needed}+{mods_text}: D20 {', '.join(str(r) for r in rolls)} -> "
+                                f"{sol.needed}+{mods_text}: D20 {', '.join(map(str, rolls))} -> "
                                 f"{hits} hit(s)."
                             ),
                             data={
@@ -1251,12 +1302,37 @@ def _adder(mods: list[Modifier], table: Mapping[str, tuple[int, str]]) -> Callab
 
     def add(key: str) -> None:
         v, label = table[key]
-        mod = _MODIFIERS.get((v, label))
-        if mod is None:
-            mod = _MODIFIERS[(v, label)] = Modifier(label=label, value=v)
-        mods.append(mod)
+        mods.append(_shared_modifier(v, label))
 
     return add
+
+
+def _shared_modifier(v: int, label: str) -> Modifier:
+    """Return the one Modifier instance of value ``v`` and ``label``."""
+    mod = _MODIFIERS.get((v, label))
+    if mod is None:
+        mod = _MODIFIERS[(v, label)] = Modifier(label=label, value=v)
+    return mod
+
+
+_GUN_MOD: dict[str, Modifier] = {k: _shared_modifier(v, label) for k, (v, label) in T.GUN_MODIFIERS.items()}
+"""The gun modifiers of lines 45-73 by key, one shared instance each (as :func:`_adder` appends them)."""
+
+
+@cache
+def _spotters(option: str) -> frozenset[str]:
+    """Return the sides of the ``spotting_aircraft`` option, a comma-separated list."""
+    return frozenset(x.strip() for x in option.split(",") if x.strip())
+
+
+@cache
+def _mod_text(m: Modifier) -> str:
+    """Return a modifier as the fire log writes it: ``, +1 label``."""
+    return f", {m.value:+g} {m.label}"
+
+
+def _beyond(target: Live, battery: str, dist: float) -> str:
+    return f"{target.ship.name} is beyond the {battery} battery's range ({dist:.1f} in)"
 
 
 def _json(v: object) -> JSON:

@@ -1,0 +1,203 @@
+"""Golden resolution: every bundled scenario, and a 200-ship battle per rule set, resolve exactly as they did.
+
+A guard for optimisations of the rules engine (docs/performance.md): each case plays some phases with
+``SeededDice`` and hashes, phase by phase, the JSON of the orders given, the new state, the events and the
+rolls (die, value, purpose, in order). The hashes were computed from the engine before the speed work of
+branch ww2perf; any change in behaviour (a die more or fewer, another order, another event text, a float
+that differs in its last bit) changes a hash. A deliberate change of the rules must recompute them
+(``python -m tests.rules.test_golden_resolution`` prints the table) and say why in its commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+
+import pytest
+
+from rules import SeededDice, ShipOrder, get_ruleset, resolve_turn
+from rules.geometry import offset_to_hex
+from rules.model import MapSpec, Point, Position
+from rules.scenario import Scenario, ScenarioShip, bundled_scenarios, scenario_state
+from rules.serial import to_json
+
+SEEDS = (1, 7, 42)
+POLICIES = ("captain", "fire_nearest")
+PHASES = 12
+
+# The 200-ship battle of bench/rules_bench.py, copied here so that the bench may change: the gap between
+# the lines is the one the bench picked (most dice) when the hashes were taken.
+BIG_GAP: dict[str, float] = {"hex6": 3, "hex12": 3, "table_in": 8, "table_mm": 100}
+BIG_GAP_BY_RULESET: dict[str, float] = {"memoir_sea": 2}
+SPACING: dict[str, float] = {"hex6": 1, "hex12": 1, "table_in": 3, "table_mm": 40}
+MARGIN: dict[str, float] = {"hex6": 4, "hex12": 4, "table_in": 12, "table_mm": 200}
+HEADINGS: dict[str, tuple[float, float]] = {
+    "hex6": (120, 300),
+    "hex12": (90, 270),
+    "table_in": (90, 270),
+    "table_mm": (90, 270),
+}
+BIG_PHASES = 3
+
+
+def big_battle(sc: Scenario, ships: int, gap: float) -> Scenario:
+    """Return ``sc`` with ``ships`` ships in two facing lines ``gap`` apart (as bench/rules_bench.py)."""
+    geometry = sc.map.geometry
+    sides = [s.key for s in sc.sides][:2]
+    per_side = ships // 2
+    spacing, margin = SPACING[geometry], MARGIN[geometry]
+    hex_map = geometry.startswith("hex")
+    out: list[ScenarioShip] = []
+    for line, side in enumerate(sides):
+        templates = [s for s in sc.ships if s.side == side]
+        heading = HEADINGS[geometry][line]
+        for i in range(per_side):
+            t = templates[i % len(templates)]
+            pos: Position
+            if hex_map:
+                pos = offset_to_hex(int(margin + i * spacing), int(margin + line * gap))
+            else:
+                pos = Point(x=margin + i * spacing, y=margin + line * gap)
+            out.append(replace(t, id=f"{t.id}-{i}", name=f"{t.name} {i}", position=pos, heading=heading))
+    return replace(
+        sc,
+        map=MapSpec(geometry=geometry, width=margin * 2 + spacing * per_side, height=margin * 2 + gap),
+        ships=tuple(out),
+        terrain=(),
+    )
+
+
+def play_digest(sc: Scenario, seed: int, policy: str, phases: int) -> str:
+    """Play ``phases`` phases of ``sc``; return the sha256 of every phase's orders, state, events and rolls.
+
+    Every third ship that orders is left without orders, so the engine fills in its default (A7) and logs it.
+    """
+    rs = get_ruleset(sc.ruleset)
+    dice = SeededDice(seed)
+    state, events = scenario_state(sc, dice)
+    state = replace(state, options={**state.options, "default_orders": policy})
+    h = hashlib.sha256()
+
+    def feed(value: object) -> None:
+        h.update(json.dumps(to_json(value), sort_keys=True).encode())
+        h.update(b"\n")
+
+    feed([state, list(events), list(dice.rolls)])
+    for _ in range(phases):
+        if state.finished:
+            break
+        orders: list[ShipOrder] = []
+        n = 0
+        for side in rs.ordering_sides(state):
+            for ship in rs.orderable_ships(state, side):
+                n += 1
+                if n % 3:
+                    orders.append(rs.default_order(state, ship, policy))  # type: ignore[arg-type]
+        result = resolve_turn(state, orders, dice)
+        feed([orders, result.state, list(result.events), list(result.rolls)])
+        state = result.state
+    return h.hexdigest()[:32]
+
+
+def _cases() -> list[tuple[str, str, int, str]]:
+    out = [
+        ("scenario", key, seed, policy)
+        for key in bundled_scenarios()
+        for seed in SEEDS
+        for policy in POLICIES
+    ]
+    for rs_key in sorted({sc.ruleset for sc in bundled_scenarios().values()}):
+        out.append(("big", rs_key, 1, "fire_nearest"))
+        out.append(("big", rs_key, 2, "captain"))
+    return out
+
+
+def digest(kind: str, key: str, seed: int, policy: str) -> str:
+    if kind == "scenario":
+        return play_digest(bundled_scenarios()[key], seed, policy, PHASES)
+    sc = next(iter(bundled_scenarios(key).values()))
+    gap = BIG_GAP_BY_RULESET.get(key, BIG_GAP[sc.map.geometry])
+    return play_digest(big_battle(sc, 200, gap), seed, policy, BIG_PHASES)
+
+
+GOLDEN: dict[str, str] = {
+    "scenario-first_memphis_1862-1-captain": "15bf84fb40e892b02589cbd0d524731f",
+    "scenario-first_memphis_1862-1-fire_nearest": "d93f63ad8b2b3e71454a5caeea40fe86",
+    "scenario-first_memphis_1862-7-captain": "411066a229c08ee4b4e7aeeda0f0ba58",
+    "scenario-first_memphis_1862-7-fire_nearest": "5617db0ba0a6d9fe6ccb568fed804f99",
+    "scenario-first_memphis_1862-42-captain": "2cf91338532d2f468bba8ff8ad2c65da",
+    "scenario-first_memphis_1862-42-fire_nearest": "27a6df836b305a656c4644bbf9d3c8a5",
+    "scenario-santiago_de_cuba_1898-1-captain": "017fa22a64daa36aea3fb072768ae2a7",
+    "scenario-santiago_de_cuba_1898-1-fire_nearest": "01c84b0bf63cdb2a4cef984d8c1c227d",
+    "scenario-santiago_de_cuba_1898-7-captain": "ca8659b82b70baaa3c7776ca8d858fb3",
+    "scenario-santiago_de_cuba_1898-7-fire_nearest": "508c59c5d038d2fb100ed49280721963",
+    "scenario-santiago_de_cuba_1898-42-captain": "3990b2dd91ffb9a131ec6be1d8cfe0d9",
+    "scenario-santiago_de_cuba_1898-42-fire_nearest": "8f0cc86dba006e40686a152de2ebcee7",
+    "scenario-sail_constitution_vs_guerriere_1812-1-captain": "5ee0729c0177d974c5ed161596f5e158",
+    "scenario-sail_constitution_vs_guerriere_1812-1-fire_nearest": "261cd1fb3a45e3e870ec38bd800fb145",
+    "scenario-sail_constitution_vs_guerriere_1812-7-captain": "278fb36d9fd04c96249908a6ca1d3775",
+    "scenario-sail_constitution_vs_guerriere_1812-7-fire_nearest": "228672b5069ed68b7c876e24dcc43681",
+    "scenario-sail_constitution_vs_guerriere_1812-42-captain": "31a05213115f22a0c0d10642837ab5da",
+    "scenario-sail_constitution_vs_guerriere_1812-42-fire_nearest": "c4ad958874d97278e557ce666e9270b5",
+    "scenario-sail_nile_1798_van_action-1-captain": "6c926d1951c053d1f79829af8704bfbf",
+    "scenario-sail_nile_1798_van_action-1-fire_nearest": "7df95d3d09250ddb714137e24567e3f5",
+    "scenario-sail_nile_1798_van_action-7-captain": "a47debf1658bf0cc893eb0b5e083f8ca",
+    "scenario-sail_nile_1798_van_action-7-fire_nearest": "fdcc5eacdee7eec6b82f43a68cb210a0",
+    "scenario-sail_nile_1798_van_action-42-captain": "322daf13e7fdf000494165649b801121",
+    "scenario-sail_nile_1798_van_action-42-fire_nearest": "47c70e8da6e2622978728b945468aa92",
+    "scenario-bismarck_last_battle_1941-1-captain": "ed981b40273608062795e62490554239",
+    "scenario-bismarck_last_battle_1941-1-fire_nearest": "c593f2e498bfd0169050293d14c10406",
+    "scenario-bismarck_last_battle_1941-7-captain": "16638fe76d1faf77370fa727fb4aeecc",
+    "scenario-bismarck_last_battle_1941-7-fire_nearest": "ffe6f0e000775b0a29a416ab3e28c4cd",
+    "scenario-bismarck_last_battle_1941-42-captain": "d83f7324c7e85f692dc97fe0d824a3ae",
+    "scenario-bismarck_last_battle_1941-42-fire_nearest": "9c501b0334d6a825a7bd80e6ba3460db",
+    "scenario-denmark_strait_1941-1-captain": "e77b5275c4448db4a9b55467b62ba88d",
+    "scenario-denmark_strait_1941-1-fire_nearest": "dc96e7b34017cedef0e78e69f7a51872",
+    "scenario-denmark_strait_1941-7-captain": "ba68f316ca1d5fd28ce8466e65c5b8dd",
+    "scenario-denmark_strait_1941-7-fire_nearest": "182d22c355f6ba49a33b76c7870ce989",
+    "scenario-denmark_strait_1941-42-captain": "dac1a2c8d53006831d4130484a5dc586",
+    "scenario-denmark_strait_1941-42-fire_nearest": "8a4d66793582c0ac743cb0bfda499d40",
+    "scenario-guadalcanal_1942-1-captain": "260a391b27158be708a935ef4553ca30",
+    "scenario-guadalcanal_1942-1-fire_nearest": "79e2750900562f1051cf22112dbd5de0",
+    "scenario-guadalcanal_1942-7-captain": "d35ce912374d584ba69936b2c52e7ca9",
+    "scenario-guadalcanal_1942-7-fire_nearest": "5ab31e4aa20b900e4d9377bda5585596",
+    "scenario-guadalcanal_1942-42-captain": "9f92ab272efa35be07e44fa42e53d0ce",
+    "scenario-guadalcanal_1942-42-fire_nearest": "9f4cb00daa01cc6dc55bd7ed955378e5",
+    "scenario-river_plate_1939-1-captain": "991decaff6e54b9493e1dfc003669a8e",
+    "scenario-river_plate_1939-1-fire_nearest": "d231e03c69a70508dbbbf00c87562f23",
+    "scenario-river_plate_1939-7-captain": "6fc033b6fa170341f28c3a5c709772db",
+    "scenario-river_plate_1939-7-fire_nearest": "347c5aad20f2502d06340abb092af648",
+    "scenario-river_plate_1939-42-captain": "23ce8b690a6c061150d029c94413b3ee",
+    "scenario-river_plate_1939-42-fire_nearest": "48c5d5eefbb2e1e269cb48f240e975aa",
+    "big-acw_river-1-fire_nearest": "69c002d578f96200220f6d33124e4d25",
+    "big-acw_river-2-captain": "2eaa27d5d52e5b366098520a25f1212c",
+    "big-memoir_sea-1-fire_nearest": "fc65a2a106a7ad34548f86711cf8e9d3",
+    "big-memoir_sea-2-captain": "ff1894b30ee0e3db4a4bf3f7ac48247d",
+    "big-sail_1700-1-fire_nearest": "62888cce49ecd8aa5f92733e59539d31",
+    "big-sail_1700-2-captain": "9f898f129078113228182f8ba15bf1f0",
+    "big-ultra_simple-1-fire_nearest": "84d413c6b24462236e55392bff5abfe7",
+    "big-ultra_simple-2-captain": "1601c019429c9ab349131e772a6ed021",
+    "big-ww2_jackson-1-fire_nearest": "ceddee7a1a0a0abdb874f0b7066112b0",
+    "big-ww2_jackson-2-captain": "e06b683838427abb568778ffd97a0b38",
+}
+
+
+@pytest.mark.parametrize("case", _cases(), ids=lambda c: "-".join(map(str, c)))
+def test_resolution_matches_the_golden_hash(case: tuple[str, str, int, str]) -> None:
+    assert digest(*case) == GOLDEN["-".join(map(str, case))]
+
+
+def test_every_case_has_a_golden_hash() -> None:
+    assert sorted(GOLDEN) == sorted("-".join(map(str, c)) for c in _cases())
+
+
+def test_a_different_seed_changes_the_hash() -> None:
+    # the hash sees the dice: the guard could not pass by hashing nothing
+    sc = bundled_scenarios()["bismarck_last_battle_1941"]
+    assert play_digest(sc, 1, "captain", 2) != play_digest(sc, 2, "captain", 2)
+
+
+if __name__ == "__main__":
+    for c in _cases():
+        print(f'    "{"-".join(map(str, c))}": "{digest(*c)}",')
