@@ -206,8 +206,20 @@ def frame_for(spec: MapSpec, size: int = 900) -> Frame:
         ox, oy = left + scale, PAD + SQRT3 / 2 * scale
     else:
         ox, oy = left, PAD
-    return Frame(geometry=spec.geometry, cols=cols, rows=rows, scale=scale, ox=ox, oy=oy, left=left, top=PAD,
-                 map_w=map_w, map_h=map_h, width=width, height=PAD * 2 + map_h)
+    return Frame(
+        geometry=spec.geometry,
+        cols=cols,
+        rows=rows,
+        scale=scale,
+        ox=ox,
+        oy=oy,
+        left=left,
+        top=PAD,
+        map_w=map_w,
+        map_h=map_h,
+        width=width,
+        height=PAD * 2 + map_h,
+    )
 
 
 def _f(v: float) -> str:
@@ -351,8 +363,10 @@ def _sector(cx: float, cy: float, r: float, a0: float, a1: float) -> str:
     """Return the path of a pie sector from bearing a0 to a1 (clockwise) of radius r pixels."""
     sweep = a1 - a0
     if sweep >= 359.9:
-        return (f"M{_f(cx - r)} {_f(cy)}a{_f(r)} {_f(r)} 0 1 1 {_f(2 * r)} 0a{_f(r)} {_f(r)} 0 1 1 "
-                f"{_f(-2 * r)} 0z")
+        return (
+            f"M{_f(cx - r)} {_f(cy)}a{_f(r)} {_f(r)} 0 1 1 {_f(2 * r)} 0a{_f(r)} {_f(r)} 0 1 1 "
+            f"{_f(-2 * r)} 0z"
+        )
     x0, y0 = _rad_xy(cx, cy, a0, r)
     x1, y1 = _rad_xy(cx, cy, a1, r)
     large = 1 if sweep > 180 else 0
@@ -367,11 +381,32 @@ def _arc_line(cx: float, cy: float, r: float, a0: float, a1: float) -> str:
 
 
 _SHIP_TYPE_SCALE = {
-    "battleship": 1.0, "battlecruiser": 1.0, "pre_dreadnought": 0.95, "capital": 1.0, "carrier": 1.05,
-    "heavy_cruiser": 0.88, "cruiser": 0.85, "light_cruiser": 0.8, "armoured_cruiser": 0.88,
-    "protected_cruiser": 0.8, "destroyer": 0.65, "torpedo_boat": 0.55, "gunboat": 0.6, "monitor": 0.7,
-    "ironclad": 0.75, "ram": 0.7, "1st": 1.0, "2nd": 0.97, "3rd": 0.93, "4th": 0.88, "5th": 0.84, "6th": 0.8,
-    "unrated": 0.7, "frigate": 0.86, "sloop": 0.72, "brig": 0.7,
+    "battleship": 1.0,
+    "battlecruiser": 1.0,
+    "pre_dreadnought": 0.95,
+    "capital": 1.0,
+    "carrier": 1.05,
+    "heavy_cruiser": 0.88,
+    "cruiser": 0.85,
+    "light_cruiser": 0.8,
+    "armoured_cruiser": 0.88,
+    "protected_cruiser": 0.8,
+    "destroyer": 0.65,
+    "torpedo_boat": 0.55,
+    "gunboat": 0.6,
+    "monitor": 0.7,
+    "ironclad": 0.75,
+    "ram": 0.7,
+    "1st": 1.0,
+    "2nd": 0.97,
+    "3rd": 0.93,
+    "4th": 0.88,
+    "5th": 0.84,
+    "6th": 0.8,
+    "unrated": 0.7,
+    "frigate": 0.86,
+    "sloop": 0.72,
+    "brig": 0.7,
 }
 
 
@@ -394,8 +429,10 @@ def _hull_id(ctx: _Ctx, length: float) -> str:
         hid = f"{ctx.pid}-hull-{len(ctx.hulls)}"
         ctx.hulls[key] = hid
         beam = key * 0.26
-        ctx.defs.append(f'<g id="{hid}"><path d="{_hull_path(key, beam)}"/><circle class="deck" '
-                        f'cy="{_f(-key * 0.18)}" r="{_f(beam * 0.22)}"/></g>')
+        ctx.defs.append(
+            f'<g id="{hid}"><path d="{_hull_path(key, beam)}"/><circle class="deck" '
+            f'cy="{_f(-key * 0.18)}" r="{_f(beam * 0.22)}"/></g>'
+        )
     return hid
 
 
@@ -403,14 +440,32 @@ def _hull_path(length: float, beam: float) -> str:
     """Return a hull outline pointing north, centred on (0, 0): a fine bow, straight sides, a round stern."""
     h = length / 2
     w = beam / 2
-    return (f"M0 {_f(-h)}C{_f(w * 0.9)} {_f(-h * 0.55)} {_f(w)} {_f(-h * 0.2)} {_f(w)} {_f(h * 0.35)}"
-            f"L{_f(w * 0.8)} {_f(h * 0.92)}Q0 {_f(h * 1.04)} {_f(-w * 0.8)} {_f(h * 0.92)}"
-            f"L{_f(-w)} {_f(h * 0.35)}C{_f(-w)} {_f(-h * 0.2)} {_f(-w * 0.9)} {_f(-h * 0.55)} 0 {_f(-h)}z")
+    return (
+        f"M0 {_f(-h)}C{_f(w * 0.9)} {_f(-h * 0.55)} {_f(w)} {_f(-h * 0.2)} {_f(w)} {_f(h * 0.35)}"
+        f"L{_f(w * 0.8)} {_f(h * 0.92)}Q0 {_f(h * 1.04)} {_f(-w * 0.8)} {_f(h * 0.92)}"
+        f"L{_f(-w)} {_f(h * 0.35)}C{_f(-w)} {_f(-h * 0.2)} {_f(-w * 0.9)} {_f(-h * 0.55)} 0 {_f(-h)}z"
+    )
 
 
 def _compass_name(deg: float) -> str:
-    names = ("N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE",
-             "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW")
+    names = (
+        "N",
+        "NNE",
+        "NE",
+        "ENE",
+        "E",
+        "ESE",
+        "SE",
+        "SSE",
+        "S",
+        "SSW",
+        "SW",
+        "WSW",
+        "W",
+        "WNW",
+        "NW",
+        "NNW",
+    )
     return names[int((norm_deg(deg) + 11.25) // 22.5) % 16]
 
 
@@ -447,8 +502,9 @@ def _ship_pixels(fr: Frame, ships: Sequence[ShipState]) -> dict[str, tuple[float
     return out
 
 
-def ship_marker_xy(state: BattleState, ship_id: str, *, viewer_side: str | None, size: int = 900
-                   ) -> tuple[float, float]:
+def ship_marker_xy(
+    state: BattleState, ship_id: str, *, viewer_side: str | None, size: int = 900
+) -> tuple[float, float]:
     """Return the pixel where :func:`render_map` draws a ship (tests, and the set-up editor's drag handles).
 
     Raise KeyError when the viewer cannot see the ship.
@@ -494,15 +550,18 @@ def _terrain(ctx: _Ctx, terrain: Sequence[TerrainFeature], out: list[str]) -> No
                 f"M{_f(x + r * math.cos(k * math.pi / 4))} {_f(y + r * math.sin(k * math.pi / 4))}"
                 f"L{_f(x + r * 1.5 * math.cos(k * math.pi / 4))} "
                 f"{_f(y + r * 1.5 * math.sin(k * math.pi / 4))}"
-                for k in range(8))
+                for k in range(8)
+            )
             side = str(props.get("side") or (t.visible_to[0] if t.visible_to else ""))
             surfaced = bool(props.get("surfaced"))
             what = "Mine washed to the surface" if surfaced else "Mine"
             flag = ' data-surfaced="1"' if surfaced else ""
-            marks.append(f'<g class="terrain mine"{data} data-side="{_a(side)}"{flag}><title>{what} (laid by '
-                         f'{_a(ctx.names.get(side, side) or "unknown")})</title>'
-                         f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"/><path d="{spikes}" '
-                         f'stroke-width="1.2"/></g>')
+            marks.append(
+                f'<g class="terrain mine"{data} data-side="{_a(side)}"{flag}><title>{what} (laid by '
+                f"{_a(ctx.names.get(side, side) or 'unknown')})</title>"
+                f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}"/><path d="{spikes}" '
+                f'stroke-width="1.2"/></g>'
+            )
             continue
         depth = _num(props.get("depth"), math.nan)
         if kind == "shoal" and depth <= 0:
@@ -522,13 +581,16 @@ def _terrain(ctx: _Ctx, terrain: Sequence[TerrainFeature], out: list[str]) -> No
             by_kind.setdefault(f"{kind}|{fill}", []).append(_hex_cell(fr, pos))
         elif radius > 0 and isinstance(pos, Point):
             r = radius * fr.scale
-            shape = (f"M{_f(x - r)} {_f(y)}a{_f(r)} {_f(r)} 0 1 0 {_f(2 * r)} 0"
-                     f"a{_f(r)} {_f(r)} 0 1 0 {_f(-2 * r)} 0z")
+            shape = (
+                f"M{_f(x - r)} {_f(y)}a{_f(r)} {_f(r)} 0 1 0 {_f(2 * r)} 0"
+                f"a{_f(r)} {_f(r)} 0 1 0 {_f(-2 * r)} 0z"
+            )
             area = math.pi * r * r
         if shape:
             title = f"<title>{_a(name)}</title>" if name else ""
-            shapes.append((area, f'<path class="terrain {cls}"{data} fill="{fill}" d="{shape}">{title}'
-                                 "</path>"))
+            shapes.append(
+                (area, f'<path class="terrain {cls}"{data} fill="{fill}" d="{shape}">{title}</path>')
+            )
         if kind == "shoal" and not math.isnan(depth) and depth > 0:
             texts.append(f'<text class="depth" x="{_f(x)}" y="{_f(y)}">{depth:g}</text>')
         if name and not isinstance(pos, Hex) and kind not in ("battery", "fort"):
@@ -536,8 +598,10 @@ def _terrain(ctx: _Ctx, terrain: Sequence[TerrainFeature], out: list[str]) -> No
             while any(abs(x - px) < 40 and abs(y + dy - py) < 10 for px, py in named):
                 dy += 11  # two names at one place (an island on its shoal): one under the other
             named.append((x, y + dy))
-            texts.append(f'<text class="place{" water" if kind == "shoal" and depth > 0 else ""}" '
-                         f'x="{_f(x)}" y="{_f(y + dy)}">{_a(name)}</text>')
+            texts.append(
+                f'<text class="place{" water" if kind == "shoal" and depth > 0 else ""}" '
+                f'x="{_f(x)}" y="{_f(y + dy)}">{_a(name)}</text>'
+            )
         if kind in ("battery", "fort"):
             if isinstance(pos, Hex):
                 by_kind.setdefault(f"land|{TERRAIN_FILL['land']}", []).append(_hex_cell(fr, pos))
@@ -548,34 +612,52 @@ def _terrain(ctx: _Ctx, terrain: Sequence[TerrainFeature], out: list[str]) -> No
             facts = [f"{kind.capitalize()}: {label}"]
             if side:
                 facts.append(ctx.names.get(side, side))
-            for key, what in (("guns", "guns"), ("dice", "dice"), ("resistance", "resistance"),
-                              ("points", "points")):
+            for key, what in (
+                ("guns", "guns"),
+                ("dice", "dice"),
+                ("resistance", "resistance"),
+                ("points", "points"),
+            ):
                 if key in props:
                     facts.append(f"{_num(props.get(key)):g} {what}")
             silenced = bool(props.get("lost") or props.get("silenced")) or (
-                "resistance" in props and _num(props.get("resistance"), 1) <= 0)
+                "resistance" in props and _num(props.get("resistance"), 1) <= 0
+            )
             if silenced:
                 facts.append("silenced")
             title = f"<title>{_a(', '.join(facts))}</title>"
-            cross = (f'<path class="work" d="M{_f(x - k)} {_f(y - k)}L{_f(x + k)} {_f(y + k)}M{_f(x + k)} '
-                     f'{_f(y - k)}L{_f(x - k)} {_f(y + k)}" stroke-width="1.6"/>' if silenced else "")
+            cross = (
+                f'<path class="work" d="M{_f(x - k)} {_f(y - k)}L{_f(x + k)} {_f(y + k)}M{_f(x + k)} '
+                f'{_f(y - k)}L{_f(x - k)} {_f(y + k)}" stroke-width="1.6"/>'
+                if silenced
+                else ""
+            )
             sdata = f'{data} data-side="{_a(side)}"' + (' data-silenced="1"' if silenced else "")
             if kind == "fort":
                 radii = [k if i % 2 == 0 else k * 0.5 for i in range(10)]
-                star = "M" + "L".join(
-                    f"{_f(x + rr * math.sin(i * math.pi / 5))} {_f(y - rr * math.cos(i * math.pi / 5))}"
-                    for i, rr in enumerate(radii)) + "z"
-                marks.append(f'<g class="terrain fort"{sdata}>{title}<path class="work" fill="{colour}" '
-                             f'd="{star}"/>{cross}</g>')
+                star = (
+                    "M"
+                    + "L".join(
+                        f"{_f(x + rr * math.sin(i * math.pi / 5))} {_f(y - rr * math.cos(i * math.pi / 5))}"
+                        for i, rr in enumerate(radii)
+                    )
+                    + "z"
+                )
+                marks.append(
+                    f'<g class="terrain fort"{sdata}>{title}<path class="work" fill="{colour}" '
+                    f'd="{star}"/>{cross}</g>'
+                )
             else:
                 facing = _num(props.get("facing"), math.nan)
                 gun = ""
                 if not math.isnan(facing):
                     gx, gy = _rad_xy(x, y, facing, k * 1.5)
                     gun = f'<path class="work" d="M{_f(x)} {_f(y)}L{_f(gx)} {_f(gy)}" stroke-width="2"/>'
-                marks.append(f'<g class="terrain battery"{sdata}>{title}{gun}<rect class="work" '
-                             f'fill="{colour}" x="{_f(x - k / 1.4)}" y="{_f(y - k / 1.4)}" '
-                             f'width="{_f(k * 1.42)}" height="{_f(k * 1.42)}"/>{cross}</g>')
+                marks.append(
+                    f'<g class="terrain battery"{sdata}>{title}{gun}<rect class="work" '
+                    f'fill="{colour}" x="{_f(x - k / 1.4)}" y="{_f(y - k / 1.4)}" '
+                    f'width="{_f(k * 1.42)}" height="{_f(k * 1.42)}"/>{cross}</g>'
+                )
     for key, cells in by_kind.items():
         kind, fill = key.split("|", 1)
         out.append(f'<path class="terrain {_a(_safe_id(kind))}" fill="{fill}" d="{"".join(cells)}"/>')
@@ -587,8 +669,10 @@ def _terrain(ctx: _Ctx, terrain: Sequence[TerrainFeature], out: list[str]) -> No
 
 def _rulers(fr: Frame, unit: str, out: list[str]) -> None:
     """Edge rulers and a faint grid: every foot on an inch table, every 200 mm on a millimetre table."""
-    step = _nice(fr.cols / 8, (1, 2, 3, 6, 12, 24, 36, 48) if unit == "in" else
-                 (10, 20, 50, 100, 200, 250, 500, 1000, 2000))
+    step = _nice(
+        fr.cols / 8,
+        (1, 2, 3, 6, 12, 24, 36, 48) if unit == "in" else (10, 20, 50, 100, 200, 250, 500, 1000, 2000),
+    )
     lines = []
     ticks = []
     n = int(fr.cols // step)
@@ -596,16 +680,20 @@ def _rulers(fr: Frame, unit: str, out: list[str]) -> None:
         x = fr.ox + i * step * fr.scale
         if 0 < i * step < fr.cols:
             lines.append(f"M{_f(x)} {_f(fr.oy)}V{_f(fr.oy + fr.map_h)}")
-        ticks.append(f'<line x1="{_f(x)}" y1="{_f(fr.oy - 4)}" x2="{_f(x)}" y2="{_f(fr.oy)}"/>'
-                     f'<text x="{_f(x)}" y="{_f(fr.oy - 7)}" text-anchor="middle">{i * step:g}</text>')
+        ticks.append(
+            f'<line x1="{_f(x)}" y1="{_f(fr.oy - 4)}" x2="{_f(x)}" y2="{_f(fr.oy)}"/>'
+            f'<text x="{_f(x)}" y="{_f(fr.oy - 7)}" text-anchor="middle">{i * step:g}</text>'
+        )
     m = int(fr.rows // step)
     for j in range(0, m + 1):
         y = fr.oy + j * step * fr.scale
         if 0 < j * step < fr.rows:
             lines.append(f"M{_f(fr.ox)} {_f(y)}H{_f(fr.ox + fr.map_w)}")
         if j:
-            ticks.append(f'<line x1="{_f(fr.ox - 4)}" y1="{_f(y)}" x2="{_f(fr.ox)}" y2="{_f(y)}"/>'
-                         f'<text x="{_f(fr.ox - 6)}" y="{_f(y + 3)}" text-anchor="end">{j * step:g}</text>')
+            ticks.append(
+                f'<line x1="{_f(fr.ox - 4)}" y1="{_f(y)}" x2="{_f(fr.ox)}" y2="{_f(y)}"/>'
+                f'<text x="{_f(fr.ox - 6)}" y="{_f(y + 3)}" text-anchor="end">{j * step:g}</text>'
+            )
     if lines:
         out.append(f'<path class="foot" d="{"".join(lines)}"/>')
     out.append(f'<g class="ruler">{"".join(ticks)}</g>')
@@ -629,8 +717,10 @@ def _trails(ctx: _Ctx, events: Sequence[Event], previous: BattleState | None, ou
         d = "M" + "L".join(f"{_f(x)} {_f(y)}" for x, y in xy)
         parts.append(f'<path class="trail" data-ship="{_a(e.ship_id)}" stroke="{colour}" d="{d}"/>')
         if fr.hexes:
-            parts.extend(f'<circle class="trail-dot" cx="{_f(x)}" cy="{_f(y)}" r="2.2" fill="{colour}"/>'
-                         for x, y in xy[:-1])
+            parts.extend(
+                f'<circle class="trail-dot" cx="{_f(x)}" cy="{_f(y)}" r="2.2" fill="{colour}"/>'
+                for x, y in xy[:-1]
+            )
         drawn.add(e.ship_id)
     # A rule set that gave no path: a straight line from where the ship was to where it is.
     for sid, old in prev.items():
@@ -641,8 +731,10 @@ def _trails(ctx: _Ctx, events: Sequence[Event], previous: BattleState | None, ou
         x0, y0 = fr.xy(old.position)
         x1, y1 = fr.xy(ships[sid].position)
         colour = ctx.colours.get(ships[sid].side, DEFAULT_COLOUR)
-        parts.append(f'<path class="trail" data-ship="{_a(sid)}" stroke="{colour}" '
-                     f'd="M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}"/>')
+        parts.append(
+            f'<path class="trail" data-ship="{_a(sid)}" stroke="{colour}" '
+            f'd="M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}"/>'
+        )
     if parts:
         out.append(f'<g class="trails" clip-path="url(#{ctx.pid}-clip)">' + "".join(parts) + "</g>")
 
@@ -678,8 +770,11 @@ def _fire(ctx: _Ctx, events: Sequence[Event], out: list[str]) -> None:
         k = e.kind
         if k not in ("fire", "torpedo", "torpedo_hit", "mortar"):
             continue
-        weapon = "torpedo" if k.startswith("torpedo") or (isinstance(e.data, Mapping) and e.data.get("weapon")
-                                                          == "torpedo") else "gun"
+        weapon = (
+            "torpedo"
+            if k.startswith("torpedo") or (isinstance(e.data, Mapping) and e.data.get("weapon") == "torpedo")
+            else "gun"
+        )
         src: tuple[float, float] | None = None
         # a firer the viewer cannot see is neither drawn nor named (A2): its shots arrive from nowhere
         src_key = ""
@@ -720,21 +815,27 @@ def _fire(ctx: _Ctx, events: Sequence[Event], out: list[str]) -> None:
             dx, dy = dst[0] - src[0], dst[1] - src[1]
             dist = math.hypot(dx, dy) or 1.0
             ex, ey = dst[0] - dx / dist * r * 0.6, dst[1] - dy / dist * r * 0.6
-            lines.append(f'<path class="{cls}"{data} d="M{_f(src[0])} {_f(src[1])}L{_f(ex)} {_f(ey)}" '
-                         f'marker-end="url(#{ctx.pid}-arrow)"/>')
+            lines.append(
+                f'<path class="{cls}"{data} d="M{_f(src[0])} {_f(src[1])}L{_f(ex)} {_f(ey)}" '
+                f'marker-end="url(#{ctx.pid}-arrow)"/>'
+            )
         if dst is not None:
             if hits:
                 if not burst_defined:
                     ctx.defs.append(f'<path id="{ctx.pid}-burst" d="{_burst(0, 0, r)}"/>')
                     burst_defined = True
-                marks.append(f'<use class="burst"{data} href="#{ctx.pid}-burst" x="{_f(dst[0] + r * 0.3)}" '
-                             f'y="{_f(dst[1] - r * 0.3)}"><title>{hits:g} hit(s)</title></use>')
+                marks.append(
+                    f'<use class="burst"{data} href="#{ctx.pid}-burst" x="{_f(dst[0] + r * 0.3)}" '
+                    f'y="{_f(dst[1] - r * 0.3)}"><title>{hits:g} hit(s)</title></use>'
+                )
             else:
-                marks.append(f'<g class="splash"{data}><circle cx="{_f(dst[0] - r * 0.5)}" '
-                             f'cy="{_f(dst[1] + r * 0.4)}"'
-                             f' r="{_f(r * 0.3)}"/><circle cx="{_f(dst[0] + r * 0.6)}" '
-                             f'cy="{_f(dst[1] - r * 0.2)}" '
-                             f'r="{_f(r * 0.22)}"/></g>')
+                marks.append(
+                    f'<g class="splash"{data}><circle cx="{_f(dst[0] - r * 0.5)}" '
+                    f'cy="{_f(dst[1] + r * 0.4)}"'
+                    f' r="{_f(r * 0.3)}"/><circle cx="{_f(dst[0] + r * 0.6)}" '
+                    f'cy="{_f(dst[1] - r * 0.2)}" '
+                    f'r="{_f(r * 0.22)}"/></g>'
+                )
     out.append('<g class="gunfire">' + "".join(lines) + "".join(marks) + "</g>")
 
 
@@ -774,7 +875,8 @@ def _torpedoes(ctx: _Ctx, out: list[str]) -> None:
             f'<path class="torp" d="M0 -7L2 -4V6L0 8L-2 6V-4z"/></g>'
             f'<text class="torp-label" x="{_f(x + 6)}" '
             f'y="{_f(y - 6)}">{_a(due.lstrip(", ") or "torpedoes")}</text>'
-            f"</g>")
+            f"</g>"
+        )
     if parts:
         out.append('<g class="torpedoes">' + "".join(parts) + "</g>")
 
@@ -783,8 +885,9 @@ LABEL_CHAR_PX = 5.9
 """Rough width of a label character at 10.5 px, for placing labels without measuring text."""
 
 
-def _place_labels(ctx: _Ctx, ships: Sequence[ShipState], selected: str | None
-                  ) -> dict[str, tuple[float, float, str] | None]:
+def _place_labels(
+    ctx: _Ctx, ships: Sequence[ShipState], selected: str | None
+) -> dict[str, tuple[float, float, str] | None]:
     """Return each ship's label offset and anchor, or None to leave it off (its name stays in the tooltip).
 
     Greedy, as a cartographer would: the selected ship, then the viewer's, then the others; each label tries
@@ -813,8 +916,10 @@ def _place_labels(ctx: _Ctx, ships: Sequence[ShipState], selected: str | None
         r = lengths[s.id] * 0.42
         add((x - r, y - r, x + r, y + r))
     crowded = len(ships) > 12
-    order = sorted(ships, key=lambda s: (s.id != selected, not (ctx.viewer is None or s.side == ctx.viewer),
-                                         not s.active))
+    order = sorted(
+        ships,
+        key=lambda s: (s.id != selected, not (ctx.viewer is None or s.side == ctx.viewer), not s.active),
+    )
     out: dict[str, tuple[float, float, str] | None] = {}
     for s in order:
         x, y = ctx.px[s.id]
@@ -841,16 +946,34 @@ def _place_labels(ctx: _Ctx, ships: Sequence[ShipState], selected: str | None
 
 
 FLAG_TEXT = {
-    "on_fire": "on fire", "dead_in_water": "dead in the water", "sinking": "sinking", "aground": "aground",
-    "dismasted": "dismasted", "struck": "struck", "illuminated": "illuminated",
-    "searchlight": "searchlight on", "listing": "listing", "fired": "fired this turn",
-    "breaking_off": "breaking off", "jury_mast": "jury mast",
-    "anchored": "anchored", "abandoned": "abandoned", "boarding": "boarding", "entangled": "entangled",
+    "on_fire": "on fire",
+    "dead_in_water": "dead in the water",
+    "sinking": "sinking",
+    "aground": "aground",
+    "dismasted": "dismasted",
+    "struck": "struck",
+    "illuminated": "illuminated",
+    "searchlight": "searchlight on",
+    "listing": "listing",
+    "fired": "fired this turn",
+    "breaking_off": "breaking off",
+    "jury_mast": "jury mast",
+    "anchored": "anchored",
+    "abandoned": "abandoned",
+    "boarding": "boarding",
+    "entangled": "entangled",
 }
 
 
-def _ship(ctx: _Ctx, s: ShipState, link: Callable[[ShipState], str] | None, link_attrs: str,
-          selected: str | None, label: tuple[float, float, str] | None, out: list[str]) -> None:
+def _ship(
+    ctx: _Ctx,
+    s: ShipState,
+    link: Callable[[ShipState], str] | None,
+    link_attrs: str,
+    selected: str | None,
+    label: tuple[float, float, str] | None,
+    out: list[str],
+) -> None:
     x, y = ctx.px[s.id]
     colour = ctx.colours.get(s.side, DEFAULT_COLOUR)
     flags = set(s.flags)
@@ -861,8 +984,11 @@ def _ship(ctx: _Ctx, s: ShipState, link: Callable[[ShipState], str] | None, link
     fl = sorted(flags) if flags else []
     state_cls = " ".join(_safe_id(f) for f in fl)
     pos = s.position
-    where = (f' data-q="{pos.q}" data-r="{pos.r}"' if isinstance(pos, Hex)
-             else f' data-x="{pos.x:g}" data-y="{pos.y:g}"')
+    where = (
+        f' data-q="{pos.q}" data-r="{pos.r}"'
+        if isinstance(pos, Hex)
+        else f' data-x="{pos.x:g}" data-y="{pos.y:g}"'
+    )
     own = ctx.viewer is None or s.side == ctx.viewer
     cls = f"ship side-{_safe_id(s.side)} status-{_safe_id(s.status)} {'own' if own else 'enemy'}"
     if state_cls:
@@ -874,14 +1000,17 @@ def _ship(ctx: _Ctx, s: ShipState, link: Callable[[ShipState], str] | None, link
     states = [FLAG_TEXT.get(f, f.replace("_", " ")) for f in fl]
     if s.status not in ("active", "struck"):
         states.insert(0, s.status)
-    title = (f"{s.name}{' (' + s.class_name + ')' if s.class_name else ''}, {side_name}: "
-             f"heading {s.heading:g}°")
+    title = (
+        f"{s.name}{' (' + s.class_name + ')' if s.class_name else ''}, {side_name}: heading {s.heading:g}°"
+    )
     if states:
         title += ", " + ", ".join(states)
-    out.append(f'<g class="{cls}" id="{ctx.pid}-ship-{_safe_id(s.id)}" data-ship="{_a(s.id)}" '
-               f'data-side="{_a(s.side)}" data-status="{_a(s.status)}" '
-               f'data-flags="{_a(" ".join(fl))}" '
-               f'data-heading="{s.heading:g}"{where} transform="translate({_f(x)} {_f(y)})">')
+    out.append(
+        f'<g class="{cls}" id="{ctx.pid}-ship-{_safe_id(s.id)}" data-ship="{_a(s.id)}" '
+        f'data-side="{_a(s.side)}" data-status="{_a(s.status)}" '
+        f'data-flags="{_a(" ".join(fl))}" '
+        f'data-heading="{s.heading:g}"{where} transform="translate({_f(x)} {_f(y)})">'
+    )
     out.append(f"<title>{_a(title)}</title>")
     if link is not None:
         href = _a(link(s))
@@ -892,29 +1021,38 @@ def _ship(ctx: _Ctx, s: ShipState, link: Callable[[ShipState], str] | None, link
     if s.status == "sunk":
         # the chart symbol for a wreck: a keel line crossed by three masts
         w = length * 0.45
-        out.append(f'<path class="wreck" d="M{_f(-w)} 0H{_f(w)}M{_f(-w * 0.5)} -4V4M0 '
-                   f'-5V5M{_f(w * 0.5)} -4V4"/>')
+        out.append(
+            f'<path class="wreck" d="M{_f(-w)} 0H{_f(w)}M{_f(-w * 0.5)} -4V4M0 -5V5M{_f(w * 0.5)} -4V4"/>'
+        )
     tilt = " rotate(12)" if "sinking" in flags else ""
-    out.append(f'<use class="hull" href="#{_hull_id(ctx, length)}" fill="{colour}" '
-               f'transform="rotate({s.heading:g}){tilt}"/>')
+    out.append(
+        f'<use class="hull" href="#{_hull_id(ctx, length)}" fill="{colour}" '
+        f'transform="rotate({s.heading:g}){tilt}"/>'
+    )
     gx, gy = length * 0.42, -length * 0.36
     if "on_fire" in flags:
-        out.append(f'<path class="flame" d="M{_f(gx)} {_f(gy + 5)}c-4 0-5-4-2-7c0 2 1 3 2 3c0-3 1-5 '
-                   f'3-6c-1 3 2 4 2 '
-                   f'7c0 2-2 3-5 3z"/>')
+        out.append(
+            f'<path class="flame" d="M{_f(gx)} {_f(gy + 5)}c-4 0-5-4-2-7c0 2 1 3 2 3c0-3 1-5 '
+            f"3-6c-1 3 2 4 2 "
+            f'7c0 2-2 3-5 3z"/>'
+        )
     if "struck" in flags or s.status == "captured":
         fx, fy = -length * 0.45, -length * 0.45
         out.append(f'<path class="struck-flag" d="M{_f(fx)} {_f(fy + 9)}V{_f(fy)}h7v4.5h-7"/>')
     if "sinking" in flags:
         w = length * 0.4
-        out.append(f'<path class="waves" d="M{_f(-w)} {_f(length * 0.32)}q{_f(w / 4)} -3 {_f(w / 2)} '
-                   f'0t{_f(w / 2)} 0'
-                   f't{_f(w / 2)} 0t{_f(w / 2)} 0"/>')
+        out.append(
+            f'<path class="waves" d="M{_f(-w)} {_f(length * 0.32)}q{_f(w / 4)} -3 {_f(w / 2)} '
+            f"0t{_f(w / 2)} 0"
+            f't{_f(w / 2)} 0t{_f(w / 2)} 0"/>'
+        )
     if "dead_in_water" in flags or "aground" in flags:
         txt = "DIW" if "dead_in_water" in flags else "AGR"
         bx, by = length * 0.48, length * 0.2
-        out.append(f'<g class="badge"><rect x="{_f(bx - 8)}" y="{_f(by - 5)}" width="16" height="10" rx="2"/>'
-                   f'<text x="{_f(bx)}" y="{_f(by)}">{txt}</text></g>')
+        out.append(
+            f'<g class="badge"><rect x="{_f(bx - 8)}" y="{_f(by - 5)}" width="16" height="10" rx="2"/>'
+            f'<text x="{_f(bx)}" y="{_f(by)}">{txt}</text></g>'
+        )
     if label is not None:
         dx, dy, anchor = label
         style = "" if anchor == "middle" else f' text-anchor="{anchor}"'
@@ -964,29 +1102,35 @@ def _arcs(ctx: _Ctx, ship: ShipState, out: list[str]) -> None:
                     break
         for (i, band), paths in sorted(cells.items()):
             a = arcs[i]
-            parts.append(f'<path class="arc" data-arc="{_a(a.label)}" data-band="{band}" '
-                         f'data-range="{a.range:g}" '
-                         f'fill="{colour}" fill-opacity="{_arc_opacity(a, band)}" stroke="none" '
-                         f'd="{"".join(paths)}"><title>{_a(a.label)}: {a.range:g} {unit}</title></path>')
+            parts.append(
+                f'<path class="arc" data-arc="{_a(a.label)}" data-band="{band}" '
+                f'data-range="{a.range:g}" '
+                f'fill="{colour}" fill-opacity="{_arc_opacity(a, band)}" stroke="none" '
+                f'd="{"".join(paths)}"><title>{_a(a.label)}: {a.range:g} {unit}</title></path>'
+            )
     else:
         for a in arcs:
             a0, a1 = ship.heading + a.start, ship.heading + a.end
             radii = [*a.bands, a.range]
             for band, rr in enumerate(radii):
-                parts.append(f'<path class="arc" data-arc="{_a(a.label)}" data-band="{band}" '
-                             f'data-range="{a.range:g}" fill="{colour}" fill-opacity="0.07" '
-                             f'stroke="{colour}" stroke-opacity="{0.5 if band == len(radii) - 1 else 0.2}" '
-                             f'd="{_sector(cx, cy, rr * fr.unit_px, a0, a1)}"><title>{_a(a.label)}: '
-                             f'{rr:g} {unit}'
-                             f'</title></path>')
+                parts.append(
+                    f'<path class="arc" data-arc="{_a(a.label)}" data-band="{band}" '
+                    f'data-range="{a.range:g}" fill="{colour}" fill-opacity="0.07" '
+                    f'stroke="{colour}" stroke-opacity="{0.5 if band == len(radii) - 1 else 0.2}" '
+                    f'd="{_sector(cx, cy, rr * fr.unit_px, a0, a1)}"><title>{_a(a.label)}: '
+                    f"{rr:g} {unit}"
+                    f"</title></path>"
+                )
     for a in arcs:
         a0, a1 = ship.heading + a.start, ship.heading + a.end
         r = min(a.range * fr.unit_px, max(fr.map_w, fr.map_h))
         lx, ly = _rad_xy(cx, cy, (a0 + a1) / 2, min(r * 0.8, r - 10))
         lx = min(max(lx, fr.left + 40), fr.left + fr.map_w - 40)
         ly = min(max(ly, fr.top + 12), fr.top + fr.map_h - 6)
-        labels.append(f'<text class="arc-label" x="{_f(lx)}" y="{_f(ly)}" text-anchor="middle">{_a(a.label)} '
-                      f'{a.range:g} {unit}</text>')
+        labels.append(
+            f'<text class="arc-label" x="{_f(lx)}" y="{_f(ly)}" text-anchor="middle">{_a(a.label)} '
+            f"{a.range:g} {unit}</text>"
+        )
     parts.append("</g>")
     parts.append('<g class="arc-labels">' + "".join(labels) + "</g>")
     out.append("".join(parts))
@@ -1006,10 +1150,12 @@ def _preview(ctx: _Ctx, ship: ShipState | None, path: Sequence[Position], out: l
     (x0, y0), (x1, y1) = xy[-2], xy[-1]
     heading = math.degrees(math.atan2(x1 - x0, -(y1 - y0)))
     length = ctx.lengths.get(ship.id, ctx.ship_len) if ship is not None else ctx.ship_len
-    out.append(f'<g class="order-preview" data-ship="{_a(ship.id if ship else "")}">'
-               f'<path class="preview" d="{d}" marker-end="url(#{ctx.pid}-arrow-brass)"/>'
-               f'<g transform="translate({_f(x1)} {_f(y1)}) rotate({heading:.0f})"><path class="ghost" '
-               f'd="{_hull_path(length, length * 0.26)}"/></g></g>')
+    out.append(
+        f'<g class="order-preview" data-ship="{_a(ship.id if ship else "")}">'
+        f'<path class="preview" d="{d}" marker-end="url(#{ctx.pid}-arrow-brass)"/>'
+        f'<g transform="translate({_f(x1)} {_f(y1)}) rotate({heading:.0f})"><path class="ghost" '
+        f'd="{_hull_path(length, length * 0.26)}"/></g></g>'
+    )
 
 
 def _night(ctx: _Ctx, out: list[str]) -> None:
@@ -1028,9 +1174,11 @@ def _night(ctx: _Ctx, out: list[str]) -> None:
     clip = f' clip-path="url(#{ctx.pid}-clip)"'
     if holes:
         # one group at 60 %: where the lookouts' circles overlap the sea is no lighter than in one circle
-        out.append(f'<mask id="{ctx.pid}-night-mask"><rect {rect} fill="#fff"/>'
-                   f'<g fill="#000" opacity=".6">{"".join(holes)}</g></mask>'
-                   f'<rect class="night" {rect}{clip} mask="url(#{ctx.pid}-night-mask)"/>')
+        out.append(
+            f'<mask id="{ctx.pid}-night-mask"><rect {rect} fill="#fff"/>'
+            f'<g fill="#000" opacity=".6">{"".join(holes)}</g></mask>'
+            f'<rect class="night" {rect}{clip} mask="url(#{ctx.pid}-night-mask)"/>'
+        )
     else:
         out.append(f'<rect class="night" {rect}{clip}/>')
 
@@ -1041,17 +1189,21 @@ def _compass(ctx: _Ctx, out: list[str]) -> None:
     c = ctx.state.conditions
     cx = fr.left + fr.map_w - 30
     cy = fr.top + 30
-    parts = [f'<g class="compass" transform="translate({_f(cx)} {_f(cy)})"><circle r="22"/>'
-             '<path d="M0 -21L3 -13H-3z" fill="#0b2545"/><text y="-7">N</text>']
+    parts = [
+        f'<g class="compass" transform="translate({_f(cx)} {_f(cy)})"><circle r="22"/>'
+        '<path d="M0 -21L3 -13H-3z" fill="#0b2545"/><text y="-7">N</text>'
+    ]
     if c.wind_from is not None:
         frm = norm_deg(c.wind_from)
         x0, y0 = _rad_xy(0, 0, frm, 17)
         x1, y1 = _rad_xy(0, 0, frm + 180, 13)
         force = f", {c.wind_force}" if c.wind_force else ""
-        parts.append(f'<g class="wind" data-wind-from="{frm:g}"><title>Wind from the {_compass_name(frm)} '
-                     f'({frm:g}°){_a(force)}</title><path d="M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}" '
-                     f'marker-end="url(#{ctx.pid}-arrow-wind)"/>'
-                     f'<circle cx="{_f(x0)}" cy="{_f(y0)}" r="2.2"/></g>')
+        parts.append(
+            f'<g class="wind" data-wind-from="{frm:g}"><title>Wind from the {_compass_name(frm)} '
+            f'({frm:g}°){_a(force)}</title><path d="M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}" '
+            f'marker-end="url(#{ctx.pid}-arrow-wind)"/>'
+            f'<circle cx="{_f(x0)}" cy="{_f(y0)}" r="2.2"/></g>'
+        )
     parts.append("</g>")
     out.append("".join(parts))
 
@@ -1089,18 +1241,22 @@ def _legend(ctx: _Ctx, ruleset_title: str, out: list[str], caption: str | None =
         if x > x0 + 10 and x + w > x1 - 10:
             x, y = x0 + 10, y + LEGEND_ROW
         colour = ctx.colours.get(s.key, DEFAULT_COLOUR)
-        parts.append(f'<g class="legend-side" data-side="{_a(s.key)}"><rect x="{_f(x)}" y="{_f(y - 8)}" '
-                     f'width="14" height="9" rx="2" fill="{colour}"/><text x="{_f(x + 19)}" y="{_f(y)}">'
-                     f"{_a(s.name)}</text></g>")
+        parts.append(
+            f'<g class="legend-side" data-side="{_a(s.key)}"><rect x="{_f(x)}" y="{_f(y - 8)}" '
+            f'width="14" height="9" rx="2" fill="{colour}"/><text x="{_f(x + 19)}" y="{_f(y)}">'
+            f"{_a(s.name)}</text></g>"
+        )
         x += w
     # row 2: turn and view, scale at the right
     y += LEGEND_ROW
     if fr.hexes:
         w = fr.unit_px
         label = f"{int(fr.cols)} x {int(fr.rows)} hexes"
-        parts.append(f'<g class="scalebar" data-unit="hex"><path d="{_hex_cell_at(x1 - 18, y - 4, 7)}" '
-                     f'fill="{SEA}" stroke="#16202c" stroke-width=".8"/><text x="{_f(x1 - 30)}" y="{_f(y)}" '
-                     f'text-anchor="end">{label}</text></g>')
+        parts.append(
+            f'<g class="scalebar" data-unit="hex"><path d="{_hex_cell_at(x1 - 18, y - 4, 7)}" '
+            f'fill="{SEA}" stroke="#16202c" stroke-width=".8"/><text x="{_f(x1 - 30)}" y="{_f(y)}" '
+            f'text-anchor="end">{label}</text></g>'
+        )
         scale_w = 40 + CHAR_PX * len(label)
     else:
         mm = fr.geometry == "table_mm"
@@ -1110,13 +1266,21 @@ def _legend(ctx: _Ctx, ruleset_title: str, out: list[str], caption: str | None =
         w = length * fr.scale
         lx = x1 - 10 - CHAR_PX * len(label)
         bx = lx - 8 - w
-        segs = "".join(f'<rect x="{_f(bx + i * w / 4)}" y="{_f(y - 6)}" width="{_f(w / 4)}" height="5" '
-                       f'fill="{"#16202c" if i % 2 == 0 else "#fff"}"/>' for i in range(4))
-        parts.append(f'<g class="scalebar" data-unit="{"mm" if mm else "in"}" data-length="{length:g}">{segs}'
-                     f'<text x="{_f(lx)}" y="{_f(y)}">{_a(label)}</text></g>')
+        segs = "".join(
+            f'<rect x="{_f(bx + i * w / 4)}" y="{_f(y - 6)}" width="{_f(w / 4)}" height="5" '
+            f'fill="{"#16202c" if i % 2 == 0 else "#fff"}"/>'
+            for i in range(4)
+        )
+        parts.append(
+            f'<g class="scalebar" data-unit="{"mm" if mm else "in"}" data-length="{length:g}">{segs}'
+            f'<text x="{_f(lx)}" y="{_f(y)}">{_a(label)}</text></g>'
+        )
         scale_w = x1 - bx + 10
-    view = ("Umpire's view: everything" if ctx.viewer is None else
-            f"Seen by {ctx.names.get(ctx.viewer, ctx.viewer)}")
+    view = (
+        "Umpire's view: everything"
+        if ctx.viewer is None
+        else f"Seen by {ctx.names.get(ctx.viewer, ctx.viewer)}"
+    )
     text = f"{caption or f'Turn {st.turn}'} · {view}"
     room = int((x1 - x0 - 20 - scale_w) / CHAR_PX)
     if len(text) > room:
@@ -1130,8 +1294,10 @@ def _legend(ctx: _Ctx, ruleset_title: str, out: list[str], caption: str | None =
         cond = cond[: room - 1] + "…"
     parts.append(f'<text x="{_f(x0 + 10)}" y="{_f(y)}" class="conditions">{_a(cond)}</text>')
     height = y - y0 + 9
-    out.append(f'<g class="legend"><rect class="legend-bg" x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" '
-               f'height="{_f(height)}" rx="4"/>' + "".join(parts) + "</g>")
+    out.append(
+        f'<g class="legend"><rect class="legend-bg" x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" '
+        f'height="{_f(height)}" rx="4"/>' + "".join(parts) + "</g>"
+    )
     return y0 + height + 8
 
 
@@ -1208,20 +1374,34 @@ def render_map(
         ship_len = fr.scale * 1.5
     else:
         ship_len = max(16.0, min(30.0, (3.0 if fr.geometry == "table_in" else 60.0) * fr.scale))
-    ctx = _Ctx(fr=fr, state=view, viewer=viewer_side, colours=colours, names=names, px=px,
-               ship_names={s.id: s.name for s in view.ships}, ship_len=ship_len, pid=pid,
-               lengths={s.id: ship_len * _type_scale(s) for s in drawn})
+    ctx = _Ctx(
+        fr=fr,
+        state=view,
+        viewer=viewer_side,
+        colours=colours,
+        names=names,
+        px=px,
+        ship_names={s.id: s.name for s in view.ships},
+        ship_len=ship_len,
+        pid=pid,
+        lengths={s.id: ship_len * _type_scale(s) for s in drawn},
+    )
     seen_events = [e for e in events if event_visible(e, viewer_side)]
 
     own = sum(1 for s in drawn if viewer_side is None or s.side == viewer_side)
     enemy = len(drawn) - own
     who = "the umpire" if viewer_side is None else names.get(viewer_side, viewer_side)
     heading = title or f"Battle map, turn {view.turn}, as {who} sees it"
-    desc = (f"{rs.title}. {len(drawn)} ship(s) shown"
-            + (f": {own} own, {enemy} enemy" if viewer_side is not None else "")
-            + f". {'Night. ' if view.conditions.night else ''}"
-            + ("Map " + f"{int(fr.cols)} x {int(fr.rows)} hexes." if fr.hexes else
-               f"Table {fr.cols:g} x {fr.rows:g} {'mm' if fr.geometry == 'table_mm' else 'inches'}."))
+    desc = (
+        f"{rs.title}. {len(drawn)} ship(s) shown"
+        + (f": {own} own, {enemy} enemy" if viewer_side is not None else "")
+        + f". {'Night. ' if view.conditions.night else ''}"
+        + (
+            "Map " + f"{int(fr.cols)} x {int(fr.rows)} hexes."
+            if fr.hexes
+            else f"Table {fr.cols:g} x {fr.rows:g} {'mm' if fr.geometry == 'table_mm' else 'inches'}."
+        )
+    )
 
     out: list[str] = []
     w = fr.width
@@ -1229,8 +1409,9 @@ def render_map(
     out.append(f'<title id="{pid}-title">{_a(heading)}</title><desc id="{pid}-desc">{_a(desc)}</desc>')
     out.append(f"<style>{STYLE}</style>")
     if fr.hexes:
-        grid = _hex_grid_path(int(fr.cols), int(fr.rows), round(fr.scale, 4), round(fr.ox, 3),
-                              round(fr.oy, 3))
+        grid = _hex_grid_path(
+            int(fr.cols), int(fr.rows), round(fr.scale, 4), round(fr.ox, 3), round(fr.oy, 3)
+        )
         shape = f'<path id="{pid}-grid" d="{grid}"/>'
         clip = f'<use href="#{pid}-grid"/>'
     else:
@@ -1243,7 +1424,8 @@ def render_map(
         f'<marker id="{pid}-arrow-brass" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="4" '
         f'markerHeight="4" orient="auto"><path d="M0 0L10 5L0 10z" fill="#c9a227"/></marker>'
         f'<marker id="{pid}-arrow-wind" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" '
-        f'markerHeight="5" orient="auto"><path d="M0 0L10 5L0 10z" fill="#0b2545"/></marker></defs>')
+        f'markerHeight="5" orient="auto"><path d="M0 0L10 5L0 10z" fill="#0b2545"/></marker></defs>'
+    )
     out.append("")  # the white sheet under everything, as high as the <svg>
     sheet = len(out) - 1
 
@@ -1253,12 +1435,16 @@ def render_map(
         _terrain(ctx, view.terrain, out)
         out.append(f'<use class="grid" href="#{pid}-grid"/>')
     else:
-        out.append(f'<rect class="sea" x="{_f(fr.ox)}" y="{_f(fr.oy)}" width="{_f(fr.map_w)}" '
-                   f'height="{_f(fr.map_h)}"/>')
+        out.append(
+            f'<rect class="sea" x="{_f(fr.ox)}" y="{_f(fr.oy)}" width="{_f(fr.map_w)}" '
+            f'height="{_f(fr.map_h)}"/>'
+        )
         _rulers(fr, "mm" if fr.geometry == "table_mm" else "in", out)
         _terrain(ctx, view.terrain, out)
-        out.append(f'<rect class="table-edge" x="{_f(fr.ox)}" y="{_f(fr.oy)}" width="{_f(fr.map_w)}" '
-                   f'height="{_f(fr.map_h)}"/>')
+        out.append(
+            f'<rect class="table-edge" x="{_f(fr.ox)}" y="{_f(fr.oy)}" width="{_f(fr.map_w)}" '
+            f'height="{_f(fr.map_h)}"/>'
+        )
     if view.conditions.night:
         _night(ctx, out)
     if cells and fr.hexes:
@@ -1289,12 +1475,14 @@ def render_map(
     h = _legend(ctx, rs.title, out, caption)
     out.append("</svg>")
     night = " night-on" if view.conditions.night else ""
-    out[0] = (f'<svg xmlns="http://www.w3.org/2000/svg" class="nw-map{night}" '
-              f'viewBox="0 0 {_f(w)} {_f(h)}" width="{_f(w)}" height="{_f(h)}" role="img" '
-              f'aria-labelledby="{pid}-title {pid}-desc" data-ruleset="{_a(view.ruleset)}" '
-              f'data-geometry="{_a(fr.geometry)}" data-turn="{view.turn}" data-phase="{view.phase}" '
-              f'data-viewer="{_a(viewer_side or "")}" data-scale="{fr.scale:.4f}" data-ox="{fr.ox:.2f}" '
-              f'data-oy="{fr.oy:.2f}">')
+    out[0] = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="nw-map{night}" '
+        f'viewBox="0 0 {_f(w)} {_f(h)}" width="{_f(w)}" height="{_f(h)}" role="img" '
+        f'aria-labelledby="{pid}-title {pid}-desc" data-ruleset="{_a(view.ruleset)}" '
+        f'data-geometry="{_a(fr.geometry)}" data-turn="{view.turn}" data-phase="{view.phase}" '
+        f'data-viewer="{_a(viewer_side or "")}" data-scale="{fr.scale:.4f}" data-ox="{fr.ox:.2f}" '
+        f'data-oy="{fr.oy:.2f}">'
+    )
     out[sheet] = f'<rect width="{_f(w)}" height="{_f(h)}" fill="#fff"/>'
     return "".join(out)
 
@@ -1310,7 +1498,6 @@ def positions_of(iterable: Iterable[Mapping[str, Any]]) -> list[Position]:
     return [p for p in (_pos_of(d) for d in iterable) if p is not None]
 
 
-
 # --- order preview ---------------------------------------------------------------------------------------
 
 MOVE_ORDER_KEYS = ("move", "movement")
@@ -1323,8 +1510,9 @@ def move_fields(ruleset: str) -> tuple[Any, ...]:
     return tuple(f for ot in rs.order_types if ot.key in MOVE_ORDER_KEYS for f in ot.fields)
 
 
-def move_preview(state: BattleState, ship_id: str, data: Mapping[str, JSON], *, side: str | None = None
-                 ) -> tuple[list[Position], list[str], dict[str, list[str]]]:
+def move_preview(
+    state: BattleState, ship_id: str, data: Mapping[str, JSON], *, side: str | None = None
+) -> tuple[list[Position], list[str], dict[str, list[str]]]:
     """Return where a movement order would take a ship, as the map previews it before the order is saved.
 
     The rules adjudicate it: the ship's default "hold" order (A7) with ``data`` laid over it is resolved

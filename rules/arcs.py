@@ -100,8 +100,15 @@ def a5_arcs(
         rng = ranges.get(key, ranges.get("broadside", 0.0) if beam else 0.0)
         if rng and rng > 0:
             bb = tuple(bmap.get(key, bmap.get("broadside", ())) if beam else bmap.get(key, ()))
-            out.append(ArcSpec(label=names.get(key, key), start=a, end=b, range=float(rng),
-                               bands=tuple(x for x in bb if 0 < x < rng)))
+            out.append(
+                ArcSpec(
+                    label=names.get(key, key),
+                    start=a,
+                    end=b,
+                    range=float(rng),
+                    bands=tuple(x for x in bb if 0 < x < rng),
+                )
+            )
     if beam_first:
         beams = ("starboard", "port", names.get("starboard"), names.get("port"))
         out.sort(key=lambda arc: arc.label not in beams)

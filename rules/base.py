@@ -367,8 +367,9 @@ def round_half_up(x: float) -> int:
     return math.floor(x + 0.5 + 1e-9)
 
 
-def roll_initiative(sides: Sequence[str], dice: Dice, events: list[Event], turn: int, *, high_first: bool,
-                    rule: str) -> list[str]:
+def roll_initiative(
+    sides: Sequence[str], dice: Dice, events: list[Event], turn: int, *, high_first: bool, rule: str
+) -> list[str]:
     """Roll a D6 per side and return the sides in acting order, re-rolling ties among tied sides.
 
     ``high_first``: the high roller acts first (``ultra_simple``, ``acw_river``) or the lowest
@@ -383,11 +384,15 @@ def roll_initiative(sides: Sequence[str], dice: Dice, events: list[Event], turn:
         start = len(dice.rolls)
         scores = {s: dice.roll("D6", f"initiative {s}") for s in group}
         rolled = ", ".join(f"{s} {v}" for s, v in scores.items())
-        events.append(Event(
-            kind="initiative", turn=turn,
-            text=f"Initiative: {rolled} ({'high' if high_first else 'low'} moves first, {rule}).",
-            rolls=tuple(dice.rolls[start:]), data={k: v for k, v in scores.items()},
-        ))
+        events.append(
+            Event(
+                kind="initiative",
+                turn=turn,
+                text=f"Initiative: {rolled} ({'high' if high_first else 'low'} moves first, {rule}).",
+                rolls=tuple(dice.rolls[start:]),
+                data={k: v for k, v in scores.items()},
+            )
+        )
         for value in sorted(set(scores.values()), reverse=high_first):
             settle([s for s in group if scores[s] == value])
 

@@ -73,8 +73,11 @@ def complete_orders(
                 )
             default = replace(rs.default_order(state, ship, policy), default=True)
             out[ship.id] = default
-            text = (f"{ship.name} follows default orders ({policy}) instead." if order is not None
-                    else f"{ship.name} had no orders: default orders ({policy}).")
+            text = (
+                f"{ship.name} follows default orders ({policy}) instead."
+                if order is not None
+                else f"{ship.name} had no orders: default orders ({policy})."
+            )
             events.append(
                 Event(
                     kind="default_orders",

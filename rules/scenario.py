@@ -98,8 +98,11 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
         raise InvalidDocument(
             f"map geometry {scenario.map.geometry!r} is not {scenario.ruleset}'s geometry {rs.geometry!r}"
         )
-    for what, keys in (("class", [c.key for c in scenario.classes]), ("ship", [s.id for s in scenario.ships]),
-                       ("side", [s.key for s in scenario.sides])):
+    for what, keys in (
+        ("class", [c.key for c in scenario.classes]),
+        ("ship", [s.id for s in scenario.ships]),
+        ("side", [s.key for s in scenario.sides]),
+    ):
         dupes = sorted({k for k in keys if keys.count(k) > 1})
         if dupes:
             raise InvalidDocument(f"duplicate {what} keys: {', '.join(dupes)}")

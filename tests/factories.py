@@ -1,7 +1,5 @@
 """factory-boy factories shared by all tests."""
 
-
-
 import factory
 from django.contrib.auth import get_user_model
 

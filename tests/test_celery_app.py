@@ -28,7 +28,12 @@ def test_beat_sends_sweep_phases_every_minute() -> None:
 
     assert entry == {"task": "battles.tasks.sweep_phases", "schedule": 60.0}
     assert "battles.tasks.sweep_phases" in app.tasks
-    assert sweep_phases() == {"closed": [], "requeued": [], "gave_up": [], "reminders": []}  # nothing to sweep
+    assert sweep_phases() == {
+        "closed": [],
+        "requeued": [],
+        "gave_up": [],
+        "reminders": [],
+    }  # nothing to sweep
 
 
 @pytest.mark.django_db

@@ -50,8 +50,11 @@ def svg_of(html: str) -> ET.Element:
 
 
 def ships_on(root: ET.Element) -> set[str]:
-    return {g.get("data-ship", "") for g in root.iterfind(".//svg:g[@data-ship]", NS)
-            if "ship" in (g.get("class") or "").split()}
+    return {
+        g.get("data-ship", "")
+        for g in root.iterfind(".//svg:g[@data-ship]", NS)
+        if "ship" in (g.get("class") or "").split()
+    }
 
 
 def map_url(battle: Battle, **params: Any) -> str:
@@ -82,7 +85,7 @@ def test_map_page_steps_through_the_replay(django_capture_on_commit_callbacks: A
     visible = [e.text for e in rows if e.visible_for("britain")]
     hidden = [e.text for e in rows if not e.visible_for("britain")]
     assert visible and all(text in html for text in visible)
-    assert not any(f"<li class=\"log-damage\">{t}</li>" in html for t in hidden)
+    assert not any(f'<li class="log-damage">{t}</li>' in html for t in hidden)
 
     opening = client.get(map_url(game.battle, step=0)).content.decode()
     assert "Opening positions" in opening and 'data-replay="prev"' not in opening
@@ -90,7 +93,9 @@ def test_map_page_steps_through_the_replay(django_capture_on_commit_callbacks: A
     state = rules.from_json(BattleState, first.state_before)
     kgv = svg_of(opening).find(".//svg:g[@data-ship='kgv']", NS)
     assert kgv is not None and (kgv.get("data-q"), kgv.get("data-r")) == (
-        str(state.ship("kgv").position.q), str(state.ship("kgv").position.r))  # type: ignore[union-attr]
+        str(state.ship("kgv").position.q),
+        str(state.ship("kgv").position.r),
+    )  # type: ignore[union-attr]
 
     assert client.get(map_url(game.battle, step=3)).status_code == 404
     assert client.get(map_url(game.battle, step="x")).status_code == 404
@@ -143,7 +148,7 @@ def test_selecting_own_ship_shows_sheet_arcs_and_enemy_only_what_is_known() -> N
     html = client.get(map_url(game.battle, step=0, ship="kgv")).content.decode()
     assert '<section class="ship-card"' in html and "Status sheet" in html and "your ship" in html
     assert "forward: 6 hexes" in html and "starboard: 6 hexes" in html
-    assert "<th scope=\"row\">protection</th><td>9</td>" in html
+    assert '<th scope="row">protection</th><td>9</td>' in html
     root = svg_of(html)
     arcs = root.find(".//svg:g[@class='arcs']", NS)
     assert arcs is not None and arcs.get("data-ship") == "kgv"
@@ -186,7 +191,8 @@ def test_svg_download() -> None:
     game.battle.name = "Bismarck's Last Battle"
     game.battle.save(update_fields=["name"])
     response = client_for(game.players["germany"]).get(
-        reverse("battles:battle_map_svg", args=[game.battle.pk]) + "?step=0")
+        reverse("battles:battle_map_svg", args=[game.battle.pk]) + "?step=0"
+    )
     assert response.status_code == 200
     assert response["Content-Type"] == "image/svg+xml; charset=utf-8"
     disposition = 'attachment; filename="bismarck-s-last-battle-step-0-germany.svg"'
@@ -220,8 +226,10 @@ def test_setup_editor_places_and_turns_ships_validated_by_the_rules() -> None:
     root = svg_of(page.content.decode())
     assert len(root.findall(".//svg:path[@class='cell']", NS)) == 24 * 18
 
-    ok = umpire.post(setup_url(battle), {"action": "place", "place-ship": "kgv", "place-q": 12, "place-r": 2,
-                                         "place-heading": 150})
+    ok = umpire.post(
+        setup_url(battle),
+        {"action": "place", "place-ship": "kgv", "place-q": 12, "place-r": 2, "place-heading": 150},
+    )
     assert ok.status_code == 302 and ok["Location"] == setup_url(battle, ship="kgv")
     kgv = state_of(battle).ship("kgv")
     assert (kgv.position, kgv.heading) == (Hex(q=12, r=2), 150.0)
@@ -233,11 +241,13 @@ def test_setup_editor_places_and_turns_ships_validated_by_the_rules() -> None:
     assert message in bad.content.decode()
     assert state_of(battle).ship("kgv").heading == 150.0
 
-    on_top = umpire.post(setup_url(battle), {"action": "place", "place-ship": "rodney", "place-q": 12,
-                                             "place-r": 2})
+    on_top = umpire.post(
+        setup_url(battle), {"action": "place", "place-ship": "rodney", "place-q": 12, "place-r": 2}
+    )
     assert on_top.status_code == 400 and "King George V is already there" in on_top.content.decode()
-    off = umpire.post(setup_url(battle), {"action": "place", "place-ship": "rodney", "place-q": 40,
-                                          "place-r": 0})
+    off = umpire.post(
+        setup_url(battle), {"action": "place", "place-ship": "rodney", "place-q": 40, "place-r": 0}
+    )
     assert off.status_code == 400 and "Rodney would be off the map (24 x 18)." in off.content.decode()
     assert state_of(battle).ship("rodney").position == Hex(q=10, r=5)
 
@@ -259,25 +269,32 @@ def test_setup_paints_terrain_and_mines_only_their_side_sees(monkeypatch: pytest
     battle = game.battle
     umpire = client_for(game.umpire)
 
-    mine = umpire.post(setup_url(battle), {"action": "paint", "paint-kind": "mine", "paint-q": 5,
-                                           "paint-r": 5, "paint-side": "germany"})
+    mine = umpire.post(
+        setup_url(battle),
+        {"action": "paint", "paint-kind": "mine", "paint-q": 5, "paint-r": 5, "paint-side": "germany"},
+    )
     # the paint tool stays as it was for the next click
     assert mine.status_code == 302
     assert mine["Location"] == setup_url(battle, tool="paint", kind="mine", side="germany")
     again = umpire.get(mine["Location"]).content.decode()
     assert 'value="paint" form="none" checked' in again and '<option value="mine" selected>' in again
-    no_side = umpire.post(setup_url(battle), {"action": "paint", "paint-kind": "mine", "paint-q": 6,
-                                              "paint-r": 5})
+    no_side = umpire.post(
+        setup_url(battle), {"action": "paint", "paint-kind": "mine", "paint-q": 6, "paint-r": 5}
+    )
     assert no_side.status_code == 400 and "Choose the side it belongs to" in no_side.content.decode()
-    land = umpire.post(setup_url(battle), {"action": "paint", "paint-kind": "land", "paint-q": 0,
-                                           "paint-r": 0})
+    land = umpire.post(
+        setup_url(battle), {"action": "paint", "paint-kind": "land", "paint-q": 0, "paint-r": 0}
+    )
     assert land.status_code == 302
     terrain = state_of(battle).terrain
     assert [(t.kind, t.position, t.visible_to, t.props.get("side")) for t in terrain] == [
-        ("mine", Hex(q=5, r=5), ("germany",), "germany"), ("land", Hex(q=0, r=0), None, None)]
+        ("mine", Hex(q=5, r=5), ("germany",), "germany"),
+        ("land", Hex(q=0, r=0), None, None),
+    ]
     # no ship on land
-    on_land = umpire.post(setup_url(battle), {"action": "place", "place-ship": "kgv", "place-q": 0,
-                                              "place-r": 0})
+    on_land = umpire.post(
+        setup_url(battle), {"action": "place", "place-ship": "kgv", "place-q": 0, "place-r": 0}
+    )
     assert on_land.status_code == 400 and "cannot be placed on land" in on_land.content.decode()
 
     services.battle_start(battle=battle, user=game.umpire)
@@ -300,15 +317,28 @@ def test_setup_paints_a_table_shoal_for_sail() -> None:
     """sail_1700 terrain: a shoal with its depth in fathoms and radius in millimetres (A3)."""
     game = scenario_campaign("sail_constitution_vs_guerriere_1812", start=False)
     umpire = client_for(game.umpire)
-    ok = umpire.post(setup_url(game.battle), {"action": "paint", "paint-kind": "shoal", "paint-x": 1200,
-                                              "paint-y": 300, "paint-depth": 3, "paint-radius": 80,
-                                              "paint-name": "Middle Ground"})
+    ok = umpire.post(
+        setup_url(game.battle),
+        {
+            "action": "paint",
+            "paint-kind": "shoal",
+            "paint-x": 1200,
+            "paint-y": 300,
+            "paint-depth": 3,
+            "paint-radius": 80,
+            "paint-name": "Middle Ground",
+        },
+    )
     assert ok.status_code == 302
     (shoal,) = state_of(game.battle).terrain
     assert (shoal.kind, shoal.position, shoal.props) == (
-        "shoal", Point(x=1200.0, y=300.0), {"depth": 3.0, "radius": 80.0, "name": "Middle Ground"})
-    no_depth = umpire.post(setup_url(game.battle), {"action": "paint", "paint-kind": "shoal", "paint-x": 10,
-                                                    "paint-y": 10})
+        "shoal",
+        Point(x=1200.0, y=300.0),
+        {"depth": 3.0, "radius": 80.0, "name": "Middle Ground"},
+    )
+    no_depth = umpire.post(
+        setup_url(game.battle), {"action": "paint", "paint-kind": "shoal", "paint-x": 10, "paint-y": 10}
+    )
     assert no_depth.status_code == 400 and "depth in fathoms" in no_depth.content.decode()
     html = umpire.get(setup_url(game.battle)).content.decode()
     assert "Middle Ground" in html

@@ -46,8 +46,11 @@ def parse(svg: str) -> ET.Element:
 
 
 def markers(root: ET.Element) -> dict[str, ET.Element]:
-    return {g.get("data-ship", ""): g for g in root.iterfind(".//svg:g[@data-ship]", NS)
-            if "ship" in (g.get("class") or "").split()}
+    return {
+        g.get("data-ship", ""): g
+        for g in root.iterfind(".//svg:g[@data-ship]", NS)
+        if "ship" in (g.get("class") or "").split()
+    }
 
 
 def translate_of(g: ET.Element) -> tuple[float, float]:
@@ -112,8 +115,10 @@ def test_scenario_map_structure_per_viewer(key: str) -> None:
             hull = g.find(".//svg:use[@class='hull']", NS)
             assert hull is not None and hull.get("fill") == colours[ship.side]
         # the legend names every side in its colour
-        legend = {g.get("data-side"): g.find("svg:rect", NS).get("fill")  # type: ignore[union-attr]
-                  for g in root.iterfind(".//svg:g[@class='legend-side']", NS)}
+        legend = {
+            g.get("data-side"): g.find("svg:rect", NS).get("fill")  # type: ignore[union-attr]
+            for g in root.iterfind(".//svg:g[@class='legend-side']", NS)
+        }
         assert legend == colours
 
 
@@ -133,9 +138,14 @@ def test_scenario_after_a_turn_draws_only_what_the_viewer_may_see(key: str) -> N
             for attr in ("data-firer", "data-target", "data-ship"):
                 assert el.get(attr) not in hidden or el.get(attr) == "", (attr, el.get(attr))
         # every move event the viewer may see, of a ship it sees, with a path, has its trail
-        expected = {e.ship_id for e in events if e.kind == "move" and e.ship_id in seen
-                    and (viewer is None or e.visible_to is None or viewer in e.visible_to)
-                    and len(e.data.get("path") or []) >= 2}  # type: ignore[arg-type]
+        expected = {
+            e.ship_id
+            for e in events
+            if e.kind == "move"
+            and e.ship_id in seen
+            and (viewer is None or e.visible_to is None or viewer in e.visible_to)
+            and len(e.data.get("path") or []) >= 2
+        }  # type: ignore[arg-type]
         trails = {t.get("data-ship") for t in root.iterfind(".//svg:path[@class='trail']", NS)}
         assert expected <= trails
 
@@ -218,7 +228,11 @@ def test_gun_arcs_ultra_simple_follow_the_guns_that_bear() -> None:
     # a campaign option widens the arcs (U07)
     wide = replace(state, options={"arc_forward": 45.0, "arc_aft": 40.0})
     assert [(a.label, a.start, a.end) for a in gun_arcs(wide, wide.ship("kgv"))] == [
-        ("forward", 315.0, 405.0), ("aft", 140.0, 220.0), ("starboard", 45.0, 140.0), ("port", 220.0, 315.0)]
+        ("forward", 315.0, 405.0),
+        ("aft", 140.0, 220.0),
+        ("starboard", 45.0, 140.0),
+        ("port", 220.0, 315.0),
+    ]
 
 
 def test_hex_arcs_shade_the_hexes_in_range_by_band() -> None:
@@ -244,8 +258,12 @@ def test_hex_on_the_60_degree_line_is_abeam_not_ahead_beyond_the_beam_range() ->
 
     here = Hex(q=10, r=5)
     ship = ShipState(id="m", name="Texas", side="usa", position=here, heading=60.0, stats={"gun_dice": 5})
-    state = BattleState(ruleset="memoir_sea", map=MapSpec(geometry="hex6", width=24, height=18),
-                        sides=(SideInfo(key="usa", name="USA"),), ships=(ship,))
+    state = BattleState(
+        ruleset="memoir_sea",
+        map=MapSpec(geometry="hex6", width=24, height=18),
+        sides=(SideInfo(key="usa", name="USA"),),
+        ships=(ship,),
+    )
     root = parse(render_map(state, viewer_side=None, selected="m"))
     arcs = root.find(".//svg:g[@class='arcs']", NS)
     assert arcs is not None
@@ -282,30 +300,50 @@ def test_rule_set_arcs_read_the_tables_they_are_given() -> None:
     state = BattleState(ruleset="memoir_sea", map=hexmap, sides=(), ships=(ship,))
     arcs = memoir_arcs({"arcs_deg": {"ahead_within": 60.0}}, state, ship)
     assert [(a.label, a.start, a.end, a.range) for a in arcs] == [
-        ("starboard abeam", 60.0, 120.0, 5.0), ("port abeam", 240.0, 300.0, 5.0),
-        ("ahead", 300.0, 420.0, 6.0), ("astern", 120.0, 240.0, 6.0)]
+        ("starboard abeam", 60.0, 120.0, 5.0),
+        ("port abeam", 240.0, 300.0, 5.0),
+        ("ahead", 300.0, 420.0, 6.0),
+        ("astern", 120.0, 240.0, 6.0),
+    ]
 
     table = MapSpec(geometry="table_in", width=96, height=72)
     guns = [
         {"calibre": 15, "guns": 2, "forward": True, "aft": False, "broadside": True, "side": "centre"},
-        {"calibre": 6, "kind": "old", "guns": 4, "forward": False, "aft": True, "broadside": True,
-         "side": "port"},
+        {
+            "calibre": 6,
+            "kind": "old",
+            "guns": 4,
+            "forward": False,
+            "aft": True,
+            "broadside": True,
+            "side": "port",
+        },
     ]
     hood = ShipState(id="hood", name="Hood", side="gb", position=Point(x=1, y=1), stats={"guns": guns})
     state = BattleState(ruleset="ww2_jackson", map=table, sides=(), ships=(hood,))
     rt = {"15-16": [24, 48, 72], "6new": [16, 32, 48], "6old": [14, 26, 42]}
     arcs = ww2_arcs({"RANGE_TABLE": rt}, state, hood)
     assert [(a.label, a.range, a.bands) for a in arcs] == [
-        ("forward 15in", 72.0, (24.0, 48.0)), ("aft 6in", 42.0, (14.0, 26.0)),
-        ("starboard 15in", 72.0, (24.0, 48.0)), ("port 15in", 72.0, (24.0, 48.0))]
+        ("forward 15in", 72.0, (24.0, 48.0)),
+        ("aft 6in", 42.0, (14.0, 26.0)),
+        ("starboard 15in", 72.0, (24.0, 48.0)),
+        ("port 15in", 72.0, (24.0, 48.0)),
+    ]
 
     mm = MapSpec(geometry="table_mm", width=2400, height=1800)
-    frigate = ShipState(id="c", name="Constitution", side="us", position=Point(x=1, y=1),
-                        stats={"rate": "4th"}, sheet={"guns": {"starboard": 27, "port": 0}})
+    frigate = ShipState(
+        id="c",
+        name="Constitution",
+        side="us",
+        position=Point(x=1, y=1),
+        stats={"rate": "4th"},
+        sheet={"guns": {"starboard": 27, "port": 0}},
+    )
     state = BattleState(ruleset="sail_1700", map=mm, sides=(), ships=(frigate,))
     arcs = sail_arcs({"gunnery_ranges_mm": {"rated": [100, 200, 300]}}, state, frigate)
-    assert arcs == [ArcSpec(label="starboard broadside", start=68.0, end=112.0, range=300.0,
-                            bands=(100.0, 200.0))]
+    assert arcs == [
+        ArcSpec(label="starboard broadside", start=68.0, end=112.0, range=300.0, bands=(100.0, 200.0))
+    ]
 
 
 # --- fog of war (A2) -------------------------------------------------------------------------------------
@@ -316,10 +354,22 @@ def test_hidden_enemy_is_never_drawn_nor_named(monkeypatch: pytest.MonkeyPatch) 
     rs = get_ruleset("ultra_simple")
     monkeypatch.setattr(rs, "visible_ship_ids", lambda st, side: {s.id for s in st.ships if s.side == side})
     events = (
-        Event(kind="move", text="Bismarck moves.", turn=1, ship_id="bismarck",
-              data={"path": [{"q": 16, "r": -1}, {"q": 16, "r": -2}]}),
-        Event(kind="fire", text="Bismarck fires at King George V.", turn=1, ship_id="bismarck",
-              target_id="kgv", outcome="hit", data={"hits": 2}),
+        Event(
+            kind="move",
+            text="Bismarck moves.",
+            turn=1,
+            ship_id="bismarck",
+            data={"path": [{"q": 16, "r": -1}, {"q": 16, "r": -2}]},
+        ),
+        Event(
+            kind="fire",
+            text="Bismarck fires at King George V.",
+            turn=1,
+            ship_id="bismarck",
+            target_id="kgv",
+            outcome="hit",
+            data={"hits": 2},
+        ),
     )
     svg = render_map(state, viewer_side="britain", events=events)
     root = parse(svg)
@@ -338,18 +388,23 @@ def test_hidden_enemy_is_never_drawn_nor_named(monkeypatch: pytest.MonkeyPatch) 
 def test_only_the_viewers_mines_appear() -> None:
     """A3: mines are placed secretly by the side that laid them;
     TerrainFeature.visible_to, filtered by RuleSet.view_for."""
-    state = replace(bismarck(), terrain=(
-        TerrainFeature(kind="land", position=Hex(q=0, r=0)),
-        TerrainFeature(kind="mine", position=Hex(q=5, r=5), visible_to=("britain",)),
-        TerrainFeature(kind="mine", position=Hex(q=6, r=5), visible_to=("britain",)),
-        TerrainFeature(kind="mine", position=Hex(q=7, r=5), visible_to=("germany",)),
-        TerrainFeature(kind="shoal", position=Hex(q=8, r=5), props={"depth": 3}),
-    ))
+    state = replace(
+        bismarck(),
+        terrain=(
+            TerrainFeature(kind="land", position=Hex(q=0, r=0)),
+            TerrainFeature(kind="mine", position=Hex(q=5, r=5), visible_to=("britain",)),
+            TerrainFeature(kind="mine", position=Hex(q=6, r=5), visible_to=("britain",)),
+            TerrainFeature(kind="mine", position=Hex(q=7, r=5), visible_to=("germany",)),
+            TerrainFeature(kind="shoal", position=Hex(q=8, r=5), props={"depth": 3}),
+        ),
+    )
 
     def mines(viewer: str | None) -> list[tuple[str | None, str | None, str | None]]:
         root = parse(render_map(state, viewer_side=viewer))
-        return sorted((g.get("data-side"), g.get("data-q"), g.get("data-r"))
-                      for g in root.iterfind(".//svg:g[@class='terrain mine']", NS))
+        return sorted(
+            (g.get("data-side"), g.get("data-q"), g.get("data-r"))
+            for g in root.iterfind(".//svg:g[@class='terrain mine']", NS)
+        )
 
     assert mines("britain") == [("britain", "5", "5"), ("britain", "6", "5")]
     assert mines("germany") == [("germany", "7", "5")]
@@ -362,13 +417,30 @@ def test_only_the_viewers_mines_appear() -> None:
 
 
 def test_only_the_viewers_torpedoes_and_events_appear() -> None:
-    state = replace(bismarck(), pending=(
-        PendingEffect(id="t1", kind="torpedo", ship_id="bismarck", due_turn=3,
-                      data={"firer": "rodney", "target": "bismarck", "number": 4}, visible_to=("britain",)),
-    ))
+    state = replace(
+        bismarck(),
+        pending=(
+            PendingEffect(
+                id="t1",
+                kind="torpedo",
+                ship_id="bismarck",
+                due_turn=3,
+                data={"firer": "rodney", "target": "bismarck", "number": 4},
+                visible_to=("britain",),
+            ),
+        ),
+    )
     events = (
-        Event(kind="fire", text="secret", turn=1, ship_id="bismarck", target_id="rodney", outcome="miss",
-              data={"hits": 0}, visible_to=("germany",)),
+        Event(
+            kind="fire",
+            text="secret",
+            turn=1,
+            ship_id="bismarck",
+            target_id="rodney",
+            outcome="miss",
+            data={"hits": 0},
+            visible_to=("germany",),
+        ),
     )
     root = parse(render_map(state, viewer_side="britain", events=events))
     torps = list(root.iterfind(".//svg:g[@class='torpedo']", NS))
@@ -382,8 +454,11 @@ def test_only_the_viewers_torpedoes_and_events_appear() -> None:
 
 def test_move_trail_follows_the_event_path() -> None:
     state = bismarck()
-    events = (Event(kind="move", text="", turn=1, ship_id="kgv",
-                    data={"path": [{"q": 9, "r": 3}, {"q": 10, "r": 3}]}),)
+    events = (
+        Event(
+            kind="move", text="", turn=1, ship_id="kgv", data={"path": [{"q": 9, "r": 3}, {"q": 10, "r": 3}]}
+        ),
+    )
     root = parse(render_map(state, viewer_side="britain", events=events))
     trail = root.find(".//svg:path[@class='trail']", NS)
     assert trail is not None and trail.get("stroke") == "#1f4e9c"
@@ -427,8 +502,9 @@ def test_withdrawn_ships_leave_the_map() -> None:
 
 
 def test_night_wind_and_weather() -> None:
-    conditions = Conditions(night=True, moon="dim", wind_from=315.0, wind_force="moderate", weather="rain",
-                            visibility=20.0)
+    conditions = Conditions(
+        night=True, moon="dim", wind_from=315.0, wind_force="moderate", weather="rain", visibility=20.0
+    )
     state = replace(table_state(), conditions=conditions)
     root = parse(render_map(state, viewer_side="blue"))
     assert "night-on" in (root.get("class") or "")
@@ -440,8 +516,9 @@ def test_night_wind_and_weather() -> None:
     assert wind is not None and wind.get("data-wind-from") == "315"
     assert wind.find("svg:title", NS).text == "Wind from the NW (315°), moderate"  # type: ignore[union-attr]
     cond = root.find(".//svg:text[@class='conditions']", NS)
-    assert cond is not None and cond.text == ("Night, dim moon; wind from the NW, moderate; rain; "
-                                              "visibility 20 in")
+    assert cond is not None and cond.text == (
+        "Night, dim moon; wind from the NW, moderate; rain; visibility 20 in"
+    )
     # by day: no shading
     day = parse(render_map(table_state(), viewer_side="blue"))
     assert day.find(".//svg:rect[@class='night']", NS) is None
@@ -449,8 +526,11 @@ def test_night_wind_and_weather() -> None:
 
 def test_preview_path_starts_at_the_selected_ship() -> None:
     state = bismarck()
-    root = parse(render_map(state, viewer_side="britain", selected="kgv",
-                            preview_path=[Hex(q=11, r=3), Hex(q=12, r=2)]))
+    root = parse(
+        render_map(
+            state, viewer_side="britain", selected="kgv", preview_path=[Hex(q=11, r=3), Hex(q=12, r=2)]
+        )
+    )
     g = root.find(".//svg:g[@class='order-preview']", NS)
     assert g is not None and g.get("data-ship") == "kgv"
     line = g.find("svg:path[@class='preview']", NS)
@@ -459,8 +539,13 @@ def test_preview_path_starts_at_the_selected_ship() -> None:
 
 
 def test_side_colours_override_and_bad_colours_fall_back() -> None:
-    root = parse(render_map(bismarck(), viewer_side=None,
-                            side_colours={"britain": "#00ff00", "germany": 'red" onload="alert(1)'}))
+    root = parse(
+        render_map(
+            bismarck(),
+            viewer_side=None,
+            side_colours={"britain": "#00ff00", "germany": 'red" onload="alert(1)'},
+        )
+    )
     drawn = markers(root)
     assert drawn["kgv"].find(".//svg:use[@class='hull']", NS).get("fill") == "#00ff00"  # type: ignore[union-attr]
     assert drawn["bismarck"].find(".//svg:use[@class='hull']", NS).get("fill") == "#6b7785"  # type: ignore[union-attr]
@@ -469,8 +554,9 @@ def test_side_colours_override_and_bad_colours_fall_back() -> None:
 def test_names_are_escaped_and_links_added() -> None:
     state = bismarck()
     state = state.with_ships({"kgv": replace(state.ship("kgv"), name='<script>alert("x")</script> & Co')})
-    svg = render_map(state, viewer_side="britain", link=lambda s: f"/ships/{s.id}/?a=1&b=2",
-                     hx_target="#sheet")
+    svg = render_map(
+        state, viewer_side="britain", link=lambda s: f"/ships/{s.id}/?a=1&b=2", hx_target="#sheet"
+    )
     assert "<script>" not in svg
     root = parse(svg)
     a = markers(root)["kgv"].find("svg:a", NS)
@@ -498,8 +584,10 @@ def table_state() -> BattleState:
     return BattleState(
         ruleset="ultra_simple",
         map=MapSpec(geometry="table_in", width=96, height=72),
-        sides=(SideInfo(key="blue", name="Blue", colour="#1f4e9c"),
-               SideInfo(key="red", name="Red", colour="#8c1c13")),
+        sides=(
+            SideInfo(key="blue", name="Blue", colour="#1f4e9c"),
+            SideInfo(key="red", name="Red", colour="#8c1c13"),
+        ),
         ships=(
             ShipState(id="a1", name="Alpha", side="blue", position=Point(x=40, y=60), heading=90),
             ShipState(id="b1", name="Bravo", side="red", position=Point(x=10, y=10), heading=180),
@@ -510,17 +598,28 @@ def table_state() -> BattleState:
 def test_table_terrain_largest_first_with_depths_and_names() -> None:
     """sail_1700's terrain (A3): shoals with a depth in fathoms and a radius or a polygon; depth 0 is dry."""
     here = Point(x=30, y=30)
-    state = replace(table_state(), terrain=(
-        TerrainFeature(kind="shoal", position=here, props={"depth": 0, "radius": 2, "name": "Isle"}),
-        TerrainFeature(kind="shoal", position=here, props={"depth": 3, "radius": 6, "name": "Bank"}),
-        TerrainFeature(kind="shoal", position=Point(x=80, y=60),
-                       props={"depth": 9, "polygon": [[70, 50], [90, 50], [90, 70]]}),
-        TerrainFeature(kind="battery", position=Point(x=5, y=5),
-                       props={"id": "b1", "name": "Fort Pike", "side": "red", "guns": 4, "facing": 90}),
-    ))
+    state = replace(
+        table_state(),
+        terrain=(
+            TerrainFeature(kind="shoal", position=here, props={"depth": 0, "radius": 2, "name": "Isle"}),
+            TerrainFeature(kind="shoal", position=here, props={"depth": 3, "radius": 6, "name": "Bank"}),
+            TerrainFeature(
+                kind="shoal",
+                position=Point(x=80, y=60),
+                props={"depth": 9, "polygon": [[70, 50], [90, 50], [90, 70]]},
+            ),
+            TerrainFeature(
+                kind="battery",
+                position=Point(x=5, y=5),
+                props={"id": "b1", "name": "Fort Pike", "side": "red", "guns": 4, "facing": 90},
+            ),
+        ),
+    )
     root = parse(render_map(state, viewer_side="blue"))
-    shoals = [(p.get("fill"), p.find("svg:title", NS).text if p.find("svg:title", NS) is not None else None)
-              for p in root.iterfind(".//svg:path[@class='terrain shoal']", NS)]
+    shoals = [
+        (p.get("fill"), p.find("svg:title", NS).text if p.find("svg:title", NS) is not None else None)
+        for p in root.iterfind(".//svg:path[@class='terrain shoal']", NS)
+    ]
     # by area: the polygon (200 sq in), the bank (113), the isle (12.6) on top, dry land colour
     assert shoals == [("#d6eaf5", None), ("#b3d6ec", "Bank"), ("#e2d3a8", "Isle")]
     assert [t.text for t in root.iterfind(".//svg:text[@class='depth']", NS)] == ["3", "9"]

@@ -99,9 +99,7 @@ def test_a_recipient_whose_send_fails_twice_gets_one_mail_and_the_others_are_not
     everyone = sorted(u.email for u in [game.umpire, *game.players.values()])
     assert sorted(m.to[0] for m in mail.outbox) == everyone
     assert sorted(flaky.tries) == sorted([*everyone, britain, britain])
-    assert _rows(game) == {
-        address: (3 if address == britain else 1, True, "") for address in everyone
-    }
+    assert _rows(game) == {address: (3 if address == britain else 1, True, "") for address in everyone}
 
 
 def test_a_server_that_stays_down_is_tried_seven_times_then_given_up_with_the_error_kept(

@@ -28,8 +28,9 @@ def log_in(page: Any, live_server: Any, user: Any) -> None:
     client = Client()
     client.force_login(user)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME]
-    page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value,
-                               "url": live_server.url}])
+    page.context.add_cookies(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": live_server.url}]
+    )
 
 
 def step_shown(page: Any) -> int:
@@ -52,8 +53,9 @@ def wait_for_step(page: Any, step: int) -> None:
 
 
 @pytest.mark.parametrize("key", sorted(bundled_scenarios()))
-def test_demo_battle_map_and_replay(key: str, live_server: Any, chromium_page: Any,
-                                    django_capture_on_commit_callbacks: Any) -> None:
+def test_demo_battle_map_and_replay(
+    key: str, live_server: Any, chromium_page: Any, django_capture_on_commit_callbacks: Any
+) -> None:
     game = scenario_campaign(key)
     for _ in range(STEPS):
         if game.phase is None or game.phase.status != "open":
@@ -134,13 +136,15 @@ def test_umpire_paints_a_mine_and_turns_a_ship_on_the_map(live_server: Any, chro
 
     turned = (ship.heading + 30) % 360
     page.click('button[data-turn="30"]')
-    page.wait_for_selector(f'svg.nw-map g.ship[data-ship="{ship.id}"][data-heading="{turned:g}"]',
-                           state="attached")
+    page.wait_for_selector(
+        f'svg.nw-map g.ship[data-ship="{ship.id}"][data-heading="{turned:g}"]', state="attached"
+    )
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "map-setup-first_memphis_1862.png"), full_page=True)
 
     battle.refresh_from_db()
     after = rules.from_json(BattleState, battle.state)
     assert [(t.kind, t.position, t.visible_to) for t in after.terrain if t.kind == "mine"] == [
-        ("mine", Hex(q=q, r=r), (state.sides[1].key,))]
+        ("mine", Hex(q=q, r=r), (state.sides[1].key,))
+    ]
     assert after.ship(ship.id).heading == turned

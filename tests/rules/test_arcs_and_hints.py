@@ -71,15 +71,20 @@ def test_shapes_are_shared_by_rules_base() -> None:
 def test_a5_arcs_end_arcs_first_bands_below_the_range() -> None:
     """A5: forward within 30 degrees of the bow (330 to 390), aft within 30 of the stern, the broadsides
     between."""
-    arcs = a5_arcs(30.0, 30.0, {"forward": 10.0, "aft": 0.0, "broadside": 8.0},
-                   {"forward": (0.0, 4.0, 10.0, 12.0), "broadside": (2.0,)})
+    arcs = a5_arcs(
+        30.0,
+        30.0,
+        {"forward": 10.0, "aft": 0.0, "broadside": 8.0},
+        {"forward": (0.0, 4.0, 10.0, 12.0), "broadside": (2.0,)},
+    )
     assert spans(arcs) == [
         ("forward", 330.0, 390.0, 10.0, (4.0,)),
         ("starboard", 30.0, 150.0, 8.0, (2.0,)),
         ("port", 210.0, 330.0, 8.0, (2.0,)),
     ]
-    beams = a5_arcs(60.0, 60.0, {"forward": 1.0, "aft": 1.0, "starboard": 2.0}, labels={"port": "p"},
-                    beam_first=True)
+    beams = a5_arcs(
+        60.0, 60.0, {"forward": 1.0, "aft": 1.0, "starboard": 2.0}, labels={"port": "p"}, beam_first=True
+    )
     assert spans(beams) == [
         ("starboard", 60.0, 120.0, 2.0, ()),
         ("forward", 300.0, 420.0, 1.0, ()),
@@ -110,22 +115,69 @@ def test_default_arcs_of_a_rule_set_without_its_own() -> None:
 # --- ww2_jackson: seed 000 range table, W03, A5, NW-WW2-02 -----------------------------------------------
 
 IOWA_GUNS: list[JSON] = [
-    {"name": "A turret", "calibre": 16, "kind": "standard", "guns": 3, "forward": True, "aft": False,
-     "broadside": True, "side": "centre"},
-    {"name": "B turret", "calibre": 16, "kind": "standard", "guns": 3, "forward": True, "aft": False,
-     "broadside": True, "side": "centre"},
-    {"name": "C turret", "calibre": 16, "kind": "standard", "guns": 3, "forward": False, "aft": True,
-     "broadside": True, "side": "centre"},
-    {"name": "port 5in", "calibre": 5, "kind": "standard", "guns": 10, "forward": False, "aft": False,
-     "broadside": True, "side": "port"},
-    {"name": "starboard 5in", "calibre": 5, "kind": "standard", "guns": 10, "forward": False, "aft": False,
-     "broadside": True, "side": "starboard"},
+    {
+        "name": "A turret",
+        "calibre": 16,
+        "kind": "standard",
+        "guns": 3,
+        "forward": True,
+        "aft": False,
+        "broadside": True,
+        "side": "centre",
+    },
+    {
+        "name": "B turret",
+        "calibre": 16,
+        "kind": "standard",
+        "guns": 3,
+        "forward": True,
+        "aft": False,
+        "broadside": True,
+        "side": "centre",
+    },
+    {
+        "name": "C turret",
+        "calibre": 16,
+        "kind": "standard",
+        "guns": 3,
+        "forward": False,
+        "aft": True,
+        "broadside": True,
+        "side": "centre",
+    },
+    {
+        "name": "port 5in",
+        "calibre": 5,
+        "kind": "standard",
+        "guns": 10,
+        "forward": False,
+        "aft": False,
+        "broadside": True,
+        "side": "port",
+    },
+    {
+        "name": "starboard 5in",
+        "calibre": 5,
+        "kind": "standard",
+        "guns": 10,
+        "forward": False,
+        "aft": False,
+        "broadside": True,
+        "side": "starboard",
+    },
 ]
 
 
 def iowa(**sheet: JSON) -> ShipState:
-    return ShipState(id="iowa", name="Iowa", side="a", position=Point(x=48, y=36), heading=90.0,
-                     stats={"guns": IOWA_GUNS}, sheet=dict(sheet))
+    return ShipState(
+        id="iowa",
+        name="Iowa",
+        side="a",
+        position=Point(x=48, y=36),
+        heading=90.0,
+        stats={"guns": IOWA_GUNS},
+        sheet=dict(sheet),
+    )
 
 
 def test_ww2_iowa_arcs_16in_72_inches_a5() -> None:
@@ -147,7 +199,10 @@ def test_ww2_lost_turrets_and_wing_mounts() -> None:
     rs = get_ruleset("ww2_jackson")
     ship = iowa(guns_lost=[0, 1])
     assert [a.label for a in rs.arcs(state_with("ww2_jackson", "table_in", ship), ship)] == [
-        "aft 16in", "starboard 16in", "port 16in"]
+        "aft 16in",
+        "starboard 16in",
+        "port 16in",
+    ]
     ship = iowa(guns_lost=[0, 1, 2])
     assert spans(rs.arcs(state_with("ww2_jackson", "table_in", ship), ship)) == [
         ("starboard 5in", 30.0, 150.0, 36.0, (12.0, 24.0)),
@@ -155,7 +210,8 @@ def test_ww2_lost_turrets_and_wing_mounts() -> None:
     ]
     wing = replace(ship, stats={"guns": [IOWA_GUNS[3]]}, sheet={})
     assert spans(rs.arcs(state_with("ww2_jackson", "table_in", wing), wing)) == [
-        ("port 5in", 210.0, 330.0, 36.0, (12.0, 24.0))]
+        ("port 5in", 210.0, 330.0, 36.0, (12.0, 24.0))
+    ]
     unarmed = replace(wing, stats={})
     assert rs.arcs(state_with("ww2_jackson", "table_in", unarmed), unarmed) == []
 
@@ -188,15 +244,19 @@ def test_ww2_calibre_ranges(calibre: float, kind: str, expected: tuple[float, ..
 def test_ww2_hints_and_standing_orders() -> None:
     """W38: the sheet's ``max_speed`` bounds the speed; A6: lights by night only; torpedo mounts by index."""
     rs = get_ruleset("ww2_jackson")
-    ship = replace(iowa(max_speed=26.0, preference="keep_firing", cleared=False), speed=20.0,
-                   stats={"guns": IOWA_GUNS, "torpedoes": [{"name": "quad"}, {}]})
+    ship = replace(
+        iowa(max_speed=26.0, preference="keep_firing", cleared=False),
+        speed=20.0,
+        stats={"guns": IOWA_GUNS, "torpedoes": [{"name": "quad"}, {}]},
+    )
     day = state_with("ww2_jackson", "table_in", ship)
     hints = rs.order_hints(day, ship, {})
     assert hints == {
         "course": FieldHint(note="Degrees clockwise from north; now 90."),
         "speed": FieldHint(min=0, max=26.0, note="Iowa can make 26 knots now; now at 20."),
-        "torpedo_mount": FieldHint(choices=(("-1", "every loaded mount that bears"), ("0", "0: quad"),
-                                            ("1", "mount 1"))),
+        "torpedo_mount": FieldHint(
+            choices=(("-1", "every loaded mount that bears"), ("0", "0: quad"), ("1", "mount 1"))
+        ),
         "searchlight": FieldHint(note="Night actions only (A6)."),
         "star_shell": FieldHint(note="Night actions only (A6)."),
     }
@@ -227,7 +287,11 @@ def test_ultra_simple_arcs_6_hexes_bands_2_4_and_only_where_guns_bear() -> None:
     ]
     wide = replace(state, options={"arc_forward": 45.0, "arc_aft": 40.0})
     assert [(a.label, a.start, a.end) for a in rs.arcs(wide, us_ship())] == [
-        ("forward", 315.0, 405.0), ("aft", 140.0, 220.0), ("starboard", 45.0, 140.0), ("port", 220.0, 315.0)]
+        ("forward", 315.0, 405.0),
+        ("aft", 140.0, 220.0),
+        ("starboard", 45.0, 140.0),
+        ("port", 220.0, 315.0),
+    ]
 
 
 @pytest.mark.parametrize("heading", [0.0, 30.0, 120.0, 210.0])
@@ -261,11 +325,18 @@ def test_ultra_simple_hints_fixed_choices() -> None:
     hints = rs.order_hints(state, ship, {"hexes": 1})
     assert hints["hexes"].choices == (("1", "1 hex"), ("2", "2 hexes"))
     assert hints["turn"].choices == (
-        ("-60", "60 degrees to port"), ("-30", "30 degrees to port"), ("0", "no turn"),
-        ("30", "30 degrees to starboard"), ("60", "60 degrees to starboard"))
+        ("-60", "60 degrees to port"),
+        ("-30", "30 degrees to port"),
+        ("0", "no turn"),
+        ("30", "30 degrees to starboard"),
+        ("60", "60 degrees to starboard"),
+    )
     assert hints["turn_after"].choices == (("0", "before moving"), ("1", "after hex 1"))
     assert rs.order_hints(state, ship, {})["turn_after"].choices == (
-        ("0", "before moving"), ("1", "after hex 1"), ("2", "after hex 2"))
+        ("0", "before moving"),
+        ("1", "after hex 1"),
+        ("2", "after hex 2"),
+    )
     assert rs.standing_orders(ship) == {}
 
 
@@ -273,8 +344,15 @@ def test_ultra_simple_hints_fixed_choices() -> None:
 
 
 def memoir_ship(beam: int, **sheet: JSON) -> ShipState:
-    return ShipState(id="m", name="Texas", side="a", position=Hex(q=10, r=5), heading=60.0,
-                     stats={"gun_dice": beam, "speed": 2}, sheet=dict(sheet))
+    return ShipState(
+        id="m",
+        name="Texas",
+        side="a",
+        position=Hex(q=10, r=5),
+        heading=60.0,
+        stats={"gun_dice": beam, "speed": 2},
+        sheet=dict(sheet),
+    )
 
 
 @pytest.mark.parametrize("beam", range(1, 9))
@@ -330,14 +408,18 @@ def test_memoir_hints_courses_and_breaking_off() -> None:
     ship = memoir_ship(5)
     state = state_with("memoir_sea", "hex6", ship)
     assert rs.order_hints(state, ship, {}) == {
-        "course": FieldHint(max=2, suggestions=("FF", "FL", "FR", "F"),
-                            note="F = one hex ahead, L / R = turn 60 degrees (costs a hex, after a hex "
-                                 "ahead); Texas moves up to 2 hexes."),
+        "course": FieldHint(
+            max=2,
+            suggestions=("FF", "FL", "FR", "F"),
+            note="F = one hex ahead, L / R = turn 60 degrees (costs a hex, after a hex "
+            "ahead); Texas moves up to 2 hexes.",
+        ),
     }
     assert legal_courses(2) == ("FF", "FL", "FR", "F", "")
     off = replace(ship, sheet={"breaking_off": True})
     assert rs.order_hints(state, off, {}) == {
-        "course": FieldHint(note="Texas is breaking off (M08): leave the course empty.")}
+        "course": FieldHint(note="Texas is breaking off (M08): leave the course empty.")
+    }
 
 
 # --- acw_river: seed 002 section 4, A04, A05, NW-ACW-01 ---------------------------------------------------
@@ -345,8 +427,15 @@ def test_memoir_hints_courses_and_breaking_off() -> None:
 
 def acw_ship(heading: float = 0.0, **stats: JSON) -> ShipState:
     base: dict[str, JSON] = {"fire_front": 2, "fire_side": 2, "fire_rear": 1}
-    return ShipState(id="b", name="Benton", side="a", position=Hex(q=10, r=8), heading=heading,
-                     stats={**base, **stats}, sheet={"speed_forward": 3, "speed_back": 1})
+    return ShipState(
+        id="b",
+        name="Benton",
+        side="a",
+        position=Hex(q=10, r=8),
+        heading=heading,
+        stats={**base, **stats},
+        sheet={"speed_forward": 3, "speed_back": 1},
+    )
 
 
 def test_acw_arcs_10_hexes_60_degree_ends_band_at_7() -> None:
@@ -390,9 +479,12 @@ def test_acw_hints_move_points_and_aground() -> None:
     rs = get_ruleset("acw_river")
     ship = acw_ship()
     state = state_with("acw_river", "hex12", ship)
-    assert rs.order_hints(state, ship, {}) == {"course": FieldHint(
-        note="F = one hex, L / R = 30-degree turns (over 60 degrees in all costs hexes); "
-             "3 hexes ahead or 0 astern this move.")}
+    assert rs.order_hints(state, ship, {}) == {
+        "course": FieldHint(
+            note="F = one hex, L / R = 30-degree turns (over 60 degrees in all costs hexes); "
+            "3 hexes ahead or 0 astern this move."
+        )
+    }
     astern = replace(ship, sheet={"speed_forward": 1, "speed_back": 2, "astern": True})
     # engines astern already: ahead would switch them (a hex lost), astern would not
     assert rs.order_hints(state, astern, {})["course"].note.endswith("0 hexes ahead or 2 astern this move.")
@@ -400,15 +492,23 @@ def test_acw_hints_move_points_and_aground() -> None:
     assert rs.order_hints(state, slow, {})["course"].note.endswith("1 hex ahead or 0 astern this move.")
     aground = replace(ship, sheet={"aground": True})
     assert rs.order_hints(state, aground, {}) == {
-        "course": FieldHint(note="Benton is aground and cannot move (section 9).")}
+        "course": FieldHint(note="Benton is aground and cannot move (section 9).")
+    }
 
 
 # --- sail_1700: seed 001 11. Gunnery, S12 -----------------------------------------------------------------
 
 
 def frigate(rate: str = "4th", **guns: int) -> ShipState:
-    return ShipState(id="c", name="Constitution", side="a", position=Point(x=1200, y=900), heading=0.0,
-                     stats={"rate": rate}, sheet={"guns": dict(guns)} if guns else {})
+    return ShipState(
+        id="c",
+        name="Constitution",
+        side="a",
+        position=Point(x=1200, y=900),
+        heading=0.0,
+        stats={"rate": rate},
+        sheet={"guns": dict(guns)} if guns else {},
+    )
 
 
 def test_sail_broadsides_22_degrees_of_the_beam() -> None:
@@ -435,5 +535,8 @@ def test_sail_hints_the_distance_this_move() -> None:
     assert plan.error is None
     lo, hi = round(plan.min_distance), round(plan.max_distance)
     assert 0 <= lo < hi
-    assert rs.order_hints(state, ship, {"speed": 5}) == {"speed": FieldHint(
-        min=lo, max=hi, note=f"{plan.kind.capitalize()}: between {lo} and {hi} mm this move on this turn.")}
+    assert rs.order_hints(state, ship, {"speed": 5}) == {
+        "speed": FieldHint(
+            min=lo, max=hi, note=f"{plan.kind.capitalize()}: between {lo} and {hi} mm this move on this turn."
+        )
+    }

@@ -202,8 +202,14 @@ def sink_one(state: BattleState) -> BattleState:
         corner = Hex(q=0, r=0)
     else:
         corner = Point(x=state.map.width * 0.02, y=state.map.height * 0.02)
-    wreck = replace(mine[0], id=f"{mine[0].id}-wreck", name=f"{mine[0].name} (wreck)", position=corner,
-                    speed=0.0, status="sunk")
+    wreck = replace(
+        mine[0],
+        id=f"{mine[0].id}-wreck",
+        name=f"{mine[0].name} (wreck)",
+        position=corner,
+        speed=0.0,
+        status="sunk",
+    )
     return replace(state, ships=(*state.ships, wreck))
 
 
@@ -347,9 +353,7 @@ def test_every_die_is_logged(case: Case) -> None:
         # one die, one event: a side's view lists the dice of the events it sees, so a die carried by two
         # events would be shown twice (the Roll objects of a phase are distinct, whatever their values)
         carried = [id(r) for e in result.events for r in e.rolls]
-        twice = [
-            (e.kind, r) for e in result.events for r in e.rolls if carried.count(id(r)) > 1
-        ]
+        twice = [(e.kind, r) for e in result.events for r in e.rolls if carried.count(id(r)) > 1]
         assert not twice, f"seed {seed}: dice carried by more than one event: {twice[:4]}"
         for e in result.events:
             assert e.turn == before.turn, (

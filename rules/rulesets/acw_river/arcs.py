@@ -30,10 +30,22 @@ def ship_arcs(tables: Mapping[str, object], state: BattleState, ship: ShipState)
     rear = num(arcs.get("rear_within"), 60.0)
     rng = num(tables.get("max_range_hexes"), 10.0)
     raw = tables.get("range_table")
-    bands = [num(mapping(b).get("up_to_hexes")) for b in raw if isinstance(b, Mapping)] if isinstance(
-        raw, list) else []
+    bands = (
+        [num(mapping(b).get("up_to_hexes")) for b in raw if isinstance(b, Mapping)]
+        if isinstance(raw, list)
+        else []
+    )
     dice = {k: num(ship.stats.get(f"fire_{k}"), 1.0) for k in ("front", "side", "rear")}
-    ranges = {"forward": rng if dice["front"] > 0 else 0.0, "aft": rng if dice["rear"] > 0 else 0.0,
-              "broadside": rng if dice["side"] > 0 else 0.0}
-    return a5_arcs(front, rear, ranges, {k: bands for k in ("forward", "aft", "broadside")},
-                   labels=LABELS, beam_first=True)
+    ranges = {
+        "forward": rng if dice["front"] > 0 else 0.0,
+        "aft": rng if dice["rear"] > 0 else 0.0,
+        "broadside": rng if dice["side"] > 0 else 0.0,
+    }
+    return a5_arcs(
+        front,
+        rear,
+        ranges,
+        {k: bands for k in ("forward", "aft", "broadside")},
+        labels=LABELS,
+        beam_first=True,
+    )

@@ -35,5 +35,11 @@ def ship_arcs(tables: Mapping[str, object], state: BattleState, ship: ShipState)
     # one die fewer every hex abeam, every two hexes ahead and astern (M05): a band per hex
     ends = tuple(float(b) for b in range(1, end_r))
     bands = {"forward": ends, "aft": ends, "broadside": tuple(float(b) for b in range(1, beam))}
-    return a5_arcs(ahead, astern, {"forward": end_r, "aft": end_r, "broadside": beam}, bands,
-                   labels=LABELS, beam_first=True)
+    return a5_arcs(
+        ahead,
+        astern,
+        {"forward": end_r, "aft": end_r, "broadside": beam},
+        bands,
+        labels=LABELS,
+        beam_first=True,
+    )

@@ -40,6 +40,13 @@ def ship_arcs(tables: Mapping[str, object], state: BattleState, ship: ShipState)
     for side, beam in (("starboard", 90.0), ("port", 270.0)):
         n = num(guns.get(side), 1) if isinstance(guns, Mapping) else num(ship.stats.get(f"guns_{side}"), 1)
         if n > 0:
-            out.append(ArcSpec(label=f"{side} broadside", start=beam - half, end=beam + half, range=bands[-1],
-                               bands=tuple(bands[:-1])))
+            out.append(
+                ArcSpec(
+                    label=f"{side} broadside",
+                    start=beam - half,
+                    end=beam + half,
+                    range=bands[-1],
+                    bands=tuple(bands[:-1]),
+                )
+            )
     return out

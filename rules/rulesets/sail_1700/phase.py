@@ -59,9 +59,14 @@ class Rec:
 
     def view(self) -> ShipState:
         """Return the ship as it stands now."""
-        return replace(self.ship, position=self.pos, heading=self.heading, speed=self.speed,
-                       status=self.status,
-                       sheet=self.sheet)
+        return replace(
+            self.ship,
+            position=self.pos,
+            heading=self.heading,
+            speed=self.speed,
+            status=self.status,
+            sheet=self.sheet,
+        )
 
 
 def flags_of(sheet: Mapping[str, JSON], status: str) -> tuple[str, ...]:
@@ -112,8 +117,12 @@ class Phase:
 
     def cur(self) -> BattleState:
         """Return the battle as it stands now (ships, conditions, terrain)."""
-        return replace(self.state, ships=tuple(r.view() for r in self.recs.values()), conditions=self.cond,
-                       terrain=tuple(self.terrain))
+        return replace(
+            self.state,
+            ships=tuple(r.view() for r in self.recs.values()),
+            conditions=self.cond,
+            terrain=tuple(self.terrain),
+        )
 
     def cstate(self) -> BattleState:
         """Return the battle with the current conditions (ships as at the start; for look-ups of
@@ -128,8 +137,7 @@ class Phase:
         return value, self.dice.rolls[-1]
 
     def ev(self, kind: str, text: str, **kw: object) -> None:
-        self.events.append(Event(kind=kind, text=text, turn=self.turn, phase=self.phase,
-                                 **kw))  # type: ignore[arg-type]
+        self.events.append(Event(kind=kind, text=text, turn=self.turn, phase=self.phase, **kw))  # type: ignore[arg-type]
 
     def name(self, sid: str) -> str:
         return self.recs[sid].ship.name
@@ -191,11 +199,19 @@ class Phase:
         ships = []
         for s in self.state.ships:
             r = self.recs[s.id]
-            ships.append(replace(s, position=r.pos, heading=norm_deg(r.heading), speed=r.speed,
-                                 status=r.status,
-                                 sheet=r.sheet, flags=flags_of(r.sheet, r.status)))
+            ships.append(
+                replace(
+                    s,
+                    position=r.pos,
+                    heading=norm_deg(r.heading),
+                    speed=r.speed,
+                    status=r.status,
+                    sheet=r.sheet,
+                    flags=flags_of(r.sheet, r.status),
+                )
+            )
         new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
-        return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start:]))
+        return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start :]))
 
     def order(self, r: Rec) -> Mapping[str, JSON]:
         o = self.orders.get(r.ship.id)
@@ -219,10 +235,14 @@ class Phase:
                 name = f"{deg:g} degrees"
             extra["wind_target"] = deg
             extra["wind_sense"] = sense
-            self.ev("wind",
-                    f"Wind change roll (turn {self.turn}): the wind will {sense} to {name} ({deg:g}), one "
-                    "point a move (3., S03).", rolls=(r1, r2), outcome=sense, data={"target": deg,
-                                                                                    "sense": sense})
+            self.ev(
+                "wind",
+                f"Wind change roll (turn {self.turn}): the wind will {sense} to {name} ({deg:g}), one "
+                "point a move (3., S03).",
+                rolls=(r1, r2),
+                outcome=sense,
+                data={"target": deg, "sense": sense},
+            )
             w, r3 = self.roll("D100", "weather (4., S02, S04)")
             n = decimal_as_1_100(w)
             extra["weather_target"] = n
@@ -238,8 +258,11 @@ class Phase:
             )
         elif self.turn > 1:
             tgt = extra.get("wind_target")
-            if isinstance(tgt, (int,
-                                float)) and cond.wind_from is not None and abs(cond.wind_from - tgt) > 1e-9:
+            if (
+                isinstance(tgt, (int, float))
+                and cond.wind_from is not None
+                and abs(cond.wind_from - tgt) > 1e-9
+            ):
                 new = C.wind_step(cond.wind_from, float(tgt), S.sval(extra.get("wind_sense"), "veer"))
                 cond = replace(cond, wind_from=new)
                 self.ev("wind", f"The wind shifts to {new:g} degrees (3., S03).", data={"wind_from": new})
@@ -249,8 +272,7 @@ class Phase:
                 n2 = C.weather_step(wn, wt)
                 extra["weather_number"] = n2
                 wc, wf, wv = C.weather_from_number(n2)
-                cond = replace(cond, weather=wc, wind_force=wf,
-                               visibility=C.visibility_mm(wv, cond.night))
+                cond = replace(cond, weather=wc, wind_force=wf, visibility=C.visibility_mm(wv, cond.night))
                 self.ev("weather", f"Weather number {n2}: {wc}, {wf} breeze (4., S06).", data={"number": n2})
         self.cond = replace(cond, extra=extra)
         self.pair_motion()
@@ -288,8 +310,9 @@ class Phase:
             if d > 0:
                 for x in (r, o):
                     end = advance(x.pos, heading, d)
-                    if S.depth_at(st, end, self.shoals) <= C.grounding_depth(S.rate_of(x.ship),
-                                                                             self.total_guns(x)):
+                    if S.depth_at(st, end, self.shoals) <= C.grounding_depth(
+                        S.rate_of(x.ship), self.total_guns(x)
+                    ):
                         ground = x
                 if ground is None:
                     for x in (r, o):
@@ -297,8 +320,13 @@ class Phase:
                         x.speed = float(d)
             for x in (r, o):
                 x.sheet["entangle_distance"] = nxt
-            self.ev("entangled_move", f"{r.ship.name} and {o.ship.name}, entangled, {text}.", ship_id=sid,
-                    target_id=other_id, data={"distance": d, "heading": heading})
+            self.ev(
+                "entangled_move",
+                f"{r.ship.name} and {o.ship.name}, entangled, {text}.",
+                ship_id=sid,
+                target_id=other_id,
+                data={"distance": d, "heading": heading},
+            )
             if ground is not None:
                 self.run_aground(ground, ground.pos)
 
@@ -344,9 +372,13 @@ class Phase:
         if left <= 0:
             self.sink(r, S.sval(r.sheet.get("sink_reason"), "the damage below the waterline"))
         else:
-            self.ev("sinking", f"{r.ship.name} is sinking: {left} move(s) left (13., S25).",
-                    ship_id=r.ship.id,
-                    visible_to=(r.ship.side,), data={"moves_left": left})
+            self.ev(
+                "sinking",
+                f"{r.ship.name} is sinking: {left} move(s) left (13., S25).",
+                ship_id=r.ship.id,
+                visible_to=(r.ship.side,),
+                data={"moves_left": left},
+            )
 
     def damage(self, r: Rec, pts: int, by_side: str | None, why: str) -> None:
         """Take ``pts`` crew/damage points off a ship; at zero it sinks (17.)."""
@@ -371,17 +403,24 @@ class Phase:
             sh["abandoned"] = True
             r.status = "struck"
             self.release(r)
-            self.ev("abandoned",
-                    f"{r.ship.name}: the fire is out of control; the crew abandon ship, which drifts "
-                    "downwind as if dismasted (14.).", ship_id=sid, outcome="abandoned")
+            self.ev(
+                "abandoned",
+                f"{r.ship.name}: the fire is out of control; the crew abandon ship, which drifts "
+                "downwind as if dismasted (14.).",
+                ship_id=sid,
+                outcome="abandoned",
+            )
         for _ in range(ooc):
             if not self.afloat(r):
                 return
             self.damage(r, T.FIRE_OUT_OF_CONTROL_DAMAGE, None, "fire out of control")
-            self.ev("fire_damage",
-                    f"{r.ship.name}: fire out of control, {T.FIRE_OUT_OF_CONTROL_DAMAGE} damage "
-                    "points (14.).", ship_id=sid, visible_to=(r.ship.side,),
-                    data={"points": T.FIRE_OUT_OF_CONTROL_DAMAGE})
+            self.ev(
+                "fire_damage",
+                f"{r.ship.name}: fire out of control, {T.FIRE_OUT_OF_CONTROL_DAMAGE} damage points (14.).",
+                ship_id=sid,
+                visible_to=(r.ship.side,),
+                data={"points": T.FIRE_OUT_OF_CONTROL_DAMAGE},
+            )
             if self.afloat(r) and self.explosion_check(r, "fire out of control"):
                 return
         fires = sh.get("fires")
@@ -396,25 +435,39 @@ class Phase:
                 needed, exact = C.fire_needed(attempt, third_exact)
                 v, roll = self.roll("AVG", f"{r.ship.name} fights fire {i + 1}, attempt {attempt} (14., S27)")
                 ok = v == needed if exact else v >= needed
-                self.ev("fire_fight",
-                        f"{r.ship.name} fights fire {i + 1} (attempt {attempt}): average die {v}, "
-                        f"needs {'exactly ' if exact else ''}{needed}{'' if exact else '+'}: "
-                        f"{'out' if ok else 'still burning'} (14., S27).", ship_id=sid, rolls=(roll,),
-                        needed=needed, outcome="out" if ok else "burning", visible_to=(r.ship.side,))
+                self.ev(
+                    "fire_fight",
+                    f"{r.ship.name} fights fire {i + 1} (attempt {attempt}): average die {v}, "
+                    f"needs {'exactly ' if exact else ''}{needed}{'' if exact else '+'}: "
+                    f"{'out' if ok else 'still burning'} (14., S27).",
+                    ship_id=sid,
+                    rolls=(roll,),
+                    needed=needed,
+                    outcome="out" if ok else "burning",
+                    visible_to=(r.ship.side,),
+                )
                 if ok:
                     continue
             else:
-                self.ev("fire_fight",
-                        f"{r.ship.name} does not fight fire {i + 1}: counts as a failed attempt "
-                        "(NW-SAIL-13).", ship_id=sid, outcome="burning", visible_to=(r.ship.side,))
+                self.ev(
+                    "fire_fight",
+                    f"{r.ship.name} does not fight fire {i + 1}: counts as a failed attempt (NW-SAIL-13).",
+                    ship_id=sid,
+                    outcome="burning",
+                    visible_to=(r.ship.side,),
+                )
             if self.explosion_check(r, "a failed attempt to put out a fire"):
                 return
             if attempt >= len(T.FIRE_ATTEMPT_NEEDED):
                 sh["fires_out_of_control"] = S.inum(sh.get("fires_out_of_control")) + 1
                 sh["abandon_next"] = True
-                self.ev("fire_out_of_control",
-                        f"{r.ship.name}: fire {i + 1} is out of control; the crew must "
-                        "abandon ship next move (14.).", ship_id=sid, outcome="out_of_control")
+                self.ev(
+                    "fire_out_of_control",
+                    f"{r.ship.name}: fire {i + 1} is out of control; the crew must "
+                    "abandon ship next move (14.).",
+                    ship_id=sid,
+                    outcome="out_of_control",
+                )
             else:
                 kept.append(attempt)
         sh["fires"] = kept
@@ -423,10 +476,16 @@ class Phase:
         a, r1 = self.roll("AVG", f"{r.ship.name} explosion check (14.)")
         b, r2 = self.roll("AVG", f"{r.ship.name} explosion check (14.)")
         boom = a + b == T.FIRE_EXPLOSION_SCORE
-        self.ev("explosion_check", f"{r.ship.name}: explosion check after {why}: {a}+{b} = {a + b}"
-                f"{', the vessel explodes!' if boom else ' (10 explodes)'} (14.).", ship_id=r.ship.id,
-                rolls=(r1, r2), needed=T.FIRE_EXPLOSION_SCORE, outcome="explodes" if boom else "safe",
-                visible_to=None if boom else (r.ship.side,))
+        self.ev(
+            "explosion_check",
+            f"{r.ship.name}: explosion check after {why}: {a}+{b} = {a + b}"
+            f"{', the vessel explodes!' if boom else ' (10 explodes)'} (14.).",
+            ship_id=r.ship.id,
+            rolls=(r1, r2),
+            needed=T.FIRE_EXPLOSION_SCORE,
+            outcome="explodes" if boom else "safe",
+            visible_to=None if boom else (r.ship.side,),
+        )
         if boom:
             self.explode(r, "fire")
         return boom
@@ -438,8 +497,9 @@ class Phase:
         for o in self.recs.values():
             if o is r or not self.afloat(o) or distance(o.pos, r.pos) > T.EXPLOSION_RADIUS_MM:
                 continue
-            n, roll = self.roll("D6",
-                                f"fires on {o.ship.name} from the explosion of {r.ship.name} (14., S28)")
+            n, roll = self.roll(
+                "D6", f"fires on {o.ship.name} from the explosion of {r.ship.name} (14., S28)"
+            )
             fl = o.sheet.get("fires")
             o.sheet["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * n
             self.ev(
@@ -503,8 +563,10 @@ class Phase:
             towed = S.sval(r.sheet.get("towing"))
             cands = [c for c in self.near(samples, T.CONTACT_MM) if c != sid and c != towed]
             # battle order, not the grid's set order (which varies with the process's string hashing, A8)
-            cands = sorted((c for c in cands if distance(self.recs[c].pos, r.pos) >= T.CONTACT_MM),
-                           key=self.order_index.__getitem__)
+            cands = sorted(
+                (c for c in cands if distance(self.recs[c].pos, r.pos) >= T.CONTACT_MM),
+                key=self.order_index.__getitem__,
+            )
             for i in range(1, len(samples)):
                 p = samples[i][0]
                 if self.shoals and S.depth_at(st, p, self.shoals) <= gdepth:
@@ -548,8 +610,9 @@ class Phase:
         self.grid_move(sid, old, end)
         self.tracks[sid] = samples
         if plan.kind != "still" or plan.notes:
-            what = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts",
-                    "still": "stays"}[plan.kind]
+            what = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}[
+                plan.kind
+            ]
             self.ev(
                 "move",
                 f"{r.ship.name} {what} {moved:.0f} mm to ({end.x:.0f}, {end.y:.0f}), heading "
@@ -581,8 +644,12 @@ class Phase:
         if not on_table(r.pos, m[0], m[1]):
             r.status = "withdrawn"
             self.release(r)
-            self.ev("withdrawn", f"{r.ship.name} sails off the table and leaves the battle (NW-SAIL-12).",
-                    ship_id=sid, outcome="withdrawn")
+            self.ev(
+                "withdrawn",
+                f"{r.ship.name} sails off the table and leaves the battle (NW-SAIL-12).",
+                ship_id=sid,
+                outcome="withdrawn",
+            )
 
     def drift_hulk(self, r: Rec) -> None:
         if r.sheet.get("anchored") or r.sheet.get("aground"):
@@ -594,18 +661,29 @@ class Phase:
         old = r.pos
         r.pos = advance(r.pos, norm_deg(S.wind_from(st) + 180.0), d)
         self.grid_move(r.ship.id, old, r.pos)
-        self.ev("move", f"The abandoned {r.ship.name} drifts {d:.0f} mm downwind (14.).", ship_id=r.ship.id,
-                data={"distance": round(d, 1), "kind": "drift"})
+        self.ev(
+            "move",
+            f"The abandoned {r.ship.name} drifts {d:.0f} mm downwind (14.).",
+            ship_id=r.ship.id,
+            data={"distance": round(d, 1), "kind": "drift"},
+        )
         m = state_map(self.state)
         if not on_table(r.pos, m[0], m[1]):
             r.status = "withdrawn" if r.status == "active" else r.status
 
     def entangle(self, a: Rec, b: Rec, a_speed: float, a_heading: float) -> None:
         """``a`` has come into contact with ``b``: they become entangled (19.; NW-SAIL-4)."""
-        if b.sheet.get("entangled_with") or a.sheet.get("entangled_with") or b.status not in ("active",
-                                                                                              "struck"):
-            self.ev("contact", f"{a.ship.name} comes up against {b.ship.name} and stops (NW-SAIL-4).",
-                    ship_id=a.ship.id, target_id=b.ship.id)
+        if (
+            b.sheet.get("entangled_with")
+            or a.sheet.get("entangled_with")
+            or b.status not in ("active", "struck")
+        ):
+            self.ev(
+                "contact",
+                f"{a.ship.name} comes up against {b.ship.name} and stops (NW-SAIL-4).",
+                ship_id=a.ship.id,
+                target_id=b.ship.id,
+            )
             return
         h, d = C.entangled_motion(a_heading, a_speed, b.heading, b.speed)
         for x, y in ((a, b), (b, a)):
@@ -613,10 +691,14 @@ class Phase:
             x.sheet["entangle_heading"] = round(h, 3)
             x.sheet["entangle_distance"] = d
             x.sheet["entangle_still"] = False
-        self.ev("entangled",
-                f"{a.ship.name} and {b.ship.name} come into contact and become entangled; together "
-                f"they will move {d} mm on {h:.0f} degrees, halving each move (19., S34).", ship_id=a.ship.id,
-                target_id=b.ship.id, data={"heading": h, "distance": d})
+        self.ev(
+            "entangled",
+            f"{a.ship.name} and {b.ship.name} come into contact and become entangled; together "
+            f"they will move {d} mm on {h:.0f} degrees, halving each move (19., S34).",
+            ship_id=a.ship.id,
+            target_id=b.ship.id,
+            data={"heading": h, "distance": d},
+        )
 
     def run_aground(self, r: Rec, at: Point) -> None:
         st = self.cstate()
@@ -650,34 +732,61 @@ class Phase:
                 sh["sails"] = "furled"
                 sh["make_sail_left"] = 0
                 r.speed = 0.0
-                self.ev("anchor", f"{r.ship.name} furls sails and drops anchor in {depth:g} fathoms (22.).",
-                        ship_id=sid, outcome="anchored")
+                self.ev(
+                    "anchor",
+                    f"{r.ship.name} furls sails and drops anchor in {depth:g} fathoms (22.).",
+                    ship_id=sid,
+                    outcome="anchored",
+                )
             else:
-                self.ev("anchor", f"{r.ship.name} cannot anchor in {depth:g} fathoms (300 or more; 22.).",
-                        ship_id=sid, outcome="too_deep", visible_to=(r.ship.side,))
+                self.ev(
+                    "anchor",
+                    f"{r.ship.name} cannot anchor in {depth:g} fathoms (300 or more; 22.).",
+                    ship_id=sid,
+                    outcome="too_deep",
+                    visible_to=(r.ship.side,),
+                )
         elif anchor == "raise" and sh.get("anchored") and not S.inum(sh.get("anchor_raise_left")):
             sh["anchor_raise_left"] = T.ANCHOR_RAISE_MOVES
-            self.ev("anchor", f"{r.ship.name} begins to raise her anchor: five moves (22.).", ship_id=sid,
-                    visible_to=(r.ship.side,))
+            self.ev(
+                "anchor",
+                f"{r.ship.name} begins to raise her anchor: five moves (22.).",
+                ship_id=sid,
+                visible_to=(r.ship.side,),
+            )
         elif anchor == "cut" and sh.get("anchored"):
             sh["anchored"] = False
             sh["anchor_raise_left"] = 0
             self.ev("anchor", f"{r.ship.name} cuts her cable (22.).", ship_id=sid, outcome="cut")
         sails = S.sval(data.get("sails"), "keep")
-        if sails == "make" and S.sval(sh.get("sails"),
-                                      "set") == "furled" and not S.inum(sh.get("make_sail_left")):
+        if (
+            sails == "make"
+            and S.sval(sh.get("sails"), "set") == "furled"
+            and not S.inum(sh.get("make_sail_left"))
+        ):
             sh["make_sail_left"] = T.MAN_MASTS_MOVES + T.SET_SAILS_MOVES
-            self.ev("sails",
-                    f"{r.ship.name} mans the masts to make sail: two moves, then two to set the sails "
-                    "(22.).", ship_id=sid, visible_to=(r.ship.side,))
+            self.ev(
+                "sails",
+                f"{r.ship.name} mans the masts to make sail: two moves, then two to set the sails (22.).",
+                ship_id=sid,
+                visible_to=(r.ship.side,),
+            )
         elif sails == "furl" and S.sval(sh.get("sails"), "set") == "set":
             sh["sails"] = "furled"
             self.ev("sails", f"{r.ship.name} furls her sails (22.).", ship_id=sid)
-        if data.get("jury_rig") and sh.get("dismasted") and not sh.get("jury_mast") and \
-                S.inum(sh.get("dismasted_moves")) >= T.JURY_MAST_AFTER_MOVES:
+        if (
+            data.get("jury_rig")
+            and sh.get("dismasted")
+            and not sh.get("jury_mast")
+            and S.inum(sh.get("dismasted_moves")) >= T.JURY_MAST_AFTER_MOVES
+        ):
             sh["jury_mast"] = True
-            self.ev("jury_mast", f"{r.ship.name} raises a temporary mast: 25% of normal speed from next move "
-                    "(6., S09).", ship_id=sid, outcome="jury_mast")
+            self.ev(
+                "jury_mast",
+                f"{r.ship.name} raises a temporary mast: 25% of normal speed from next move (6., S09).",
+                ship_id=sid,
+                outcome="jury_mast",
+            )
         tow = S.sval(data.get("tow"))
         if data.get("cast_off_tow"):
             for key in ("towing", "towed_by", "tow_target"):
@@ -697,8 +806,13 @@ class Phase:
                 else:
                     sh["tow_target"] = tow
                     sh["tow_secure_left"] = T.TOW_SECURE_MOVES
-                    self.ev("tow", f"{r.ship.name} begins to pass a tow to {t.ship.name}: two moves (9.).",
-                            ship_id=sid, target_id=tow, visible_to=(r.ship.side,))
+                    self.ev(
+                        "tow",
+                        f"{r.ship.name} begins to pass a tow to {t.ship.name}: two moves (9.).",
+                        ship_id=sid,
+                        target_id=tow,
+                        visible_to=(r.ship.side,),
+                    )
         if data.get("refloat") and sh.get("aground"):
             helpers = []
             for o in self.recs.values():
@@ -714,13 +828,20 @@ class Phase:
             v, roll = self.roll("AVG", f"{r.ship.name} refloats (21., S35)")
             total = C.refloat_total(v, len(helpers))
             ok = total >= T.REFLOAT_NEEDED
-            mods = tuple(Modifier(label=f"assisted by {h} (S35)",
-                                  value=T.REFLOAT_ASSIST_BONUS) for h in helpers)
-            self.ev("refloat", f"{r.ship.name} tries to refloat: average die {v}"
-                    f"{' + ' + str(len(helpers)) + ' assisting' if helpers else ''} = {total}, needs 5: "
-                    f"{'floats off next move' if ok else 'stays fast and loses 20 points'} (21., S35).",
-                    ship_id=sid, rolls=(roll,), modifiers=mods, needed=T.REFLOAT_NEEDED,
-                    outcome="floats" if ok else "fast")
+            mods = tuple(
+                Modifier(label=f"assisted by {h} (S35)", value=T.REFLOAT_ASSIST_BONUS) for h in helpers
+            )
+            self.ev(
+                "refloat",
+                f"{r.ship.name} tries to refloat: average die {v}"
+                f"{' + ' + str(len(helpers)) + ' assisting' if helpers else ''} = {total}, needs 5: "
+                f"{'floats off next move' if ok else 'stays fast and loses 20 points'} (21., S35).",
+                ship_id=sid,
+                rolls=(roll,),
+                modifiers=mods,
+                needed=T.REFLOAT_NEEDED,
+                outcome="floats" if ok else "fast",
+            )
             if ok:
                 sh["aground"] = False
                 sh["refloat_next"] = True
@@ -729,11 +850,20 @@ class Phase:
         if data.get("cast_log"):
             depth = S.depth_at(st, r.pos, self.shoals)
             if r.speed <= T.CAST_LOG_MAX_MOVE_MM + 1e-9:
-                self.ev("cast_log", f"{r.ship.name} casts the log: {depth:g} fathoms beneath her (21.).",
-                        ship_id=sid, visible_to=(r.ship.side,), data={"depth": depth})
+                self.ev(
+                    "cast_log",
+                    f"{r.ship.name} casts the log: {depth:g} fathoms beneath her (21.).",
+                    ship_id=sid,
+                    visible_to=(r.ship.side,),
+                    data={"depth": depth},
+                )
             else:
-                self.ev("cast_log", f"{r.ship.name} moved {r.speed:.0f} mm, more than 60: no sounding (21.).",
-                        ship_id=sid, visible_to=(r.ship.side,))
+                self.ev(
+                    "cast_log",
+                    f"{r.ship.name} moved {r.speed:.0f} mm, more than 60: no sounding (21.).",
+                    ship_id=sid,
+                    visible_to=(r.ship.side,),
+                )
         dbl = S.sval(data.get("load_double"), "none")
         if dbl != "none":
             for side in ("starboard", "port") if dbl == "both" else (dbl,):
@@ -749,9 +879,12 @@ class Phase:
         b[side] = {"ready_turn": ready, "shot": "double"}
         r.sheet["broadsides"] = b
         if not fired:
-            self.ev("load",
-                    f"{r.ship.name} loads her {side} broadside with double shot: ready on turn {ready} "
-                    "(11.).", ship_id=r.ship.id, visible_to=(r.ship.side,))
+            self.ev(
+                "load",
+                f"{r.ship.name} loads her {side} broadside with double shot: ready on turn {ready} (11.).",
+                ship_id=r.ship.id,
+                visible_to=(r.ship.side,),
+            )
 
     # --- 11.-13. gunnery ----------------------------------------------------------------------------
 
@@ -772,40 +905,68 @@ class Phase:
         if tid in self.recs:
             t = self.recs[tid]
             if t.status != "active":
-                self.ev("no_shot", f"{r.ship.name} holds fire: {t.ship.name} is {t.status}.", ship_id=sid,
-                        target_id=tid, visible_to=(r.ship.side,))
+                self.ev(
+                    "no_shot",
+                    f"{r.ship.name} holds fire: {t.ship.name} is {t.status}.",
+                    ship_id=sid,
+                    target_id=tid,
+                    visible_to=(r.ship.side,),
+                )
                 return None
             tpos, thead, tname = t.pos, t.heading, t.ship.name
         elif bat is not None and not bat[1].props.get("silenced"):
             assert isinstance(bat[1].position, Point)
             tpos, thead, tname = bat[1].position, 0.0, S.sval(bat[1].props.get("name"), tid)
         else:
-            self.ev("no_shot", f"{r.ship.name} holds fire: no target {tid}.", ship_id=sid,
-                    visible_to=(r.ship.side,))
+            self.ev(
+                "no_shot",
+                f"{r.ship.name} holds fire: no target {tid}.",
+                ship_id=sid,
+                visible_to=(r.ship.side,),
+            )
             return None
-        shot = S.best_shot(self.cstate(), r.view(), samples, tpos, thead, sides,
-                           target_is_battery=t_is_bat(bat, tid,
-                                                                                                       self.recs))
+        shot = S.best_shot(
+            self.cstate(),
+            r.view(),
+            samples,
+            tpos,
+            thead,
+            sides,
+            target_is_battery=t_is_bat(bat, tid, self.recs),
+        )
         if shot is None:
-            self.ev("no_shot",
-                    f"{r.ship.name} cannot bring a loaded broadside to bear on {tname} within range "
-                    "during her move (11., S12).", ship_id=sid, target_id=tid, visible_to=(r.ship.side,))
+            self.ev(
+                "no_shot",
+                f"{r.ship.name} cannot bring a loaded broadside to bear on {tname} within range "
+                "during her move (11., S12).",
+                ship_id=sid,
+                target_id=tid,
+                visible_to=(r.ship.side,),
+            )
             return None
         guns = S.guns_on(r.view(), shot.side)
         firing_rule, _ = S.weather_effect(self.cstate())
         rate = S.rate_of(r.ship)
         allowed = C.weather_guns_allowed(guns, rate, firing_rule)
         if allowed <= 0:
-            self.ev("no_shot", f"{r.ship.name} cannot fire in this weather (5., S05).", ship_id=sid,
-                    target_id=tid,
-                    visible_to=(r.ship.side,))
+            self.ev(
+                "no_shot",
+                f"{r.ship.name} cannot fire in this weather (5., S05).",
+                ship_id=sid,
+                target_id=tid,
+                visible_to=(r.ship.side,),
+            )
             return None
         first = not r.sheet.get("fired_once")
-        mods = C.firing_factor_modifiers(grade=S.sval(r.sheet.get("grade"), "average"),
-                                         nation=S.nation_of(r.ship),
-                                         range_name=shot.band, rake=shot.rake, first_time=first,
-                                         wind_force=S.wind_force(self.cstate()),
-                                         merchant=S.service_of(r.ship) != "warship")
+        mods = C.firing_factor_modifiers(
+            grade=S.sval(r.sheet.get("grade"), "average"),
+            nation=S.nation_of(r.ship),
+            range_name=shot.band,
+            rake=shot.rake,
+            first_time=first,
+            wind_force=S.wind_force(self.cstate()),
+            merchant=S.service_of(r.ship) != "warship",
+        )
         a, r1 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
         b, r2 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
         ff = sum(v for _, v in mods) + a + b
@@ -827,16 +988,32 @@ class Phase:
             f"-> {pts} points, "
             f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if shot.double else ''})."
         )
-        visible = None if self.cond.visibility is None else tuple(sorted({r.ship.side,
-                                                                          self.side_of_target(tid)}))
-        self.ev("fire", text, ship_id=sid, target_id=tid, rolls=(r1, r2),
-                modifiers=tuple(Modifier(label=lbl, value=v) for lbl, v in mods), needed=None,
-                outcome="hit" if pts else "no_effect",
-                data={"points": pts, "guns_destroyed": lost, "ff": ff, "guns": allowed, "side": shot.side,
-                      "range": round(shot.range,
-                                     1), "band": shot.band, "rake": shot.rake, "double": shot.double,
-                      "at": {"x": round(shot.at.x, 1), "y": round(shot.at.y, 1)}},
-                visible_to=visible)
+        visible = (
+            None if self.cond.visibility is None else tuple(sorted({r.ship.side, self.side_of_target(tid)}))
+        )
+        self.ev(
+            "fire",
+            text,
+            ship_id=sid,
+            target_id=tid,
+            rolls=(r1, r2),
+            modifiers=tuple(Modifier(label=lbl, value=v) for lbl, v in mods),
+            needed=None,
+            outcome="hit" if pts else "no_effect",
+            data={
+                "points": pts,
+                "guns_destroyed": lost,
+                "ff": ff,
+                "guns": allowed,
+                "side": shot.side,
+                "range": round(shot.range, 1),
+                "band": shot.band,
+                "rake": shot.rake,
+                "double": shot.double,
+                "at": {"x": round(shot.at.x, 1), "y": round(shot.at.y, 1)},
+            },
+            visible_to=visible,
+        )
         if tid in self.recs:
             self.hit_ship(self.recs[tid], r, pts, lost, shot.rake, shot.at)
         elif bat is not None:
@@ -849,8 +1026,16 @@ class Phase:
         bat = S.battery_of(self.state, tid)
         return S.sval(bat[1].props.get("side")) if bat else ""
 
-    def hit_ship(self, t: Rec, firer_side_pos: Rec | None, pts: int, lost: int, rake: str | None, at: Point,
-                 by_side: str | None = None) -> None:
+    def hit_ship(
+        self,
+        t: Rec,
+        firer_side_pos: Rec | None,
+        pts: int,
+        lost: int,
+        rake: str | None,
+        at: Point,
+        by_side: str | None = None,
+    ) -> None:
         """Apply a volley: points, guns lost (13.; S26) and the damage-chart rolls (S24)."""
         side_by = by_side if by_side is not None else (firer_side_pos.ship.side if firer_side_pos else None)
         guns = S.dval(t.sheet.get("guns"))
@@ -863,9 +1048,14 @@ class Phase:
                 lsb, lpt = (lost, 0) if facing == "starboard" else (0, lost)
             guns["starboard"], guns["port"] = max(0, sb - lsb), max(0, pt - lpt)
             t.sheet["guns"] = guns
-            self.ev("guns_lost", f"{t.ship.name} loses {min(sb, lsb)} starboard and {min(pt, lpt)} port guns "
-                    f"(13.{', S26' if rake else ''}).", ship_id=t.ship.id,
-                    data={"starboard": min(sb, lsb), "port": min(pt, lpt)}, visible_to=(t.ship.side,))
+            self.ev(
+                "guns_lost",
+                f"{t.ship.name} loses {min(sb, lsb)} starboard and {min(pt, lpt)} port guns "
+                f"(13.{', S26' if rake else ''}).",
+                ship_id=t.ship.id,
+                data={"starboard": min(sb, lsb), "port": min(pt, lpt)},
+                visible_to=(t.ship.side,),
+            )
         self.damage(t, pts, side_by, "gunfire")
         if not self.afloat(t):
             return
@@ -918,8 +1108,12 @@ class Phase:
             sh["severe_underwater"] = True
         elif code == "pumps_destroyed":
             sh["pumps_destroyed"] = True
-        if code in ("severe_underwater", "pumps_destroyed") and sh.get("severe_underwater") and \
-                sh.get("pumps_destroyed") and sh.get("sink_in") is None:
+        if (
+            code in ("severe_underwater", "pumps_destroyed")
+            and sh.get("severe_underwater")
+            and sh.get("pumps_destroyed")
+            and sh.get("sink_in") is None
+        ):
             sh["sink_in"] = T.PUMPS_SINK_MOVES
             sh["sink_reason"] = "severe underwater damage with the pumps destroyed (13., S25)"
             extra = " She will sink in four moves (S25)."
@@ -932,9 +1126,15 @@ class Phase:
                 sh["dismasted_moves"] = 0
                 extra += " Speed reduced by 100%: dismasted, she drifts downwind (6., S11)."
                 public = True
-        self.ev("damage_chart", f"{t.ship.name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}",
-                ship_id=sid, rolls=(roll,), outcome=code, data={"roll": v, "result": code},
-                visible_to=None if public else (t.ship.side,))
+        self.ev(
+            "damage_chart",
+            f"{t.ship.name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}",
+            ship_id=sid,
+            rolls=(roll,),
+            outcome=code,
+            data={"roll": v, "result": code},
+            visible_to=None if public else (t.ship.side,),
+        )
         if code == "magazine_explodes":
             self.explode(t, "her magazine")
 
@@ -958,8 +1158,10 @@ class Phase:
             casualties = min(party, max(0, pts - have))
             if casualties:
                 props["party"] = party - casualties
-                extra = (f"; {pts} - {have} = {pts - have} points fall on the working party: {casualties} "
-                         f"men lost, {party - casualties} left (S41, NW-SAIL-24)")
+                extra = (
+                    f"; {pts} - {have} = {pts - have} points fall on the working party: {casualties} "
+                    f"men lost, {party - casualties} left (S41, NW-SAIL-24)"
+                )
                 if party - casualties <= 0:
                     extra += "; the party is wiped out and the work stops"
             if guns_before > 0 and (left <= 0 or S.inum(props.get("guns")) <= 0):
@@ -967,12 +1169,19 @@ class Phase:
         elif left <= 0 or S.inum(props.get("guns")) <= 0:
             props["silenced"] = True
         self.terrain[idx] = replace(t, props=props)
-        self.ev("battery_damage",
-                f"Battery {name} loses {min(pts, have)} points and {min(lost, guns_before)} gun(s)"
-                f"{': silenced' if props.get('silenced') else ''}{extra} (24., NW-SAIL-15).",
-                outcome="silenced" if props.get("silenced") else "damaged",
-                data={"points": props["points"], "guns": props["guns"], "battery": S.sval(props.get("id")),
-                      "party_lost": casualties, "by_side": by_side})
+        self.ev(
+            "battery_damage",
+            f"Battery {name} loses {min(pts, have)} points and {min(lost, guns_before)} gun(s)"
+            f"{': silenced' if props.get('silenced') else ''}{extra} (24., NW-SAIL-15).",
+            outcome="silenced" if props.get("silenced") else "damaged",
+            data={
+                "points": props["points"],
+                "guns": props["guns"],
+                "battery": S.sval(props.get("id")),
+                "party_lost": casualties,
+                "by_side": by_side,
+            },
+        )
 
     # --- 24. shore batteries raised by a ship's working party (NW-SAIL-23 .. NW-SAIL-25) --------------------
 
@@ -997,8 +1206,9 @@ class Phase:
             props = dict(t.props)
             party = S.inum(props.get("party"))
             assert isinstance(t.position, Point)
-            in_reach = bool(sh.get("anchored")) and distance(r.pos, t.position) <= T.WORKS_LANDING_REACH_MM \
-                + 1e-9
+            in_reach = (
+                bool(sh.get("anchored")) and distance(r.pos, t.position) <= T.WORKS_LANDING_REACH_MM + 1e-9
+            )
             name = S.sval(props.get("name"), wid)
             if task in T.WORKS_TASKS and task != props.get("task"):
                 props["task"] = task
@@ -1012,23 +1222,38 @@ class Phase:
                     self.return_gun(r)
                     note = " with the gun not yet in position"
                 self.terrain[idx] = replace(t, props=props)
-                self.ev("works",
-                        f"{r.ship.name} re-embarks her working party of {back} men{note}: "
-                        f"{S.inum(sh.get('points')) - back} + {back} = {S.inum(sh.get('points'))} points "
-                        "aboard (24., S41, NW-SAIL-24).", ship_id=sid, target_id=wid, outcome="recalled",
-                        data={"men": back, "points": S.inum(sh.get("points"))})
+                self.ev(
+                    "works",
+                    f"{r.ship.name} re-embarks her working party of {back} men{note}: "
+                    f"{S.inum(sh.get('points')) - back} + {back} = {S.inum(sh.get('points'))} points "
+                    "aboard (24., S41, NW-SAIL-24).",
+                    ship_id=sid,
+                    target_id=wid,
+                    outcome="recalled",
+                    data={"men": back, "points": S.inum(sh.get("points"))},
+                )
                 return
             if party > 0 and not in_reach:
                 self.terrain[idx] = replace(t, props=props)
-                self.ev("works",
-                        f"{r.ship.name}'s working party of {party} men at {name} cannot work: she does "
-                        f"not lie at anchor within {T.WORKS_LANDING_REACH_MM:g} mm (NW-SAIL-24).",
-                        ship_id=sid, target_id=wid, outcome="idle", visible_to=(r.ship.side,))
+                self.ev(
+                    "works",
+                    f"{r.ship.name}'s working party of {party} men at {name} cannot work: she does "
+                    f"not lie at anchor within {T.WORKS_LANDING_REACH_MM:g} mm (NW-SAIL-24).",
+                    ship_id=sid,
+                    target_id=wid,
+                    outcome="idle",
+                    visible_to=(r.ship.side,),
+                )
             elif party > 0 and props.get("silenced"):
                 self.terrain[idx] = replace(t, props=props)
-                self.ev("works", f"{name} is silenced: the party of {party} men can do no more work there "
-                        "(NW-SAIL-24).", ship_id=sid, target_id=wid, outcome="idle",
-                        visible_to=(r.ship.side,))
+                self.ev(
+                    "works",
+                    f"{name} is silenced: the party of {party} men can do no more work there (NW-SAIL-24).",
+                    ship_id=sid,
+                    target_id=wid,
+                    outcome="idle",
+                    visible_to=(r.ship.side,),
+                )
             elif party > 0:
                 self.terrain[idx] = replace(t, props=self.work(r, props, party))
         if land > 0:
@@ -1052,26 +1277,55 @@ class Phase:
         found = self.bat(wid)
         most = C.works_party_max(S.inum(sh.get("points")), S.points_start(r.ship))
         if not sh.get("anchored") or S.inum(sh.get("boats")) <= 0 or men > most:
-            self.ev("works", f"{r.ship.name} cannot land a party of {men} men now (24., NW-SAIL-23).",
-                    ship_id=sid, outcome="no_landing", visible_to=(r.ship.side,))
+            self.ev(
+                "works",
+                f"{r.ship.name} cannot land a party of {men} men now (24., NW-SAIL-23).",
+                ship_id=sid,
+                outcome="no_landing",
+                visible_to=(r.ship.side,),
+            )
             return
         if found is None:
             shore = S.nearest_shore(self.terrain, r.pos)
             if shore is None or distance(shore, r.pos) > T.WORKS_LANDING_REACH_MM + 1e-9:
-                self.ev("works", f"{r.ship.name} has no shore within {T.WORKS_LANDING_REACH_MM:g} mm to land "
-                        "a party (NW-SAIL-23).", ship_id=sid, outcome="no_landing", visible_to=(r.ship.side,))
+                self.ev(
+                    "works",
+                    f"{r.ship.name} has no shore within {T.WORKS_LANDING_REACH_MM:g} mm to land "
+                    "a party (NW-SAIL-23).",
+                    ship_id=sid,
+                    outcome="no_landing",
+                    visible_to=(r.ship.side,),
+                )
                 return
             facing = data.get("works_facing")
-            face = norm_deg(float(facing)) if isinstance(facing, (int, float)) and not isinstance(
-                facing, bool) else norm_deg(bearing(shore, r.pos)) if distance(shore, r.pos) > 0 else 0.0
+            face = (
+                norm_deg(float(facing))
+                if isinstance(facing, (int, float)) and not isinstance(facing, bool)
+                else norm_deg(bearing(shore, r.pos))
+                if distance(shore, r.pos) > 0
+                else 0.0
+            )
             task = S.sval(data.get("works_task"), "keep")
             props: dict[str, JSON] = {
-                "id": wid, "name": f"{r.ship.name}'s battery", "side": r.ship.side,
-                "nation": S.nation_of(r.ship), "grade": S.sval(sh.get("grade"), "average"),
-                "guns": 0, "construction": "open", "facing": round(face, 1), "points": 0,
-                "ready_turn": self.turn + 1, "garrison": 0, "under_construction": True, "builder": sid,
-                "party": 0, "task": task if task in T.WORKS_TASKS else "prepare", "positions": 0,
-                "earth_mm": 0, "gun_landed": False, "progress": {k: 0 for k in T.WORKS_TASKS},
+                "id": wid,
+                "name": f"{r.ship.name}'s battery",
+                "side": r.ship.side,
+                "nation": S.nation_of(r.ship),
+                "grade": S.sval(sh.get("grade"), "average"),
+                "guns": 0,
+                "construction": "open",
+                "facing": round(face, 1),
+                "points": 0,
+                "ready_turn": self.turn + 1,
+                "garrison": 0,
+                "under_construction": True,
+                "builder": sid,
+                "party": 0,
+                "task": task if task in T.WORKS_TASKS else "prepare",
+                "positions": 0,
+                "earth_mm": 0,
+                "gun_landed": False,
+                "progress": {k: 0 for k in T.WORKS_TASKS},
             }
             self.terrain.append(TerrainFeature(kind="battery", position=shore, props=props))
             found = (len(self.terrain) - 1, self.terrain[-1])
@@ -1089,9 +1343,15 @@ class Phase:
             f"{t.position.y:.0f}), {distance(t.position, r.pos):.0f} mm off: {before} - {men} = "
             f"{before - men} points left aboard; {props['party']} men ashore, to "
             f"{T.WORKS_TASK_TEXT[S.sval(props.get('task'))]} from next move (24., S41, NW-SAIL-23).",
-            ship_id=sid, target_id=wid, outcome="landed",
-            data={"men": men, "party": props["party"], "points": before - men,
-                  "at": {"x": round(t.position.x, 1), "y": round(t.position.y, 1)}},
+            ship_id=sid,
+            target_id=wid,
+            outcome="landed",
+            data={
+                "men": men,
+                "party": props["party"],
+                "points": before - men,
+                "at": {"x": round(t.position.x, 1), "y": round(t.position.y, 1)},
+            },
         )
 
     def work(self, r: Rec, props: dict[str, JSON], men: int) -> dict[str, JSON]:
@@ -1106,9 +1366,15 @@ class Phase:
         prog = S.dval(props.get("progress"))
         blocked = self.works_blocked(r, props, task)
         if blocked:
-            self.ev("works", f"{r.ship.name}'s working party of {men} men cannot "
-                    f"{T.WORKS_TASK_TEXT[task]}: {blocked} (24.).", ship_id=sid, target_id=wid,
-                    outcome="idle", visible_to=(r.ship.side,))
+            self.ev(
+                "works",
+                f"{r.ship.name}'s working party of {men} men cannot "
+                f"{T.WORKS_TASK_TEXT[task]}: {blocked} (24.).",
+                ship_id=sid,
+                target_id=wid,
+                outcome="idle",
+                visible_to=(r.ship.side,),
+            )
             return props
         done_before = S.inum(prog.get(task))
         total = done_before + men
@@ -1125,16 +1391,30 @@ class Phase:
                 self.land_gun(r, props, texts)
         prog[task] = total
         props["progress"] = prog
-        head = (f"{r.ship.name}'s working party: {men} men x 1 move {T.WORKS_TASK_TEXT[task]}: "
-                f"{done_before} + {men} = {done_before + men} men-moves of {need} a unit ({gang} men x "
-                f"{moves} moves, 24., NW-SAIL-23)")
+        head = (
+            f"{r.ship.name}'s working party: {men} men x 1 move {T.WORKS_TASK_TEXT[task]}: "
+            f"{done_before} + {men} = {done_before + men} men-moves of {need} a unit ({gang} men x "
+            f"{moves} moves, 24., NW-SAIL-23)"
+        )
         finished = any("prepared" in x or "in position" in x or "raised" in x for x in texts)
-        self.ev("works", head + ("; " + "; ".join(texts) if texts else f"; {total} of {need} done") + ".",
-                ship_id=sid, target_id=wid, outcome="done" if finished else "working",
-                data={"task": task, "men": men, "progress": total, "need": need,
-                      "positions": props.get("positions"), "guns": props.get("guns"),
-                      "earth_mm": props.get("earth_mm"), "points": props.get("points")},
-                visible_to=(r.ship.side,))
+        self.ev(
+            "works",
+            head + ("; " + "; ".join(texts) if texts else f"; {total} of {need} done") + ".",
+            ship_id=sid,
+            target_id=wid,
+            outcome="done" if finished else "working",
+            data={
+                "task": task,
+                "men": men,
+                "progress": total,
+                "need": need,
+                "positions": props.get("positions"),
+                "guns": props.get("guns"),
+                "earth_mm": props.get("earth_mm"),
+                "points": props.get("points"),
+            },
+            visible_to=(r.ship.side,),
+        )
         return props
 
     def works_blocked(self, r: Rec, props: Mapping[str, JSON], task: str) -> str:
@@ -1147,8 +1427,10 @@ class Phase:
             if self.total_guns(r) <= 0:
                 return f"{r.ship.name} has no gun left to land"
         if task == "earthworks" and S.inum(props.get("earth_mm")) >= positions * T.BATTERY_GUN_SPACING_MM:
-            return (f"earthworks cover all {positions} prepared position(s) "
-                    f"({positions * T.BATTERY_GUN_SPACING_MM:g} mm)")
+            return (
+                f"earthworks cover all {positions} prepared position(s) "
+                f"({positions * T.BATTERY_GUN_SPACING_MM:g} mm)"
+            )
         return ""
 
     def land_gun(self, r: Rec, props: dict[str, JSON], texts: list[str]) -> None:
@@ -1180,8 +1462,10 @@ class Phase:
             if guns == 1:
                 props["ready_turn"] = max(S.inum(props.get("ready_turn"), 1), self.turn + 1)
             self.update_construction(props)
-            return (f"gun {guns} in position, {'behind earthworks' if guns <= sections else 'open'}: "
-                    f"{pts} + {add} = {pts + add} points; the battery may fire from next move (24.)")
+            return (
+                f"gun {guns} in position, {'behind earthworks' if guns <= sections else 'open'}: "
+                f"{pts} + {add} = {pts + add} points; the battery may fire from next move (24.)"
+            )
         earth += int(T.BATTERY_GUN_SPACING_MM)
         props["earth_mm"] = earth
         sections += 1
@@ -1215,8 +1499,10 @@ class Phase:
                     continue
                 d = distance(pos, o.pos)
                 band = C.range_band(d, "1st")
-                if band is None or abs(relative_bearing(facing, bearing(pos,
-                                                                        o.pos))) > T.SHORE_BATTERY_ARC_DEG:
+                if (
+                    band is None
+                    or abs(relative_bearing(facing, bearing(pos, o.pos))) > T.SHORE_BATTERY_ARC_DEG
+                ):
                     continue
                 if self.cond.visibility is not None and d > self.cond.visibility:
                     continue
@@ -1231,17 +1517,22 @@ class Phase:
                 party = S.inum(t.props.get("party"))
                 manned = C.manned_guns(guns, party)
                 if manned < guns:
-                    manned_note = (f" ({party} men serve {manned} of {guns} guns at six a gun; 24., "
-                                   "NW-SAIL-25)")
+                    manned_note = (
+                        f" ({party} men serve {manned} of {guns} guns at six a gun; 24., NW-SAIL-25)"
+                    )
                 guns = manned
             allowed = C.weather_guns_allowed(guns, "1st", S.weather_effect(self.cstate())[0])
             if allowed <= 0:
                 continue
             first = not t.props.get("fired_once")
-            mods = C.firing_factor_modifiers(grade=S.sval(t.props.get("grade"), "average"),
-                                             nation=S.sval(t.props.get("nation"), "Other"), range_name=band,
-                                             land_based=True, first_time=first,
-                                             wind_force=S.wind_force(self.cstate()))
+            mods = C.firing_factor_modifiers(
+                grade=S.sval(t.props.get("grade"), "average"),
+                nation=S.sval(t.props.get("nation"), "Other"),
+                range_name=band,
+                land_based=True,
+                first_time=first,
+                wind_force=S.wind_force(self.cstate()),
+            )
             a, r1 = self.roll("AVG", "battery firing factor (12., 24.)")
             b, r2 = self.roll("AVG", "battery firing factor (12., 24.)")
             ff = sum(v for _, v in mods) + a + b
@@ -1288,19 +1579,29 @@ class Phase:
             tpos, tname = t.pos, t.ship.name
         else:
             found = self.bat(tid)
-            if found is None or found[1].props.get("silenced") or S.sval(found[1].props.get(
-                    "side")) == r.ship.side:
-                self.ev("no_shot", f"{r.ship.name}'s mortar holds fire: no enemy battery {tid} to bombard.",
-                        ship_id=sid, visible_to=(r.ship.side,))
+            if (
+                found is None
+                or found[1].props.get("silenced")
+                or S.sval(found[1].props.get("side")) == r.ship.side
+            ):
+                self.ev(
+                    "no_shot",
+                    f"{r.ship.name}'s mortar holds fire: no enemy battery {tid} to bombard.",
+                    ship_id=sid,
+                    visible_to=(r.ship.side,),
+                )
                 return
             assert isinstance(found[1].position, Point)
             tpos, tname = found[1].position, "battery " + S.sval(found[1].props.get("name"), tid)
         d = distance(r.pos, tpos)
         lo, hi = T.MORTAR_RANGE_MM
         if not lo <= d <= hi:
-            self.ev("no_shot",
-                    f"{r.ship.name}'s mortar cannot reach {tname} at {d:.0f} mm (100-500; 23.).",
-                    ship_id=sid, visible_to=(r.ship.side,))
+            self.ev(
+                "no_shot",
+                f"{r.ship.name}'s mortar cannot reach {tname} at {d:.0f} mm (100-500; 23.).",
+                ship_id=sid,
+                visible_to=(r.ship.side,),
+            )
             return
         rolls: list[Roll] = []
         line = bearing(r.pos, tpos)
@@ -1331,9 +1632,15 @@ class Phase:
         point = v2 % 10  # one decimal die: the units die of the pair
         r.sheet["mortar_ready_turn"] = self.turn + 1 + T.MORTAR_LOAD_MOVES
         if point == 0:
-            self.ev("mortar",
-                    f"{r.ship.name} fires her mortar at {tname} ({text}); spider 0: the shell fails "
-                    "to explode (23.).", ship_id=sid, target_id=tid, rolls=tuple(rolls), outcome="dud")
+            self.ev(
+                "mortar",
+                f"{r.ship.name} fires her mortar at {tname} ({text}); spider 0: the shell fails "
+                "to explode (23.).",
+                ship_id=sid,
+                target_id=tid,
+                rolls=tuple(rolls),
+                outcome="dud",
+            )
             return
         spacing = S.num(self.state.options.get("spider_spacing_mm"), T.MORTAR_SPIDER_SPACING_MM)
         across, along = T.MORTAR_SPIDER[point]
@@ -1363,8 +1670,10 @@ class Phase:
             what, hit_id = f" and hits {victim.ship.name}", victim.ship.id
         else:
             what, hit_id = ", a miss", tid
-        data: dict[str, JSON] = {"impact": {"x": round(impact.x, 1), "y": round(impact.y, 1)},
-                                 "distance": round(d, 1)}
+        data: dict[str, JSON] = {
+            "impact": {"x": round(impact.x, 1), "y": round(impact.y, 1)},
+            "distance": round(d, 1),
+        }
         if hit_bat is not None:
             data["battery"] = hit_id
         self.ev(
@@ -1394,9 +1703,12 @@ class Phase:
                     m: dict[str, JSON] = {"attacker": r.ship.id, "defender": tid, "deck": 1}
                     r.sheet["melee"] = dict(m)
                     t.sheet["melee"] = dict(m)
-                    self.ev("board",
-                            f"{r.ship.name} boards {t.ship.name}, leaving 20% of her crew aboard (15.).",
-                            ship_id=r.ship.id, target_id=tid)
+                    self.ev(
+                        "board",
+                        f"{r.ship.name} boards {t.ship.name}, leaving 20% of her crew aboard (15.).",
+                        ship_id=r.ship.id,
+                        target_id=tid,
+                    )
         seen: set[str] = set()
         for r in list(self.recs.values()):
             m = S.dval(r.sheet.get("melee"))
@@ -1435,7 +1747,8 @@ class Phase:
             f"{cas_on_a} to {a.ship.name} (15., 28., S29)"
         )
         mods = tuple(Modifier(label=f"{a.ship.name}: {lbl}", value=v) for lbl, v in ma) + tuple(
-            Modifier(label=f"{d.ship.name}: {lbl}", value=v) for lbl, v in md)
+            Modifier(label=f"{d.ship.name}: {lbl}", value=v) for lbl, v in md
+        )
         new_deck = deck
         if result == "attacker":
             new_deck = deck + 1
@@ -1445,9 +1758,21 @@ class Phase:
             text += f": {d.ship.name} {'recovers a deck' if deck > 1 else 'drives the boarders back'}"
         else:
             text += ": no winner, the melee goes on (S29)"
-        self.ev("melee", text + ".", ship_id=a.ship.id, target_id=d.ship.id, rolls=(ra, rd), modifiers=mods,
-                outcome=result, data={"casualties_attacker": cas_on_a, "casualties_defender": cas_on_d,
-                                      "deck": new_deck, "decks": decks})
+        self.ev(
+            "melee",
+            text + ".",
+            ship_id=a.ship.id,
+            target_id=d.ship.id,
+            rolls=(ra, rd),
+            modifiers=mods,
+            outcome=result,
+            data={
+                "casualties_attacker": cas_on_a,
+                "casualties_defender": cas_on_d,
+                "deck": new_deck,
+                "decks": decks,
+            },
+        )
         self.damage(d, cas_on_d, a.ship.side, "boarding")
         self.damage(a, cas_on_a, d.ship.side, "boarding")
         if not (self.afloat(a) and self.afloat(d)):
@@ -1457,8 +1782,12 @@ class Phase:
         elif new_deck < 1:
             a.sheet["melee"] = None
             d.sheet["melee"] = None
-            self.ev("pushed_back", f"{a.ship.name}'s boarders are pushed back to their own ship (15.).",
-                    ship_id=a.ship.id, target_id=d.ship.id)
+            self.ev(
+                "pushed_back",
+                f"{a.ship.name}'s boarders are pushed back to their own ship (15.).",
+                ship_id=a.ship.id,
+                target_id=d.ship.id,
+            )
         else:
             m: dict[str, JSON] = {"attacker": a.ship.id, "defender": d.ship.id, "deck": new_deck}
             a.sheet["melee"] = dict(m)
@@ -1485,9 +1814,13 @@ class Phase:
         else:
             d.status = "struck"
             self.release(d)
-            self.ev("struck",
-                    f"{d.ship.name} is taken but {a.ship.name} cannot muster a prize crew of {prize}: she "
-                    "is turned loose (16., NW-SAIL-16).", ship_id=d.ship.id, outcome="struck")
+            self.ev(
+                "struck",
+                f"{d.ship.name} is taken but {a.ship.name} cannot muster a prize crew of {prize}: she "
+                "is turned loose (16., NW-SAIL-16).",
+                ship_id=d.ship.id,
+                outcome="struck",
+            )
 
     # --- 19. separating ---------------------------------------------------------------------------------
 
@@ -1499,8 +1832,9 @@ class Phase:
             return
         o = self.recs[oid]
         v, roll = self.roll("AVG", f"{r.ship.name} separates from {o.ship.name} (19., S32)")
-        mods = C.separation_modifiers(o.ship.side == r.ship.side, C.broadside_to_broadside(r.heading,
-                                                                                           o.heading))
+        mods = C.separation_modifiers(
+            o.ship.side == r.ship.side, C.broadside_to_broadside(r.heading, o.heading)
+        )
         total = v + sum(x for _, x in mods)
         ok = total >= T.ENTANGLE_SEPARATE_NEEDED
         self.ev(
@@ -1536,24 +1870,32 @@ class Phase:
                 sh["anchor_raise_left"] = left - 1
                 if left - 1 == 0:
                     sh["anchored"] = False
-                    self.ev("anchor", f"{r.ship.name} has her anchor up (22.).", ship_id=r.ship.id,
-                            outcome="weighed")
+                    self.ev(
+                        "anchor",
+                        f"{r.ship.name} has her anchor up (22.).",
+                        ship_id=r.ship.id,
+                        outcome="weighed",
+                    )
             left = S.inum(sh.get("make_sail_left"))
             if left > 0:
                 sh["make_sail_left"] = left - 1
                 if left - 1 == 0:
                     sh["sails"] = "set"
-                    self.ev("sails", f"{r.ship.name} has her sails set (22.).", ship_id=r.ship.id,
-                            outcome="set")
+                    self.ev(
+                        "sails", f"{r.ship.name} has her sails set (22.).", ship_id=r.ship.id, outcome="set"
+                    )
             tgt = S.sval(sh.get("tow_target"))
             if tgt and tgt in self.recs:
                 t = self.recs[tgt]
                 if distance(t.pos, r.pos) > T.TOW_REACH_MM + T.TOW_LINE_MM or t.status != "active":
                     sh["tow_target"] = None
                     sh["tow_secure_left"] = 0
-                    self.ev("tow", f"{r.ship.name} loses touch with {t.ship.name}: no tow (9.).",
-                            ship_id=r.ship.id,
-                            visible_to=(r.ship.side,))
+                    self.ev(
+                        "tow",
+                        f"{r.ship.name} loses touch with {t.ship.name}: no tow (9.).",
+                        ship_id=r.ship.id,
+                        visible_to=(r.ship.side,),
+                    )
                 else:
                     left = S.inum(sh.get("tow_secure_left")) - 1
                     sh["tow_secure_left"] = left
@@ -1561,9 +1903,13 @@ class Phase:
                         sh["tow_target"] = None
                         sh["towing"] = tgt
                         t.sheet["towed_by"] = r.ship.id
-                        self.ev("tow",
-                                f"{r.ship.name} has {t.ship.name} in tow: at most 25% of her move (9.).",
-                                ship_id=r.ship.id, target_id=tgt, outcome="towing")
+                        self.ev(
+                            "tow",
+                            f"{r.ship.name} has {t.ship.name} in tow: at most 25% of her move (9.).",
+                            ship_id=r.ship.id,
+                            target_id=tgt,
+                            outcome="towing",
+                        )
         # 18., S31: compulsory striking below 20% when the vessel cannot escape further fire (NW-SAIL-10)
         for r in self.recs.values():
             if r.status != "active":
@@ -1573,8 +1919,11 @@ class Phase:
                 continue
             threat = self.threat(r)
             if threat:
-                self.strike(r, f"strikes her colours: below 20% of her points and under the guns of {threat} "
-                               "(18., S31, NW-SAIL-10)")
+                self.strike(
+                    r,
+                    f"strikes her colours: below 20% of her points and under the guns of {threat} "
+                    "(18., S31, NW-SAIL-10)",
+                )
 
     def threat(self, r: Rec) -> str | None:
         vis = self.cond.visibility
@@ -1594,8 +1943,10 @@ class Phase:
                 t.kind == "battery"
                 and S.sval(t.props.get("side")) != r.ship.side
                 and not t.props.get("silenced")
-                and (not t.props.get("under_construction")
-                     or C.manned_guns(S.inum(t.props.get("guns")), S.inum(t.props.get("party"))) > 0)
+                and (
+                    not t.props.get("under_construction")
+                    or C.manned_guns(S.inum(t.props.get("guns")), S.inum(t.props.get("party"))) > 0
+                )
                 and isinstance(t.position, Point)
                 and distance(t.position, r.pos) <= C.max_range("1st")
             ):
@@ -1618,4 +1969,3 @@ def conditions_for(cond: Conditions, number: int) -> Conditions:
     extra["weather_number"] = number
     extra["weather_visibility"] = wv
     return replace(cond, weather=wc, wind_force=wf, visibility=C.visibility_mm(wv, cond.night), extra=extra)
-

@@ -222,8 +222,13 @@ ORDER_TYPES: tuple[OrderType, ...] = (
                 choices=("none", "starboard", "port", "both"),
                 default="none",
             ),
-            _f("mortar_target", "Mortar target (vessel or shore battery)", "str", max=64,
-               help="23.: an enemy vessel or shore battery 100-500 mm away (NW-SAIL-26)."),
+            _f(
+                "mortar_target",
+                "Mortar target (vessel or shore battery)",
+                "str",
+                max=64,
+                help="23.: an enemy vessel or shore battery 100-500 mm away (NW-SAIL-26).",
+            ),
         ),
     ),
     OrderType(
@@ -247,10 +252,22 @@ ORDER_TYPES: tuple[OrderType, ...] = (
         ),
         fields=(
             _f("land_party", "Land a working party (men)", "int", min=0, max=2000, default=0),
-            _f("works_task", "Party's task", "choice", choices=("keep", *T.WORKS_TASKS), default="keep",
-               help="prepare a gun position / position a gun / raise 2 mm of earthworks; keep = as before."),
-            _f("works_facing", "Battery facing (degrees; empty = toward the ship)", "float", min=0, max=360,
-               help="Fixed when the party first lands; 35 degrees either side (24.)."),
+            _f(
+                "works_task",
+                "Party's task",
+                "choice",
+                choices=("keep", *T.WORKS_TASKS),
+                default="keep",
+                help="prepare a gun position / position a gun / raise 2 mm of earthworks; keep = as before.",
+            ),
+            _f(
+                "works_facing",
+                "Battery facing (degrees; empty = toward the ship)",
+                "float",
+                min=0,
+                max=360,
+                help="Fixed when the party first lands; 35 degrees either side (24.).",
+            ),
             _f("works_recall", "Re-embark the working party", "bool", default=False),
         ),
     ),
@@ -266,14 +283,41 @@ ORDER_TYPES: tuple[OrderType, ...] = (
 )
 
 OPTIONS: tuple[FieldSpec, ...] = (
-    _f("sea_depth_fathoms", "Depth of open water", "float", min=0, max=5000, default=50.0, unit="fathoms",
-       help="Depth where no shoal is drawn (21., 22.)."),
-    _f("fire_third_exact", "Third fire attempt needs exactly 4", "bool", default=False,
-       help="S27 alternative."),
-    _f("wind_change", "Wind change every ten moves", "choice", choices=("reroll", "shift"), default="reroll",
-       help="S03: re-roll the direction (default) or shift one direction."),
-    _f("spider_spacing_mm", "Mortar spider spacing", "float", min=5, max=65, default=round(
-        T.MORTAR_SPIDER_SPACING_MM, 2), unit="mm", help="S39: 3 x 3 grid, this far apart."),
+    _f(
+        "sea_depth_fathoms",
+        "Depth of open water",
+        "float",
+        min=0,
+        max=5000,
+        default=50.0,
+        unit="fathoms",
+        help="Depth where no shoal is drawn (21., 22.).",
+    ),
+    _f(
+        "fire_third_exact",
+        "Third fire attempt needs exactly 4",
+        "bool",
+        default=False,
+        help="S27 alternative.",
+    ),
+    _f(
+        "wind_change",
+        "Wind change every ten moves",
+        "choice",
+        choices=("reroll", "shift"),
+        default="reroll",
+        help="S03: re-roll the direction (default) or shift one direction.",
+    ),
+    _f(
+        "spider_spacing_mm",
+        "Mortar spider spacing",
+        "float",
+        min=5,
+        max=65,
+        default=round(T.MORTAR_SPIDER_SPACING_MM, 2),
+        unit="mm",
+        help="S39: 3 x 3 grid, this far apart.",
+    ),
 )
 
 _CACHE: dict[Any, Any] = {}
@@ -319,10 +363,12 @@ class Sail1700(RuleSet):
         sb, pt = stats.get("guns_starboard"), stats.get("guns_port")
         if (sb is None) != (pt is None):
             errors.setdefault("guns_port" if pt is None else "guns_starboard", []).append(
-                "Give the guns of both sides, or neither (S42 then splits them).")
+                "Give the guns of both sides, or neither (S42 then splits them)."
+            )
         elif sb is not None and S.inum(sb) + S.inum(pt) > guns:
             errors.setdefault("guns_starboard", []).append(
-                f"{S.inum(sb)} starboard + {S.inum(pt)} port is more than the {guns} guns aboard.")
+                f"{S.inum(sb)} starboard + {S.inum(pt)} port is more than the {guns} guns aboard."
+            )
         return errors
 
     def reference_classes(self) -> tuple[dict[str, JSON], ...]:
@@ -336,15 +382,30 @@ class Sail1700(RuleSet):
                 key += f"_{pts}"
             keys.add(key)
             sb, pt = C.guns_per_side(guns)
-            stats: dict[str, JSON] = {"nation": nation, "rate": rate, "type": vtype, "service": "warship",
-                                      "guns": guns, "guns_starboard": sb, "guns_port": pt, "points": pts,
-                                      "mortars": mortars}
+            stats: dict[str, JSON] = {
+                "nation": nation,
+                "rate": rate,
+                "type": vtype,
+                "service": "warship",
+                "guns": guns,
+                "guns_starboard": sb,
+                "guns_port": pt,
+                "points": pts,
+                "mortars": mortars,
+            }
             label = f"{vtype} rate" if rate != "unrated" else vtype
-            out.append({"key": f"sail_{key}", "name": f"{nation} {label}, {guns} guns"
-                        + (f" (+{mortars} mortar{'s' if mortars > 1 else ''})" if mortars else ""),
-                        "nation": nation, "type": vtype, "stats": stats,
-                        "source": f"seeds/001_bb5ec6dbb79b532f.txt section 27, line {line[0] + i}",
-                        "heuristic": False})
+            out.append(
+                {
+                    "key": f"sail_{key}",
+                    "name": f"{nation} {label}, {guns} guns"
+                    + (f" (+{mortars} mortar{'s' if mortars > 1 else ''})" if mortars else ""),
+                    "nation": nation,
+                    "type": vtype,
+                    "stats": stats,
+                    "source": f"seeds/001_bb5ec6dbb79b532f.txt section 27, line {line[0] + i}",
+                    "heuristic": False,
+                }
+            )
         return tuple(out)
 
     def class_summary(self, stats: Mapping[str, JSON]) -> dict[str, JSON]:
@@ -370,15 +431,30 @@ class Sail1700(RuleSet):
         events: list[Event] = []
         initiative = state.initiative
         if not initiative:
-            initiative = tuple(roll_initiative(state.side_keys(), dice, events, 0, high_first=True,
-                                               rule="A1: higher moves first every turn"))
+            initiative = tuple(
+                roll_initiative(
+                    state.side_keys(),
+                    dice,
+                    events,
+                    0,
+                    high_first=True,
+                    rule="A1: higher moves first every turn",
+                )
+            )
         cond = state.conditions
         if cond.wind_from is None:
             v = dice.roll("D100", "wind direction (3., S01, S02)")
             name, deg = C.wind_from_roll(v)
             cond = replace(cond, wind_from=deg)
-            events.append(Event(kind="wind", turn=0, text=f"Wind roll {decimal_as_1_100(v)}: from the {name} "
-                                f"({deg:g} degrees; 3., S01).", rolls=(dice.rolls[-1],), outcome=name))
+            events.append(
+                Event(
+                    kind="wind",
+                    turn=0,
+                    text=f"Wind roll {decimal_as_1_100(v)}: from the {name} ({deg:g} degrees; 3., S01).",
+                    rolls=(dice.rolls[-1],),
+                    outcome=name,
+                )
+            )
         number = cond.extra.get("weather_number")
         if not isinstance(number, int):
             guess = C.weather_number_for(cond.weather or "", cond.wind_force or "")
@@ -387,13 +463,29 @@ class Sail1700(RuleSet):
             else:
                 v = dice.roll("D100", "weather (4., S02, S04)")
                 number = decimal_as_1_100(v)
-                events.append(Event(kind="weather", turn=0, text=f"Weather roll {number} (4., S04).",
-                                    rolls=(dice.rolls[-1],)))
+                events.append(
+                    Event(
+                        kind="weather",
+                        turn=0,
+                        text=f"Weather roll {number} (4., S04).",
+                        rolls=(dice.rolls[-1],),
+                    )
+                )
         cond = conditions_for(cond, number)
-        events.append(Event(kind="weather", turn=0, outcome=cond.weather or "", text=(
-            f"Weather {cond.weather}, {cond.wind_force} breeze from {cond.wind_from:g} degrees; visibility "
-            f"{'unlimited' if cond.visibility is None else f'{cond.visibility:g} mm'}"
-            f"{' (halved at night)' if cond.night else ''} (4., 5., A2)."), data={"number": number}))
+        events.append(
+            Event(
+                kind="weather",
+                turn=0,
+                outcome=cond.weather or "",
+                text=(
+                    f"Weather {cond.weather}, {cond.wind_force} breeze from {cond.wind_from:g} degrees; "
+                    "visibility "
+                    f"{'unlimited' if cond.visibility is None else f'{cond.visibility:g} mm'}"
+                    f"{' (halved at night)' if cond.night else ''} (4., 5., A2)."
+                ),
+                data={"number": number},
+            )
+        )
         ships = []
         for s in state.ships:
             if not isinstance(s.position, Point):
@@ -403,23 +495,34 @@ class Sail1700(RuleSet):
                 v = dice.roll("D6", f"{s.name} crew efficiency (8.)")
                 grade = C.efficiency_grade(v)
                 sheet["grade"] = grade
-                events.append(Event(kind="grade", turn=0, ship_id=s.id, rolls=(dice.rolls[-1],),
-                                    outcome=grade, visible_to=(s.side,),
-                                    text=f"{s.name}: crew efficiency die {v}: {grade} (8.)."))
+                events.append(
+                    Event(
+                        kind="grade",
+                        turn=0,
+                        ship_id=s.id,
+                        rolls=(dice.rolls[-1],),
+                        outcome=grade,
+                        visible_to=(s.side,),
+                        text=f"{s.name}: crew efficiency die {v}: {grade} (8.).",
+                    )
+                )
             sheet.update(self.new_sheet(s, sheet))
             ships.append(replace(s, sheet=sheet, flags=flags_of(sheet, s.status)))
         terrain = []
         for t in state.terrain:
             if t.kind == "battery":
                 props = dict(t.props)
-                props.setdefault("points", C.battery_points(S.inum(props.get("guns")),
-                                                            S.sval(props.get("construction"), "open")))
+                props.setdefault(
+                    "points",
+                    C.battery_points(S.inum(props.get("guns")), S.sval(props.get("construction"), "open")),
+                )
                 props.setdefault("ready_turn", 1)
                 props.setdefault("garrison", C.battery_garrison(S.inum(props.get("guns"))))
                 t = replace(t, props=props)
             terrain.append(t)
-        return replace(state, ships=tuple(ships), conditions=cond, initiative=initiative,
-                       terrain=tuple(terrain)), tuple(events)
+        return replace(
+            state, ships=tuple(ships), conditions=cond, initiative=initiative, terrain=tuple(terrain)
+        ), tuple(events)
 
     def new_sheet(self, s: ShipState, preset: Mapping[str, JSON]) -> dict[str, JSON]:
         """Return a full sheet for a ship from its class, keeping the scenario's preset values."""
@@ -502,8 +605,9 @@ class Sail1700(RuleSet):
 
     # --- orders -------------------------------------------------------------------------------------------
 
-    def target_of(self, state: BattleState, ship: ShipState, tid: str) -> tuple[Point, float, bool,
-                                                                                str] | str:
+    def target_of(
+        self, state: BattleState, ship: ShipState, tid: str
+    ) -> tuple[Point, float, bool, str] | str:
         """Return (position, heading, is battery, name) of a legal target, or the reason it is not one."""
         ships = state.ship_map()
         t = ships.get(tid)
@@ -513,8 +617,11 @@ class Sail1700(RuleSet):
             if not t.active:
                 return f"{t.name} is {t.status}."
             if t.id not in S.visible_to_side(state, ship.side):
-                return f"{t.name} cannot be seen (visibility {state.conditions.visibility:g} mm, A2)." \
-                    if state.conditions.visibility is not None else f"{t.name} cannot be seen."
+                return (
+                    f"{t.name} cannot be seen (visibility {state.conditions.visibility:g} mm, A2)."
+                    if state.conditions.visibility is not None
+                    else f"{t.name} cannot be seen."
+                )
             assert isinstance(t.position, Point)
             return t.position, t.heading, False, t.name
         bat = S.battery_of(state, tid)
@@ -526,8 +633,9 @@ class Sail1700(RuleSet):
             return bat[1].position, 0.0, True, S.sval(bat[1].props.get("name"), tid)
         return f"No ship or battery {tid!r} in this battle."
 
-    def fire_plan(self, state: BattleState, ship: ShipState, plan: S.MovePlan,
-                  data: Mapping[str, JSON]) -> tuple[FieldErrors, list[tuple[str, S.Shot]]]:
+    def fire_plan(
+        self, state: BattleState, ship: ShipState, plan: S.MovePlan, data: Mapping[str, JSON]
+    ) -> tuple[FieldErrors, list[tuple[str, S.Shot]]]:
         """Return errors of the fire orders, and the shots they give in order (target id, shot)."""
         errors: FieldErrors = {}
         shots: list[tuple[str, S.Shot]] = []
@@ -537,8 +645,9 @@ class Sail1700(RuleSet):
             if not tid:
                 continue
             if key == "target_2" and tid == S.sval(data.get("target")):
-                errors.setdefault(key,
-                                  []).append("Broadside fire cannot be split: pick another target (11.).")
+                errors.setdefault(key, []).append(
+                    "Broadside fire cannot be split: pick another target (11.)."
+                )
                 continue
             if ship.sheet.get("melee"):
                 errors.setdefault(key, []).append("No firing in a continuing melee (15.).")
@@ -551,7 +660,8 @@ class Sail1700(RuleSet):
             shot = S.best_shot(state, ship, plan.samples, pos, heading, {"starboard", "port"} - used, is_bat)
             if shot is None:
                 errors.setdefault(key, []).append(
-                    f"No loaded broadside bears on {name} within range during this move (11., S12).")
+                    f"No loaded broadside bears on {name} within range during this move (11., S12)."
+                )
                 continue
             firing, _ = S.weather_effect(state)
             if C.weather_guns_allowed(S.guns_on(ship, shot.side), S.rate_of(ship), firing) <= 0:
@@ -573,8 +683,9 @@ class Sail1700(RuleSet):
             if sh.get("anchored"):
                 errors.setdefault("anchor", []).append("Already at anchor.")
             elif S.depth_at(state, plan.end) >= T.ANCHOR_MAX_DEPTH_FATHOMS:
-                errors.setdefault("anchor",
-                                  []).append("Vessels may only anchor in less than 300 fathoms (22.).")
+                errors.setdefault("anchor", []).append(
+                    "Vessels may only anchor in less than 300 fathoms (22.)."
+                )
         elif anchor in ("raise", "cut") and not sh.get("anchored"):
             errors.setdefault("anchor", []).append("Not at anchor.")
         sails = S.sval(data.get("sails"), "keep")
@@ -597,8 +708,9 @@ class Sail1700(RuleSet):
             d = distance(o.position, ship.position)
             reach = T.TOW_REACH_MM if key == "tow" else T.REFLOAT_ASSIST_REACH_MM
             if d > reach:
-                errors.setdefault(key,
-                                  []).append(f"{o.name} is {d:.0f} mm away; within {reach:g} mm to {what}.")
+                errors.setdefault(key, []).append(
+                    f"{o.name} is {d:.0f} mm away; within {reach:g} mm to {what}."
+                )
             if key == "assist" and not o.sheet.get("aground"):
                 errors.setdefault(key, []).append(f"{o.name} is not aground.")
         if data.get("cast_off_tow") and not (sh.get("towing") or sh.get("towed_by") or sh.get("tow_target")):
@@ -607,17 +719,20 @@ class Sail1700(RuleSet):
             errors.setdefault("refloat", []).append("Not aground.")
         if data.get("jury_rig"):
             if not sh.get("dismasted") or sh.get("jury_mast"):
-                errors.setdefault("jury_rig",
-                                  []).append("Only a dismasted vessel without one raises a jury mast.")
+                errors.setdefault("jury_rig", []).append(
+                    "Only a dismasted vessel without one raises a jury mast."
+                )
             elif S.inum(sh.get("dismasted_moves")) < T.JURY_MAST_AFTER_MOVES:
-                errors.setdefault("jury_rig",
-                                  []).append("A temporary mast may be raised after two moves (6.).")
+                errors.setdefault("jury_rig", []).append(
+                    "A temporary mast may be raised after two moves (6.)."
+                )
         board = S.sval(data.get("board"))
         if board:
             o = ships.get(board)
             if o is None or sh.get("entangled_with") != board:
-                errors.setdefault("board",
-                                  []).append("You can board only a vessel you are entangled with (15.).")
+                errors.setdefault("board", []).append(
+                    "You can board only a vessel you are entangled with (15.)."
+                )
             elif o.side == ship.side or not o.active:
                 errors.setdefault("board", []).append(f"{o.name} cannot be boarded.")
             elif sh.get("melee"):
@@ -672,8 +787,9 @@ class Sail1700(RuleSet):
             return f"{name} would be {d:.0f} mm away: 100-500 (23.)."
         return ""
 
-    def works_errors(self, state: BattleState, ship: ShipState, data: Mapping[str, JSON],
-                     anchor: str) -> FieldErrors:
+    def works_errors(
+        self, state: BattleState, ship: ShipState, data: Mapping[str, JSON], anchor: str
+    ) -> FieldErrors:
         """Return the errors of the ``works`` order fields (24.; NW-SAIL-23 to NW-SAIL-25)."""
         errors: FieldErrors = {}
         sh = ship.sheet
@@ -685,12 +801,16 @@ class Sail1700(RuleSet):
         recall = bool(data.get("works_recall"))
         anchored = bool(sh.get("anchored")) and not S.inum(sh.get("anchor_raise_left"))
         reach = T.WORKS_LANDING_REACH_MM
-        site_near = site is not None and isinstance(site.position, Point) and \
-            distance(site.position, ship.position) <= reach + 1e-9
+        site_near = (
+            site is not None
+            and isinstance(site.position, Point)
+            and distance(site.position, ship.position) <= reach + 1e-9
+        )
         if anchor == "raise" and party > 0:
             errors.setdefault("anchor", []).append(
                 f"Your working party of {party} men is ashore: re-embark it before raising the anchor, or "
-                "cut the cable and leave it (NW-SAIL-24).")
+                "cut the cable and leave it (NW-SAIL-24)."
+            )
         if land > 0:
             msg = ""
             most = C.works_party_max(S.points(ship), S.points_start(ship))
@@ -701,8 +821,10 @@ class Sail1700(RuleSet):
             elif S.inum(sh.get("boats")) <= 0:
                 msg = "No boats left to land a party (20.)."
             elif land > most:
-                msg = (f"At most {most} men may land: {S.points(ship)} points aboard, and 20% of "
-                       f"{S.points_start(ship)} stay aboard (NW-SAIL-23).")
+                msg = (
+                    f"At most {most} men may land: {S.points(ship)} points aboard, and 20% of "
+                    f"{S.points_start(ship)} stay aboard (NW-SAIL-23)."
+                )
             elif site is not None:
                 if site.props.get("silenced"):
                     msg = "Her battery is silenced (NW-SAIL-24)."
@@ -713,19 +835,23 @@ class Sail1700(RuleSet):
                 if shore is None:
                     msg = "There is no dry land (a shoal of depth 0) on this table (NW-SAIL-23)."
                 elif distance(shore, ship.position) > reach + 1e-9:
-                    msg = (f"The nearest dry land is {distance(shore, ship.position):.0f} mm away: within "
-                           f"{reach:g} mm to land a party (NW-SAIL-23).")
+                    msg = (
+                        f"The nearest dry land is {distance(shore, ship.position):.0f} mm away: within "
+                        f"{reach:g} mm to land a party (NW-SAIL-23)."
+                    )
             if msg:
                 errors.setdefault("land_party", []).append(msg)
         if data.get("works_facing") is not None and (site is not None or land <= 0):
             errors.setdefault("works_facing", []).append(
-                "The battery's facing is set when the first party lands.")
+                "The battery's facing is set when the first party lands."
+            )
         if recall:
             if party <= 0:
                 errors.setdefault("works_recall", []).append("No working party ashore.")
             elif not sh.get("anchored") or not site_near:
                 errors.setdefault("works_recall", []).append(
-                    f"The party re-embarks only with the vessel at anchor within {reach:g} mm (NW-SAIL-24).")
+                    f"The party re-embarks only with the vessel at anchor within {reach:g} mm (NW-SAIL-24)."
+                )
         if task != "keep":
             if party <= 0 and land <= 0:
                 errors.setdefault("works_task", []).append("No working party ashore or landing.")
@@ -739,14 +865,18 @@ class Sail1700(RuleSet):
                     if positions <= guns:
                         errors.setdefault("works_task", []).append(
                             f"No prepared gun position is free ({positions} prepared, {guns} guns): prepare "
-                            "one first (20 men ten moves, 24.).")
+                            "one first (20 men ten moves, 24.)."
+                        )
                     elif sum(S.inum(v) for v in S.dval(sh.get("guns")).values()) <= 0:
                         errors.setdefault("works_task", []).append("No gun left aboard to land (24.).")
-                if task == "earthworks" and \
-                        S.inum(props.get("earth_mm")) >= positions * T.BATTERY_GUN_SPACING_MM:
+                if (
+                    task == "earthworks"
+                    and S.inum(props.get("earth_mm")) >= positions * T.BATTERY_GUN_SPACING_MM
+                ):
                     errors.setdefault("works_task", []).append(
                         f"Earthworks are raised along prepared gun positions: {positions} prepared, "
-                        f"{S.inum(props.get('earth_mm'))} mm raised (24.).")
+                        f"{S.inum(props.get('earth_mm'))} mm raised (24.)."
+                    )
         return errors
 
     # --- default orders (A7) ------------------------------------------------------------------------------
@@ -758,12 +888,18 @@ class Sail1700(RuleSet):
             data["refloat"] = True
         if sh.get("entangled_with") and not sh.get("melee"):
             data["cast_off"] = True
-        if sh.get("dismasted") and not sh.get("jury_mast") and \
-                S.inum(sh.get("dismasted_moves")) >= T.JURY_MAST_AFTER_MOVES:
+        if (
+            sh.get("dismasted")
+            and not sh.get("jury_mast")
+            and S.inum(sh.get("dismasted_moves")) >= T.JURY_MAST_AFTER_MOVES
+        ):
             data["jury_rig"] = True
-        if policy == "captain" and S.sval(sh.get("sails"),
-                                          "set") == "furled" and not S.inum(sh.get("make_sail_left")) \
-                and not sh.get("anchored"):
+        if (
+            policy == "captain"
+            and S.sval(sh.get("sails"), "set") == "furled"
+            and not S.inum(sh.get("make_sail_left"))
+            and not sh.get("anchored")
+        ):
             data["sails"] = "make"
         move = self._keep_course(state, ship)
         if policy == "captain" and S.immobile_reason(ship) is None:
@@ -803,10 +939,13 @@ class Sail1700(RuleSet):
                 if e.id in out.values():
                     continue
                 assert isinstance(e.position, Point)
-                shot = S.best_shot(state, ship, plan.samples, e.position, e.heading, {"starboard",
-                                                                                      "port"} - used)
-                if shot is None or C.weather_guns_allowed(S.guns_on(ship, shot.side), S.rate_of(ship),
-                                                          firing) <= 0:
+                shot = S.best_shot(
+                    state, ship, plan.samples, e.position, e.heading, {"starboard", "port"} - used
+                )
+                if (
+                    shot is None
+                    or C.weather_guns_allowed(S.guns_on(ship, shot.side), S.rate_of(ship), firing) <= 0
+                ):
                     continue
                 if best is None or (shot.score, e.id) > (best[0], best[1]):
                     best = (shot.score, e.id, shot)
@@ -825,18 +964,25 @@ class Sail1700(RuleSet):
         if not enemies:
             return keep
         here = ship.position
-        nearest = min(enemies, key=lambda e: (distance(here, e.position) if isinstance(e.position,
-                                                                                       Point) else 1e9,
-                                              e.id))
+        nearest = min(
+            enemies,
+            key=lambda e: (distance(here, e.position) if isinstance(e.position, Point) else 1e9, e.id),
+        )
         assert isinstance(nearest.position, Point)
         rate = S.rate_of(ship)
         want = T.GUNNERY_RANGES["rated" if C.is_rated(rate) else "unrated"][0] * 0.7
         fleeing = S.points(ship) < S.points_start(ship) / 3
         shoal_list = S.shoals(state.terrain)
         gdepth = C.grounding_depth(rate, sum(S.inum(v) for v in S.dval(ship.sheet.get("guns")).values()))
-        others = [s for s in state.ships if s.id != ship.id and s.status in ("active", "struck", "captured")
-                  and isinstance(s.position, Point)
-                  and abs(s.position.x - here.x) < 270 and abs(s.position.y - here.y) < 270]
+        others = [
+            s
+            for s in state.ships
+            if s.id != ship.id
+            and s.status in ("active", "struck", "captured")
+            and isinstance(s.position, Point)
+            and abs(s.position.x - here.x) < 270
+            and abs(s.position.y - here.y) < 270
+        ]
         best: tuple[float, dict[str, JSON]] | None = None
         for turn in (0, 15, -15, 30, -30, 45, -45, 60, -60, 90, -90, 120, -120, 150, -150, 180):
             move: dict[str, JSON] = {"turn": float(turn)}
@@ -850,16 +996,23 @@ class Sail1700(RuleSet):
                 score += d_end / 10.0
             else:
                 score -= abs(d_end - want) / 10.0
-                shot = S.best_shot(state, ship, plan.samples, nearest.position, nearest.heading,
-                                   ("starboard", "port"))
+                shot = S.best_shot(
+                    state, ship, plan.samples, nearest.position, nearest.heading, ("starboard", "port")
+                )
                 if shot is not None:
                     score += 8.0 + 3.0 * shot.score
             m = state.map
-            if not on_table(end, m.width, m.height) or min(end.x, end.y, m.width - end.x,
-                                                           m.height - end.y) < 40:
+            if (
+                not on_table(end, m.width, m.height)
+                or min(end.x, end.y, m.width - end.x, m.height - end.y) < 40
+            ):
                 score -= 300.0
-            near = [o.position for o in others if isinstance(o.position, Point)
-                    and distance(o.position, here) <= plan.distance + T.CONTACT_MM + 8]
+            near = [
+                o.position
+                for o in others
+                if isinstance(o.position, Point)
+                and distance(o.position, here) <= plan.distance + T.CONTACT_MM + 8
+            ]
             for p, _ in plan.samples[1:] if near else ():
                 if any(distance(p, q) < T.CONTACT_MM + 8 for q in near):
                     score -= 100.0
@@ -903,11 +1056,15 @@ class Sail1700(RuleSet):
         _, shots = self.fire_plan(state, ship, plan, data)
         for tid, shot in shots:
             guns = S.guns_on(ship, shot.side)
-            mods = C.firing_factor_modifiers(grade=S.sval(ship.sheet.get("grade"), "average"),
-                                             nation=S.nation_of(ship), range_name=shot.band, rake=shot.rake,
-                                             first_time=not ship.sheet.get("fired_once"),
-                                             wind_force=S.wind_force(state),
-                                             merchant=S.service_of(ship) != "warship")
+            mods = C.firing_factor_modifiers(
+                grade=S.sval(ship.sheet.get("grade"), "average"),
+                nation=S.nation_of(ship),
+                range_name=shot.band,
+                rake=shot.rake,
+                first_time=not ship.sheet.get("fired_once"),
+                wind_force=S.wind_force(state),
+                merchant=S.service_of(ship) != "warship",
+            )
             base = sum(v for _, v in mods)
             lo, mid, hi = (C.chart_result(guns, base + k, shot.double)[0] for k in (4, 7, 10))
             lines.append(
@@ -1080,13 +1237,22 @@ class Sail1700(RuleSet):
                 "mortar_hit_radius_mm": "max(20, guns x 2 / 2) (NW-SAIL-26)",
             },
             "shore_works": {
-                "tasks": {k: {"works": v, "men": T.BATTERY_WORKS[v][0], "moves": T.BATTERY_WORKS[v][1],
-                              "men_moves": C.works_men_moves(k)} for k, v in T.WORKS_TASKS.items()},
+                "tasks": {
+                    k: {
+                        "works": v,
+                        "men": T.BATTERY_WORKS[v][0],
+                        "moves": T.BATTERY_WORKS[v][1],
+                        "men_moves": C.works_men_moves(k),
+                    }
+                    for k, v in T.WORKS_TASKS.items()
+                },
                 "landing_reach_mm": T.WORKS_LANDING_REACH_MM,
                 "keep_aboard_fraction_of_start": T.WORKS_KEEP_ABOARD_FRACTION,
                 "men_per_gun": T.WORKS_MEN_PER_GUN,
-                "section_points": {"open": C.works_section_points(False),
-                                   "earth": C.works_section_points(True)},
+                "section_points": {
+                    "open": C.works_section_points(False),
+                    "earth": C.works_section_points(True),
+                },
                 "rulings": ["NW-SAIL-23", "NW-SAIL-24", "NW-SAIL-25"],
             },
             "marines": {"above_points": T.MARINES_ABOVE_POINTS, "per_gun": 1},

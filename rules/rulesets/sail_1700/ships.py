@@ -150,8 +150,12 @@ def shoals(terrain: Iterable[TerrainFeature]) -> list[Shoal]:
         poly = [q for q in (point_xy(v) for v in raw) if q is not None] if isinstance(raw, list) else []
         radius = num(t.props.get("radius"), 0.0)
         if poly:
-            box = (min(q.x for q in poly), min(q.y for q in poly), max(q.x for q in poly),
-                   max(q.y for q in poly))
+            box = (
+                min(q.x for q in poly),
+                min(q.y for q in poly),
+                max(q.x for q in poly),
+                max(q.y for q in poly),
+            )
         else:
             c = t.position
             box = (c.x - radius, c.y - radius, c.x + radius, c.y + radius)
@@ -291,8 +295,9 @@ class MovePlan:
     field: str = "turn"
 
 
-def sample_track(p: Point, heading: float, turn: float, dist: float, radius: float,
-                 step: float = 10.0) -> list[tuple[Point, float]]:
+def sample_track(
+    p: Point, heading: float, turn: float, dist: float, radius: float, step: float = 10.0
+) -> list[tuple[Point, float]]:
     """Return (position, heading) samples along a move that starts with a turn on a circle of ``radius``.
 
     Consistent with :func:`rules.geometry.turn_and_advance`: along the circle until the turn is made (or the
@@ -338,8 +343,17 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     rate = rate_of(ship)
     radius = C.turning_radius(rate)
     turn = num(data.get("turn"), 0.0)
-    still = MovePlan(kind="still", start=pos, heading=heading, end=pos, end_heading=heading, distance=0.0,
-                     samples=[(pos, heading)], path=[pos], radius=radius)
+    still = MovePlan(
+        kind="still",
+        start=pos,
+        heading=heading,
+        end=pos,
+        end_heading=heading,
+        distance=0.0,
+        samples=[(pos, heading)],
+        path=[pos],
+        radius=radius,
+    )
     reason = immobile_reason(ship)
     wants_turn = abs(turn) > 1e-9
     if data.get("tack"):
@@ -396,10 +410,19 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             down = norm_deg(wind_from(state) + 180.0)
             samples = _straight(pos, down, d)
             end = samples[-1][0]
-            plan = MovePlan(kind="drift", start=pos, heading=heading, end=end, end_heading=heading,
-                            distance=d,
-                            max_distance=d, samples=[(q, heading) for q, _ in samples], path=[pos, end],
-                            notes=[f"drifts {d:.0f} mm downwind ({reason})"], radius=radius)
+            plan = MovePlan(
+                kind="drift",
+                start=pos,
+                heading=heading,
+                end=end,
+                end_heading=heading,
+                distance=d,
+                max_distance=d,
+                samples=[(q, heading) for q, _ in samples],
+                path=[pos, end],
+                notes=[f"drifts {d:.0f} mm downwind ({reason})"],
+                radius=radius,
+            )
             if wants_turn:
                 plan.error = f"Cannot change course: {reason}."
             return plan
@@ -447,8 +470,18 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     dist = maxd if speed_v is None else num(speed_v)
     if stop and speed_v is None:
         dist = 0.0
-    plan = MovePlan(kind=kind, start=pos, heading=heading, end=pos, end_heading=heading, distance=dist,
-                    max_distance=maxd, min_distance=mind, turn=turn, radius=radius)
+    plan = MovePlan(
+        kind=kind,
+        start=pos,
+        heading=heading,
+        end=pos,
+        end_heading=heading,
+        distance=dist,
+        max_distance=maxd,
+        min_distance=mind,
+        turn=turn,
+        radius=radius,
+    )
     if dist > maxd + 1e-6:
         plan.error = f"At most {maxd:.0f} mm this move (6., 7.)."
         plan.field = "speed"
@@ -494,8 +527,15 @@ def guns_on(ship: ShipState, side: str) -> int:
     return inum(dval(ship.sheet.get("guns")).get(side))
 
 
-def best_shot(state: BattleState, ship: ShipState, samples: list[tuple[Point, float]], target_pos: Point,
-              target_heading: float, sides: Iterable[str], target_is_battery: bool = False) -> Shot | None:
+def best_shot(
+    state: BattleState,
+    ship: ShipState,
+    samples: list[tuple[Point, float]],
+    target_pos: Point,
+    target_heading: float,
+    sides: Iterable[str],
+    target_is_battery: bool = False,
+) -> Shot | None:
     """Return the best moment along ``samples`` to fire a loaded broadside of ``sides`` at a target, or None.
 
     The target must lie within 22 degrees of the beam (S12) and within range (11.; double shot halves it). The
@@ -524,10 +564,13 @@ def best_shot(state: BattleState, ship: ShipState, samples: list[tuple[Point, fl
         band = C.range_band(d, rate, double)
         if band is None:
             continue
-        rake = None if target_is_battery else C.rake_of(relative_bearing(target_heading, bearing(target_pos,
-                                                                                                 p)))
-        score = float({"short": 1, "medium": 0,
-                       "long": -1}[band] + (4 if rake == "stern" else 2 if rake == "bow" else 0))
+        rake = (
+            None if target_is_battery else C.rake_of(relative_bearing(target_heading, bearing(target_pos, p)))
+        )
+        score = float(
+            {"short": 1, "medium": 0, "long": -1}[band]
+            + (4 if rake == "stern" else 2 if rake == "bow" else 0)
+        )
         score -= i * 1e-4 + d * 1e-7
         if best is None or score > best.score:
             best = Shot(side=side, at=p, heading=h, range=d, band=band, rake=rake, double=double, score=score)

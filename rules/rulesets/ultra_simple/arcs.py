@@ -26,8 +26,11 @@ def ship_arcs(tables: Mapping[str, object], state: BattleState, ship: ShipState)
     aft = num(state.options.get("arc_aft"), num(arcs.get("aft"), A5_AFT_DEG))
     max_r = num(tables.get("max_range_hexes"), 6.0)
     raw = tables.get("range_bands")
-    bands = [num(mapping(b).get("max_hexes")) for b in raw if isinstance(b, Mapping)] if isinstance(
-        raw, list) else []
+    bands = (
+        [num(mapping(b).get("max_hexes")) for b in raw if isinstance(b, Mapping)]
+        if isinstance(raw, list)
+        else []
+    )
     rows = gun_rows(ship)
     ranges = {}
     for arc in ("forward", "aft", "broadside"):

@@ -24,40 +24,83 @@ SEVENTY_FOUR_GB: dict[str, JSON] = {"nation": "Britain", "rate": "3rd", "guns": 
 SEVENTY_FOUR_FR: dict[str, JSON] = {"nation": "France", "rate": "3rd", "guns": 74, "points": 700}
 FRIGATE_US: dict[str, JSON] = {"nation": "USA", "rate": "4th", "guns": 44, "points": 440}
 FRIGATE_GB: dict[str, JSON] = {"nation": "Britain", "rate": "5th", "guns": 38, "points": 280}
-CUTTER_GB: dict[str, JSON] = {"nation": "Britain", "rate": "unrated", "type": "Cutter", "guns": 4,
-                              "points": 20}
-BOMB_GB: dict[str, JSON] = {"nation": "Britain", "rate": "unrated", "type": "Bomb", "guns": 4, "mortars": 2,
-                            "points": 70}
+CUTTER_GB: dict[str, JSON] = {
+    "nation": "Britain",
+    "rate": "unrated",
+    "type": "Cutter",
+    "guns": 4,
+    "points": 20,
+}
+BOMB_GB: dict[str, JSON] = {
+    "nation": "Britain",
+    "rate": "unrated",
+    "type": "Bomb",
+    "guns": 4,
+    "mortars": 2,
+    "points": 70,
+}
 
 
-def ship(sid: str, side: str, stats: dict[str, JSON], x: float, y: float, heading: float = 0.0,
-         speed: float = 0.0,
-         **sheet: Any) -> ShipState:
+def ship(
+    sid: str,
+    side: str,
+    stats: dict[str, JSON],
+    x: float,
+    y: float,
+    heading: float = 0.0,
+    speed: float = 0.0,
+    **sheet: Any,
+) -> ShipState:
     sheet.setdefault("grade", "average")
-    return ShipState(id=sid, name=sid.title(), side=side, position=Point(x=x, y=y), heading=heading,
-                     speed=speed,
-                     stats=dict(stats), sheet=sheet)
+    return ShipState(
+        id=sid,
+        name=sid.title(),
+        side=side,
+        position=Point(x=x, y=y),
+        heading=heading,
+        speed=speed,
+        stats=dict(stats),
+        sheet=sheet,
+    )
 
 
-def battle(*ships: ShipState, wind: float = 0.0, number: int = 44, night: bool = False,
-           terrain: tuple[TerrainFeature, ...] = (), options: dict[str, JSON] | None = None) -> BattleState:
+def battle(
+    *ships: ShipState,
+    wind: float = 0.0,
+    number: int = 44,
+    night: bool = False,
+    terrain: tuple[TerrainFeature, ...] = (),
+    options: dict[str, JSON] | None = None,
+) -> BattleState:
     """Return a state after set-up; no dice rolled (initiative, wind, weather and grades given)."""
-    st = BattleState(ruleset="sail_1700", map=MapSpec(geometry="table_mm", width=2400, height=1800),
-                     sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")), ships=ships,
-                     conditions=Conditions(wind_from=wind, night=night, extra={"weather_number": number}),
-                     terrain=terrain, initiative=("a", "b"), options=options or {})
+    st = BattleState(
+        ruleset="sail_1700",
+        map=MapSpec(geometry="table_mm", width=2400, height=1800),
+        sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")),
+        ships=ships,
+        conditions=Conditions(wind_from=wind, night=night, extra={"weather_number": number}),
+        terrain=terrain,
+        initiative=("a", "b"),
+        options=options or {},
+    )
     dice = ScriptedDice([])
     state, _ = RS.setup(st, dice)
     assert dice.rolls == []
     return state
 
 
-def play(state: BattleState, orders: dict[str, dict[str, JSON]], dice: list[int], phase: int | None = None,
-         turn: int | None = None) -> tuple[BattleState, list[Event]]:
+def play(
+    state: BattleState,
+    orders: dict[str, dict[str, JSON]],
+    dice: list[int],
+    phase: int | None = None,
+    turn: int | None = None,
+) -> tuple[BattleState, list[Event]]:
     """Resolve one phase with scripted dice; every scripted value must be used."""
     if phase is not None or turn is not None:
-        state = replace(state, phase=state.phase if phase is None else phase,
-                        turn=state.turn if turn is None else turn)
+        state = replace(
+            state, phase=state.phase if phase is None else phase, turn=state.turn if turn is None else turn
+        )
     d = ScriptedDice(dice)
     res = RS.resolve_phase(state, {k: ShipOrder(ship_id=k, data=v) for k, v in orders.items()}, d)
     assert d.remaining == 0, f"{d.remaining} scripted dice unused"
@@ -74,16 +117,20 @@ def kinds(events: list[Event]) -> list[str]:
 
 # --- set-up -------------------------------------------------------------------------------------------------
 
+
 def test_002_setup_rolls_initiative_wind_weather_grades() -> None:
     """Lines 29-31: 'Establish wind direction / Establish the weather condition / Moves are alternate'; line
     110 'Throw one ordinary dice' (grades); A1: a die per side, the higher moves first (re-roll ties)."""
-    st = BattleState(ruleset="sail_1700", map=MapSpec(geometry="table_mm", width=2400, height=1800),
-                     sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")),
-                     ships=(ShipState(id="x", name="X", side="a", position=Point(x=100, y=100),
-                                      stats=FRIGATE_US),
-                            ShipState(id="y", name="Y", side="b", position=Point(x=900, y=900),
-                                      stats=FRIGATE_GB)),
-                     conditions=Conditions(night=True))
+    st = BattleState(
+        ruleset="sail_1700",
+        map=MapSpec(geometry="table_mm", width=2400, height=1800),
+        sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")),
+        ships=(
+            ShipState(id="x", name="X", side="a", position=Point(x=100, y=100), stats=FRIGATE_US),
+            ShipState(id="y", name="Y", side="b", position=Point(x=900, y=900), stats=FRIGATE_GB),
+        ),
+        conditions=Conditions(night=True),
+    )
     # initiative 3, 3 (tie), 2, 5 -> b first; wind 76 -> West (S01); weather 70 -> rain strong 1500; grades 6,
     # 1
     state, events = RS.setup(st, ScriptedDice([3, 3, 2, 5, 76, 70, 6, 1]))
@@ -101,15 +148,19 @@ def test_002_setup_rolls_initiative_wind_weather_grades() -> None:
 
 # --- 6., 7. sailing and manoeuvring -------------------------------------------------------------------------
 
+
 def test_006_beam_reach_full_speed_and_minimum_move_S46() -> None:
     """Line 77: 'Beam or Quarter ... 200mm' (4th-5th); line 81: 'Vessels must move at least 50% of the
     distance moved from the previous move' (S46)."""
-    st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0, speed=200.0), ship("e", "b", FRIGATE_GB,
-                                                                                      2000, 1500))
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0, speed=200.0),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+    )
     plan = S.plan_move(st, st.ship("f"), {})
     assert (plan.max_distance, plan.min_distance) == (200.0, 100.0)
-    assert errs(st, "f", {"speed": 99.0}) == {"speed": [
-        "At least 100 mm: a vessel must move 50% of its last move (200 mm; 6., S46)."]}
+    assert errs(st, "f", {"speed": 99.0}) == {
+        "speed": ["At least 100 mm: a vessel must move 50% of its last move (200 mm; 6., S46)."]
+    }
     assert errs(st, "f", {"speed": 201.0}) == {"speed": ["At most 200 mm this move (6., 7.)."]}
     assert errs(st, "f", {"speed": 0.0, "anchor": "drop"}) == {}  # anchoring overrides the minimum (S46)
     new, _events = play(st, {"f": {}}, [])
@@ -120,8 +171,9 @@ def test_006_beam_reach_full_speed_and_minimum_move_S46() -> None:
 def test_007_turn_uses_lesser_speed_and_half_after_losses_S10() -> None:
     """Line 93: 'Use the lesser of the speeds for the old or the new course for the whole move.' Line 85: 'If
     50% of the Crew or Damage points have been lost all course changes are at half speed.' (S10)"""
-    st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0, speed=0.0), ship("e", "b", FRIGATE_GB,
-                                                                                    2000, 1500))
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0, speed=0.0), ship("e", "b", FRIGATE_GB, 2000, 1500)
+    )
     assert S.plan_move(st, st.ship("f"), {"turn": 90.0}).max_distance == 160.0  # beam 200, aft 160
     hurt = replace(st.ship("f"), sheet={**st.ship("f").sheet, "points": 140})
     assert S.plan_move(st, hurt, {"turn": 90.0}).max_distance == 80.0
@@ -137,8 +189,9 @@ def test_007_turning_circle_path() -> None:
     plan = S.plan_move(st, st.ship("f"), {"turn": 90.0, "speed": 160.0})
     assert plan.end_heading == 180.0
     # arc of radius 23.75 to (523.75, 523.75), then 160 - 37.31 mm south
-    assert round(plan.end.x, 2) == 523.75 and round(plan.end.y,
-                                                    2) == round(523.75 + 160 - 23.75 * 3.14159265 / 2, 2)
+    assert round(plan.end.x, 2) == 523.75 and round(plan.end.y, 2) == round(
+        523.75 + 160 - 23.75 * 3.14159265 / 2, 2
+    )
     assert plan.samples[-1][0] == plan.end
 
 
@@ -158,40 +211,54 @@ def test_007_tacking() -> None:
     """Lines 99-104: 'Tacking may only be carried out by vessels that have suffered no mast damage - in all
     wind strengths except strong breeze and gales. This manoeuvre takes a full move ... pointing 45 degrees
     from the wind on the tack.'"""
-    st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=300.0, speed=120.0),
-                ship("e", "b", FRIGATE_GB, 2000, 1500))
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 500, 500, heading=300.0, speed=120.0),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+    )
     new, events = play(st, {"f": {"tack": True}}, [])
     f = new.ship("f")
     assert f.heading == 45.0 and f.speed == 0.0  # wind from 0: from 300 (wind on the starboard bow) to 45
     assert "tacks" in events[0].text
-    masted = replace(st, ships=(replace(st.ship("f"), sheet={**st.ship("f").sheet, "mast_hits": 1}),
-                                st.ship("e")))
+    masted = replace(
+        st, ships=(replace(st.ship("f"), sheet={**st.ship("f").sheet, "mast_hits": 1}), st.ship("e"))
+    )
     assert errs(masted, "f", {"tack": True}) == {"tack": ["Only vessels with no mast damage may tack (7.)."]}
-    strong = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=300.0), ship("e", "b", FRIGATE_GB, 2000,
-                                                                              1500),
-                    number=55)
+    strong = battle(
+        ship("f", "a", FRIGATE_GB, 500, 500, heading=300.0), ship("e", "b", FRIGATE_GB, 2000, 1500), number=55
+    )
     assert errs(strong, "f", {"tack": True}) == {"tack": ["No tacking in a strong wind (7.)."]}
 
 
-@pytest.mark.parametrize("number, expected", [
-    pytest.param(30, 100.0, id="005-light-breeze-half-speed"),
-    pytest.param(20, 0.0, id="005-calm-no-movement"),
-    pytest.param(96, 100.0, id="005-storm-gale-half-speed"),
-    pytest.param(45, 200.0, id="005-moderate-normal"),
-])
+@pytest.mark.parametrize(
+    "number, expected",
+    [
+        pytest.param(30, 100.0, id="005-light-breeze-half-speed"),
+        pytest.param(20, 0.0, id="005-calm-no-movement"),
+        pytest.param(96, 100.0, id="005-storm-gale-half-speed"),
+        pytest.param(45, 200.0, id="005-moderate-normal"),
+    ],
+)
 def test_005_weather_speed(number: int, expected: float) -> None:
     """Lines 62-70: 'speed reduced by half' (light breeze, storm/rain in a gale), 'No movement' (calm)."""
-    st = battle(ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0), ship("e", "b", FRIGATE_GB, 2000, 1500),
-                number=number)
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 500, 500, heading=90.0),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        number=number,
+    )
     assert S.plan_move(st, st.ship("f"), {}).max_distance == expected
 
 
 # --- 11.-13. gunnery ----------------------------------------------------------------------------------------
 
+
 def duel(**kw: Any) -> BattleState:
     # a British 74 heading north; the French 74 90 mm to starboard, heading north (broadside to broadside)
-    return battle(ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
-                  ship("fr", "b", SEVENTY_FOUR_FR, 1090, 1000, heading=0.0), wind=270.0, **kw)
+    return battle(
+        ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
+        ship("fr", "b", SEVENTY_FOUR_FR, 1090, 1000, heading=0.0),
+        wind=270.0,
+        **kw,
+    )
 
 
 def test_012_broadside_exact() -> None:
@@ -205,8 +272,10 @@ def test_012_broadside_exact() -> None:
     assert fire.data["ff"] == 11 and fire.data["points"] == 69 and fire.data["guns_destroyed"] == 14
     assert fire.data["side"] == "starboard" and fire.data["band"] == "short"
     fr = new.ship("fr").sheet
-    assert fr["points"] == 631 and fr["guns"] == {"starboard": 37,
-                                                  "port": 23}  # French port side faces the Briton
+    assert fr["points"] == 631 and fr["guns"] == {
+        "starboard": 37,
+        "port": 23,
+    }  # French port side faces the Briton
     assert [e.outcome for e in events if e.kind == "damage_chart"] == ["nothing", "nothing"]
     gb = new.ship("gb").sheet
     assert gb["broadsides"]["starboard"] == {"ready_turn": 3, "shot": "round"}  # type: ignore[index]
@@ -217,8 +286,9 @@ def test_011_reload_one_move() -> None:
     """Line 140: 'it can be seen in the next move to be reloading, which takes one move'."""
     st, _ = play(duel(), {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20, 45])
     st2 = replace(st, turn=2)
-    assert errs(st2, "gb", {"speed": 0.0, "target": "fr"}) == {"target": [
-        "No loaded broadside bears on Fr within range during this move (11., S12)."]}
+    assert errs(st2, "gb", {"speed": 0.0, "target": "fr"}) == {
+        "target": ["No loaded broadside bears on Fr within range during this move (11., S12)."]
+    }
     st3 = replace(st, turn=3)
     assert errs(st3, "gb", {"speed": 0.0, "target": "fr"}) == {}
 
@@ -227,8 +297,7 @@ def test_011_double_shot_two_moves_halved_ranges_doubled() -> None:
     """Line 146: 'To load double shot takes two moves. When firing double shot all ranges are halved.' Line
     170: '(Double result when firing double shot)'."""
     st, _ev = play(duel(), {"gb": {"speed": 0.0, "load_double": "starboard"}}, [])
-    assert st.ship("gb").sheet["broadsides"]["starboard"] == {"ready_turn": 3,
-                                                              "shot": "double"}  # type: ignore
+    assert st.ship("gb").sheet["broadsides"]["starboard"] == {"ready_turn": 3, "shot": "double"}  # type: ignore
     assert errs(replace(st, turn=2), "gb", {"speed": 0.0, "target": "fr"}) != {}
     st3 = replace(st, turn=3)
     _new, events = play(st3, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20, 45, 45])
@@ -242,8 +311,11 @@ def test_011_double_shot_two_moves_halved_ranges_doubled() -> None:
 def test_011_stern_rake_splits_guns_S13_S26() -> None:
     """Line 144 / 156: a stern rake (+4, S13); line 172: 'If the fire is a rake, an equal number of guns are
     destroyed on each side' (S26)."""
-    st = battle(ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
-                ship("fr", "b", SEVENTY_FOUR_FR, 1090, 1000, heading=90.0), wind=180.0)
+    st = battle(
+        ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
+        ship("fr", "b", SEVENTY_FOUR_FR, 1090, 1000, heading=90.0),
+        wind=180.0,
+    )
     new, events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4, 20, 45])
     fire = next(e for e in events if e.kind == "fire")
     assert fire.data["rake"] == "stern" and fire.data["ff"] == 15
@@ -254,8 +326,11 @@ def test_011_stern_rake_splits_guns_S13_S26() -> None:
 def test_011_out_of_arc_S12() -> None:
     """Line 142: 'The possible angle of fire is 22 degrees from the centre' (S12): a target 45 degrees off the
     bow does not bear."""
-    st = battle(ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0),
-                ship("fr", "b", SEVENTY_FOUR_FR, 1070, 930, heading=0.0), wind=270.0)
+    st = battle(
+        ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0),
+        ship("fr", "b", SEVENTY_FOUR_FR, 1070, 930, heading=0.0),
+        wind=270.0,
+    )
     assert "target" in errs(st, "gb", {"speed": 0.0, "target": "fr"})
 
 
@@ -263,7 +338,8 @@ def test_011_broadside_not_split() -> None:
     """Line 132: 'Broadside fire cannot be split between targets.'"""
     st = duel()
     assert errs(st, "gb", {"speed": 0.0, "target": "fr", "target_2": "fr"}) == {
-        "target_2": ["Broadside fire cannot be split: pick another target (11.)."]}
+        "target_2": ["Broadside fire cannot be split: pick another target (11.)."]
+    }
 
 
 def test_005_storm_strong_third_of_guns_S44() -> None:
@@ -278,10 +354,14 @@ def test_005_storm_strong_third_of_guns_S44() -> None:
 
 # --- 13. damage chart results -------------------------------------------------------------------------------
 
+
 def hit_with(roll: int, **sheet: Any) -> tuple[BattleState, list[Event]]:
     """A 1-gun volley with FF 7 at 90 mm (1 point, one damage-chart roll = ``roll``)."""
-    st = battle(ship("gb", "a", {**CUTTER_GB, "guns": 2}, 1000, 1000, heading=0.0),
-                ship("fr", "b", SEVENTY_FOUR_FR, 1045, 1000, heading=0.0, **sheet), wind=270.0)
+    st = battle(
+        ship("gb", "a", {**CUTTER_GB, "guns": 2}, 1000, 1000, heading=0.0),
+        ship("fr", "b", SEVENTY_FOUR_FR, 1045, 1000, heading=0.0, **sheet),
+        wind=270.0,
+    )
     # cutter (unrated): 45 mm short; FF +1 British +1 short +1 first = 3 + 2 + 2 = 7 -> 1 gun: (1, 0)
     return play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [2, 2, roll])
 
@@ -291,8 +371,9 @@ def test_013_captain_killed_no_course_change() -> None:
     st, _ev = hit_with(1)
     fr = st.ship("fr")
     assert fr.sheet["no_turn_moves"] == 2 and fr.sheet["points"] == 699
-    assert errs(replace(st, phase=1), "fr", {"turn": 10.0}) == {"turn": [
-        "No course changes this move: captain killed or wounded (13.)."]}
+    assert errs(replace(st, phase=1), "fr", {"turn": 10.0}) == {
+        "turn": ["No course changes this move: captain killed or wounded (13.)."]
+    }
     st2, _ = play(replace(st, phase=1), {"fr": {"speed": 0.0}}, [])
     assert st2.ship("fr").sheet["no_turn_moves"] == 1
 
@@ -364,9 +445,12 @@ def test_013_pumps_and_underwater_sink_in_four_S25() -> None:
 def test_013_magazine_explodes_and_sets_fires_within_75mm() -> None:
     """Line 201: 'Magazine explodes'; line 211: 'all vessels within 75 millimetres must test for fires, throw
     one Normal dice for each vessel' (S28)."""
-    st = battle(ship("gb", "a", {**CUTTER_GB, "guns": 2}, 1000, 1000, heading=0.0),
-                ship("fr", "b", SEVENTY_FOUR_FR, 1045, 1000, heading=0.0),
-                ship("far", "b", SEVENTY_FOUR_FR, 1045, 1200, heading=0.0), wind=270.0)
+    st = battle(
+        ship("gb", "a", {**CUTTER_GB, "guns": 2}, 1000, 1000, heading=0.0),
+        ship("fr", "b", SEVENTY_FOUR_FR, 1045, 1000, heading=0.0),
+        ship("far", "b", SEVENTY_FOUR_FR, 1045, 1200, heading=0.0),
+        wind=270.0,
+    )
     new, _events = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [2, 2, 99, 3])
     assert new.ship("fr").status == "sunk" and "exploded" in new.ship("fr").flags
     assert new.ship("gb").sheet["fires"] == [0, 0, 0]  # 45 mm away: D6 = 3 fires
@@ -375,12 +459,16 @@ def test_013_magazine_explodes_and_sets_fires_within_75mm() -> None:
 
 # --- 14. fires ----------------------------------------------------------------------------------------------
 
+
 def test_014_fire_sequence_out_of_control_abandon() -> None:
     """Lines 207-213: attempts need 4+, 4+, 4+, 5 (S27); each failure an explosion check on two average dice;
     not out by the fourth: out of control, abandon ship the following move, drift as if dismasted; 40 points a
     move."""
-    st = battle(ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[0]),
-                ship("gb", "b", SEVENTY_FOUR_GB, 2000, 1500), wind=0.0)
+    st = battle(
+        ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[0]),
+        ship("gb", "b", SEVENTY_FOUR_GB, 2000, 1500),
+        wind=0.0,
+    )
     order = {"fr": {"speed": 0.0}}
     for attempt, roll in ((1, 3), (2, 2), (3, 3)):
         st, ev = play(st, order, [roll, 2, 3], phase=0)
@@ -397,8 +485,11 @@ def test_014_fire_sequence_out_of_control_abandon() -> None:
 def test_014_fire_put_out_and_explosion() -> None:
     """Line 207: 'Throw one Average dice, a four or a five is needed'; line 209: 'A score of ten and the
     vessel explodes and sinks next move.'"""
-    st = battle(ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[0, 0]),
-                ship("gb", "b", SEVENTY_FOUR_GB, 1050, 1000, heading=90.0), wind=0.0)
+    st = battle(
+        ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[0, 0]),
+        ship("gb", "b", SEVENTY_FOUR_GB, 1050, 1000, heading=90.0),
+        wind=0.0,
+    )
     new, ev = play(st, {"fr": {"speed": 0.0}}, [4, 3, 5, 5, 5])
     assert new.ship("fr").status == "sunk" and new.ship("gb").sheet["fires"] == [0, 0, 0, 0, 0]
     assert [e.kind for e in ev][:3] == ["fire_fight", "fire_fight", "explosion_check"]
@@ -408,19 +499,26 @@ def test_014_fire_put_out_and_explosion() -> None:
 
 def test_014_option_third_attempt_exactly_four_S27() -> None:
     """S27: 'Make exactly 4 on the third attempt a configurable alternative.'"""
-    st = battle(ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[2]),
-                ship("gb", "b", SEVENTY_FOUR_GB, 2000, 1500), options={"fire_third_exact": True})
+    st = battle(
+        ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[2]),
+        ship("gb", "b", SEVENTY_FOUR_GB, 2000, 1500),
+        options={"fire_third_exact": True},
+    )
     new, _ev = play(st, {"fr": {"speed": 0.0}}, [5, 2, 2])
     assert new.ship("fr").sheet["fires"] == [3]
 
 
 # --- 19. entanglement, 15. boarding -------------------------------------------------------------------------
 
+
 def test_019_contact_entangles_and_pair_moves_S34() -> None:
     """Line 259: 'If vessels come into contact, they become entangled.' Line 261: average direction and speed,
     halved each move, then stationary, then drift downwind (S34)."""
-    st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
-                ship("fr", "b", FRIGATE_GB, 1100, 1000, heading=90.0, speed=100.0), wind=0.0)
+    st = battle(
+        ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
+        ship("fr", "b", FRIGATE_GB, 1100, 1000, heading=90.0, speed=100.0),
+        wind=0.0,
+    )
     new, _ev = play(st, {"gb": {}}, [])
     gb, fr = new.ship("gb"), new.ship("fr")
     assert gb.sheet["entangled_with"] == "fr" and fr.sheet["entangled_with"] == "gb"
@@ -436,9 +534,12 @@ def test_019_contact_with_two_hulls_stops_against_the_nearer_NW_SAIL_4() -> None
     """NW-SAIL-4: 'A moving vessel stops at first contact'. When one point of the track comes within 15 mm of
     two vessels, it is the nearer she runs into (ties: the one listed first in the battle), not whichever a
     lookup happens to give first: at x = 1090 Fb (y 993) is 12.2 mm off and Fa (y 1005) 11.2 mm."""
-    st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
-                ship("fb", "b", FRIGATE_GB, 1100, 993, heading=90.0),
-                ship("fa", "b", FRIGATE_GB, 1100, 1005, heading=90.0), wind=0.0)
+    st = battle(
+        ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
+        ship("fb", "b", FRIGATE_GB, 1100, 993, heading=90.0),
+        ship("fa", "b", FRIGATE_GB, 1100, 1005, heading=90.0),
+        wind=0.0,
+    )
     new, ev = play(st, {"gb": {}}, [])
     assert new.ship("gb").sheet["entangled_with"] == "fa"
     assert new.ship("fb").sheet["entangled_with"] is None
@@ -448,8 +549,11 @@ def test_019_contact_with_two_hulls_stops_against_the_nearer_NW_SAIL_4() -> None
 def test_019_separation_S32_S33() -> None:
     """Lines 265-268: 'Throw one Average dice: +1 Vessels on same side -1 Vessels broadside to broadside ... 4
     or over separates' (S32)."""
-    st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr"),
-                ship("fr", "b", FRIGATE_GB, 1000, 1014, heading=90.0, entangled_with="gb"), wind=0.0)
+    st = battle(
+        ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr"),
+        ship("fr", "b", FRIGATE_GB, 1000, 1014, heading=90.0, entangled_with="gb"),
+        wind=0.0,
+    )
     new, ev = play(st, {"gb": {"cast_off": True}}, [4])
     assert ev[-1].outcome == "entangled" and [m.value for m in ev[-1].modifiers] == [-1]
     new, ev = play(st, {"gb": {"cast_off": True}}, [5])
@@ -459,21 +563,34 @@ def test_019_separation_S32_S33() -> None:
 def test_015_boarding_melee_decks_capture() -> None:
     """Lines 219-233: 20% left aboard; one die each modified (S29); the chart's bracket figure is the
     casualties; deck by deck (S30: a 5th rate has two decks); lines 241: prize crew 10%."""
-    st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr", grade="good"),
-                ship("fr", "b", {**FRIGATE_GB, "nation": "Spain"}, 1000, 1014, heading=90.0,
-                     entangled_with="gb",
-                     grade="poor"), wind=0.0)
+    st = battle(
+        ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr", grade="good"),
+        ship(
+            "fr",
+            "b",
+            {**FRIGATE_GB, "nation": "Spain"},
+            1000,
+            1014,
+            heading=90.0,
+            entangled_with="gb",
+            grade="poor",
+        ),
+        wind=0.0,
+    )
     new, ev = play(st, {"gb": {"board": "fr"}}, [4, 3])
     melee = next(e for e in ev if e.kind == "melee")
     # GB 224 men (280 - 56), roll 4 +1 good +1 British = 6; Spain 280 men, 3 -1 poor -1 Spain = 1
     # 224 = 7 x 30 + 14: 7 x 5 + 2 = 37 casualties; 280 = 9 x 30 + 10: 9 x 1 + 0 = 9
     assert melee.data["casualties_defender"] == 37 and melee.data["casualties_attacker"] == 9
-    assert melee.outcome == "attacker" and new.ship("fr").sheet["melee"] == {"attacker": "gb",
-                                                                             "defender": "fr",
-                                                                             "deck": 2}
+    assert melee.outcome == "attacker" and new.ship("fr").sheet["melee"] == {
+        "attacker": "gb",
+        "defender": "fr",
+        "deck": 2,
+    }
     assert new.ship("fr").sheet["points"] == 243 and new.ship("gb").sheet["points"] == 271
     assert errs(replace(new, phase=1), "fr", {"speed": 0.0, "target": "gb"}) == {
-        "target": ["No firing in a continuing melee (15.)."]}
+        "target": ["No firing in a continuing melee (15.)."]
+    }
     # the melee continues in the other side's move
     new2, ev2 = play(replace(new, phase=1), {"fr": {}}, [6, 1])
     assert new2.ship("fr").status == "captured" and new2.ship("fr").sheet["prize_crew"] == 28
@@ -483,8 +600,11 @@ def test_015_boarding_melee_decks_capture() -> None:
 def test_015_boarders_pushed_back() -> None:
     """Line 231: 'The side actually boarding in a melee may, if defeated, be pushed back to their own
     vessel.'"""
-    st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr"),
-                ship("fr", "b", FRIGATE_GB, 1000, 1014, heading=90.0, entangled_with="gb"), wind=0.0)
+    st = battle(
+        ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr"),
+        ship("fr", "b", FRIGATE_GB, 1000, 1014, heading=90.0, entangled_with="gb"),
+        wind=0.0,
+    )
     new, ev = play(st, {"gb": {"board": "fr"}}, [1, 6])
     assert "pushed_back" in kinds(ev) and new.ship("gb").sheet["melee"] is None
     assert new.ship("gb").sheet["entangled_with"] == "fr"
@@ -493,16 +613,25 @@ def test_015_boarders_pushed_back() -> None:
 def test_015_tie_continues_S29() -> None:
     """S29: 'On a tie nobody wins and the melee continues next move.'"""
     spain: dict[str, JSON] = {**FRIGATE_GB, "nation": "Spain"}
-    st = battle(ship("gb", "a", spain, 1000, 1000, heading=90.0, entangled_with="fr", grade="poor"),
-                ship("fr", "b", spain, 1000, 1014, heading=90.0, entangled_with="gb", grade="poor"), wind=0.0)
+    st = battle(
+        ship("gb", "a", spain, 1000, 1000, heading=90.0, entangled_with="fr", grade="poor"),
+        ship("fr", "b", spain, 1000, 1014, heading=90.0, entangled_with="gb", grade="poor"),
+        wind=0.0,
+    )
     new, ev = play(st, {"gb": {"board": "fr"}}, [1, 1])  # 1 - 1 poor - 1 Spain = -1: no casualties either way
     melee = next(e for e in ev if e.kind == "melee")
     assert melee.data["casualties_defender"] == 0 and melee.data["casualties_attacker"] == 0
-    assert melee.outcome == "tie" and new.ship("fr").sheet["melee"] == {"attacker": "gb", "defender": "fr",
-                                                                        "deck": 1}
+    assert melee.outcome == "tie" and new.ship("fr").sheet["melee"] == {
+        "attacker": "gb",
+        "defender": "fr",
+        "deck": 1,
+    }
     # 224 British men at 2 vs 280 at 2: 7 x 2 + 1 = 15 against 9 x 2 + 1 = 19: the defenders win
-    st2 = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr"),
-                 ship("fr", "b", FRIGATE_GB, 1000, 1014, heading=90.0, entangled_with="gb"), wind=0.0)
+    st2 = battle(
+        ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr"),
+        ship("fr", "b", FRIGATE_GB, 1000, 1014, heading=90.0, entangled_with="gb"),
+        wind=0.0,
+    )
     new, ev = play(st2, {"gb": {"board": "fr"}}, [1, 1])
     melee = next(e for e in ev if e.kind == "melee")
     assert (melee.data["casualties_defender"], melee.data["casualties_attacker"]) == (15, 19)
@@ -510,15 +639,22 @@ def test_015_tie_continues_S29() -> None:
 
 # --- 17., 18. sinking and striking --------------------------------------------------------------------------
 
+
 def test_018_compulsory_strike_S31() -> None:
     """Line 253: 'striking is compulsory when damage points fall below 20% and the vessel cannot escape
     without coming under further fire' (S31, NW-SAIL-10)."""
-    st = battle(ship("fr", "a", FRIGATE_GB, 1000, 1000, heading=90.0, points=55),
-                ship("gb", "b", FRIGATE_GB, 1200, 1000, heading=90.0), wind=0.0)
+    st = battle(
+        ship("fr", "a", FRIGATE_GB, 1000, 1000, heading=90.0, points=55),
+        ship("gb", "b", FRIGATE_GB, 1200, 1000, heading=90.0),
+        wind=0.0,
+    )
     new, _ev = play(st, {"fr": {"speed": 0.0}}, [])
     assert new.ship("fr").status == "struck"
-    far = battle(ship("fr", "a", FRIGATE_GB, 1000, 1000, heading=90.0, points=55),
-                 ship("gb", "b", FRIGATE_GB, 1400, 1400, heading=90.0), wind=0.0)
+    far = battle(
+        ship("fr", "a", FRIGATE_GB, 1000, 1000, heading=90.0, points=55),
+        ship("gb", "b", FRIGATE_GB, 1400, 1400, heading=90.0),
+        wind=0.0,
+    )
     new, _ev = play(far, {"fr": {"speed": 0.0}}, [])
     assert new.ship("fr").status == "active"
     new, _ev = play(far, {"fr": {"speed": 0.0, "strike": True}}, [])
@@ -527,8 +663,11 @@ def test_018_compulsory_strike_S31() -> None:
 
 def test_017_sinks_at_zero_points() -> None:
     """Line 247: 'a vessel will sink when all its Damaged points have been eliminated'."""
-    st = battle(ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
-                ship("fr", "b", FRIGATE_GB, 1090, 1000, heading=0.0, points=60), wind=270.0)
+    st = battle(
+        ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
+        ship("fr", "b", FRIGATE_GB, 1090, 1000, heading=0.0, points=60),
+        wind=270.0,
+    )
     new, _ev = play(st, {"gb": {"speed": 0.0, "target": "fr"}}, [3, 4])
     assert new.ship("fr").status == "sunk" and new.ship("fr").sheet["points"] == 0
 
@@ -541,16 +680,24 @@ SHOAL = TerrainFeature(kind="shoal", position=Point(x=1150, y=1000), props={"dep
 def test_021_grounding_refloating_S35_S37() -> None:
     """Lines 284-297: a 5th rate grounds in four fathoms, loses 10% (S37: 28 of 280); refloat on a 5 with +1
     per assisting vessel (S35); otherwise 20 points."""
-    st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0), ship("e", "b", FRIGATE_GB, 2000, 1500),
-                terrain=(SHOAL,), wind=0.0)
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        terrain=(SHOAL,),
+        wind=0.0,
+    )
     new, _ev = play(st, {"f": {}}, [])
     f = new.ship("f")
     assert f.sheet["aground"] is True and f.sheet["points"] == 252 and isinstance(f.position, Point)
     assert 1119 <= f.position.x <= 1121
     help_ = replace(new, ships=(*new.ships, ship("h", "a", CUTTER_GB, 1100, 1040, heading=90.0)))
-    help_ = replace(help_, ships=tuple(s if s.id != "h" else replace(s, sheet={**RS.new_sheet(s, s.sheet),
-                                                                               "grade": "average"})
-                                       for s in help_.ships))
+    help_ = replace(
+        help_,
+        ships=tuple(
+            s if s.id != "h" else replace(s, sheet={**RS.new_sheet(s, s.sheet), "grade": "average"})
+            for s in help_.ships
+        ),
+    )
     st2, ev2 = play(help_, {"f": {"refloat": True}, "h": {"assist": "f", "speed": 0.0}}, [3])
     assert next(e for e in ev2 if e.kind == "refloat").outcome == "fast"
     assert st2.ship("f").sheet["points"] == 232
@@ -560,10 +707,15 @@ def test_021_grounding_refloating_S35_S37() -> None:
 
 def test_021_cast_log() -> None:
     """Line 299: 'it may cast a log, providing it does not move more than 60 millimetres that move'."""
-    st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0), ship("e", "b", FRIGATE_GB, 2000, 1500),
-                terrain=(SHOAL,), wind=0.0)
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        terrain=(SHOAL,),
+        wind=0.0,
+    )
     assert errs(st, "f", {"speed": 100.0, "cast_log": True}) == {
-        "cast_log": ["Cast the log only when moving 60 mm or less (21.)."]}
+        "cast_log": ["Cast the log only when moving 60 mm or less (21.)."]
+    }
     _new, ev = play(st, {"f": {"speed": 0.0, "cast_log": True}}, [])
     assert ev[-1].data["depth"] == 50.0
 
@@ -571,8 +723,11 @@ def test_021_cast_log() -> None:
 def test_022_anchor_drop_raise_make_sail() -> None:
     """Line 305: 'To drop anchor takes one move, to raise it takes five moves ... It takes two moves to man
     the mast and a further two moves to set the sails.'"""
-    st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
-                ship("e", "b", FRIGATE_GB, 2000, 1500), wind=0.0)
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        wind=0.0,
+    )
     st, _ev = play(st, {"f": {"anchor": "drop"}}, [])
     f = st.ship("f")
     assert f.sheet["anchored"] is True and f.sheet["sails"] == "furled" and f.speed == 0.0
@@ -583,25 +738,34 @@ def test_022_anchor_drop_raise_make_sail() -> None:
     assert f.sheet["sails"] == "set" and f.sheet["anchored"] is True and f.sheet["anchor_raise_left"] == 1
     st, _ = play(st, {"f": {}}, [])
     assert st.ship("f").sheet["anchored"] is False
-    deep = battle(ship("f", "a", FRIGATE_GB, 1000, 1000), ship("e", "b", FRIGATE_GB, 2000, 1500),
-                  options={"sea_depth_fathoms": 2000.0})
-    assert errs(deep, "f",
-                {"anchor": "drop"}) == {"anchor": ["Vessels may only anchor in less than 300 fathoms (22.)."]}
+    deep = battle(
+        ship("f", "a", FRIGATE_GB, 1000, 1000),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        options={"sea_depth_fathoms": 2000.0},
+    )
+    assert errs(deep, "f", {"anchor": "drop"}) == {
+        "anchor": ["Vessels may only anchor in less than 300 fathoms (22.)."]
+    }
 
 
 # --- 6. dismasted drift and jury masts; 9. towing; 10. rowing -----------------------------------------------
+
 
 def test_006_dismasted_drift_and_jury_mast_S09() -> None:
     """Line 87: 'vessels that have suffered 100% reduction in speed drift downward at 25% Aft speed. After two
     moves a temporary mast may be raised which will permit the vessel to move at 25% of Normal speed.'
     (S09)"""
-    st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0, dismasted=True, mast_hits=4),
-                ship("e", "b", FRIGATE_GB, 2000, 1500), wind=0.0)
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0, dismasted=True, mast_hits=4),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        wind=0.0,
+    )
     st, _ev = play(st, {"f": {}}, [])
     f = st.ship("f")
     assert isinstance(f.position, Point) and round(f.position.y, 6) == 1040.0  # 25% of 160 downwind (south)
-    assert errs(st, "f",
-                {"jury_rig": True}) == {"jury_rig": ["A temporary mast may be raised after two moves (6.)."]}
+    assert errs(st, "f", {"jury_rig": True}) == {
+        "jury_rig": ["A temporary mast may be raised after two moves (6.)."]
+    }
     st, _ = play(st, {"f": {}}, [])
     st, _ev = play(st, {"f": {"jury_rig": True}}, [])
     f = st.ship("f")
@@ -612,10 +776,12 @@ def test_006_dismasted_drift_and_jury_mast_S09() -> None:
 def test_009_towing() -> None:
     """Line 120: 'It takes two moves to secure a tow rope. 25% of the towing vessels move distance is the
     maximum'."""
-    st = battle(ship("t", "a", FRIGATE_GB, 1000, 1000, heading=90.0),
-                ship("d", "a", FRIGATE_GB, 970, 1000, heading=90.0, dismasted=True, mast_hits=4,
-                     anchored=True),
-                ship("e", "b", FRIGATE_GB, 2000, 1500), wind=0.0)
+    st = battle(
+        ship("t", "a", FRIGATE_GB, 1000, 1000, heading=90.0),
+        ship("d", "a", FRIGATE_GB, 970, 1000, heading=90.0, dismasted=True, mast_hits=4, anchored=True),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        wind=0.0,
+    )
     st, _ev = play(st, {"t": {"speed": 0.0, "tow": "d"}, "d": {}}, [])
     assert st.ship("t").sheet["tow_secure_left"] == 1
     st, _ev = play(st, {"t": {"speed": 0.0, "tow": "d"}, "d": {}}, [])
@@ -629,8 +795,12 @@ def test_009_towing() -> None:
 
 def test_010_rowing() -> None:
     """Line 126: 'Only vessels of 99 Damage points or less can be rowed, maximum move is 50 mm'."""
-    st = battle(ship("c", "a", CUTTER_GB, 1000, 1000, heading=0.0), ship("f", "a", FRIGATE_GB, 500, 500),
-                ship("e", "b", FRIGATE_GB, 2000, 1500), wind=0.0)
+    st = battle(
+        ship("c", "a", CUTTER_GB, 1000, 1000, heading=0.0),
+        ship("f", "a", FRIGATE_GB, 500, 500),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        wind=0.0,
+    )
     assert S.plan_move(st, st.ship("c"), {"row": True}).max_distance == 50.0
     assert errs(st, "c", {"row": True}) == {}  # rowing goes straight into the wind
     assert errs(st, "f", {"row": True}) == {"row": ["Only vessels of 99 points or less can be rowed (10.)."]}
@@ -638,11 +808,15 @@ def test_010_rowing() -> None:
 
 # --- 23. mortars, 24. batteries -----------------------------------------------------------------------------
 
+
 def test_023_mortar_ranging_and_spider_S38_S39() -> None:
     """Lines 311-331: ranging on two decimal dice, then the spider (one decimal die; S39 3 x 3 grid, 0 = dud);
     a hit does 50 points (S38: one damage-chart roll); four moves to load."""
-    st = battle(ship("b", "a", BOMB_GB, 1000, 1000, heading=0.0), ship("fr", "b", SEVENTY_FOUR_FR, 1000, 700),
-                wind=90.0)
+    st = battle(
+        ship("b", "a", BOMB_GB, 1000, 1000, heading=0.0),
+        ship("fr", "b", SEVENTY_FOUR_FR, 1000, 700),
+        wind=90.0,
+    )
     new, ev = play(st, {"b": {"speed": 0.0, "mortar_target": "fr"}}, [50, 5, 20])
     mortar = next(e for e in ev if e.kind == "mortar")
     assert mortar.outcome == "hit" and new.ship("fr").sheet["points"] == 650
@@ -653,20 +827,32 @@ def test_023_mortar_ranging_and_spider_S38_S39() -> None:
     assert next(e for e in ev if e.kind == "mortar").outcome == "hit"
     new, ev = play(st, {"b": {"speed": 0.0, "mortar_target": "fr"}}, [50, 10])
     assert next(e for e in ev if e.kind == "mortar").outcome == "dud"
-    assert errs(replace(new, turn=2), "b", {"speed": 0.0, "mortar_target": "fr"}) == {"mortar_target": [
-        "The mortar is loading until turn 6 (23.)."]}
+    assert errs(replace(new, turn=2), "b", {"speed": 0.0, "mortar_target": "fr"}) == {
+        "mortar_target": ["The mortar is loading until turn 6 (23.)."]
+    }
 
 
 def test_024_shore_battery_fires_land_based() -> None:
     """Lines 335-341: battery points by construction; '+1 Guns land based'; arc 35 degrees either side of the
     perpendicular."""
-    bat = TerrainFeature(kind="battery", position=Point(x=1000, y=1200),
-                         props={"id": "fort", "name": "Fort", "side": "a", "guns": 10,
-                                "construction": "stone",
-                                "facing": 0.0, "nation": "France"})
-    st = battle(ship("x", "a", FRIGATE_GB, 200, 200), ship("fr", "b", SEVENTY_FOUR_GB, 1000, 1050,
-                                                           heading=90.0),
-                terrain=(bat,))
+    bat = TerrainFeature(
+        kind="battery",
+        position=Point(x=1000, y=1200),
+        props={
+            "id": "fort",
+            "name": "Fort",
+            "side": "a",
+            "guns": 10,
+            "construction": "stone",
+            "facing": 0.0,
+            "nation": "France",
+        },
+    )
+    st = battle(
+        ship("x", "a", FRIGATE_GB, 200, 200),
+        ship("fr", "b", SEVENTY_FOUR_GB, 1000, 1050, heading=90.0),
+        terrain=(bat,),
+    )
     assert st.terrain[0].props["points"] == 400
     new, ev = play(st, {"x": {"speed": 0.0}}, [3, 3, 20])
     fire = next(e for e in ev if e.kind == "fire")
@@ -677,11 +863,16 @@ def test_024_shore_battery_fires_land_based() -> None:
 
 # --- 3., 4. wind and weather change; A2 visibility ----------------------------------------------------------
 
+
 def test_003_wind_and_weather_change_every_ten_moves_S03_S06() -> None:
     """Line 43: 'Wind direction is changed by a dice throw every ten move'; line 51: weather every ten moves,
     'steps of ten points per move' (S03, S06)."""
-    st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0), ship("e", "b", FRIGATE_GB, 2000, 1500),
-                wind=0.0, number=44)
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        wind=0.0,
+        number=44,
+    )
     st11, _ev = play(replace(st, turn=11), {"f": {"speed": 0.0}}, [30, 2, 70], phase=0)
     assert st11.conditions.extra["wind_target"] == 90.0 and st11.conditions.extra["wind_sense"] == "veer"
     assert st11.conditions.wind_from == 0.0 and st11.conditions.extra["weather_target"] == 70
@@ -697,16 +888,19 @@ def test_A2_visibility_fog_and_night() -> None:
     st = battle(ship("f", "a", FRIGATE_GB, 1000, 1000), ship("e", "b", FRIGATE_GB, 1000, 1180), number=5)
     assert st.conditions.visibility == 500.0
     assert RS.visible_ship_ids(st, "a") == {"f", "e"}
-    night = battle(ship("f", "a", FRIGATE_GB, 1000, 1000), ship("e", "b", FRIGATE_GB, 1000, 1300), number=5,
-                   night=True)
+    night = battle(
+        ship("f", "a", FRIGATE_GB, 1000, 1000), ship("e", "b", FRIGATE_GB, 1000, 1300), number=5, night=True
+    )
     assert night.conditions.visibility == 250.0 and RS.visible_ship_ids(night, "a") == {"f"}
-    assert errs(night, "f", {"speed": 0.0, "target": "e"}) == {"target": [
-        "E cannot be seen (visibility 250 mm, A2)."]}
+    assert errs(night, "f", {"speed": 0.0, "target": "e"}) == {
+        "target": ["E cannot be seen (visibility 250 mm, A2)."]
+    }
     view = RS.view_for(night, "a")
     assert [s.id for s in view.ships] == ["f"]
 
 
 # --- engine-level properties --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("policy", ["hold", "fire_nearest", "captain"])
 def test_A7_default_orders_are_legal(policy: str) -> None:
@@ -715,8 +909,7 @@ def test_A7_default_orders_are_legal(policy: str) -> None:
     for sid in ("gb", "fr"):
         o = RS.default_order(st, st.ship(sid), policy)  # type: ignore[arg-type]
         assert RS.check_order(st, st.ship(sid), o) == {}
-    assert RS.default_order(st, st.ship("gb"),
-                            "fire_nearest").data.get("target") == "fr"  # type: ignore[arg-type]
+    assert RS.default_order(st, st.ship("gb"), "fire_nearest").data.get("target") == "fr"  # type: ignore[arg-type]
 
 
 def test_json_round_trip_after_play() -> None:
@@ -734,8 +927,9 @@ def test_public_sheet_A2() -> None:
 
 def test_preview_lines() -> None:
     """The order form shows what an order would do."""
-    lines = RS.preview(duel(), duel().ship("gb"), ShipOrder(ship_id="gb", data={"speed": 0.0,
-                                                                                "target": "fr"}))
+    lines = RS.preview(
+        duel(), duel().ship("gb"), ShipOrder(ship_id="gb", data={"speed": 0.0, "target": "fr"})
+    )
     assert lines[0].startswith("Sail: 0 mm")
     assert lines[-1] == (
         "Starboard broadside, 37 guns at fr: 90 mm short; FF +4 + 2 average dice -> 44/69/86 "
@@ -744,6 +938,7 @@ def test_preview_lines() -> None:
 
 
 # --- NW-SAIL rulings (docs/rulings.md) ----------------------------------------------------------------------
+
 
 def test_NW_SAIL_12_leaving_the_table_withdraws() -> None:
     """NW-SAIL-12: 'A vessel whose move ends off the table leaves the battle (withdrawn).'"""
@@ -754,8 +949,10 @@ def test_NW_SAIL_12_leaving_the_table_withdraws() -> None:
 
 def test_NW_SAIL_13_unfought_fire_is_a_failed_attempt() -> None:
     """NW-SAIL-13: 'a fire not fought counts as a failed attempt, with its explosion check.'"""
-    st = battle(ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[0]),
-                ship("gb", "b", SEVENTY_FOUR_GB, 2000, 1500))
+    st = battle(
+        ship("fr", "a", SEVENTY_FOUR_FR, 1000, 1000, heading=90.0, fires=[0]),
+        ship("gb", "b", SEVENTY_FOUR_GB, 2000, 1500),
+    )
     new, ev = play(st, {"fr": {"speed": 0.0, "fight_fires": False}}, [2, 2])
     assert new.ship("fr").sheet["fires"] == [1] and kinds(ev)[:2] == ["fire_fight", "explosion_check"]
 
@@ -763,10 +960,30 @@ def test_NW_SAIL_13_unfought_fire_is_a_failed_attempt() -> None:
 def test_NW_SAIL_16_prize_crew_cannot_be_mustered() -> None:
     """Line 241: 'If these cannot be mustered, the vessel must be turned loose.' (NW-SAIL-16: struck, not
     captured)"""
-    st = battle(ship("gb", "a", {**CUTTER_GB, "points": 60}, 1000, 1000, heading=90.0, entangled_with="fr",
-                     grade="good"),
-                ship("fr", "b", {**CUTTER_GB, "nation": "Spain", "points": 600}, 1000, 1014, heading=90.0,
-                     entangled_with="gb", grade="poor", points=200), wind=0.0)
+    st = battle(
+        ship(
+            "gb",
+            "a",
+            {**CUTTER_GB, "points": 60},
+            1000,
+            1000,
+            heading=90.0,
+            entangled_with="fr",
+            grade="good",
+        ),
+        ship(
+            "fr",
+            "b",
+            {**CUTTER_GB, "nation": "Spain", "points": 600},
+            1000,
+            1014,
+            heading=90.0,
+            entangled_with="gb",
+            grade="poor",
+            points=200,
+        ),
+        wind=0.0,
+    )
     # 48 men at 6 + 2 = 8: 30 -> 36 (7) + 18 -> 23 (5) = 12 casualties; 200 men at 1 - 2 = -1: none (S29).
     # The single deck is carried; the prize crew is 60 (10% of 600) and the cutter has only 60 points.
     new, ev = play(st, {"gb": {"board": "fr"}}, [6, 1])
@@ -777,11 +994,17 @@ def test_NW_SAIL_16_prize_crew_cannot_be_mustered() -> None:
 
 def test_NW_SAIL_15_battery_takes_points_and_guns() -> None:
     """NW-SAIL-15: a battery hit takes points and guns only; at 0 it is silenced."""
-    bat = TerrainFeature(kind="battery", position=Point(x=1090, y=1000),
-                         props={"id": "fort", "name": "Fort", "side": "b", "guns": 2, "construction": "open",
-                                "facing": 270.0})
-    st = battle(ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
-                ship("e", "b", FRIGATE_GB, 2000, 1700), terrain=(bat,), wind=270.0)
+    bat = TerrainFeature(
+        kind="battery",
+        position=Point(x=1090, y=1000),
+        props={"id": "fort", "name": "Fort", "side": "b", "guns": 2, "construction": "open", "facing": 270.0},
+    )
+    st = battle(
+        ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=0.0, grade="good"),
+        ship("e", "b", FRIGATE_GB, 2000, 1700),
+        terrain=(bat,),
+        wind=270.0,
+    )
     new, ev = play(st, {"gb": {"speed": 0.0, "target": "fort"}}, [3, 4])
     assert new.terrain[0].props["silenced"] is True and new.terrain[0].props["points"] == 0
     assert "damage_chart" not in kinds(ev)
@@ -790,11 +1013,11 @@ def test_NW_SAIL_15_battery_takes_points_and_guns() -> None:
 def test_NW_SAIL_17_pair_stationary_then_drifts() -> None:
     """Line 261 / S34 / NW-SAIL-17: halved to 0, stationary for one move, then drift downwind at 25% of the
     lesser Aft speed."""
-    st = battle(ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr",
-                     entangle_distance=1),
-                ship("fr", "b", SEVENTY_FOUR_FR, 1000, 1015, heading=90.0, entangled_with="gb",
-                     entangle_distance=1),
-                wind=0.0)
+    st = battle(
+        ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr", entangle_distance=1),
+        ship("fr", "b", SEVENTY_FOUR_FR, 1000, 1015, heading=90.0, entangled_with="gb", entangle_distance=1),
+        wind=0.0,
+    )
     st, ev = play(replace(st, turn=2), {"gb": {}}, [], phase=0)
     assert ev[0].data["distance"] == 1
     st, ev = play(replace(st, turn=3), {"gb": {}}, [], phase=0)
@@ -805,8 +1028,11 @@ def test_NW_SAIL_17_pair_stationary_then_drifts() -> None:
 
 def test_NW_SAIL_4_already_entangled_stops_alongside() -> None:
     """NW-SAIL-4: a vessel meeting one already entangled with another stops alongside without entangling."""
-    st = battle(ship("m", "a", FRIGATE_GB, 900, 1000, heading=90.0, speed=200.0),
-                ship("x", "b", FRIGATE_GB, 1000, 1000, heading=0.0, entangled_with="y"),
-                ship("y", "b", FRIGATE_GB, 1000, 1015, heading=0.0, entangled_with="x"), wind=0.0)
+    st = battle(
+        ship("m", "a", FRIGATE_GB, 900, 1000, heading=90.0, speed=200.0),
+        ship("x", "b", FRIGATE_GB, 1000, 1000, heading=0.0, entangled_with="y"),
+        ship("y", "b", FRIGATE_GB, 1000, 1015, heading=0.0, entangled_with="x"),
+        wind=0.0,
+    )
     new, ev = play(st, {"m": {}}, [])
     assert new.ship("m").sheet["entangled_with"] is None and "contact" in kinds(ev)

@@ -24,12 +24,18 @@ def test_06_constitution_vs_guerriere_setup() -> None:
     sc = bundled_scenarios("sail_1700")["sail_constitution_vs_guerriere_1812"]
     state, events = scenario_state(sc, SeededDice(1))
     c, g = state.ship("constitution"), state.ship("guerriere")
-    assert c.sheet["points"] == 440 and c.sheet["guns"] == {"starboard": 27,
-                                                            "port": 27} and c.sheet["grade"] == "good"
+    assert (
+        c.sheet["points"] == 440
+        and c.sheet["guns"] == {"starboard": 27, "port": 27}
+        and c.sheet["grade"] == "good"
+    )
     assert g.sheet["points"] == 280 and g.sheet["guns"] == {"starboard": 25, "port": 25}
     assert g.sheet["grade"] == "average" and g.sheet["boats"] == 4 and c.sheet["boats"] == 4
     assert (state.conditions.wind_from, state.conditions.weather, state.conditions.wind_force) == (
-        315.0, "clear", "moderate")
+        315.0,
+        "clear",
+        "moderate",
+    )
     assert state.conditions.visibility is None
     assert set(state.initiative) == {"usa", "britain"} and events[0].kind == "initiative"
     assert isinstance(c.position, Point) and isinstance(g.position, Point)
@@ -100,8 +106,15 @@ def test_07_same_seed_same_battle_in_any_process() -> None:
         "--json",
     ]
     outs = {
-        subprocess.run(cmd, cwd=root, env={**os.environ, "PYTHONHASHSEED": h}, capture_output=True, text=True,
-                       check=True, timeout=120).stdout
+        subprocess.run(
+            cmd,
+            cwd=root,
+            env={**os.environ, "PYTHONHASHSEED": h},
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        ).stdout
         for h in ("0", "1", "2")
     }
     assert len(outs) == 1
