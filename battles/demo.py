@@ -56,7 +56,10 @@ def load_campaigns() -> DemoReport:
             if not Membership.objects.filter(campaign=campaign, user=player).exists():
                 services.membership_add(campaign=campaign, user=player, role=Role.PLAYER, side=side)
             logins.append(DemoLogin(username=username, password=DEMO_PASSWORD, role=f"player, {side.name}"))
-        if not Battle.objects.filter(campaign=campaign, status=BattleStatus.ACTIVE).exists():
+        # a battle in set-up holds the ships too (NW-CAMP-02): a second one would be refused
+        if not Battle.objects.filter(
+            campaign=campaign, status__in=(BattleStatus.SETUP, BattleStatus.ACTIVE)
+        ).exists():
             services.battle_create_from_scenario(campaign=campaign, scenario_key=scenario.key, user=umpire)
             notes.append(f"Started the battle {scenario.name!r} (phase 1 open).")
     return DemoReport(logins=tuple(logins), notes=tuple(notes))

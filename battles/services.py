@@ -539,6 +539,50 @@ def _class_for_scenario(ruleset: str, sc_class: Any) -> ShipClass:
     return ship_class
 
 
+def scenario_missing_sides(scenario: Any, side_keys: Iterable[str]) -> list[str]:
+    """Return the scenario's sides the campaign lacks, by name with their key, in the scenario's order:
+    ``['Royal Navy (key "britain")', 'Kriegsmarine (key "germany")']``; empty when it has them all.
+    ``scenario`` is a ``rules.scenario.Scenario``; ``side_keys`` the campaign's side keys."""
+    have = set(side_keys)
+    return [f'{s.name or s.key} (key "{s.key}")' for s in scenario.sides if s.key not in have]
+
+
+LIVE_BATTLE_STATUSES = (BattleStatus.SETUP, BattleStatus.ACTIVE)
+
+
+def _lock_campaign(campaign: Campaign) -> None:
+    """Lock the campaign row: battle creations of one campaign run one at a time (NW-CAMP-02)."""
+    Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+
+
+def _refuse_ships_in_live_battles(campaign: Campaign, cship_ids: Iterable[int]) -> None:
+    """Raise ``ship_in_battle`` when any of these campaign ships is already in a battle of the campaign that
+    is in set-up or active (NW-CAMP-02), naming the ships and their battle, e.g. ``"Hood, Repulse are
+    already in the battle "Denmark Strait" (active): a ship fights one battle at a time; end that battle
+    or leave them out."``. Call with the campaign row locked (:func:`_lock_campaign`)."""
+    busy = (
+        BattleShip.objects.filter(
+            campaign_ship_id__in=list(cship_ids),
+            battle__campaign=campaign,
+            battle__status__in=LIVE_BATTLE_STATUSES,
+        )
+        .select_related("battle", "campaign_ship__ship")
+        .order_by("battle_id", "pk")
+    )
+    by_battle: dict[int, tuple[Battle, list[str]]] = {}
+    for bs in busy:
+        by_battle.setdefault(bs.battle_id, (bs.battle, []))[1].append(bs.campaign_ship.ship.name)
+    if not by_battle:
+        return
+    errors = []
+    for battle, names in by_battle.values():
+        verb = "is" if len(names) == 1 else "are"
+        status = "in set-up" if battle.status == BattleStatus.SETUP else "active"
+        errors.append(f'{", ".join(names)} {verb} already in the battle "{battle.name}" ({status}).')
+    errors.append("A ship fights one battle at a time: end that battle first or leave those ships out.")
+    raise ConflictError("ship_in_battle", " ".join(errors))
+
+
 def battle_create_from_scenario(
     *,
     campaign: Campaign,
@@ -555,7 +599,9 @@ def battle_create_from_scenario(
     status it carries, when the campaign already has it; the values worked out from the options are worked
     out again, :func:`carried_sheet`) and a BattleShip whose ``ship_key`` is the scenario
     ship's id. Ships the campaign has lost (sunk, struck, captured) stay out. With ``start`` the battle
-    becomes active and its first phase opens. Raise ``unknown_scenario``, ``wrong_ruleset``, ``missing_side``.
+    becomes active and its first phase opens. Raise ``unknown_scenario``, ``wrong_ruleset``, ``missing_side``
+    (naming the sides, :func:`scenario_missing_sides`), ``ship_in_battle`` when a campaign ship of the
+    scenario is already in a battle of the campaign in set-up or active (NW-CAMP-02); nothing is saved then.
     """
     from rules.scenario import bundled_scenarios, scenario_state
 
@@ -569,13 +615,25 @@ def battle_create_from_scenario(
         )
     with transaction.atomic():
         _require_umpire(campaign.pk, user)
+        _lock_campaign(campaign)
         sides = {s.key: s for s in Side.objects.filter(campaign=campaign)}
-        missing = [s.key for s in scenario.sides if s.key not in sides]
+        missing = scenario_missing_sides(scenario, sides)
         if missing:
             raise ApplicationError(
-                "missing_side", f"The campaign has no side {', '.join(missing)} for this scenario."
+                "missing_side",
+                f"The campaign has no side {' or '.join(missing)} for {scenario.name}: "
+                "add it (same key) or choose another scenario.",
             )
         classes = {c.key: _class_for_scenario(campaign.ruleset, c) for c in scenario.classes}
+        wanted = {(sc_ship.name, classes[sc_ship.class_key].pk) for sc_ship in scenario.ships}
+        _refuse_ships_in_live_battles(
+            campaign,
+            (
+                cs.pk
+                for cs in CampaignShip.objects.filter(campaign=campaign).select_related("ship")
+                if (cs.ship.name, cs.ship.ship_class_id) in wanted
+            ),
+        )
         battle = Battle.objects.create(
             campaign=campaign,
             name=name or scenario.name,
@@ -697,7 +755,8 @@ def battle_create(
     the battle's options work out again (:func:`carried_sheet`, NW-CAMP-01). The rule set's
     set-up (``RuleSet.setup``) completes the state; its errors (a heading that is not a hex facing...)
     come back as ``bad_setup``. Raise ``ship_unavailable`` for a ship the campaign has lost, ``off_map`` (one
-    message per ship, :func:`placement_errors`) for a start off the map.
+    message per ship, :func:`placement_errors`) for a start off the map, ``ship_in_battle`` for a ship already
+    in a battle of the campaign in set-up or active (NW-CAMP-02); nothing is saved then.
     """
     rs = rules.get_ruleset(campaign.ruleset)
     if not placements:
@@ -709,8 +768,10 @@ def battle_create(
         raise ApplicationError("off_map", " ".join(off_map), fields={"position": off_map})
     with transaction.atomic():
         _require_umpire(campaign.pk, user)
+        _lock_campaign(campaign)
         sides = list(Side.objects.filter(campaign=campaign))
         cship_ids = [p.campaign_ship.pk for p in placements]
+        _refuse_ships_in_live_battles(campaign, cship_ids)
         cships = {
             cs.pk: cs
             for cs in CampaignShip.objects.select_related("ship__ship_class", "side").filter(

@@ -100,6 +100,8 @@ def test_nw_camp_01_belt_armour_turned_on_mid_campaign_applies_to_the_next_battl
             "Bismarck); damage and the rest of each ship's sheet are carried as they are.",
         ),
     ]
+    # NW-CAMP-02: Rodney fights one battle at a time, so the umpire calls off the waiting battle first
+    services.battle_end(battle=waiting, user=game.umpire)
     # the battle form: 36,727 t and a 14.7 in belt make 9 + 4 (7.0); the damage is carried
     after = _state(_new_battle(game, "With belts"))
     assert after.options["belt_armour"] is True

@@ -262,7 +262,8 @@ def test_unknown_scenario_and_missing_side() -> None:
         )
     assert (exc.value.code, exc.value.message) == (
         "missing_side",
-        "The campaign has no side germany for this scenario.",
+        'The campaign has no side Kriegsmarine (key "germany") for Bismarck\'s last battle, 27 May 1941: '
+        "add it (same key) or choose another scenario.",
     )
     assert not Battle.objects.exists()
 

@@ -276,6 +276,7 @@ def test_campaign_sides_that_the_database_would_refuse_are_form_errors(
 
 
 def test_umpire_creates_a_battle_from_a_scenario_on_the_campaign_page(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)  # NW-CAMP-02: its ships are free again
     response = _client(game.umpire).post(
         reverse("battles:battle_scenario", args=[game.campaign.pk]),
         {"scenario": "bismarck_last_battle_1941", "name": "Second round"},
@@ -303,6 +304,7 @@ def test_umpire_sets_up_a_battle_from_campaign_ships(game: Any) -> None:
     battle = Battle.objects.get(name="Ambush")
     assert response["Location"] == reverse("battles:battle", args=[battle.pk])
     assert battle.ships.count() == 3
+    services.battle_end(battle=battle, user=game.umpire)  # NW-CAMP-02: its ships are free again
     bad = dict(data, **{f"heading_{ships[0].pk}": 45})
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), bad)
     assert "heading 45 is not a hex facing" in _html(response)
@@ -595,6 +597,7 @@ def test_umpire_sets_campaign_settings_and_new_battles_use_them(game: Any) -> No
         },
     )
     game.campaign.refresh_from_db()
+    services.battle_end(battle=game.battle, user=game.umpire)  # NW-CAMP-02: its ships are free again
     battle = services.battle_create_from_scenario(
         campaign=game.campaign, scenario_key="bismarck_last_battle_1941", user=game.umpire, name="With belts"
     )

@@ -52,6 +52,7 @@ def test_umpire_forms_keep_their_fields_at_their_own_size(live_server: Any, chro
 
 def test_a_one_word_battle_name_does_not_widen_the_pages(live_server: Any, chromium_page: Any) -> None:
     game = scenario_campaign()
+    services.battle_end(battle=game.battle, user=game.umpire)  # NW-CAMP-02: its ships are free again
     long = services.battle_create_from_scenario(
         campaign=game.campaign, scenario_key="bismarck_last_battle_1941", user=game.umpire, name="W" * 120
     )

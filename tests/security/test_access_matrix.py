@@ -266,7 +266,10 @@ def _battle_new_post(world: World) -> dict[str, str]:
     from battles.models import CampaignShip
 
     post = {"name": "A new battle", "width": "30", "height": "30"}
-    for i, cship in enumerate(CampaignShip.objects.filter(campaign=world.campaign).order_by("pk")):
+    free = CampaignShip.objects.filter(campaign=world.campaign).exclude(  # NW-CAMP-02: Duke of York
+        battle_ships__battle__status__in=["setup", "active"]
+    )
+    for i, cship in enumerate(free.order_by("pk")):
         post |= {
             f"use_{cship.pk}": "on",
             f"a_{cship.pk}": str(2 + 3 * i),
@@ -319,7 +322,10 @@ ACTIONS: dict[str, tuple[Callable[[World], dict[str, str]], tuple[str, ...]]] = 
     ),
     "battles:battle_scenario": (
         lambda w: {"scenario": "bismarck_last_battle_1941", "name": "Again"},
-        ("umpire",),
+        # nobody: the scenario's ships are all in the world's active battle, so even the umpire's post is
+        # refused (NW-CAMP-02, tests/battles/test_one_battle_at_a_time.py); test_views.py has the umpire's
+        # post that creates the battle, and UMPIRE_ONLY below the refusals of the others
+        (),
     ),
     "battles:battle_new": (_battle_new_post, ("umpire",)),
     "battles:campaign_ship": (

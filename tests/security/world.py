@@ -3,8 +3,9 @@ named URL pattern of the site.
 
 Campaign A (ultra_simple, the Bismarck scenario): an umpire, a player of Britain and a player of Germany; an
 active battle whose phase 1 is resolved and phase 2 open, with a British order in each (so "repeat",
-"withdraw" and the log have something), a second battle still in set-up (the map editor), an unused
-invitation to Germany.
+"withdraw" and the log have something), a second battle still in set-up (the map editor) with a sister ship
+(Prince of Wales, under the key "kgv"), a third King George V class ship in no battle (Duke of York:
+NW-CAMP-02, a ship fights one battle at a time), an unused invitation to Germany.
 Campaign B (the same scenario) has its own umpire. The admin is a superuser who is in neither campaign.
 """
 
@@ -63,6 +64,8 @@ def build_world() -> World:
 
     from battles import services
     from battles.models import CampaignShip
+    from fleets.models import Ship
+    from rules.model import Hex
     from tests.factories import UserFactory, scenario_campaign
 
     game = scenario_campaign()
@@ -74,8 +77,23 @@ def build_world() -> World:
         services.phase_close(phase=game.phase, user=game.umpire)
     assert game.phase.number == 2 and game.phase.status == "open"
     services.orders_submit(phase=game.phase, user=britain, ship_key=SHIP, data={"hexes": 1})
-    setup = services.battle_create_from_scenario(
-        campaign=game.campaign, scenario_key="bismarck_last_battle_1941", user=game.umpire, start=False
+    # NW-CAMP-02: a ship fights one battle at a time, so the set-up battle takes a sister ship (under the key
+    # "kgv", so the map editor's post names the same ship key) and a third is left free for the battle form
+    kgv_class = game.battle.ships.get(ship_key=SHIP).campaign_ship.ship.ship_class
+    sisters = [
+        services.campaign_ship_add(
+            campaign=game.campaign,
+            side=game.side("britain"),
+            ship=Ship.objects.create(name=name, ship_class=kgv_class),
+        )
+        for name in ("Prince of Wales", "Duke of York")
+    ]
+    setup = services.battle_create(
+        campaign=game.campaign,
+        user=game.umpire,
+        name="Set-up",
+        placements=[services.Placement(campaign_ship=sisters[0], position=Hex(q=2, r=2), ship_key=SHIP)],
+        start=False,
     )
     invitation = services.invitation_create(
         campaign=game.campaign, created_by=game.umpire, side=game.side("germany")
