@@ -14,6 +14,7 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.html import escape
 
 import rules
 from battles.models import Role, Side
@@ -60,16 +61,42 @@ class InvitationForm(forms.Form):
 
 
 class ScenarioBattleForm(forms.Form):
+    """The umpire's "battle from a scenario": only the bundled scenarios of the campaign's rule set whose
+    sides the campaign has (by key) are offered; the others are named under the field with the sides they
+    lack (``services.scenario_missing_sides``), and posting one of them is a form error giving that reason."""
+
     scenario = forms.ChoiceField(choices=())
     name = forms.CharField(max_length=120, required=False, help_text="Defaults to the scenario's name.")
 
-    def __init__(self, *args: Any, ruleset: str, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        from battles.services import scenario_missing_sides
         from rules.scenario import bundled_scenarios
 
-        self.fields["scenario"].choices = [  # type: ignore[attr-defined]
-            (key, sc.name) for key, sc in bundled_scenarios(ruleset).items()
-        ]
+        keys = [s.key for s in Side.objects.filter(campaign=campaign)]
+        offered: list[tuple[str, str]] = []
+        self.unavailable: dict[str, str] = {}
+        for key, sc in bundled_scenarios(campaign.ruleset).items():
+            missing = scenario_missing_sides(sc, keys)
+            if missing:
+                self.unavailable[key] = f"{sc.name}: the campaign has no side {' or '.join(missing)}."
+            else:
+                offered.append((key, sc.name))
+        field = self.fields["scenario"]
+        field.choices = offered  # type: ignore[attr-defined]
+        notes = []
+        if not offered:
+            notes.append("No bundled scenario of this rule set fits the campaign's sides.")
+        if self.unavailable:
+            notes.append("Not offered: " + " ".join(self.unavailable.values()))
+        field.help_text = escape(" ".join(notes))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        reason = self.unavailable.get(str(self.data.get("scenario", "")))
+        if reason and "scenario" in self.errors:  # a known scenario, not offered: say why
+            self.errors["scenario"] = self.error_class([f"Not available for this campaign. {reason}"])
+        return data
 
 
 class CampaignForm(forms.Form):

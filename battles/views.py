@@ -177,7 +177,7 @@ def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Vie
     if viewer.is_umpire:
         ctx["settings_form"] = _settings_form(campaign)
         ctx["invite_form"] = InvitationForm(campaign=campaign)
-        ctx["scenario_form"] = ScenarioBattleForm(ruleset=campaign.ruleset)
+        ctx["scenario_form"] = ScenarioBattleForm(campaign=campaign)
         ctx["invitations"] = campaign.invitations.filter(used_at__isnull=True).select_related("side")
     return ctx
 
@@ -252,7 +252,7 @@ def battle_scenario(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Create and start a battle from a bundled scenario (umpire)."""
     camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     selectors.require_umpire(viewer)
-    form = ScenarioBattleForm(request.POST, ruleset=camp.ruleset)
+    form = ScenarioBattleForm(request.POST, campaign=camp)
     if not form.is_valid():
         messages.error(request, "The battle was not created. " + _form_errors_message(form))
         return redirect("battles:campaign", camp.pk)
