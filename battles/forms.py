@@ -99,49 +99,103 @@ class ScenarioBattleForm(forms.Form):
         return data
 
 
+# A7's default orders in the umpire's words (rules.base.DEFAULT_POLICIES gives only the keys; its docstring
+# and /work/shared/rulings-product.md A7 the meanings). A policy missing here is shown as its key titled.
+DEFAULT_ORDERS_LABELS = {
+    "hold": "Keep course and speed, hold fire",
+    "fire_nearest": "Keep course and speed, fire at the nearest enemy in range",
+    "captain": "Automatic captain (closes, turns the broadside, fires, breaks off)",
+}
+
+
+def default_orders_label(policy: str) -> str:
+    """Return the label of an A7 default-orders policy key: ``"hold"`` -> ``"Keep course and speed, hold
+    fire"``; an unknown key titled (``"ram_nearest"`` -> ``"Ram nearest"``)."""
+    return DEFAULT_ORDERS_LABELS.get(policy) or policy.replace("_", " ").capitalize()
+
+
+def default_orders_choices() -> list[tuple[str, str]]:
+    """Return the (key, label) choices of A7's default orders, in ``rules.base.DEFAULT_POLICIES`` order."""
+    return [(p, default_orders_label(p)) for p in DEFAULT_POLICIES]
+
+
+# Colours given, in this order, to the sides typed without one (the first not already used in the box): dark
+# enough for white text and far apart on the map. Cycled past ten sides.
+SIDE_PALETTE = (
+    "#1f4e9c",  # navy blue
+    "#b22222",  # firebrick red
+    "#2e8b57",  # sea green
+    "#d2691e",  # orange brown
+    "#6a3d9a",  # purple
+    "#008b8b",  # dark cyan
+    "#b8860b",  # dark gold
+    "#c71585",  # violet red
+    "#556b2f",  # olive
+    "#4d4d4d",  # grey
+)
+
+
 class CampaignForm(forms.Form):
     name = forms.CharField(max_length=120)
     ruleset = forms.ChoiceField(choices=())
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
     default_orders = forms.ChoiceField(
-        choices=[(p, p) for p in DEFAULT_POLICIES],
+        choices=default_orders_choices,
         initial="fire_nearest",
         help_text="A7: what a ship with no orders does at the deadline.",
     )
     deadline_hours = forms.IntegerField(min_value=1, max_value=720, initial=48)
     sides = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="One side a line: key, name, colour (e.g. britain, Royal Navy, #1f4e9c).",
+        help_text=(
+            "One side a line: key, name, colour (e.g. britain, Royal Navy, #1f4e9c). The key is written in "
+            "lower case with _ for spaces (Royal Navy -&gt; royal_navy); a scenario's sides are matched by "
+            "key. Without a colour a side gets one of its own from a fixed palette."
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["ruleset"].choices = [(rs.key, rs.title) for rs in rules.all_rulesets()]  # type: ignore[attr-defined]
+        # "'Royal Navy' is saved under the key royal_navy." for each key written otherwise than typed
+        self.key_notes: list[str] = []
 
     def clean_sides(self) -> list[dict[str, str]]:
         out = []
-        for line in self.cleaned_data["sides"].splitlines():
-            if not line.strip():
-                continue
+        notes = []
+        lines = [line for line in self.cleaned_data["sides"].splitlines() if line.strip()]
+        for line in lines:
             parts = [p.strip() for p in line.split(",")]
+            if len(parts) > 3:
+                raise forms.ValidationError(
+                    f"{line.strip()!r} has {len(parts)} fields; a side has at most 3: key, name, colour "
+                    "(a name may not hold a comma)."
+                )
             key = parts[0].lower().replace(" ", "_")
             if not key.replace("_", "").replace("-", "").isalnum():
                 raise forms.ValidationError(f"{parts[0]!r} is not a usable key (letters, digits, _ and -).")
+            if key != parts[0]:
+                notes.append(f"{parts[0]!r} is saved under the key {key}.")
             name = parts[1] if len(parts) > 1 and parts[1] else key.title()
-            colour = parts[2] if len(parts) > 2 and parts[2] else "#888888"
+            colour = parts[2] if len(parts) > 2 and parts[2] else ""
             # What the database refuses (Side: key 40, name 80, colour 7 characters; one key per campaign)
             # is said here, not a 500.
             if len(key) > 40 or len(name) > 80:
                 raise forms.ValidationError(
                     f"{parts[0]!r}: a side key has at most 40 characters and a name at most 80."
                 )
-            if not re.fullmatch(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}", colour):
+            if colour and not re.fullmatch(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}", colour):
                 raise forms.ValidationError(f"{colour!r}: enter a CSS colour like #1f4e9c.")
             if any(side["key"] == key for side in out):
                 raise forms.ValidationError(f"The side key {key!r} is used twice.")
             out.append({"key": key, "name": name, "colour": colour})
         if len(out) < 2:
             raise forms.ValidationError("A campaign needs at least two sides.")
+        used = {side["colour"].lower() for side in out if side["colour"]}
+        free = [c for c in SIDE_PALETTE if c not in used] or list(SIDE_PALETTE)
+        for i, side in enumerate(s for s in out if not s["colour"]):
+            side["colour"] = free[i % len(free)]
+        self.key_notes = notes
         return out
 
 
@@ -207,7 +261,7 @@ class CampaignSettingsForm(forms.Form):
     """The campaign's settings: A7's default orders, deadlines, reminders and the rule set's own options."""
 
     default_orders = forms.ChoiceField(
-        choices=[(p, p) for p in DEFAULT_POLICIES],
+        choices=default_orders_choices,
         help_text="A7: what a ship with no orders does at the deadline.",
     )
     deadline_hours = forms.IntegerField(

@@ -35,6 +35,7 @@ from battles.forms import (
     RepairForm,
     ScenarioBattleForm,
     SignupForm,
+    default_orders_label,
     json_loads_checked,
     order_data_from_post,
     order_fields_for,
@@ -158,6 +159,10 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
         except ApplicationError as error:
             add_to_form(form, error)
         else:
+            sides = "; ".join(f"{s['name']} (key {s['key']}, colour {s['colour']})" for s in data["sides"])
+            messages.success(request, f"Campaign created with the sides {sides}.")
+            for note in form.key_notes:  # a key typed with capitals or spaces is saved otherwise
+                messages.info(request, note)
             return redirect("battles:campaign", campaign.pk)
     return render(request, "battles/campaign_new.html", {"form": form})
 
@@ -167,6 +172,9 @@ def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Vie
         "campaign": campaign,
         "viewer": viewer,
         "ruleset": rules.get_ruleset(campaign.ruleset),
+        "default_orders_label": default_orders_label(
+            (campaign.settings or {}).get("default_orders") or "fire_nearest"
+        ),
         "sides": selectors.fleets_for_campaign(campaign=campaign),
         "battles": selectors.battles_for_campaign(campaign=campaign),
         "losses": selectors.sinkings_for_campaign(campaign=campaign),

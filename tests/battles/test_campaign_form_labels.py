@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 
 from battles import services
-from battles.forms import ScenarioBattleForm
-from battles.models import Battle
+from battles.forms import ScenarioBattleForm, default_orders_choices, default_orders_label
+from battles.models import Battle, Side
 from tests.factories import StaffUserFactory
 
 pytestmark = pytest.mark.django_db
@@ -96,3 +96,91 @@ def test_a_campaign_no_scenario_fits_is_told_so() -> None:
         "last battle, 27 May 1941: the campaign has no side Royal Navy (key &quot;britain&quot;) or "
         "Kriegsmarine (key &quot;germany&quot;)."
     )
+
+
+# --- the new campaign's sides box -------------------------------------------------------------------------
+
+
+def _new_campaign(client: Client, sides: str, **extra: str) -> Any:
+    data = {"name": "Box", "ruleset": "ultra_simple", "default_orders": "hold", "deadline_hours": "24"}
+    return client.post(reverse("battles:campaign_new"), {**data, "sides": sides, **extra}, follow=True)
+
+
+def test_sides_without_a_colour_get_distinct_palette_colours(client: Client) -> None:
+    organiser = StaffUserFactory()
+    client.force_login(organiser)
+
+    response = _new_campaign(client, "north\nsouth, South Fleet, #1F4E9C\neast\nwest, West")
+
+    campaign = organiser.memberships.get().campaign
+    # the navy blue typed for south is skipped (whatever its case): red, green, orange follow
+    assert list(campaign.sides.values_list("key", "colour")) == [
+        ("north", "#b22222"),
+        ("south", "#1F4E9C"),
+        ("east", "#2e8b57"),
+        ("west", "#d2691e"),
+    ]
+    assert (
+        "Campaign created with the sides North (key north, colour #b22222); South Fleet (key south, colour "
+        "#1F4E9C); East (key east, colour #2e8b57); West (key west, colour #d2691e)."
+    ) in response.content.decode()
+
+
+def test_an_extra_comma_field_is_a_form_error(client: Client) -> None:
+    client.force_login(StaffUserFactory())
+
+    response = _new_campaign(client, "britain, Royal Navy, Home Fleet, #1f4e9c\ngermany")
+
+    assert response.status_code == 200
+    assert (
+        "&#x27;britain, Royal Navy, Home Fleet, #1f4e9c&#x27; has 4 fields; a side has at most 3: key, name, "
+        "colour (a name may not hold a comma)."
+    ) in response.content.decode()
+    assert not Battle.objects.exists() and not Side.objects.exists()
+
+
+def test_a_key_saved_otherwise_than_typed_is_said(client: Client) -> None:
+    organiser = StaffUserFactory()
+    client.force_login(organiser)
+
+    response = _new_campaign(client, "Royal Navy, RN\ngermany, KM")
+
+    html = response.content.decode()
+    assert "&#x27;Royal Navy&#x27; is saved under the key royal_navy." in html
+    assert "is saved under the key germany" not in html
+    assert list(organiser.memberships.get().campaign.sides.values_list("key", flat=True)) == [
+        "royal_navy",
+        "germany",
+    ]
+    page = client.get(reverse("battles:campaign_new")).content.decode()
+    assert "(Royal Navy -&gt; royal_navy)" in page
+
+
+# --- default orders (A7) ----------------------------------------------------------------------------------
+
+
+def test_default_orders_have_labels_on_the_forms_and_the_campaign_page(atlantic: tuple[Any, Any]) -> None:
+    campaign, umpire = atlantic
+    client = _client(umpire)
+
+    page = client.get(reverse("battles:campaign", args=[campaign.pk])).content.decode()
+    new = client.get(reverse("battles:campaign_new")).content.decode()
+
+    assert (
+        "Ships without orders at the deadline: Keep course and speed, fire at the nearest enemy in range "
+        "(A7)." in page
+    )
+    for html in (page, new):
+        assert '<option value="hold">Keep course and speed, hold fire</option>' in html
+        assert (
+            '<option value="captain">Automatic captain (closes, turns the broadside, fires, breaks off)'
+            "</option>" in html
+        )
+    services.campaign_settings_update(campaign=campaign, user=umpire, settings={"default_orders": "hold"})
+    page = client.get(reverse("battles:campaign", args=[campaign.pk])).content.decode()
+    assert "Ships without orders at the deadline: Keep course and speed, hold fire (A7)." in page
+
+
+def test_a_policy_without_a_label_is_its_key_titled() -> None:
+    assert default_orders_label("ram_nearest") == "Ram nearest"
+    assert [key for key, _ in default_orders_choices()] == ["hold", "fire_nearest", "captain"]

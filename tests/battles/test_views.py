@@ -228,7 +228,7 @@ def test_staff_creates_a_campaign(client: Client) -> None:
     assert campaign.settings["default_orders"] == "captain"
     assert list(campaign.sides.values_list("key", "name", "colour")) == [
         ("britain", "Royal Navy", "#1f4e9c"),
-        ("germany", "Kriegsmarine", "#888888"),
+        ("germany", "Kriegsmarine", "#b22222"),  # the first palette colour not typed for britain
     ]
     client.force_login(UserFactory())
     assert client.get(reverse("battles:campaign_new")).status_code == 403
