@@ -337,7 +337,8 @@ def side_ready(request: HttpRequest, battle_id: int) -> HttpResponse:
         phase = _phase_posted(request, bat)
         services.side_set_ready(phase=phase, user=request.user, ready=ready)
     except ApplicationError as error:
-        level, text, status = "error", error.message, error.status
+        late = error.code in ("phase_closed", "deadline_passed")
+        level, text, status = "error", services.READY_TOO_LATE if late else error.message, error.status
     if not _htmx(request):
         getattr(messages, level)(request, text)
         return HttpResponseRedirect(_battle_url(bat, "phase"))

@@ -85,6 +85,11 @@ RETRY_MAX_SECONDS = 30 * 60
 TRANSIENT_RESOLVE_ERRORS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError, *BROKER_ERRORS)
 # Test-only hook (integration tests): seconds the resolution sleeps inside its transaction before commit.
 TEST_SLEEP_ENV = "NAVALWAR_TEST_RESOLVE_SLEEP"
+# Ready (or not ready) pressed after the phase closed or its deadline passed: about readiness, not orders.
+READY_TOO_LATE = (
+    "This phase has already closed, so your side can no longer be marked ready or not ready: the phase is "
+    "resolved with the orders given (ships without orders follow the default orders)."
+)
 CAMPAIGN_SETTING_KEYS = ("default_orders", "deadline_hours", "reminder_hours")
 
 

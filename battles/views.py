@@ -558,13 +558,14 @@ def ready_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
     phase = selectors.phase_open_for(battle=bat)
     if phase is None:
-        messages.error(request, "This phase is closed: orders are no longer accepted.")
+        messages.error(request, services.READY_TOO_LATE)
         return _after_post(request, bat, viewer)
     ready = request.POST.get("ready", "1") == "1"
     try:
         services.side_set_ready(phase=phase, user=request.user, ready=ready)
     except ApplicationError as error:
-        messages.error(request, _error_message(error))
+        late = error.code in ("phase_closed", "deadline_passed")
+        messages.error(request, services.READY_TOO_LATE if late else _error_message(error))
     else:
         messages.success(request, "Your side is ready." if ready else "Your side is no longer ready.")
     return _after_post(request, bat, viewer)

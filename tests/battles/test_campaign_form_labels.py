@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from battles import services
 from battles.forms import ScenarioBattleForm, default_orders_choices, default_orders_label
@@ -184,3 +185,33 @@ def test_default_orders_have_labels_on_the_forms_and_the_campaign_page(atlantic:
 def test_a_policy_without_a_label_is_its_key_titled() -> None:
     assert default_orders_label("ram_nearest") == "Ram nearest"
     assert [key for key, _ in default_orders_choices()] == ["hold", "fire_nearest", "captain"]
+
+
+# --- dashboard and readiness ------------------------------------------------------------------------------
+
+
+def test_change_your_password_is_not_in_the_campaign_list(atlantic: tuple[Any, Any]) -> None:
+    _, umpire = atlantic
+
+    html = _client(umpire).get(reverse("battles:dashboard")).content.decode()
+
+    campaigns = html[html.index("<h2>My campaigns</h2>") : html.index("<h2>My account</h2>")]
+    assert "Change your password" not in campaigns
+    assert f'<p><a href="{reverse("password_change")}">Change your password</a></p>' in html
+
+
+@pytest.mark.parametrize("url_name", ["battles:ready", "battles:side_ready"])
+def test_ready_after_the_phase_closed_speaks_of_readiness(url_name: str) -> None:
+    from battles.models import Phase
+    from tests.factories import scenario_campaign
+
+    game = scenario_campaign()
+    Phase.objects.filter(pk=game.phase.pk).update(status="resolving")
+
+    response = _client(game.players["britain"]).post(
+        reverse(url_name, args=[game.battle.pk]), {"phase": game.phase.pk, "ready": "1"}, follow=True
+    )
+
+    html = response.content.decode()
+    assert escape(services.READY_TOO_LATE) in html
+    assert "orders are no longer accepted" not in html

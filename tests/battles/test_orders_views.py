@@ -683,7 +683,7 @@ def test_ready_for_a_closed_phase_is_refused_with_a_message() -> None:
     )
 
     assert response.status_code == 409
-    assert "This phase is closed: orders are no longer accepted." in _html(response)
+    assert services.READY_TOO_LATE in _html(response)  # about readiness, not orders
     assert 'hx-trigger="every 2s [!document.hidden]"' in _html(
         response
     )  # resolving: the page polls for the result
