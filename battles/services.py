@@ -1431,7 +1431,8 @@ def battle_rollback(*, battle: Battle, user: Any, to_number: int, deadline: date
 
     That phase and every later one are marked superseded (nothing is deleted: they stay visible with their
     orders and logs); the battle state, ship statuses and campaign sheets return to that phase's
-    ``state_before``; a new phase ``to_number`` opens with a new seed. A finished battle becomes active again.
+    ``state_before``; a new phase ``to_number`` opens with a new seed. A finished battle becomes active again,
+    unless one of its ships is now in another live battle of the campaign (``ship_in_battle``, NW-CAMP-02).
     Raise ``no_phase`` for a number the battle has not reached.
     """
     with transaction.atomic():
@@ -1452,6 +1453,13 @@ def battle_rollback(*, battle: Battle, user: Any, to_number: int, deadline: date
         Phase.objects.filter(battle=battle, superseded=False, number__gte=to_number).update(
             superseded=True, close_reason="rolled_back"
         )
+        if battle.status == BattleStatus.FINISHED:
+            # A finished battle comes back to life: its ships must not be fighting elsewhere now (NW-CAMP-02).
+            _lock_campaign(battle.campaign)
+            _refuse_ships_in_live_battles(
+                battle.campaign,
+                BattleShip.objects.filter(battle=battle).values_list("campaign_ship_id", flat=True),
+            )
         state = _state(target.state_before)
         battle.state = target.state_before
         battle.status = BattleStatus.ACTIVE

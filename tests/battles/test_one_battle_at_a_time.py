@@ -141,3 +141,46 @@ def test_the_battle_form_shows_the_refusal_and_saves_nothing(game: Any) -> None:
         in response.content.decode()
     )
     assert Battle.objects.count() == 1
+
+
+def _play_one_phase(game: Any, capture: Any) -> None:
+    phase = game.phase
+    with capture(execute=True):
+        services.phase_close(phase=phase, user=game.umpire)
+    assert Phase.objects.get(pk=phase.pk).status == "resolved"
+
+
+def test_rolling_back_a_finished_battle_is_refused_while_its_ships_fight_another(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    first = game.battle
+    _play_one_phase(game, django_capture_on_commit_callbacks)
+    services.battle_end(battle=first, user=game.umpire)
+    services.battle_create_from_scenario(
+        campaign=game.campaign, scenario_key=SCENARIO, user=game.umpire, name="Rematch"
+    )
+    before = _counts()
+
+    with pytest.raises(ApplicationError) as exc:
+        services.battle_rollback(battle=first, user=game.umpire, to_number=1)
+
+    assert exc.value.code == "ship_in_battle"
+    assert str(exc.value) == (
+        'King George V, Rodney, Bismarck are already in the battle "Rematch" (active). '
+        "A ship fights one battle at a time: end that battle first or leave those ships out."
+    )
+    first.refresh_from_db()
+    assert first.status == "finished"
+    assert _counts() == before
+
+
+def test_rolling_back_a_finished_battle_whose_ships_are_free_reopens_it(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    _play_one_phase(game, django_capture_on_commit_callbacks)
+    services.battle_end(battle=game.battle, user=game.umpire)
+
+    phase = services.battle_rollback(battle=game.battle, user=game.umpire, to_number=1)
+
+    game.battle.refresh_from_db()
+    assert (game.battle.status, phase.number, phase.status) == ("active", 1, "open")
