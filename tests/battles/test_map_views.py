@@ -148,7 +148,7 @@ def test_selecting_own_ship_shows_sheet_arcs_and_enemy_only_what_is_known() -> N
     html = client.get(map_url(game.battle, step=0, ship="kgv")).content.decode()
     assert '<section class="ship-card"' in html and "Status sheet" in html and "your ship" in html
     assert "forward: 6 hexes" in html and "starboard: 6 hexes" in html
-    assert '<th scope="row">protection</th><td>9</td>' in html
+    assert '<th scope="row">Protection</th><td>9</td>' in html
     root = svg_of(html)
     arcs = root.find(".//svg:g[@class='arcs']", NS)
     assert arcs is not None and arcs.get("data-ship") == "kgv"
@@ -157,7 +157,7 @@ def test_selecting_own_ship_shows_sheet_arcs_and_enemy_only_what_is_known() -> N
     assert "enemy: what your side knows" in enemy and "Known to your side" in enemy
     card = enemy.split('<section class="ship-card"')[1].split("</section>")[0]
     # ultra_simple's public_sheet (A2): the damage scored on her, not her protection
-    assert '<th scope="row">damage</th><td>0</td>' in card and "protection" not in card
+    assert '<th scope="row">Damage</th><td>0</td>' in card and "Protection" not in card
     assert svg_of(enemy).find(".//svg:g[@class='arcs']", NS) is None
     assert "Preview a move" not in enemy
 
