@@ -166,10 +166,11 @@ def _panel_context(request: HttpRequest, battle: Battle, viewer: Viewer) -> dict
         "map_url": reverse("battles:battle_map", args=[battle.pk]),
         "svg_url": reverse("battles:battle_map_svg", args=[battle.pk]) + f"?step={step.index}",
         "nav": {
-            "first": _map_url(battle, 0, selected_key),
+            # None at the step itself: the page shows a disabled button, as for prev/next
+            "first": _map_url(battle, 0, selected_key) if step.index != 0 else None,
             "prev": _map_url(battle, step.prev, selected_key) if step.prev is not None else None,
             "next": _map_url(battle, step.next, selected_key) if step.next is not None else None,
-            "last": _map_url(battle, step.last, selected_key),
+            "last": _map_url(battle, step.last, selected_key) if step.index != step.last else None,
         },
         "side_name": next((s.name for s in step.state.sides if s.key == viewer.side_key), ""),
     }

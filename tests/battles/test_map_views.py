@@ -342,3 +342,28 @@ def test_setup_paints_a_table_shoal_for_sail() -> None:
     assert no_depth.status_code == 400 and "depth in fathoms" in no_depth.content.decode()
     html = umpire.get(setup_url(game.battle)).content.decode()
     assert "Middle Ground" in html
+
+
+def test_first_and_last_are_disabled_at_the_first_and_last_step(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """QA britain_ultra_simple-12: at "step 0 of 0" First and Last looked clickable (links to this step)."""
+    game = scenario_campaign()
+    client = client_for(game.players["britain"])
+    only = client.get(map_url(game.battle)).content.decode()
+    assert "step 0 of 0" in only
+    assert '<span class="button button--small is-disabled" aria-disabled="true">&laquo; First</span>' in only
+    assert '<span class="button button--small is-disabled" aria-disabled="true">Last &raquo;</span>' in only
+    assert 'data-replay="first"' not in only and 'data-replay="last"' not in only
+
+    resolve_phases(game, 1, django_capture_on_commit_callbacks)
+    first = client.get(map_url(game.battle, step=0)).content.decode()
+    assert (
+        'data-replay="first"' not in first
+        and f'data-replay="last" href="{map_url(game.battle, step=1)}"' in first
+    )
+    last = client.get(map_url(game.battle, step=1)).content.decode()
+    assert (
+        f'data-replay="first" href="{map_url(game.battle, step=0)}"' in last
+        and 'data-replay="last"' not in last
+    )
