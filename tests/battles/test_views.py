@@ -511,8 +511,8 @@ def test_log_shows_rolls_and_the_seed_after_resolution(
     assert fires  # at 5-6 hexes some ship always has a target (the seed is random: which ones varies)
     for fire in fires:
         rolls = ", ".join(f"{r['die']} {r['value']}" for r in fire.data["rolls"])
-        assert f'<td class="mono">{rolls}</td>' in html
-        assert f"<td>{fire.data['needed']}+</td>" in html
+        assert f'<td class="mono" data-label="Dice">{rolls}</td>' in html
+        assert f'<td data-label="Needed">{fire.data["needed"]}+</td>' in html
         assert escape(fire.data["modifiers"][0]["label"]) in html
     assert (
         _client(game.players["germany"])
