@@ -59,6 +59,9 @@ LEGEND_ROW = 17.0
 """Pixels of a row of the legend under the map."""
 CHAR_PX = 6.2
 """Rough width of a legend character at 11 px, for laying out the legend without measuring text."""
+SCALE_CHAR_PX = 7.2
+"""A generous width of a character of the scale bar's label (digits are 7 px at 11 px), to keep the bar
+clear of it."""
 DEFAULT_COLOUR = "#6b7785"
 _COLOUR_RE = re.compile(r"^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20})$")
 _ID_RE = re.compile(r"[^A-Za-z0-9_-]")
@@ -190,6 +193,7 @@ def frame_for(spec: MapSpec, size: int = 900) -> Frame:
     """
     size = max(200, int(size))
     inner = size - 2 * PAD
+    gutter = PAD  # left of the map: room for the left ruler's labels on a table
     if spec.geometry.startswith("hex"):
         cols, rows = max(1, int(spec.width)), max(1, int(spec.height))
         world_w = 1.5 * cols + 0.5
@@ -198,10 +202,11 @@ def frame_for(spec: MapSpec, size: int = 900) -> Frame:
         cols = float(spec.width) if spec.width > 0 else 1.0  # type: ignore[assignment]
         rows = float(spec.height) if spec.height > 0 else 1.0  # type: ignore[assignment]
         world_w, world_h = float(cols), float(rows)
-    scale = min(inner / world_w, inner / world_h)
+        gutter = max(PAD, ruler_label_room(f"{rows:g}"))
+    scale = min((size - gutter - PAD) / world_w, inner / world_h)
     map_w, map_h = world_w * scale, world_h * scale
-    width = max(map_w + 2 * PAD, min(MIN_WIDTH, size))
-    left = (width - map_w) / 2
+    width = max(map_w + gutter + PAD, min(MIN_WIDTH, size))
+    left = gutter + (width - map_w - gutter - PAD) / 2
     if spec.geometry.startswith("hex"):
         ox, oy = left + scale, PAD + SQRT3 / 2 * scale
     else:
@@ -220,6 +225,18 @@ def frame_for(spec: MapSpec, size: int = 900) -> Frame:
         width=width,
         height=PAD * 2 + map_h,
     )
+
+
+RULER_DIGIT_PX = 5.8
+"""Width of a digit of the rulers' 9 px labels (DejaVu Sans: 0.636 em), rounded up."""
+RULER_GAP = 6.0
+"""Pixels between a ruler's label and the map's edge."""
+
+
+def ruler_label_room(label: str) -> float:
+    """Return the pixels a left-ruler label needs left of the map: its width, the gap and 3 px to spare
+    (sail_1700's "1000" at 26 px lost its first digit to the SVG's edge)."""
+    return RULER_DIGIT_PX * len(label) + RULER_GAP + 3.0
 
 
 def _f(v: float) -> str:
@@ -692,7 +709,7 @@ def _rulers(fr: Frame, unit: str, out: list[str]) -> None:
         if j:
             ticks.append(
                 f'<line x1="{_f(fr.ox - 4)}" y1="{_f(y)}" x2="{_f(fr.ox)}" y2="{_f(y)}"/>'
-                f'<text x="{_f(fr.ox - 6)}" y="{_f(y + 3)}" text-anchor="end">{j * step:g}</text>'
+                f'<text x="{_f(fr.ox - RULER_GAP)}" y="{_f(y + 3)}" text-anchor="end">{j * step:g}</text>'
             )
     if lines:
         out.append(f'<path class="foot" d="{"".join(lines)}"/>')
@@ -1264,8 +1281,10 @@ def _legend(ctx: _Ctx, ruleset_title: str, out: list[str], caption: str | None =
         length = _nice(fr.cols / 6, steps)
         label = f"{length:g} mm = {length * 10:g} m" if mm else f"{length:g} inches"
         w = length * fr.scale
-        lx = x1 - 10 - CHAR_PX * len(label)
-        bx = lx - 8 - w
+        # the label ends 10 px inside the legend's border whatever the font (anchored at its end); the bar
+        # keeps clear of it by a generous estimate of its width (CHAR_PX was short for "500 mm = 5000 m")
+        lx = x1 - 10
+        bx = lx - SCALE_CHAR_PX * len(label) - 8 - w
         segs = "".join(
             f'<rect x="{_f(bx + i * w / 4)}" y="{_f(y - 6)}" width="{_f(w / 4)}" height="5" '
             f'fill="{"#16202c" if i % 2 == 0 else "#fff"}"/>'
@@ -1273,7 +1292,7 @@ def _legend(ctx: _Ctx, ruleset_title: str, out: list[str], caption: str | None =
         )
         parts.append(
             f'<g class="scalebar" data-unit="{"mm" if mm else "in"}" data-length="{length:g}">{segs}'
-            f'<text x="{_f(lx)}" y="{_f(y)}">{_a(label)}</text></g>'
+            f'<text x="{_f(lx)}" y="{_f(y)}" text-anchor="end">{_a(label)}</text></g>'
         )
         scale_w = x1 - bx + 10
     view = (

@@ -25,7 +25,7 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
-from battles import selectors, services
+from battles import display, selectors, services
 from battles.forms import (
     CampaignForm,
     CampaignSettingsForm,
@@ -648,6 +648,7 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
     rows = selectors.log_events_for(phase=chosen, viewer=viewer) if chosen else []
     orders = selectors.orders_for_viewer(phase=chosen, viewer=viewer) if chosen else []
     names = {s.id: s.name for s in rules.from_json(rules.BattleState, bat.state).ships}
+    ruleset = rules.get_ruleset(bat.campaign.ruleset)
     return render(
         request,
         "battles/battle_log.html",
@@ -658,7 +659,7 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
             "phases": phases,
             "phase": chosen,
             "entries": [(row, rules.from_json(Event, row.data)) for row in rows],
-            "orders": orders,
+            "orders": [(o, display.order_rows(ruleset, o.data, names)) for o in orders],
             "names": names,
             "edits": selectors.ship_edits_for(battle=bat, viewer=viewer),
         },
@@ -700,6 +701,8 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
         # A2: of an enemy ship, the hits the viewer's side scored on it, where the log shows them.
         rows = selectors.log_events_for_ship(battle=bat, viewer=viewer, ship_key=ship_key)
         hits = [r for r in rows if r.target_key == ship_key]
+    names = {s.id: s.name for s in rules.from_json(rules.BattleState, bat.state).ships}
+    sheet_rows, sheet_quiet = display.sheet_rows(ship.sheet, names)
     return render(
         request,
         "battles/ship.html",
@@ -711,7 +714,15 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
             "ship": ship,
             "side_name": next((sd.name for sd in bat.campaign.sides.all() if sd.key == ship.side), ship.side),
             "full": full,
-            "summary": rs.class_summary(ship.stats) if full else {},
+            "sheet_rows": sheet_rows,
+            "sheet_quiet": sheet_quiet,
+            "class_rows": display.field_rows(rs.class_schema(), ship.stats, names) if full else [],
+            "summary_rows": [
+                (display.key_label(k), display.value_text(v, names))
+                for k, v in rs.class_summary(ship.stats).items()
+            ]
+            if full
+            else [],
             "hits": hits,
             "edits": [
                 e for e in selectors.ship_edits_for(battle=bat, viewer=viewer) if e.battle_ship_id == bship.pk

@@ -23,13 +23,14 @@ from django.views.decorators.vary import vary_on_headers
 
 import rules
 from battles import map_services
+from battles.display import sheet_rows
 from battles.map_forms import ShipPlaceForm, TerrainPaintForm, order_data_from_query
 from battles.map_selectors import MapStep, map_ship_get, map_step_get
 from battles.mapsvg import FLAG_TEXT, gun_arcs, move_fields, move_preview, render_map
 from battles.models import Battle, BattleStatus
 from battles.selectors import Viewer, battle_get, order_get, phase_open_for, require_umpire
 from navalwar.errors import ApplicationError, add_to_form
-from rules.model import JSON, BattleState, Position, ShipState
+from rules.model import BattleState, Position, ShipState
 
 MAP_SIZE = 900
 
@@ -47,40 +48,6 @@ def _int_param(request: HttpRequest, name: str) -> int | None:
 def _map_url(battle: Battle, step: int, ship: str | None = None) -> str:
     url = reverse("battles:battle_map", args=[battle.pk]) + f"?step={step}"
     return url + (f"&ship={ship}" if ship else "")
-
-
-def _text(value: JSON, depth: int = 0) -> str:
-    """Return a sheet value as short text: yes/no, numbers without noise, objects as "key value" pairs."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return f"{value:g}"
-    if isinstance(value, dict):
-        return ", ".join(
-            f"{k.replace('_', ' ')} {_text(v, depth + 1)}"
-            for k, v in value.items()
-            if v not in (None, "", [], {})
-        )
-    if isinstance(value, list):
-        sep = "; " if any(isinstance(v, (dict, list)) for v in value) else ", "
-        more = " ..." if len(value) > 12 else ""
-        return sep.join(_text(v, depth + 1) for v in value[:12]) + more
-    return str(value)
-
-
-def _sheet_rows(sheet: dict[str, JSON]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
-    """Return a ship's sheet as (label, value) rows for the status panel, nested values as short text: the
-    rows that say something first, then those at nought or "no" (shown folded)."""
-    rows, quiet = [], []
-    for key in sorted(sheet):
-        value = sheet[key]
-        if value in (None, "", [], {}):
-            continue
-        target = quiet if value is False or (isinstance(value, (int, float)) and value == 0) else rows
-        target.append((key.replace("_", " "), _text(value)))
-    return rows, quiet
 
 
 def _position_text(ship: ShipState) -> str:
@@ -179,7 +146,8 @@ def _panel_context(request: HttpRequest, battle: Battle, viewer: Viewer) -> dict
         }
         for a in (gun_arcs(step.state, ship) if ship is not None and full else [])
     ]
-    sheet_rows, sheet_quiet = _sheet_rows(ship.sheet) if ship is not None else ([], [])
+    names = {s.id: s.name for s in step.state.ships}
+    rows, quiet = sheet_rows(ship.sheet, names) if ship is not None else ([], [])
     return {
         "battle": battle,
         "viewer": viewer,
@@ -188,8 +156,8 @@ def _panel_context(request: HttpRequest, battle: Battle, viewer: Viewer) -> dict
         "ship": ship,
         "full": full,
         "own": ship is not None and (viewer.side_key is None or ship.side == viewer.side_key),
-        "sheet_rows": sheet_rows,
-        "sheet_quiet": sheet_quiet,
+        "sheet_rows": rows,
+        "sheet_quiet": quiet,
         "position": _position_text(ship) if ship is not None else "",
         "ship_state": _state_text(ship) if ship is not None else "",
         "arcs": arcs,
@@ -198,10 +166,11 @@ def _panel_context(request: HttpRequest, battle: Battle, viewer: Viewer) -> dict
         "map_url": reverse("battles:battle_map", args=[battle.pk]),
         "svg_url": reverse("battles:battle_map_svg", args=[battle.pk]) + f"?step={step.index}",
         "nav": {
-            "first": _map_url(battle, 0, selected_key),
+            # None at the step itself: the page shows a disabled button, as for prev/next
+            "first": _map_url(battle, 0, selected_key) if step.index != 0 else None,
             "prev": _map_url(battle, step.prev, selected_key) if step.prev is not None else None,
             "next": _map_url(battle, step.next, selected_key) if step.next is not None else None,
-            "last": _map_url(battle, step.last, selected_key),
+            "last": _map_url(battle, step.last, selected_key) if step.index != step.last else None,
         },
         "side_name": next((s.name for s in step.state.sides if s.key == viewer.side_key), ""),
     }

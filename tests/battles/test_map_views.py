@@ -148,7 +148,7 @@ def test_selecting_own_ship_shows_sheet_arcs_and_enemy_only_what_is_known() -> N
     html = client.get(map_url(game.battle, step=0, ship="kgv")).content.decode()
     assert '<section class="ship-card"' in html and "Status sheet" in html and "your ship" in html
     assert "forward: 6 hexes" in html and "starboard: 6 hexes" in html
-    assert '<th scope="row">protection</th><td>9</td>' in html
+    assert '<th scope="row">Protection</th><td>9</td>' in html
     root = svg_of(html)
     arcs = root.find(".//svg:g[@class='arcs']", NS)
     assert arcs is not None and arcs.get("data-ship") == "kgv"
@@ -157,7 +157,7 @@ def test_selecting_own_ship_shows_sheet_arcs_and_enemy_only_what_is_known() -> N
     assert "enemy: what your side knows" in enemy and "Known to your side" in enemy
     card = enemy.split('<section class="ship-card"')[1].split("</section>")[0]
     # ultra_simple's public_sheet (A2): the damage scored on her, not her protection
-    assert '<th scope="row">damage</th><td>0</td>' in card and "protection" not in card
+    assert '<th scope="row">Damage</th><td>0</td>' in card and "Protection" not in card
     assert svg_of(enemy).find(".//svg:g[@class='arcs']", NS) is None
     assert "Preview a move" not in enemy
 
@@ -342,3 +342,28 @@ def test_setup_paints_a_table_shoal_for_sail() -> None:
     assert no_depth.status_code == 400 and "depth in fathoms" in no_depth.content.decode()
     html = umpire.get(setup_url(game.battle)).content.decode()
     assert "Middle Ground" in html
+
+
+def test_first_and_last_are_disabled_at_the_first_and_last_step(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """QA britain_ultra_simple-12: at "step 0 of 0" First and Last looked clickable (links to this step)."""
+    game = scenario_campaign()
+    client = client_for(game.players["britain"])
+    only = client.get(map_url(game.battle)).content.decode()
+    assert "step 0 of 0" in only
+    assert '<span class="button button--small is-disabled" aria-disabled="true">&laquo; First</span>' in only
+    assert '<span class="button button--small is-disabled" aria-disabled="true">Last &raquo;</span>' in only
+    assert 'data-replay="first"' not in only and 'data-replay="last"' not in only
+
+    resolve_phases(game, 1, django_capture_on_commit_callbacks)
+    first = client.get(map_url(game.battle, step=0)).content.decode()
+    assert (
+        'data-replay="first"' not in first
+        and f'data-replay="last" href="{map_url(game.battle, step=1)}"' in first
+    )
+    last = client.get(map_url(game.battle, step=1)).content.decode()
+    assert (
+        f'data-replay="first" href="{map_url(game.battle, step=0)}"' in last
+        and 'data-replay="last"' not in last
+    )

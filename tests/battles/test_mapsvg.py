@@ -88,7 +88,8 @@ def test_scenario_map_structure_per_viewer(key: str) -> None:
         fr = frame_for(state.map, 900)
         vb = [float(v) for v in root.get("viewBox", "").split()]
         assert vb[:3] == [0, 0, pytest.approx(fr.width, abs=0.05)] and vb[3] > fr.height
-        assert max(fr.map_w, fr.map_h) == pytest.approx(900 - 2 * 26)  # fitted into 900 x 900
+        # fitted into 900 x 900: 26 px round the map, more left of a table's rulers if their labels need it
+        assert max(fr.left + fr.map_w + 26, fr.map_h + 2 * 26) == pytest.approx(900)
         assert root.get("role") == "img"
         assert root.find("svg:title", NS) is not None and root.find("svg:desc", NS) is not None
         seen = {s.id: s for s in rs.view_for(state, viewer).ships if s.status != "withdrawn"}
@@ -629,3 +630,28 @@ def test_table_terrain_largest_first_with_depths_and_names() -> None:
     assert battery is not None and battery.get("data-side") == "red"
     assert battery.find("svg:title", NS).text == "Battery: Fort Pike, Red, 4 guns"  # type: ignore[union-attr]
     assert battery.find("svg:rect", NS).get("fill") == "#8c1c13"  # type: ignore[union-attr]
+
+
+def test_sail_rulers_and_scale_label_have_room() -> None:
+    """QA b-sail-s1.png: on the 2400 x 1800 mm table the left ruler's "1000" lost its first digit to the SVG's
+    edge (labels ended 6 px left of a map 26 px in) and "500 mm = 5000 m" ran into the legend's border."""
+    state = opening("sail_constitution_vs_guerriere_1812")
+    root = parse(render_map(state, viewer_side=None))
+    fr = frame_for(state.map, 900)
+    left_labels = [
+        t for t in root.iterfind(".//svg:g[@class='ruler']/svg:text", NS) if t.get("text-anchor") == "end"
+    ]
+    assert [t.text for t in left_labels] == ["500", "1000", "1500"]
+    for t in left_labels:
+        # 5.8 px a digit of the 9 px font, 3 px to spare at the SVG's left edge
+        assert float(t.get("x", "")) - 5.8 * len(t.text or "") >= 3, t.text
+    assert fr.left == pytest.approx(5.8 * 4 + 6 + 3)  # room for the map height's 4 digits
+    bar = root.find(".//svg:g[@class='scalebar']", NS)
+    assert bar is not None
+    label = bar.find("svg:text", NS)
+    assert label is not None and label.text == "500 mm = 5000 m" and label.get("text-anchor") == "end"
+    assert float(label.get("x", "")) == pytest.approx(fr.width - 26 - 10)  # 10 px inside the legend's border
+    right_of_bar = max(
+        float(r.get("x", "")) + float(r.get("width", "")) for r in bar.iterfind("svg:rect", NS)
+    )
+    assert right_of_bar <= float(label.get("x", "")) - 7.2 * len(label.text) - 8 + 0.05

@@ -513,8 +513,8 @@ def test_log_shows_rolls_and_the_seed_after_resolution(
     assert fires  # at 5-6 hexes some ship always has a target (the seed is random: which ones varies)
     for fire in fires:
         rolls = ", ".join(f"{r['die']} {r['value']}" for r in fire.data["rolls"])
-        assert f'<td class="mono">{rolls}</td>' in html
-        assert f"<td>{fire.data['needed']}+</td>" in html
+        assert f'<td class="mono" data-label="Dice">{rolls}</td>' in html
+        assert f'<td data-label="Needed">{fire.data["needed"]}+</td>' in html
         assert escape(fire.data["modifiers"][0]["label"]) in html
     assert (
         _client(game.players["germany"])
@@ -547,9 +547,10 @@ def test_ship_sheets_full_for_own_side_public_for_the_enemy(game: Any) -> None:
     own = _html(client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])))
     enemy = _html(client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "bismarck"])))
 
-    assert "Status sheet" in own and "<th>protection</th>" in own and "<th>tonnage</th>" in own
-    assert "What your side knows" in enemy and "<th>damage</th>" in enemy
-    assert "<th>protection</th>" not in enemy and "<th>tonnage</th>" not in enemy
+    assert "Status sheet" in own and '<th scope="row">Protection</th>' in own
+    assert '<th scope="row">Standard tonnage</th><td>36727 tons</td>' in own
+    assert "What your side knows" in enemy and '<th scope="row">Damage</th>' in enemy
+    assert "Protection" not in enemy and "tonnage" not in enemy
     assert client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "nope"])).status_code == 404
 
 

@@ -1,0 +1,110 @@
+"""Ship sheets and orders as readable text, for the map's ship card, the ship sheet page and the turn log.
+
+One place for the wording: ``value_text`` turns a JSON value of a sheet or an order into short words (yes/no,
+numbers without noise such as ``310`` for ``310.0``, ship keys as ship names, objects as "key value" pairs);
+``sheet_rows`` and ``order_rows`` give (label, value) rows. Order labels and units come from the rule set's
+``order_types`` field specs (rules.model.FieldSpec); the rule sets have no labels for their sheet keys, so a
+sheet key is shown as words (``guns_lost`` -> ``Guns lost``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from rules.base import RuleSet
+from rules.model import JSON, FieldSpec
+
+_KEYWORD = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)+")
+"""A value written as a key (``keep_afloat``): shown as words."""
+
+EMPTY: tuple[JSON, ...] = (None, "", [], {})
+"""Values that say nothing: the rows of these are left out."""
+
+
+def key_label(key: str) -> str:
+    """Return a sheet or order key as a label: ``guns_lost`` -> ``Guns lost``."""
+    words = key.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def value_text(value: JSON, names: Mapping[str, str] | None = None, depth: int = 0) -> str:
+    """Return a sheet or order value as short text.
+
+    ``True``/``False`` -> ``yes``/``no``; ``None`` -> ``-``; floats with ``:g`` (``27.0`` -> ``27``); a string
+    that is a key of ``names`` (ship id -> ship name) -> the ship's name, one written as a key in words
+    (``keep_afloat`` -> ``keep afloat``); objects as ``"key value"`` pairs
+    without their empty values (keys that are ship ids named too); lists joined with ", " (``"; "`` when
+    they hold objects), at most 12 items then `` ...``.
+    """
+    names = names or {}
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, dict):
+        return ", ".join(
+            f"{names.get(k) or k.replace('_', ' ')} {value_text(v, names, depth + 1)}"
+            for k, v in value.items()
+            if v not in EMPTY
+        )
+    if isinstance(value, list):
+        sep = "; " if any(isinstance(v, (dict, list)) for v in value) else ", "
+        more = " ..." if len(value) > 12 else ""
+        return sep.join(value_text(v, names, depth + 1) for v in value[:12]) + more
+    if isinstance(value, str):
+        if value in names:
+            return names[value]
+        return value.replace("_", " ") if _KEYWORD.fullmatch(value) else value
+    return str(value)
+
+
+def sheet_rows(
+    sheet: Mapping[str, JSON], names: Mapping[str, str] | None = None
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """Return a ship's sheet as (label, value) rows, sorted by key, empty values left out: the rows that say
+    something first, then those at nought or "no" (the pages show these folded)."""
+    rows: list[tuple[str, str]] = []
+    quiet: list[tuple[str, str]] = []
+    for key in sorted(sheet):
+        value = sheet[key]
+        if value in EMPTY:
+            continue
+        target = quiet if value is False or (isinstance(value, (int, float)) and value == 0) else rows
+        target.append((key_label(key), value_text(value, names)))
+    return rows, quiet
+
+
+def _field_text(spec: FieldSpec | None, value: JSON, names: Mapping[str, str]) -> str:
+    text = value_text(value, names)
+    if spec is None:
+        return text
+    if spec.unit and isinstance(value, (int, float)) and not isinstance(value, bool):
+        text = f"{text} {spec.unit}"
+    return text
+
+
+def field_rows(
+    fields: tuple[FieldSpec, ...], data: Mapping[str, JSON], names: Mapping[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """Return ``data`` as (label, value) rows in the order of ``fields`` (rules.model.FieldSpec), empty
+    values left out: the spec's label, the value with its unit (``27 knots``), ship ids as ship names. Keys
+    without a spec follow, sorted and labelled from the key."""
+    names = names or {}
+    specs = {f.name: f for f in fields}
+    keys = [k for k in specs if k in data] + sorted(k for k in data if k not in specs)
+    return [
+        (specs[k].label if k in specs else key_label(k), _field_text(specs.get(k), data[k], names))
+        for k in keys
+        if data[k] not in EMPTY
+    ]
+
+
+def order_rows(
+    ruleset: RuleSet, data: Mapping[str, JSON], names: Mapping[str, str] | None = None
+) -> list[tuple[str, str]]:
+    """Return an order's payload as (label, value) rows by the rule set's order fields (``order_fields()``),
+    e.g. ww2_jackson ``{"speed": 27.0}`` -> ``[("Speed", "27 knots")]``; see :func:`field_rows`."""
+    return field_rows(ruleset.order_fields(), data, names)

@@ -1,0 +1,105 @@
+"""Orders and ship sheets in words (battles/display.py): the turn log's Orders table and the ship sheet page
+show the rule set's labels and formatted values, not JSON (QA: ww2-log-s0.png, ww2-hood-s0.png)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+import rules
+from battles import display, services
+from tests.factories import scenario_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fast_hashing(settings: Any) -> None:
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_value_text_formats_booleans_numbers_ship_keys_and_objects() -> None:
+    names = {"bismarck": "Bismarck"}
+    assert display.value_text(True) == "yes" and display.value_text(False) == "no"
+    assert display.value_text(310.0) == "310" and display.value_text(6.75) == "6.75"
+    assert display.value_text("bismarck", names) == "Bismarck"
+    assert (
+        display.value_text({"course": 310.0, "speed": 27.0, "aa": 0, "fires": []})
+        == "course 310, speed 27, aa 0"
+    )
+    assert display.value_text({"bismarck": 2}, names) == "Bismarck 2"
+    assert display.value_text([2, 2]) == "2, 2"
+    assert display.value_text("keep_afloat") == "keep afloat" and display.value_text("Fire aft") == "Fire aft"
+
+
+def test_order_rows_use_the_rule_sets_labels_and_units_and_skip_empty_fields() -> None:
+    ww2 = rules.get_ruleset("ww2_jackson")
+    data = {
+        "course": 310.0,
+        "speed": 27.0,
+        "cleared_for_action": True,
+        "damage_preference": "keep_afloat",
+        "target_main": "bismarck",
+        "searchlight": "",
+        "dc_area": "",
+    }
+    assert display.order_rows(ww2, data, {"bismarck": "Bismarck"}) == [
+        ("Course", "310 degrees"),
+        ("Speed", "27 knots"),
+        ("Main battery target", "Bismarck"),
+        ("Cleared for action", "yes"),
+        ("Damage allocation", "keep afloat"),
+    ]
+
+
+def test_the_log_shows_orders_as_labelled_text_not_json() -> None:
+    game = scenario_campaign("denmark_strait_1941")
+    services.orders_submit(
+        phase=game.phase,
+        user=game.umpire,
+        ship_key="hood",
+        data={
+            "course": 310,
+            "speed": 27,
+            "target_main": "bismarck",
+            "searchlight": "",
+            "cleared_for_action": True,
+            "damage_preference": "keep_afloat",
+        },
+    )
+    html = _client(game.umpire).get(reverse("battles:battle_log", args=[game.battle.pk]) + "?phase=1")
+    page = html.content.decode()
+
+    orders = page.split('<table class="orders-table">')[1].split("</table>")[0]
+    assert "<dt>Course</dt><dd>310 degrees</dd>" in orders
+    assert "<dt>Speed</dt><dd>27 knots</dd>" in orders
+    assert "<dt>Main battery target</dt><dd>Bismarck</dd>" in orders
+    assert "<dt>Cleared for action</dt><dd>yes</dd>" in orders
+    assert "<dt>Damage allocation</dt><dd>keep afloat</dd>" in orders
+    assert "{" not in orders and "cleared_for_action" not in orders and "Searchlight on" not in orders
+
+
+def test_the_ww2_ship_sheet_shows_labels_and_words_not_keys_and_json() -> None:
+    game = scenario_campaign("denmark_strait_1941")
+    page = _client(game.players["britain"]).get(reverse("battles:ship_sheet", args=[game.battle.pk, "hood"]))
+    html = page.content.decode()
+
+    sheet = html.split("<h2>Status sheet</h2>")[1].split('<h2 class="section-gap">Class</h2>')[0]
+    assert '<th scope="row">Max speed</th><td>27</td>' in sheet
+    assert '<th scope="row">Preference</th><td>keep afloat</td>' in sheet
+    assert '<th scope="row">Marked</th><td>aa 0, above 0, above armoured 0, underwater 0' in sheet
+    assert '<th scope="row">Cleared</th><td>yes</td>' in sheet
+    assert '<th scope="row">Loaded</th><td>2, 2</td>' in sheet
+    # empty lists and objects are left out, the rows at nought folded
+    assert "Guns lost" not in sheet and "Helm" not in sheet and "Conditions" not in sheet
+    assert '<th scope="row">Reloads</th><td>0</td>' in sheet.split('<details class="sheet-quiet">')[1]
+    assert "[" not in sheet and "{" not in sheet and "GUNS_LOST" not in sheet and "guns_lost" not in sheet
