@@ -33,7 +33,7 @@ def value_text(value: JSON, names: Mapping[str, str] | None = None, depth: int =
 
     ``True``/``False`` -> ``yes``/``no``; ``None`` -> ``-``; floats with ``:g`` (``27.0`` -> ``27``); a string
     that is a key of ``names`` (ship id -> ship name) -> the ship's name, one written as a key in words
-    (``keep_afloat`` -> ``keep afloat``); objects as ``"key value"`` pairs
+    (``keep_afloat`` -> ``keep afloat``); objects as ``"key value"`` pairs sorted by key
     without their empty values (keys that are ship ids named too); lists joined with ", " (``"; "`` when
     they hold objects), at most 12 items then `` ...``.
     """
@@ -47,7 +47,7 @@ def value_text(value: JSON, names: Mapping[str, str] | None = None, depth: int =
     if isinstance(value, dict):
         return ", ".join(
             f"{names.get(k) or k.replace('_', ' ')} {value_text(v, names, depth + 1)}"
-            for k, v in value.items()
+            for k, v in sorted(value.items())  # sorted: PostgreSQL's jsonb keeps no key order
             if v not in EMPTY
         )
     if isinstance(value, list):
