@@ -309,6 +309,7 @@ def check_what_the_player_sees(
     public sheet, each exactly as A2 allows ``player``'s side."""
     import rules
     from battles import selectors, services
+    from battles.display import EMPTY, key_label
     from battles.models import Battle, Phase
 
     page = player.page
@@ -346,7 +347,8 @@ def check_what_the_player_sees(
         page.goto(f"{base}/battles/{battle_id}/ships/{mine.id}/")
         page.wait_for_selector("h2:text('Status sheet')")
         rows = set(page.locator("main th").all_text_contents())
-        assert set(mine.sheet) <= rows, mine.id
+        # every entry that says something, under its label (battles.display: "guns_lost" -> "Guns lost")
+        assert {key_label(k) for k, v in mine.sheet.items() if v not in EMPTY} <= rows, mine.id
         if index == 0:
             shots(page, f"{label}-own-sheet")
 
@@ -357,8 +359,8 @@ def check_what_the_player_sees(
     public = set(enemy.sheet)  # the view's copy: rules' public_sheet (A2)
     hidden = set(state.ship(enemy.id).sheet) - public
     assert hidden, "the test needs a field the rules keep from the enemy"
-    assert rows == public
-    assert not hidden & rows
+    assert rows == {key_label(k) for k, v in enemy.sheet.items() if v not in EMPTY}
+    assert not {key_label(k) for k in hidden} & rows
     assert page.locator("text=Status sheet").count() == 0
     shots(page, f"{label}-enemy-sheet")
 
