@@ -108,3 +108,27 @@ def order_rows(
     """Return an order's payload as (label, value) rows by the rule set's order fields (``order_fields()``),
     e.g. ww2_jackson ``{"speed": 27.0}`` -> ``[("Speed", "27 knots")]``; see :func:`field_rows`."""
     return field_rows(ruleset.order_fields(), data, names)
+
+
+def change_rows(
+    before: Mapping[str, JSON], after: Mapping[str, JSON], names: Mapping[str, str] | None = None
+) -> list[tuple[str, str, str]]:
+    """Return what an edit changed as (label, before, after) rows, sorted by key: the keys whose values
+    differ (a key only on one side, or an empty value, shows ``-``). A repair record's
+    ``{"status": ..., "sheet": {...}}`` is read with the sheet's keys at the top level, so
+    ``{"sheet": {"hull": 3}}`` -> ``[("Hull", "3", ...)]``.
+    """
+
+    def flat(record: Mapping[str, JSON]) -> dict[str, JSON]:
+        out = {k: v for k, v in record.items() if k != "sheet"}
+        sheet = record.get("sheet")
+        if isinstance(sheet, dict):
+            out.update(sheet)
+        return out
+
+    old, new = flat(before), flat(after)
+    return [
+        (key_label(k), value_text(old.get(k), names) or "-", value_text(new.get(k), names) or "-")
+        for k in sorted(old.keys() | new.keys())
+        if old.get(k) != new.get(k)
+    ]

@@ -414,10 +414,13 @@ def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpR
                 return redirect("battles:campaign_ship", camp.pk, cship.pk)
         except ApplicationError as error:
             add_to_form(form, error)
+    repairs = list(cship.repairs.select_related("umpire"))
+    for r in repairs:
+        r.changes = display.change_rows(r.before, r.after)  # type: ignore[attr-defined]
     return render(
         request,
         "battles/campaign_ship.html",
-        {"campaign": camp, "cship": cship, "form": form, "players": players, "repairs": cship.repairs.all()},
+        {"campaign": camp, "cship": cship, "form": form, "players": players, "repairs": repairs},
     )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django import template
@@ -32,11 +31,6 @@ def rolls(event: Any) -> str:
 def modifiers(event: Any) -> str:
     """Return an event's modifiers as text, e.g. ``long range -1; target at 25 kn -1``."""
     return "; ".join(f"{m.label} {m.value:+g}" for m in getattr(event, "modifiers", ()))
-
-
-@register.filter
-def pretty_json(value: Any) -> str:
-    return json.dumps(value, indent=1, sort_keys=True)
 
 
 @register.filter

@@ -104,3 +104,15 @@ def test_the_ww2_ship_sheet_shows_labels_and_words_not_keys_and_json() -> None:
     assert "Guns lost" not in sheet and "Helm" not in sheet and "Conditions" not in sheet
     assert '<th scope="row">Reloads</th><td>0</td>' in sheet.split('<details class="sheet-quiet">')[1]
     assert "[" not in sheet and "{" not in sheet and "GUNS_LOST" not in sheet and "guns_lost" not in sheet
+
+
+def test_change_rows_list_only_what_changed_with_sheet_keys_at_the_top() -> None:
+    before = {"status": "damaged", "sheet": {"damage": 4, "guns_lost": ["A"], "protection": 9}}
+    after = {"status": "active", "sheet": {"damage": 0, "guns_lost": [], "protection": 9, "refit": True}}
+    assert display.change_rows(before, after) == [
+        ("Damage", "4", "0"),
+        ("Guns lost", "A", "-"),
+        ("Refit", "-", "yes"),
+        ("Status", "damaged", "active"),
+    ]
+    assert display.change_rows(after, after) == []

@@ -3,6 +3,7 @@ umpire tools. Plain posts (no JavaScript) and htmx partials."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -377,6 +378,32 @@ def test_umpire_repairs_and_assigns_on_the_ship_page(game: Any) -> None:
     assert kgv.commander == game.players["britain"]
     assert kgv.repairs.get().reason == "Dry dock"
     assert _client(game.players["britain"]).get(url).status_code == 403
+
+
+def test_ship_page_lists_what_a_repair_changed_in_words(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    kgv = game.campaign.ships.get(ship__name="King George V")
+    url = reverse("battles:campaign_ship", args=[game.campaign.pk, kgv.pk])
+    client = _client(game.umpire)
+    sheet = dict(kgv.sheet, damage=4, guns_lost=["A turret"])
+    client.post(
+        url, {"action": "repair", "status": "active", "sheet": json.dumps(sheet), "reason": "Shell hits"}
+    )
+    client.post(
+        url,
+        {
+            "action": "repair",
+            "status": "active",
+            "sheet": json.dumps(dict(sheet, damage=0, guns_lost=[])),
+            "reason": "Dry dock",
+        },
+    )
+
+    html = _html(client.get(url))
+    dock = html.split("Dry dock", 1)[1]
+    assert '<th scope="row">Damage</th><td>4</td><td>0</td>' in dock
+    assert '<th scope="row">Guns lost</th><td>A turret</td><td>-</td>' in dock
+    assert '"damage"' not in html  # the sheets are not printed as JSON
 
 
 # --- battle page, orders, ready --------------------------------------------------------------------------
