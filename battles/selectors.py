@@ -459,3 +459,13 @@ def settings_change_summary(*, campaign: Campaign, old: dict[str, Any], new: dic
             + ". Phases opened from now on use them, in running battles too."
         )
     return lines
+
+
+def ships_in_live_battles(*, campaign: Campaign) -> dict[int, Battle]:
+    """Return the campaign's ships now in a battle in set-up or active, as campaign-ship id -> battle: the
+    new-battle page shows them as busy (NW-CAMP-02, one battle at a time)."""
+    live = (BattleStatus.SETUP, BattleStatus.ACTIVE)
+    rows = BattleShip.objects.filter(battle__campaign=campaign, battle__status__in=live).select_related(
+        "battle"
+    )
+    return {bs.campaign_ship_id: bs.battle for bs in rows}

@@ -307,6 +307,10 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 if not request.POST.get(f"use_{cs.pk}"):
                     continue
                 a, b = request.POST.get(f"a_{cs.pk}", ""), request.POST.get(f"b_{cs.pk}", "")
+                if not a.strip() or not b.strip():
+                    axes = "q and r" if hexes else "x and y"
+                    errors.append(f"{cs.ship.name} is in the battle: give her a starting position ({axes}).")
+                    continue
                 position = Hex(q=int(a), r=int(b)) if hexes else Point(x=_finite(a), y=_finite(b))
                 placements.append(
                     services.Placement(
@@ -362,12 +366,27 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 errors.append(_error_message(error))
             else:
                 return redirect("battles:battle", battle.pk)
+    busy = selectors.ships_in_live_battles(campaign=camp)
+    posted = request.method == "POST"
+    rows = [
+        {
+            "cs": cs,
+            "busy": busy.get(cs.pk),
+            # A ship in another live battle starts unticked (NW-CAMP-02); a refused post keeps what was typed.
+            "use": bool(request.POST.get(f"use_{cs.pk}")) if posted else cs.pk not in busy,
+            "a": request.POST.get(f"a_{cs.pk}", ""),
+            "b": request.POST.get(f"b_{cs.pk}", ""),
+            "heading": request.POST.get(f"heading_{cs.pk}", "0"),
+            "speed": request.POST.get(f"speed_{cs.pk}", "0"),
+        }
+        for cs in ships
+    ]
     return render(
         request,
         "battles/battle_new.html",
         {
             "campaign": camp,
-            "ships": ships,
+            "rows": rows,
             "hexes": hexes,
             "ruleset": rs,
             "errors": errors,

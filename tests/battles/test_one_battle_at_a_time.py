@@ -184,3 +184,45 @@ def test_rolling_back_a_finished_battle_whose_ships_are_free_reopens_it(
 
     game.battle.refresh_from_db()
     assert (game.battle.status, phase.number, phase.status) == ("active", 1, "open")
+
+
+def test_the_battle_form_shows_busy_ships_unticked_with_their_battle(game: Any) -> None:
+    url = reverse("battles:battle_new", args=[game.campaign.pk])
+    cs = CampaignShip.objects.get(campaign=game.campaign, ship__name="Bismarck")
+
+    html = _client(game.umpire).get(url).content.decode()
+
+    row = html.split(f'name="use_{cs.pk}"', 1)[1].split("</tr>", 1)[0]
+    assert not row.startswith(' aria-label="Bismarck in battle" checked')
+    assert 'in <a href="/battles/' in row and "(active): a ship fights one battle at a time" in row
+    services.battle_end(battle=game.battle, user=game.umpire)
+    html = _client(game.umpire).get(url).content.decode()
+    assert f'name="use_{cs.pk}" aria-label="Bismarck in battle" checked>' in html
+
+
+def test_a_refused_battle_form_keeps_what_the_umpire_typed(game: Any) -> None:
+    cs = CampaignShip.objects.get(campaign=game.campaign, ship__name="Bismarck")
+    data = {"name": "Ambush", f"use_{cs.pk}": "on", f"a_{cs.pk}": 3, f"b_{cs.pk}": 4, f"heading_{cs.pk}": 60}
+
+    html = (
+        _client(game.umpire)
+        .post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+        .content.decode()
+    )
+
+    assert f'name="use_{cs.pk}" aria-label="Bismarck in battle" checked>' in html
+    assert f'name="a_{cs.pk}" type="number" step="any" value="3"' in html
+    assert f'name="b_{cs.pk}" type="number" step="any" value="4"' in html
+    assert f'name="heading_{cs.pk}" type="number" step="any" value="60"' in html
+
+
+def test_a_ticked_ship_without_a_position_is_named_in_the_error(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    cs = CampaignShip.objects.get(campaign=game.campaign, ship__name="Rodney")
+    data = {"name": "Ambush", f"use_{cs.pk}": "on", f"a_{cs.pk}": "", f"b_{cs.pk}": 4}
+
+    response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+
+    assert response.status_code == 200
+    assert "Rodney is in the battle: give her a starting position (q and r)." in response.content.decode()
+    assert Battle.objects.count() == 1
