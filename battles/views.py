@@ -387,6 +387,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
         {
             "campaign": camp,
             "rows": rows,
+            "busy_count": sum(1 for r in rows if r["busy"]),
             "hexes": hexes,
             "ruleset": rs,
             "errors": errors,
