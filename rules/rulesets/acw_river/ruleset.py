@@ -324,8 +324,55 @@ def is_ram(stats: Mapping[str, JSON]) -> bool:
 
 def fire_dice(ship: ShipState, arc: str) -> int:
     """Return the D6 an arc fires (A04): front, either side, rear."""
-    key = "fire_side" if arc in ("port", "starboard") else f"fire_{arc}"
-    return _int(ship.stats.get(key))
+    dice = class_facts(ship.stats).fire.get(arc)
+    if dice is not None:
+        return dice
+    return _int(ship.stats.get(f"fire_{arc}"))
+
+
+@dataclass(frozen=True, slots=True)
+class ClassFacts:
+    """The figures of a class that a phase reads again and again, read once from its stats JSON."""
+
+    length: int
+    """Hexes the vessel occupies (A14): the ``hexes`` stat, 1 when absent."""
+    fire: Mapping[str, int]
+    """D6 fired by each arc (A04): ``front``, ``port`` and ``starboard`` (``fire_side``), ``rear``."""
+    ram: bool
+    """The vessel mounts a ram (:func:`is_ram`, line 11)."""
+    protection: str
+    """Protection class (:func:`protection_of`, section 2)."""
+
+
+def class_facts(stats: Mapping[str, JSON]) -> ClassFacts:
+    """Return the :class:`ClassFacts` of a class's stats, remembered by the stats object (by identity).
+
+    A ship's stats are not changed during a battle (a transport that unloads gets a new sheet, not new
+    stats), and the ships of one class in a scenario share one dict. An entry holds the stats object
+    itself, so its id() cannot be reused while the entry lives.
+    """
+    hit = _FACTS_CACHE.get(id(stats))
+    if hit is not None and hit[0] is stats:
+        return hit[1]
+    side = _int(stats.get("fire_side"))
+    facts = ClassFacts(
+        length=_int(stats.get("hexes"), 1),
+        fire={
+            "front": _int(stats.get("fire_front")),
+            "port": side,
+            "starboard": side,
+            "rear": _int(stats.get("fire_rear")),
+        },
+        ram=is_ram(stats),
+        protection=protection_of(stats),
+    )
+    if len(_FACTS_CACHE) > 2048:
+        _FACTS_CACHE.clear()
+    _FACTS_CACHE[id(stats)] = (stats, facts)
+    return facts
+
+
+_FACTS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassFacts]] = {}
 
 
 def pose_of(ship: ShipState) -> Pose:
@@ -336,19 +383,28 @@ def pose_of(ship: ShipState) -> Pose:
 
 def hexes_of(ship: ShipState) -> list[Hex]:
     """Return the hexes the ship occupies (A14)."""
+    return list(ship_hexes(ship))
+
+
+def ship_hexes(ship: ShipState) -> tuple[Hex, ...]:
+    """Return the hexes the ship occupies (A14), as :func:`hexes_of` but a tuple that may be shared."""
+    length = class_facts(ship.stats).length
+    if length <= 1:
+        return (pose_of(ship)[0],)
     hit = _HEXES_CACHE.get(id(ship))
     if hit is not None and hit[0] is ship:
-        return list(hit[1])
-    out = footprint(pose_of(ship), _int(ship.stats.get("hexes"), 1))
+        return hit[1]
+    out = tuple(footprint(pose_of(ship), length))
     if len(_HEXES_CACHE) > 2048:
         _HEXES_CACHE.clear()
-    _HEXES_CACHE[id(ship)] = (ship, tuple(out))
+    _HEXES_CACHE[id(ship)] = (ship, out)
     return out
 
 
 _HEXES_CACHE: dict[int, tuple[ShipState, tuple[Hex, ...]]] = {}
-"""Footprints by ShipState (immutable): fire, arcs and order checks ask for each ship's many times a phase. An
-entry holds the ship itself, so its id() cannot be reused while the entry lives."""
+"""Footprints by ShipState (immutable) of vessels longer than a hex: fire, arcs and order checks ask for each
+ship's many times a phase. An entry holds the ship itself, so its id() cannot be reused while the entry
+lives."""
 
 
 def remaining(ship: ShipState) -> int:
@@ -373,7 +429,7 @@ class _Ctx:
     def __post_init__(self) -> None:
         for s in self.ships.values():
             if s.active:
-                for h in hexes_of(s):
+                for h in ship_hexes(s):
                     self.occ[h] = s.id
 
     @property
@@ -384,12 +440,12 @@ class _Ctx:
         """Store a changed ship, keeping the occupancy map in step (sunk or gone ships leave it)."""
         old = self.ships.get(ship.id)
         if old is not None and isinstance(old.position, Hex):
-            for h in hexes_of(old):
+            for h in ship_hexes(old):
                 if self.occ.get(h) == ship.id:
                     del self.occ[h]
         self.ships[ship.id] = ship
         if ship.active:
-            for h in hexes_of(ship):
+            for h in ship_hexes(ship):
                 self.occ[h] = ship.id
 
     def taken(self, h: Hex, me: str) -> bool:
@@ -561,7 +617,7 @@ class AcwRiver(RuleSet):
         occ: dict[Hex, str] = {}
         for s in ships:
             if s.active:
-                for x in hexes_of(s):
+                for x in ship_hexes(s):
                     occ[x] = s.id
         self._occ_cache = (ships, occ)
         return occ
@@ -589,7 +645,7 @@ class AcwRiver(RuleSet):
             return None
         ships = state.ship_map()
         t = ships.get(str(tid))
-        if t is None or not t.active or nearest_distance(hexes_of(ship), hexes_of(t)) > 1:
+        if t is None or not t.active or nearest_distance(ship_hexes(ship), ship_hexes(t)) > 1:
             return None
         return t
 
@@ -613,9 +669,10 @@ class AcwRiver(RuleSet):
 
     def target_of(self, state: BattleState, target_id: str) -> ShipState | TerrainFeature | None:
         """Return the ship or the battery, fort or mine with this id."""
-        for s in state.ships:
-            if s.id == target_id:
-                return s
+        try:
+            return state.ship(target_id)  # the state's own index by id, kept for its ships tuple
+        except KeyError:
+            pass
         for t in state.terrain:
             if t.kind in ("battery", "fort", "mine") and t.props.get("id") == target_id:
                 return t
@@ -671,7 +728,7 @@ class AcwRiver(RuleSet):
                 elif not tgt.active:
                     err("ram", f"{tgt.name} is {tgt.status}.")
                 else:
-                    gap = nearest_distance(hexes_of(ship), hexes_of(tgt))
+                    gap = nearest_distance(ship_hexes(ship), ship_hexes(tgt))
                     reach = self.move_points(ship, False) + _int(tgt.sheet.get("speed_forward"))
                     if gap > reach:
                         err("ram", f"{tgt.name} is {gap} hexes away: out of reach this move.")
@@ -698,7 +755,7 @@ class AcwRiver(RuleSet):
                 return f"{tgt.name} is on your side."
             if not tgt.active:
                 return f"{tgt.name} is {tgt.status}."
-            gap = nearest_distance(hexes_of(ship), hexes_of(tgt))
+            gap = nearest_distance(ship_hexes(ship), ship_hexes(tgt))
             slack = mp + _int(tgt.sheet.get("speed_forward"))
         else:
             if tgt.visible_to is not None and ship.side not in tgt.visible_to:
@@ -709,7 +766,7 @@ class AcwRiver(RuleSet):
                 return f"{tgt.props.get('name') or tid} is on your side."
             if tgt.kind != "mine" and self._silenced(tgt):
                 return f"{tgt.props.get('name') or tid} is silenced."
-            gap = min(hex_distance(h, cast(Hex, tgt.position)) for h in hexes_of(ship))
+            gap = min(hex_distance(h, cast(Hex, tgt.position)) for h in ship_hexes(ship))
             slack = mp
         if gap > T.MAX_RANGE + slack:
             return f"Target {gap} hexes away: beyond 10 hexes even after moving (A05)."
@@ -742,7 +799,7 @@ class AcwRiver(RuleSet):
         free = self._free_fn(state, ship)
         pose = pose_of(ship)
         n = 0
-        length = _int(ship.stats.get("hexes"), 1)
+        length = class_facts(ship.stats).length
         while n < min(int(ship.speed), mp):
             nxt = step_astern(pose) if astern else step_ahead(pose)
             if not all(free(h) for h in footprint(nxt, length)):
@@ -754,15 +811,15 @@ class AcwRiver(RuleSet):
     def _fire_choices(self, state: BattleState, ship: ShipState, pose: Pose) -> dict[str, JSON]:
         """Return, for each arc with guns, the nearest enemy in it within range from ``pose``."""
         out: dict[str, JSON] = {}
-        length = _int(ship.stats.get("hexes"), 1)
+        length = class_facts(ship.stats).length
         mine = footprint(pose, length)
         best: dict[str, tuple[int, str]] = {}
-        candidates: list[tuple[str, list[Hex]]] = [
-            (t.id, hexes_of(t)) for t in self._enemy_ships(state, ship)
+        candidates: list[tuple[str, tuple[Hex, ...]]] = [
+            (t.id, ship_hexes(t)) for t in self._enemy_ships(state, ship)
         ]
         for t in state.terrain:
             if t.kind in ("battery", "fort") and t.props.get("side") != ship.side and not self._silenced(t):
-                candidates.append((str(t.props.get("id")), [cast(Hex, t.position)]))
+                candidates.append((str(t.props.get("id")), (cast(Hex, t.position),)))
         for tid, hexes in candidates:
             gap = nearest_distance(mine, hexes)
             if gap > T.MAX_RANGE:
@@ -810,7 +867,7 @@ class AcwRiver(RuleSet):
         enemies = self._enemy_ships(state, ship)
         if not enemies:
             return self._keep_course(state, ship)
-        length = _int(ship.stats.get("hexes"), 1)
+        length = class_facts(ship.stats).length
         was_astern = bool(ship.sheet.get("astern"))
         if self.embedded_target(state, ship) is not None:
             mp = self.move_points(ship, True)
@@ -824,23 +881,23 @@ class AcwRiver(RuleSet):
                 pose, course = nxt, course + "F"
             return {"course": course, "astern": True}
         here = pose_of(ship)
-        my_hexes = hexes_of(ship)
-        near = sorted(enemies, key=lambda t: (nearest_distance(my_hexes, hexes_of(t)), t.id))[:4]
+        my_hexes = ship_hexes(ship)
+        near = sorted(enemies, key=lambda t: (nearest_distance(my_hexes, ship_hexes(t)), t.id))[:4]
         mp_ahead = self.move_points(ship, False)
         free = self._free_fn(state, ship)
         opts = reachable(here, mp_ahead, length, free)
-        mine_now = hexes_of(ship)
+        mine_now = ship_hexes(ship)
         wants_ram = is_ram(ship.stats) or (remaining(ship) > 6 and protection_of(ship.stats) != "unprotected")
         if wants_ram:
             for t in near:
-                if nearest_distance(mine_now, hexes_of(t)) > mp_ahead + 1:
+                if nearest_distance(mine_now, ship_hexes(t)) > mp_ahead + 1:
                     continue
                 ram_course = plan_ram(
                     here,
                     mp_ahead,
                     length,
                     free,
-                    set(hexes_of(t)),
+                    set(ship_hexes(t)),
                     t.heading,
                     need=2 if is_ram(ship.stats) else 1,
                     flank=is_ram(ship.stats),
@@ -859,7 +916,7 @@ class AcwRiver(RuleSet):
         dice_by_arc = {a: fire_dice(ship, a) for a in ARCS}
         i_ram = is_ram(ship.stats)
         # (hexes, how far an enemy ram can strike from, or None) of the nearest enemies, computed once
-        near_data = [(hexes_of(t), self.ram_reach(t)) for t in near]
+        near_data = [(ship_hexes(t), self.ram_reach(t)) for t in near]
         # Both ways: a vessel dropping down stern-first (the Memphis ironclads) closes the range by backing
         # on; the move that switches the engines loses a hex either way (A09, NW-ACW-03).
         choices: list[tuple[bool, dict[Pose, str]]] = [(False, opts)]
@@ -1012,7 +1069,7 @@ class AcwRiver(RuleSet):
         was = bool(ship.sheet.get("astern"))
         ram_id = data.get("ram")
         course = str(data.get("course") or "")
-        length = _int(ship.stats.get("hexes"), 1)
+        length = class_facts(ship.stats).length
         ram_target: ShipState | None = None
         note = ""
         if ram_id:
@@ -1026,13 +1083,13 @@ class AcwRiver(RuleSet):
                 return not (x in land_ or x in shore_ or ctx.taken(x, ship.id)) and on_hex_map(x, mw, mh)
 
             if tgt is not None and tgt.active:
-                ram = is_ram(ship.stats)
+                ram = class_facts(ship.stats).ram
                 planned = plan_ram(
                     pose_of(ship),
                     mp,
                     length,
                     free,
-                    set(hexes_of(tgt)),
+                    set(ship_hexes(tgt)),
                     tgt.heading,
                     need=cast(int, (T.RAM if ram else T.COLLISION)["hexes_needed_beyond_contact"]),
                     flank=ram,
@@ -1041,7 +1098,7 @@ class AcwRiver(RuleSet):
                     course, ram_target = planned, tgt
                 else:
                     options = reachable(pose_of(ship), mp, length, free)
-                    th = hexes_of(tgt)
+                    th = ship_hexes(tgt)
                     pick = min(
                         options.items(),
                         key=lambda pc: (
@@ -1203,7 +1260,7 @@ class AcwRiver(RuleSet):
     def _ram(self, ctx: _Ctx, rammer: ShipState, target: ShipState) -> None:
         """Resolve a ram (section 8) or a collision by a vessel without one (section 7, A10)."""
         first = len(ctx.dice.rolls)
-        ram = is_ram(rammer.stats)
+        ram = class_facts(rammer.stats).ram
         d1 = ctx.dice.roll("D6", f"{rammer.name} {'rams' if ram else 'collides with'} {target.name}")
         d2 = ctx.dice.roll("D6", f"{rammer.name} {'rams' if ram else 'collides with'} {target.name}")
         rolls = tuple(ctx.dice.rolls[first:])
@@ -1215,7 +1272,7 @@ class AcwRiver(RuleSet):
             )
             mods: tuple[Modifier, ...] = ()
         else:
-            pa, pt = protection_of(rammer.stats), protection_of(target.stats)
+            pa, pt = class_facts(rammer.stats).protection, class_facts(target.stats).protection
             loss, own = collision_result(d1, d2, pa, pt)
             mods = tuple(
                 m
@@ -1368,12 +1425,12 @@ class AcwRiver(RuleSet):
         if tgt is not None:
             if not tgt.active:
                 return None
-            th = hexes_of(tgt)
+            th = ship_hexes(tgt)
         else:
             feat = next((t for t in ctx.terrain if t.props.get("id") == tid), None)
             if feat is None:
                 return None
-            th = [cast(Hex, feat.position)]
+            th = (cast(Hex, feat.position),)
         pose = pose_of(ship)
         return arc_of_target(pose, min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r)))
 
@@ -1391,7 +1448,7 @@ class AcwRiver(RuleSet):
     ) -> None:
         tgt: ShipState | TerrainFeature | None = ctx.ships.get(tid) or ctx.feature(tid)
         pose = pose_of(ship)
-        mine_hexes = hexes_of(ship)
+        mine_hexes = ship_hexes(ship)
         name = tgt.name if isinstance(tgt, ShipState) else (str(tgt.props.get("name") or tid) if tgt else tid)
 
         def no_shot(why: str) -> None:
@@ -1413,7 +1470,7 @@ class AcwRiver(RuleSet):
             if not tgt.active:
                 no_shot(f"she is {tgt.status}")
                 return
-            th = hexes_of(tgt)
+            th = ship_hexes(tgt)
         else:
             if tgt.kind == "mine" and (not tgt.props.get("surfaced") or tid in mines_hit):
                 no_shot("no mine to be seen")
@@ -1421,7 +1478,7 @@ class AcwRiver(RuleSet):
             if tgt.kind != "mine" and self._silenced(tgt):
                 no_shot("silenced")
                 return
-            th = [cast(Hex, tgt.position)]
+            th = (cast(Hex, tgt.position),)
         rng = nearest_distance(mine_hexes, th)
         near = min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r))
         actual_arc = arc_of_target(pose, near)
@@ -1537,9 +1594,9 @@ class AcwRiver(RuleSet):
         for s in ctx.ships.values():
             if not s.active or s.side == side:
                 continue
-            if not heavy_b and not T.PROTECTION_CLASSES[protection_of(s.stats)]["field_fire"]:
+            if not heavy_b and not T.PROTECTION_CLASSES[class_facts(s.stats).protection]["field_fire"]:
                 continue
-            gap = min(hex_distance(where, h) for h in hexes_of(s))
+            gap = min(hex_distance(where, h) for h in ship_hexes(s))
             if gap <= max_rng and (best is None or (gap, s.id) < best):
                 best = (gap, s.id)
         if best is None:
