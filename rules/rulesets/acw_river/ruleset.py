@@ -78,7 +78,7 @@ props ``{"id", "side", "surfaced"}`` and ``visible_to`` the laying side until it
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import cast
 
@@ -405,6 +405,20 @@ _HEXES_CACHE: dict[int, tuple[ShipState, tuple[Hex, ...]]] = {}
 """Footprints by ShipState (immutable) of vessels longer than a hex: fire, arcs and order checks ask for each
 ship's many times a phase. An entry holds the ship itself, so its id() cannot be reused while the entry
 lives."""
+
+
+def aim(pose: Pose, mine: Sequence[Hex], target: Sequence[Hex]) -> tuple[int, str]:
+    """Return (range, arc) of a target from a vessel at ``pose`` occupying ``mine``: the range in hexes
+    between the nearest occupied hexes (A14), and the arc (:func:`.movement.arc_of_target`, A04) of the
+    target's hex nearest the bow (ties: lowest q, then r)."""
+    bow = pose[0]
+    if len(target) == 1:
+        near = target[0]
+        rng = hex_distance(bow, near) if len(mine) == 1 else nearest_distance(mine, target)
+    else:
+        near = min(target, key=lambda h: (hex_distance(bow, h), h.q, h.r))
+        rng = nearest_distance(mine, target)
+    return rng, arc_of_target(pose, near)
 
 
 def remaining(ship: ShipState) -> int:
@@ -978,8 +992,9 @@ class AcwRiver(RuleSet):
                 continue
             if cur.sheet.get("aground") and cur.sheet.get("aground_turn") == state.turn:
                 continue  # section 9: fires again the turn after running aground
-            for arc, tid in self._lay_guns(ctx, cur, orders[s.id]):
-                self._fire(ctx, cur, arc, tid, lost_before, points, outright, land_points, mines_hit)
+            aims: dict[str, tuple[int, str]] = {}
+            for arc, tid in self._lay_guns(ctx, cur, orders[s.id], aims):
+                self._fire(ctx, cur, arc, tid, lost_before, points, outright, land_points, mines_hit, aims)
         for t in list(ctx.terrain):
             if t.kind in ("battery", "fort") and not self._silenced(t):
                 self._battery_fire(ctx, t, lost_before, points, outright)
@@ -1381,12 +1396,16 @@ class AcwRiver(RuleSet):
                 ricochets += 1
         return values, hits, ricochets, lost, confirms
 
-    def _lay_guns(self, ctx: _Ctx, ship: ShipState, order: ShipOrder) -> list[tuple[str, str]]:
+    def _lay_guns(
+        self, ctx: _Ctx, ship: ShipState, order: ShipOrder, aims: dict[str, tuple[int, str]]
+    ) -> list[tuple[str, str]]:
         """Return the (arc, target) pairs that fire (NW-ACW-10: the guns are laid on a target, not a bearing).
 
         A target still in the arc ordered is fired at by that arc. A target that the move has carried into
         another arc is fired at by that arc if it has guns and no target of its own; else it is not fired at
         (the order was for that arc) and goes to the arc ordered, which reports the miss of the target.
+        ``aims`` receives the (range, arc) of each vessel afloat among the targets (:func:`aim`), for
+        :meth:`_fire`: nothing moves between the two.
         """
         pairs: list[tuple[str, str]] = []
         moved: list[tuple[str, str, str]] = []
@@ -1394,7 +1413,7 @@ class AcwRiver(RuleSet):
             tid = order.data.get(FIRE_FIELDS[arc])
             if not tid:
                 continue
-            now = self._arc_now(ctx, ship, str(tid))
+            now = self._arc_now(ctx, ship, str(tid), aims)
             if now is None or now == arc:
                 pairs.append((arc, str(tid)))
             else:
@@ -1420,12 +1439,16 @@ class AcwRiver(RuleSet):
         order_of_arcs = {a: i for i, a in enumerate(ARCS)}
         return sorted(pairs, key=lambda p: order_of_arcs[p[0]])
 
-    def _arc_now(self, ctx: _Ctx, ship: ShipState, tid: str) -> str | None:
+    def _arc_now(self, ctx: _Ctx, ship: ShipState, tid: str, aims: dict[str, tuple[int, str]]) -> str | None:
+        """Return the arc target ``tid`` now lies in, or None if gone; a vessel's aim goes to ``aims``."""
         tgt = ctx.ships.get(tid)
         if tgt is not None:
             if not tgt.active:
                 return None
-            th = ship_hexes(tgt)
+            sight = aims.get(tid)
+            if sight is None:
+                sight = aims[tid] = aim(pose_of(ship), ship_hexes(ship), ship_hexes(tgt))
+            return sight[1]
         else:
             feat = next((t for t in ctx.terrain if t.props.get("id") == tid), None)
             if feat is None:
@@ -1445,10 +1468,9 @@ class AcwRiver(RuleSet):
         outright: dict[str, str],
         land_points: dict[str, int],
         mines_hit: set[str],
+        aims: dict[str, tuple[int, str]],
     ) -> None:
         tgt: ShipState | TerrainFeature | None = ctx.ships.get(tid) or ctx.feature(tid)
-        pose = pose_of(ship)
-        mine_hexes = ship_hexes(ship)
         name = tgt.name if isinstance(tgt, ShipState) else (str(tgt.props.get("name") or tid) if tgt else tid)
 
         def no_shot(why: str) -> None:
@@ -1470,7 +1492,9 @@ class AcwRiver(RuleSet):
             if not tgt.active:
                 no_shot(f"she is {tgt.status}")
                 return
-            th = ship_hexes(tgt)
+            sight = aims.get(tid)
+            if sight is None:
+                sight = aims[tid] = aim(pose_of(ship), ship_hexes(ship), ship_hexes(tgt))
         else:
             if tgt.kind == "mine" and (not tgt.props.get("surfaced") or tid in mines_hit):
                 no_shot("no mine to be seen")
@@ -1478,10 +1502,8 @@ class AcwRiver(RuleSet):
             if tgt.kind != "mine" and self._silenced(tgt):
                 no_shot("silenced")
                 return
-            th = (cast(Hex, tgt.position),)
-        rng = nearest_distance(mine_hexes, th)
-        near = min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r))
-        actual_arc = arc_of_target(pose, near)
+            sight = aim(pose_of(ship), ship_hexes(ship), (cast(Hex, tgt.position),))
+        rng, actual_arc = sight
         if actual_arc != arc:
             no_shot(f"after the move it lies in the {actual_arc} arc")
             return
