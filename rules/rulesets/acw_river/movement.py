@@ -97,14 +97,28 @@ def arc_of_target(pose: Pose, target: Hex) -> str:
     """Return ``front``, ``port``, ``starboard`` or ``rear``: where ``target`` lies from the bow hex (A04,
     NW-ACW-01: front and rear within 60 degrees of bow and stern, exactly 60 or 120 is the side)."""
     bow, heading, _ = pose
-    if target == bow:
-        return "front"
-    rel = relative_bearing(heading, hex_bearing(bow, target))
-    if abs(rel) < T.ARCS_DEG["front_within"] - 1e-6:
-        return "front"
-    if abs(rel) > 180.0 - T.ARCS_DEG["rear_within"] + 1e-6:
-        return "rear"
-    return "starboard" if rel > 0 else "port"
+    # The arc depends only on the offset of the target from the bow and the heading: remembered.
+    key = (target.q - bow.q, target.r - bow.r, heading)
+    arc = _ARC_MEMO.get(key)
+    if arc is None:
+        if target == bow:
+            arc = "front"
+        else:
+            rel = relative_bearing(heading, hex_bearing(bow, target))
+            if abs(rel) < T.ARCS_DEG["front_within"] - 1e-6:
+                arc = "front"
+            elif abs(rel) > 180.0 - T.ARCS_DEG["rear_within"] + 1e-6:
+                arc = "rear"
+            else:
+                arc = "starboard" if rel > 0 else "port"
+        if len(_ARC_MEMO) >= 8192:
+            _ARC_MEMO.clear()
+        _ARC_MEMO[key] = arc
+    return arc
+
+
+_ARC_MEMO: dict[tuple[int, int, float], str] = {}
+"""Arcs of :func:`arc_of_target` by (q, r offset of the target from the bow, heading)."""
 
 
 def on_flank(target_hex: Hex, target_heading: float, attacker_hex: Hex) -> bool:
