@@ -100,6 +100,7 @@ from ...model import (
     Roll,
     ShipOrder,
     ShipState,
+    ShipStatus,
     TerrainFeature,
 )
 from . import tables as T
@@ -421,6 +422,12 @@ def aim(pose: Pose, mine: Sequence[Hex], target: Sequence[Hex]) -> tuple[int, st
     return rng, arc_of_target(pose, near)
 
 
+def _same_float(value: float, other: float) -> bool:
+    """Return True if ``value`` is the float ``other``, sign of zero included (stored as is, never
+    rewritten)."""
+    return type(value) is float and value == other and math.copysign(1.0, value) == math.copysign(1.0, other)
+
+
 def remaining(ship: ShipState) -> int:
     """Return the resistance points the vessel has left (section 5)."""
     return _int(ship.sheet.get("resistance"), 1) - _int(ship.sheet.get("lost"))
@@ -439,8 +446,11 @@ class _Ctx:
     terrain: list[TerrainFeature]
     events: list[Event] = field(default_factory=list)
     occ: dict[Hex, str] = field(default_factory=dict)
+    mine_hexes: frozenset[Hex] = frozenset()
+    """Hexes with a mine at the start of the phase (mines go, none comes, during a phase)."""
 
     def __post_init__(self) -> None:
+        self.mine_hexes = frozenset(cast(Hex, t.position) for t in self.terrain if t.kind == "mine")
         for s in self.ships.values():
             if s.active:
                 for h in ship_hexes(s):
@@ -1129,62 +1139,86 @@ class AcwRiver(RuleSet):
             else:
                 note = "; ram target gone"
         switched = astern != was
-        sheet = {**ship.sheet, "astern": astern}
-        flags = set(ship.flags) - {"astern"}
+        sid = ship.id
+        flag_set = set(ship.flags) - {"astern"}
         if astern:
-            flags.add("astern")
-        ship = replace(ship, sheet=sheet, flags=tuple(sorted(flags)))
-        ctx.put(ship)
+            flag_set.add("astern")
+        flags = tuple(sorted(flag_set))
+        # The new engines and flags go into the ship when she is next stored (none needed when unchanged).
+        # She is stored where the move ends, or where a mine may lie (section 10), not at every hex: in
+        # between only she asks about the hexes, and ctx.taken() ignores her own. Her hexes are claimed
+        # now, as storing her with the new engines did.
+        pending = not (ship.sheet.get("astern") is astern and "astern" in ship.sheet and flags == ship.flags)
+        for h in ship_hexes(ship):
+            ctx.occ[h] = sid
+
+        def stored(at: Pose, speed: float | None = None, status: ShipStatus | None = None) -> ShipState:
+            """Return ``ctx.ships``' copy of the ship at pose ``at``, with the pending engines and flags,
+            and ``speed`` and ``status`` if given."""
+            nonlocal pending
+            cur = ctx.ships[sid]
+            sheet, flags_now = cur.sheet, cur.flags
+            if pending:
+                sheet, flags_now = {**ship.sheet, "astern": astern}, flags
+                pending = False
+            return replace(
+                cur,
+                sheet=sheet,
+                flags=flags_now,
+                position=at[0],
+                heading=at[1],
+                offset=at[2],
+                speed=cur.speed if speed is None else speed,
+                status=cur.status if status is None else status,
+            )
+
         pose = pose_of(ship)
         start_hex = pose[0]
         path: list[JSON] = [{"q": start_hex.q, "r": start_hex.r}]
         land, shore = self._fixed_terrain(ctx.state.terrain)
+        map_w, map_h = ctx.state.map.width, ctx.state.map.height
+        taken = ctx.taken
         moved = 0
         ended = ""
         for c in course:
             if c in "LR":
                 nxt_pose = turn(pose, c)
-                if length > 1 and any(
-                    h in land or ctx.taken(h, ship.id) for h in footprint(nxt_pose, length)[1:]
-                ):
+                if length > 1 and any(h in land or taken(h, sid) for h in footprint(nxt_pose, length)[1:]):
                     ended = "; stopped: no room to turn (NW-ACW-08)"
                     break
                 pose = nxt_pose
                 continue
             nxt_pose = step_astern(pose) if astern else step_ahead(pose)
             bow = nxt_pose[0]
-            if not on_hex_map(bow, ctx.state.map.width, ctx.state.map.height):
-                ship = replace(
-                    ctx.ships[ship.id],
-                    position=pose[0],
-                    heading=pose[1],
-                    offset=pose[2],
-                    status="withdrawn",
-                    speed=float(moved),
-                )
+            if not on_hex_map(bow, map_w, map_h):
+                ship = stored(pose, float(moved), "withdrawn")
                 ctx.put(ship)
                 ctx.events.append(
                     Event(
                         kind="move",
                         turn=ctx.turn,
-                        ship_id=ship.id,
+                        ship_id=sid,
                         outcome="withdrawn",
                         text=f"{ship.name} leaves the map and the battle (NW-ACW-08).",
                         data={"path": path, "course": course, "default": order.default},
                     )
                 )
                 return
-            if any(h in land or ctx.taken(h, ship.id) for h in footprint(nxt_pose, length)):
+            if length > 1:
+                blocked = any(h in land or taken(h, sid) for h in footprint(nxt_pose, length))
+            else:
+                blocked = bow in land or taken(bow, sid)
+            if blocked:
                 ended = "; stopped: next hex taken (NW-ACW-08)"
                 break
             if bow in shore:
-                ship = replace(ctx.ships[ship.id], heading=pose[1], offset=pose[2])
+                ship = stored(pose)
                 path.append({"q": bow.q, "r": bow.r})
                 ctx.events.append(
                     Event(
                         kind="move",
                         turn=ctx.turn,
-                        ship_id=ship.id,
+                        ship_id=sid,
                         text=f"{ship.name} moves {course} onto the shore{note}.",
                         data={"path": path, "course": course, "default": order.default},
                     )
@@ -1194,21 +1228,30 @@ class AcwRiver(RuleSet):
             pose = nxt_pose
             moved += 1
             path.append({"q": bow.q, "r": bow.r})
-            ship = replace(ctx.ships[ship.id], position=pose[0], heading=pose[1], offset=pose[2])
+            if bow in ctx.mine_hexes:
+                ship = stored(pose)
+                ctx.put(ship)
+                ship = self._mine_check(ctx, ship, bow)
+                if not ship.active:
+                    return
+        cur = ctx.ships[sid]
+        if (
+            pending
+            or pose[0] is not cur.position
+            or pose[1] is not cur.heading
+            or pose[2] is not cur.offset
+            or not _same_float(cur.speed, float(moved))
+        ):
+            ship = stored(pose, float(moved))
             ctx.put(ship)
-            ship = self._mine_check(ctx, ship, bow)
-            if not ship.active:
-                return
-        ship = replace(
-            ctx.ships[ship.id], position=pose[0], heading=pose[1], offset=pose[2], speed=float(moved)
-        )
-        ctx.put(ship)
+        else:
+            ship = cur  # the same ship in every field: storing her again would change nothing
         rev = " (engines reversed: -1 hex, A09)" if switched else ""
         ctx.events.append(
             Event(
                 kind="move",
                 turn=ctx.turn,
-                ship_id=ship.id,
+                ship_id=sid,
                 text=f"{ship.name} {'backs' if astern else 'moves'} {course or '(stays)'}{rev} to "
                 f"({pose[0].q},{pose[0].r}) heading {pose[1]:g}{note}{ended}.",
                 data={
