@@ -408,6 +408,17 @@ ship's many times a phase. An entry holds the ship itself, so its id() cannot be
 lives."""
 
 
+def hex_gap(a: Sequence[Hex], b: Sequence[Hex]) -> int:
+    """Return the distance in hexes between the nearest hexes of two footprints (A14), as
+    :func:`.movement.nearest_distance`, one-hex vessels first."""
+    if len(a) == 1 and len(b) == 1:
+        x, y = a[0], b[0]
+        dq = x.q - y.q
+        dr = x.r - y.r
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    return nearest_distance(a, b)
+
+
 def aim(pose: Pose, mine: Sequence[Hex], target: Sequence[Hex]) -> tuple[int, str]:
     """Return (range, arc) of a target from a vessel at ``pose`` occupying ``mine``: the range in hexes
     between the nearest occupied hexes (A14), and the arc (:func:`.movement.arc_of_target`, A04) of the
@@ -415,7 +426,7 @@ def aim(pose: Pose, mine: Sequence[Hex], target: Sequence[Hex]) -> tuple[int, st
     bow = pose[0]
     if len(target) == 1:
         near = target[0]
-        rng = hex_distance(bow, near) if len(mine) == 1 else nearest_distance(mine, target)
+        rng = hex_gap(mine, target)
     else:
         near = min(target, key=lambda h: (hex_distance(bow, h), h.q, h.r))
         rng = nearest_distance(mine, target)
@@ -718,6 +729,7 @@ class AcwRiver(RuleSet):
         if bad:
             err("course", f"Use only F (one hex), L and R (30-degree turns); not {', '.join(bad)}.")
             return errors
+        mp = 0
         if ship.sheet.get("aground"):
             if course or ram or astern != bool(ship.sheet.get("astern")):
                 err("course", f"{ship.name} is aground and cannot move (section 9).")
@@ -757,20 +769,26 @@ class AcwRiver(RuleSet):
                     if gap > reach:
                         err("ram", f"{tgt.name} is {gap} hexes away: out of reach this move.")
         aground_now = bool(ship.sheet.get("aground"))
-        mp_any = 0 if aground_now else max(self.move_points(ship, astern), 0)
+        mp_any = 0 if aground_now else max(mp, 0)
+        fire = class_facts(ship.stats).fire
+        mine = ship_hexes(ship)
         for arc in ARCS:
-            tid = data.get(FIRE_FIELDS[arc])
+            key = FIRE_FIELDS[arc]
+            tid = data.get(key)
             if not tid:
                 continue
-            if fire_dice(ship, arc) <= 0:
-                err(FIRE_FIELDS[arc], f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
+            if fire[arc] <= 0:
+                err(key, f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
                 continue
-            msg = self._target_error(state, ship, str(tid), mp_any)
+            msg = self._target_error(state, ship, str(tid), mp_any, mine)
             if msg:
-                err(FIRE_FIELDS[arc], msg)
+                err(key, msg)
         return errors
 
-    def _target_error(self, state: BattleState, ship: ShipState, tid: str, mp: int) -> str | None:
+    def _target_error(
+        self, state: BattleState, ship: ShipState, tid: str, mp: int, mine: tuple[Hex, ...]
+    ) -> str | None:
+        """Return why ``ship`` (on ``mine``, ``mp`` hexes to move) may not be ordered to fire at ``tid``."""
         tgt = self.target_of(state, tid)
         if tgt is None:
             return f"No target {tid!r} in this battle."
@@ -779,7 +797,7 @@ class AcwRiver(RuleSet):
                 return f"{tgt.name} is on your side."
             if not tgt.active:
                 return f"{tgt.name} is {tgt.status}."
-            gap = nearest_distance(ship_hexes(ship), ship_hexes(tgt))
+            gap = hex_gap(mine, ship_hexes(tgt))
             slack = mp + _int(tgt.sheet.get("speed_forward"))
         else:
             if tgt.visible_to is not None and ship.side not in tgt.visible_to:
@@ -790,7 +808,7 @@ class AcwRiver(RuleSet):
                 return f"{tgt.props.get('name') or tid} is on your side."
             if tgt.kind != "mine" and self._silenced(tgt):
                 return f"{tgt.props.get('name') or tid} is silenced."
-            gap = min(hex_distance(h, cast(Hex, tgt.position)) for h in ship_hexes(ship))
+            gap = min(hex_distance(h, cast(Hex, tgt.position)) for h in mine)
             slack = mp
         if gap > T.MAX_RANGE + slack:
             return f"Target {gap} hexes away: beyond 10 hexes even after moving (A05)."
