@@ -55,18 +55,37 @@ def movement_points(speed_forward: int, speed_back: int, astern: bool, was_aster
     return max(0, mp)
 
 
+def _step(heading: float, offset: int) -> tuple[int, int, int]:
+    """Return (dq, dr, new offset) of :func:`rules.geometry.hex_step` along ``heading`` from ``offset``: it
+    does not depend on the hex, so it is remembered. Raise ValueError as it does for a heading that is not
+    a facing."""
+    key = (heading, offset)
+    hit = _STEP_MEMO.get(key)
+    if hit is None:
+        nxt, off = hex_step(_ORIGIN, heading, offset)
+        hit = (nxt.q, nxt.r, off)
+        if len(_STEP_MEMO) >= 1024:
+            _STEP_MEMO.clear()
+        _STEP_MEMO[key] = hit
+    return hit
+
+
+_ORIGIN = Hex(q=0, r=0)
+_STEP_MEMO: dict[tuple[float, int], tuple[int, int, int]] = {}
+
+
 def step_ahead(pose: Pose) -> Pose:
     """Return the pose one hex ahead (corner facings alternate between the two flanking hexes)."""
     bow, heading, offset = pose
-    nxt, off = hex_step(bow, heading, offset)
-    return nxt, heading, off
+    dq, dr, off = _step(heading, offset)
+    return Hex(q=bow.q + dq, r=bow.r + dr), heading, off
 
 
 def step_astern(pose: Pose) -> Pose:
     """Return the pose one hex astern, the exact inverse of :func:`step_ahead`."""
     bow, heading, offset = pose
-    nxt, _ = hex_step(bow, norm_deg(heading + 180.0), 1 - offset)
-    return nxt, heading, 1 - offset
+    dq, dr, _ = _step(norm_deg(heading + 180.0), 1 - offset)
+    return Hex(q=bow.q + dq, r=bow.r + dr), heading, 1 - offset
 
 
 def turn(pose: Pose, letter: str) -> Pose:
