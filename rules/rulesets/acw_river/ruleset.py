@@ -79,7 +79,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import cast
 
 from ...arcs import ArcSpec
@@ -433,6 +433,53 @@ def aim(pose: Pose, mine: Sequence[Hex], target: Sequence[Hex]) -> tuple[int, st
     return rng, arc_of_target(pose, near)
 
 
+_SHIP_FIELDS = (
+    "id",
+    "name",
+    "side",
+    "class_name",
+    "position",
+    "heading",
+    "speed",
+    "status",
+    "flags",
+    "offset",
+    "stats",
+    "sheet",
+)
+if tuple(f.name for f in fields(ShipState)) != _SHIP_FIELDS:  # pragma: no cover - guards changed_ship
+    raise RuntimeError("ShipState's fields changed: update acw_river's changed_ship")
+
+
+def changed_ship(
+    ship: ShipState,
+    *,
+    position: Hex | None = None,
+    heading: float | None = None,
+    speed: float | None = None,
+    status: ShipStatus | None = None,
+    flags: tuple[str, ...] | None = None,
+    offset: int | None = None,
+    sheet: dict[str, JSON] | None = None,
+) -> ShipState:
+    """Return ``ship`` with the fields given changed, as ``dataclasses.replace`` (which looks the fields up
+    at every call: twice as slow, and a phase changes hundreds of ships)."""
+    return ShipState(
+        id=ship.id,
+        name=ship.name,
+        side=ship.side,
+        class_name=ship.class_name,
+        position=ship.position if position is None else position,
+        heading=ship.heading if heading is None else heading,
+        speed=ship.speed if speed is None else speed,
+        status=ship.status if status is None else status,
+        flags=ship.flags if flags is None else flags,
+        offset=ship.offset if offset is None else offset,
+        stats=ship.stats,
+        sheet=ship.sheet if sheet is None else sheet,
+    )
+
+
 def _same_float(value: float, other: float) -> bool:
     """Return True if ``value`` is the float ``other``, sign of zero included (stored as is, never
     rewritten)."""
@@ -456,15 +503,23 @@ class _Ctx:
     ships: dict[str, ShipState]
     terrain: list[TerrainFeature]
     events: list[Event] = field(default_factory=list)
+    land: frozenset[Hex] = frozenset()
+    """Hexes no vessel may enter: land, batteries, forts (:meth:`AcwRiver._fixed_terrain`)."""
+    shore: frozenset[Hex] = frozenset()
+    """Shore hexes (section 9)."""
     occ: dict[Hex, str] = field(default_factory=dict)
+    hexes: dict[str, tuple[Hex, ...]] = field(default_factory=dict)
+    """The hexes each ship in ``ships`` occupies (:func:`ship_hexes`), kept in step by :meth:`put`."""
     mine_hexes: frozenset[Hex] = frozenset()
     """Hexes with a mine at the start of the phase (mines go, none comes, during a phase)."""
 
     def __post_init__(self) -> None:
         self.mine_hexes = frozenset(cast(Hex, t.position) for t in self.terrain if t.kind == "mine")
         for s in self.ships.values():
+            hexes = ship_hexes(s) if isinstance(s.position, Hex) else ()
+            self.hexes[s.id] = hexes
             if s.active:
-                for h in ship_hexes(s):
+                for h in hexes:
                     self.occ[h] = s.id
 
     @property
@@ -473,15 +528,16 @@ class _Ctx:
 
     def put(self, ship: ShipState) -> None:
         """Store a changed ship, keeping the occupancy map in step (sunk or gone ships leave it)."""
-        old = self.ships.get(ship.id)
-        if old is not None and isinstance(old.position, Hex):
-            for h in ship_hexes(old):
-                if self.occ.get(h) == ship.id:
-                    del self.occ[h]
-        self.ships[ship.id] = ship
+        sid = ship.id
+        occ = self.occ
+        for h in self.hexes.get(sid, ()):
+            if occ.get(h) == sid:
+                del occ[h]
+        self.ships[sid] = ship
+        hexes = self.hexes[sid] = ship_hexes(ship)
         if ship.active:
-            for h in ship_hexes(ship):
-                self.occ[h] = ship.id
+            for h in hexes:
+                occ[h] = sid
 
     def taken(self, h: Hex, me: str) -> bool:
         """Return True if another vessel afloat occupies hex ``h`` (NW-ACW-08)."""
@@ -995,7 +1051,15 @@ class AcwRiver(RuleSet):
 
     def resolve_phase(self, state: BattleState, orders: Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
         start = len(dice.rolls)
-        ctx = _Ctx(state=state, dice=dice, ships=state.ship_map(), terrain=list(state.terrain))
+        land, shore = self._fixed_terrain(state.terrain)
+        ctx = _Ctx(
+            state=state,
+            dice=dice,
+            ships=state.ship_map(),
+            terrain=list(state.terrain),
+            land=land,
+            shore=shore,
+        )
         sides = [s for s in state.side_keys() if any(sh.side == s and sh.active for sh in state.ships)]
         # A1: initiative D6 per side, high moves first, re-roll ties.
         order_of_sides = roll_initiative(sides, dice, ctx.events, state.turn, high_first=True, rule="A1")
@@ -1052,7 +1116,7 @@ class AcwRiver(RuleSet):
     ) -> ShipState:
         """Apply a loss of resistance at once (movement step) and sink the vessel at 0 (A11)."""
         lost = _int(ship.sheet.get("lost")) + pts
-        ship = replace(ship, sheet={**ship.sheet, "lost": lost})
+        ship = changed_ship(ship, sheet={**ship.sheet, "lost": lost})
         left = _int(ship.sheet.get("resistance"), 1) - lost
         if pts:
             ctx.events.append(
@@ -1081,7 +1145,7 @@ class AcwRiver(RuleSet):
                 text=f"{ship.name} is lost: {why}.",
             )
         )
-        return replace(ship, status="sunk", flags=tuple(sorted(set(ship.flags) | {"sinking"})))
+        return changed_ship(ship, status="sunk", flags=tuple(sorted(set(ship.flags) | {"sinking"})))
 
     def _ground(self, ctx: _Ctx, ship: ShipState, where: Hex, why: str) -> ShipState:
         ship = replace(
@@ -1119,7 +1183,7 @@ class AcwRiver(RuleSet):
             astern = False
             tgt = ctx.ships.get(str(ram_id))
             mp = self.move_points(ship, False)
-            land_, shore_ = self._fixed_terrain(ctx.state.terrain)
+            land_, shore_ = ctx.land, ctx.shore
             mw, mh = ctx.state.map.width, ctx.state.map.height
 
             def free(x: Hex) -> bool:
@@ -1158,16 +1222,18 @@ class AcwRiver(RuleSet):
                 note = "; ram target gone"
         switched = astern != was
         sid = ship.id
-        flag_set = set(ship.flags) - {"astern"}
-        if astern:
-            flag_set.add("astern")
-        flags = tuple(sorted(flag_set))
+        flags: tuple[str, ...] = ()
+        if ship.flags or astern:
+            flag_set = set(ship.flags) - {"astern"}
+            if astern:
+                flag_set.add("astern")
+            flags = tuple(sorted(flag_set))
         # The new engines and flags go into the ship when she is next stored (none needed when unchanged).
         # She is stored where the move ends, or where a mine may lie (section 10), not at every hex: in
         # between only she asks about the hexes, and ctx.taken() ignores her own. Her hexes are claimed
         # now, as storing her with the new engines did.
         pending = not (ship.sheet.get("astern") is astern and "astern" in ship.sheet and flags == ship.flags)
-        for h in ship_hexes(ship):
+        for h in ctx.hexes[sid]:
             ctx.occ[h] = sid
 
         def stored(at: Pose, speed: float | None = None, status: ShipStatus | None = None) -> ShipState:
@@ -1179,21 +1245,21 @@ class AcwRiver(RuleSet):
             if pending:
                 sheet, flags_now = {**ship.sheet, "astern": astern}, flags
                 pending = False
-            return replace(
+            return changed_ship(
                 cur,
                 sheet=sheet,
                 flags=flags_now,
                 position=at[0],
                 heading=at[1],
                 offset=at[2],
-                speed=cur.speed if speed is None else speed,
-                status=cur.status if status is None else status,
+                speed=speed,
+                status=status,
             )
 
         pose = pose_of(ship)
         start_hex = pose[0]
         path: list[JSON] = [{"q": start_hex.q, "r": start_hex.r}]
-        land, shore = self._fixed_terrain(ctx.state.terrain)
+        land, shore = ctx.land, ctx.shore
         map_w, map_h = ctx.state.map.width, ctx.state.map.height
         taken = ctx.taken
         moved = 0
@@ -1413,7 +1479,7 @@ class AcwRiver(RuleSet):
     def _carried_aground(self, ctx: _Ctx, ship: ShipState) -> None:
         """NW-ACW-06: a vessel turned by a collision runs aground on the first shore hex ahead within its
         speed; it may not reduce speed to avoid it (line 78)."""
-        land, shore = self._fixed_terrain(ctx.state.terrain)
+        land, shore = ctx.land, ctx.shore
         pose = pose_of(ship)
         for _ in range(_int(ship.sheet.get("speed_forward"))):
             pose = step_ahead(pose)
@@ -1508,7 +1574,7 @@ class AcwRiver(RuleSet):
                 return None
             sight = aims.get(tid)
             if sight is None:
-                sight = aims[tid] = aim(pose_of(ship), ship_hexes(ship), ship_hexes(tgt))
+                sight = aims[tid] = aim(pose_of(ship), ctx.hexes[ship.id], ctx.hexes[tid])
             return sight[1]
         else:
             feat = next((t for t in ctx.terrain if t.props.get("id") == tid), None)
@@ -1555,7 +1621,7 @@ class AcwRiver(RuleSet):
                 return
             sight = aims.get(tid)
             if sight is None:
-                sight = aims[tid] = aim(pose_of(ship), ship_hexes(ship), ship_hexes(tgt))
+                sight = aims[tid] = aim(pose_of(ship), ctx.hexes[ship.id], ctx.hexes[tid])
         else:
             if tgt.kind == "mine" and (not tgt.props.get("surfaced") or tid in mines_hit):
                 no_shot("no mine to be seen")
@@ -1563,7 +1629,7 @@ class AcwRiver(RuleSet):
             if tgt.kind != "mine" and self._silenced(tgt):
                 no_shot("silenced")
                 return
-            sight = aim(pose_of(ship), ship_hexes(ship), (cast(Hex, tgt.position),))
+            sight = aim(pose_of(ship), ctx.hexes[ship.id], (cast(Hex, tgt.position),))
         rng, actual_arc = sight
         if actual_arc != arc:
             no_shot(f"after the move it lies in the {actual_arc} arc")
@@ -1679,7 +1745,7 @@ class AcwRiver(RuleSet):
                 continue
             if not heavy_b and not T.PROTECTION_CLASSES[class_facts(s.stats).protection]["field_fire"]:
                 continue
-            gap = min(hex_distance(where, h) for h in ship_hexes(s))
+            gap = min(hex_distance(where, h) for h in ctx.hexes[s.id])
             if gap <= max_rng and (best is None or (gap, s.id) < best):
                 best = (gap, s.id)
         if best is None:
