@@ -257,12 +257,20 @@ OPTIONS: tuple[FieldSpec, ...] = (
 
 def to_hit(range_hexes: int) -> int | None:
     """Return the lowest D6 score that hits at a range in hexes, or None beyond 10 hexes (A05)."""
+    if 0 <= range_hexes < len(_TO_HIT):
+        return _TO_HIT[range_hexes]
     if range_hexes < 0:
         return None
     for limit, needed in T.RANGE_TABLE:
         if range_hexes <= limit:
             return needed
     return None
+
+
+_TO_HIT: tuple[int | None, ...] = tuple(
+    next((needed for limit, needed in T.RANGE_TABLE if r <= limit), None) for r in range(T.MAX_RANGE + 2)
+)
+"""The score needed at each range from 0 to one beyond the longest, from ``T.RANGE_TABLE``."""
 
 
 def no_confirm_threshold(resistance: int) -> int:
@@ -303,7 +311,13 @@ def _num(v: JSON, default: float = 0.0) -> float:
 
 
 def _int(v: JSON, default: int = 0) -> int:
+    if type(v) is int and -_EXACT_INT <= v <= _EXACT_INT:
+        return v  # what int(float(v)) gives, without the two conversions
     return int(_num(v, default))
+
+
+_EXACT_INT = 2**53
+"""Integers up to this size go through a float unchanged."""
 
 
 def type_row(stats: Mapping[str, JSON]) -> dict[str, object]:
@@ -1065,12 +1079,12 @@ class AcwRiver(RuleSet):
         order_of_sides = roll_initiative(sides, dice, ctx.events, state.turn, high_first=True, rule="A1")
 
         # Movement in initiative order, one ship at a time; rams, groundings and mines as they happen.
+        ordered = [s.id for s in state.ships if s.id in orders]
         for side in order_of_sides:
-            for s in state.ships:
-                cur = ctx.ships[s.id]
-                if cur.side != side or not cur.active or s.id not in orders:
-                    continue
-                self._move_ship(ctx, cur, orders[s.id])
+            for sid in ordered:
+                cur = ctx.ships[sid]
+                if cur.side == side and cur.status == "active":
+                    self._move_ship(ctx, cur, orders[sid])
 
         # Fire, all at once: every hit is applied after all fire (A1).
         lost_before = {sid: _int(s.sheet.get("lost")) for sid, s in ctx.ships.items()}
@@ -1078,14 +1092,14 @@ class AcwRiver(RuleSet):
         outright: dict[str, str] = {}
         land_points: dict[str, int] = {}
         mines_hit: set[str] = set()
-        for s in state.ships:
-            cur = ctx.ships[s.id]
-            if not cur.active or s.id not in orders:
+        for sid in ordered:
+            cur = ctx.ships[sid]
+            if cur.status != "active":
                 continue
             if cur.sheet.get("aground") and cur.sheet.get("aground_turn") == state.turn:
                 continue  # section 9: fires again the turn after running aground
             aims: dict[str, tuple[int, str]] = {}
-            for arc, tid in self._lay_guns(ctx, cur, orders[s.id], aims):
+            for arc, tid in self._lay_guns(ctx, cur, orders[sid], aims):
                 self._fire(ctx, cur, arc, tid, lost_before, points, outright, land_points, mines_hit, aims)
         for t in list(ctx.terrain):
             if t.kind in ("battery", "fort") and not self._silenced(t):
@@ -1222,9 +1236,9 @@ class AcwRiver(RuleSet):
                 note = "; ram target gone"
         switched = astern != was
         sid = ship.id
-        flags: tuple[str, ...] = ()
-        if ship.flags or astern:
-            flag_set = set(ship.flags) - {"astern"}
+        flags = ship.flags
+        if len(flags) > 1 or ("astern" in flags) != astern:  # else already sorted, with "astern" if astern
+            flag_set = set(flags) - {"astern"}
             if astern:
                 flag_set.add("astern")
             flags = tuple(sorted(flag_set))
@@ -1291,11 +1305,11 @@ class AcwRiver(RuleSet):
             if length > 1:
                 blocked = any(h in land or taken(h, sid) for h in footprint(nxt_pose, length))
             else:
-                blocked = bow in land or taken(bow, sid)
+                blocked = bool(land and bow in land) or taken(bow, sid)
             if blocked:
                 ended = "; stopped: next hex taken (NW-ACW-08)"
                 break
-            if bow in shore:
+            if shore and bow in shore:
                 ship = stored(pose)
                 path.append({"q": bow.q, "r": bow.r})
                 ctx.events.append(
@@ -1312,7 +1326,7 @@ class AcwRiver(RuleSet):
             pose = nxt_pose
             moved += 1
             path.append({"q": bow.q, "r": bow.r})
-            if bow in ctx.mine_hexes:
+            if ctx.mine_hexes and bow in ctx.mine_hexes:
                 ship = stored(pose)
                 ctx.put(ship)
                 ship = self._mine_check(ctx, ship, bow)
@@ -1498,21 +1512,24 @@ class AcwRiver(RuleSet):
         self, ctx: _Ctx, n: int, needed: int, target: ShipState, lost_before: int, purpose: str
     ) -> tuple[list[int], int, int, bool, list[int]]:
         """Roll ``n`` D6 at a vessel; return (dice, hits, ricochets, lost outright, confirmation dice)."""
-        values = [ctx.dice.roll("D6", purpose) for _ in range(n)]
+        roll = ctx.dice.roll
+        values = [roll("D6", purpose) for _ in range(n)]
         hits = ricochets = 0
         lost = False
         confirms: list[int] = []
-        threshold = no_confirm_threshold(_int(target.sheet.get("resistance"), 1))
+        threshold: int | None = None
         for v in values:
             if v < needed:
                 continue
             if v < 6:
                 hits += 1
                 continue
+            if threshold is None:
+                threshold = no_confirm_threshold(_int(target.sheet.get("resistance"), 1))
             if lost_before >= threshold:
                 lost = True  # A07: no confirmation after 3/4 of the resistance is gone
                 continue
-            c = ctx.dice.roll("D6", f"confirm the 6 on {target.name}")
+            c = roll("D6", f"confirm the 6 on {target.name}")
             confirms.append(c)
             result = T.CONFIRMATION[c]
             if result == "lost":
@@ -1536,8 +1553,9 @@ class AcwRiver(RuleSet):
         """
         pairs: list[tuple[str, str]] = []
         moved: list[tuple[str, str, str]] = []
+        data = order.data
         for arc in ARCS:
-            tid = order.data.get(FIRE_FIELDS[arc])
+            tid = data.get(FIRE_FIELDS[arc])
             if not tid:
                 continue
             now = self._arc_now(ctx, ship, str(tid), aims)
@@ -1545,6 +1563,8 @@ class AcwRiver(RuleSet):
                 pairs.append((arc, str(tid)))
             else:
                 moved.append((arc, str(tid), now))
+        if not moved:
+            return pairs  # one per arc, in the order of ARCS
         taken = {a for a, _ in pairs}
         for arc, tid, now in moved:
             if now not in taken and fire_dice(ship, now) > 0:
@@ -1638,7 +1658,7 @@ class AcwRiver(RuleSet):
         if needed is None:
             no_shot(f"{rng} hexes, beyond 10 (A05)")
             return
-        n = fire_dice(ship, arc)
+        n = class_facts(ship.stats).fire[arc]
         first = len(ctx.dice.rolls)
         purpose = f"{ship.name} {arc} guns at {name}"
         if isinstance(tgt, ShipState):
