@@ -39,8 +39,18 @@ def course_parts(course: str) -> tuple[int, int]:
 
 def course_cost(course: str) -> int:
     """Return the hexes of movement a course costs: its forward hexes plus the turning cost (A08)."""
-    forwards, deg = course_parts(course)
-    return forwards + turn_cost(deg)
+    cost = _COURSE_COSTS.get(course)
+    if cost is None:
+        forwards, deg = course_parts(course)
+        cost = forwards + turn_cost(deg)
+        if len(_COURSE_COSTS) >= 4096:
+            _COURSE_COSTS.clear()
+        _COURSE_COSTS[course] = cost
+    return cost
+
+
+_COURSE_COSTS: dict[str, int] = {}
+"""Costs of the courses seen (a phase's orders repeat a few short courses)."""
 
 
 def movement_points(speed_forward: int, speed_back: int, astern: bool, was_astern: bool) -> int:

@@ -584,6 +584,9 @@ class AcwRiver(RuleSet):
     def __init__(self) -> None:
         self._terrain_cache: dict[int, tuple[tuple[TerrainFeature, ...], frozenset[Hex], frozenset[Hex]]] = {}
         self._occ_cache: tuple[tuple[ShipState, ...], dict[Hex, str]] | None = None
+        self._index_cache: (
+            tuple[tuple[ShipState, ...], dict[str, tuple[ShipState, tuple[Hex, ...]]]] | None
+        ) = None
 
     # --- ship classes ----------------------------------------------------------------------------
 
@@ -714,6 +717,19 @@ class AcwRiver(RuleSet):
 
         return free
 
+    def _ship_index(self, ships: tuple[ShipState, ...]) -> dict[str, tuple[ShipState, tuple[Hex, ...]]]:
+        """Return ship id -> (the first ship with that id, her hexes), remembered for the last ships tuple
+        seen (order checks look every target up)."""
+        hit = self._index_cache
+        if hit is not None and hit[0] is ships:
+            return hit[1]
+        index: dict[str, tuple[ShipState, tuple[Hex, ...]]] = {}
+        for s in ships:
+            if s.id not in index:
+                index[s.id] = (s, ship_hexes(s) if isinstance(s.position, Hex) else ())
+        self._index_cache = (ships, index)
+        return index
+
     def _occupancy(self, ships: tuple[ShipState, ...]) -> dict[Hex, str]:
         """Return hex -> id of the vessel afloat there, remembered for the last ships tuple seen."""
         hit = self._occ_cache
@@ -774,10 +790,9 @@ class AcwRiver(RuleSet):
 
     def target_of(self, state: BattleState, target_id: str) -> ShipState | TerrainFeature | None:
         """Return the ship or the battery, fort or mine with this id."""
-        try:
-            return state.ship(target_id)  # the state's own index by id, kept for its ships tuple
-        except KeyError:
-            pass
+        entry = self._ship_index(state.ships).get(target_id)
+        if entry is not None:
+            return entry[0]
         for t in state.terrain:
             if t.kind in ("battery", "fort", "mine") and t.props.get("id") == target_id:
                 return t
@@ -795,8 +810,8 @@ class AcwRiver(RuleSet):
         course = str(data.get("course") or "")
         astern = bool(data.get("astern", False))
         ram = data.get("ram")
-        bad = sorted(set(course) - {"F", "L", "R"})
-        if bad:
+        if course.strip("FLR"):  # a letter other than F, L, R somewhere
+            bad = sorted(set(course) - {"F", "L", "R"})
             err("course", f"Use only F (one hex), L and R (30-degree turns); not {', '.join(bad)}.")
             return errors
         mp = 0
@@ -806,7 +821,7 @@ class AcwRiver(RuleSet):
         else:
             if astern and _int(ship.sheet.get("speed_back")) <= 0:
                 err("astern", f"{ship.name} has no speed astern (Speed Back 0).")
-            embedded = self.embedded_target(state, ship)
+            embedded = self.embedded_target(state, ship) if ship.sheet.get("embedded_in") else None
             if embedded is not None and not astern and (course or ram):
                 err(
                     "astern",
@@ -842,6 +857,7 @@ class AcwRiver(RuleSet):
         mp_any = 0 if aground_now else max(mp, 0)
         fire = class_facts(ship.stats).fire
         mine = ship_hexes(ship)
+        index = self._ship_index(state.ships)
         for arc in ARCS:
             key = FIRE_FIELDS[arc]
             tid = data.get(key)
@@ -850,24 +866,32 @@ class AcwRiver(RuleSet):
             if fire[arc] <= 0:
                 err(key, f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
                 continue
-            msg = self._target_error(state, ship, str(tid), mp_any, mine)
+            msg = self._target_error(state, ship, str(tid), mp_any, mine, index)
             if msg:
                 err(key, msg)
         return errors
 
     def _target_error(
-        self, state: BattleState, ship: ShipState, tid: str, mp: int, mine: tuple[Hex, ...]
+        self,
+        state: BattleState,
+        ship: ShipState,
+        tid: str,
+        mp: int,
+        mine: tuple[Hex, ...],
+        index: Mapping[str, tuple[ShipState, tuple[Hex, ...]]],
     ) -> str | None:
-        """Return why ``ship`` (on ``mine``, ``mp`` hexes to move) may not be ordered to fire at ``tid``."""
-        tgt = self.target_of(state, tid)
+        """Return why ``ship`` (on ``mine``, ``mp`` hexes to move) may not be ordered to fire at ``tid``;
+        ``index`` is :meth:`_ship_index` of the state's ships."""
+        entry = index.get(tid)
+        tgt = entry[0] if entry is not None else self.target_of(state, tid)
         if tgt is None:
             return f"No target {tid!r} in this battle."
         if isinstance(tgt, ShipState):
             if tgt.side == ship.side:
                 return f"{tgt.name} is on your side."
-            if not tgt.active:
+            if tgt.status != "active":
                 return f"{tgt.name} is {tgt.status}."
-            gap = hex_gap(mine, ship_hexes(tgt))
+            gap = hex_gap(mine, entry[1] if entry is not None else ship_hexes(tgt))
             slack = mp + _int(tgt.sheet.get("speed_forward"))
         else:
             if tgt.visible_to is not None and ship.side not in tgt.visible_to:
