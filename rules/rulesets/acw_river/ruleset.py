@@ -440,7 +440,13 @@ def aim(pose: Pose, mine: Sequence[Hex], target: Sequence[Hex]) -> tuple[int, st
     bow = pose[0]
     if len(target) == 1:
         near = target[0]
-        rng = hex_gap(mine, target)
+        if len(mine) == 1:
+            x = mine[0]
+            dq = x.q - near.q
+            dr = x.r - near.r
+            rng = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        else:
+            rng = nearest_distance(mine, target)
     else:
         near = min(target, key=lambda h: (hex_distance(bow, h), h.q, h.r))
         rng = nearest_distance(mine, target)
@@ -526,8 +532,11 @@ class _Ctx:
     """The hexes each ship in ``ships`` occupies (:func:`ship_hexes`), kept in step by :meth:`put`."""
     mine_hexes: frozenset[Hex] = frozenset()
     """Hexes with a mine at the start of the phase (mines go, none comes, during a phase)."""
+    turn: int = 0
+    """The turn resolved (``state.turn``)."""
 
     def __post_init__(self) -> None:
+        self.turn = self.state.turn
         self.mine_hexes = frozenset(cast(Hex, t.position) for t in self.terrain if t.kind == "mine")
         for s in self.ships.values():
             hexes = ship_hexes(s) if isinstance(s.position, Hex) else ()
@@ -535,10 +544,6 @@ class _Ctx:
             if s.active:
                 for h in hexes:
                     self.occ[h] = s.id
-
-    @property
-    def turn(self) -> int:
-        return self.state.turn
 
     def put(self, ship: ShipState) -> None:
         """Store a changed ship, keeping the occupancy map in step (sunk or gone ships leave it)."""
@@ -1578,15 +1583,28 @@ class AcwRiver(RuleSet):
         pairs: list[tuple[str, str]] = []
         moved: list[tuple[str, str, str]] = []
         data = order.data
+        ships, hexes = ctx.ships, ctx.hexes
+        pose: Pose | None = None
         for arc in ARCS:
-            tid = data.get(FIRE_FIELDS[arc])
-            if not tid:
+            ordered = data.get(FIRE_FIELDS[arc])
+            if not ordered:
                 continue
-            now = self._arc_now(ctx, ship, str(tid), aims)
+            tid = str(ordered)
+            tgt = ships.get(tid)
+            now: str | None = None
+            if tgt is None:
+                now = self._arc_now(ctx, ship, tid)
+            elif tgt.status == "active":
+                sight = aims.get(tid)
+                if sight is None:
+                    if pose is None:
+                        pose = pose_of(ship)
+                    sight = aims[tid] = aim(pose, hexes[ship.id], hexes[tid])
+                now = sight[1]
             if now is None or now == arc:
-                pairs.append((arc, str(tid)))
+                pairs.append((arc, tid))
             else:
-                moved.append((arc, str(tid), now))
+                moved.append((arc, tid, now))
         if not moved:
             return pairs  # one per arc, in the order of ARCS
         taken = {a for a, _ in pairs}
@@ -1610,23 +1628,26 @@ class AcwRiver(RuleSet):
         order_of_arcs = {a: i for i, a in enumerate(ARCS)}
         return sorted(pairs, key=lambda p: order_of_arcs[p[0]])
 
-    def _arc_now(self, ctx: _Ctx, ship: ShipState, tid: str, aims: dict[str, tuple[int, str]]) -> str | None:
-        """Return the arc target ``tid`` now lies in, or None if gone; a vessel's aim goes to ``aims``."""
-        tgt = ctx.ships.get(tid)
-        if tgt is not None:
-            if not tgt.active:
-                return None
-            sight = aims.get(tid)
-            if sight is None:
-                sight = aims[tid] = aim(pose_of(ship), ctx.hexes[ship.id], ctx.hexes[tid])
-            return sight[1]
-        else:
-            feat = next((t for t in ctx.terrain if t.props.get("id") == tid), None)
-            if feat is None:
-                return None
-            th = (cast(Hex, feat.position),)
-        pose = pose_of(ship)
-        return arc_of_target(pose, min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r)))
+    def _arc_now(self, ctx: _Ctx, ship: ShipState, tid: str) -> str | None:
+        """Return the arc the terrain feature ``tid`` (not a ship) lies in, or None if it is gone."""
+        feat = next((t for t in ctx.terrain if t.props.get("id") == tid), None)
+        if feat is None:
+            return None
+        return arc_of_target(pose_of(ship), cast(Hex, feat.position))
+
+    @staticmethod
+    def _no_shot(ctx: _Ctx, ship: ShipState, arc: str, tid: str, name: str, why: str) -> None:
+        """Log that ``ship``'s ``arc`` guns hold their fire at ``tid`` (called ``name``), and why."""
+        ctx.events.append(
+            Event(
+                kind="no_shot",
+                turn=ctx.turn,
+                ship_id=ship.id,
+                target_id=tid,
+                text=f"{ship.name} holds her {arc} fire at {name}: {why}.",
+                visible_to=(ship.side,),
+            )
+        )
 
     def _fire(
         self,
@@ -1643,44 +1664,31 @@ class AcwRiver(RuleSet):
     ) -> None:
         tgt: ShipState | TerrainFeature | None = ctx.ships.get(tid) or ctx.feature(tid)
         name = tgt.name if isinstance(tgt, ShipState) else (str(tgt.props.get("name") or tid) if tgt else tid)
-
-        def no_shot(why: str) -> None:
-            ctx.events.append(
-                Event(
-                    kind="no_shot",
-                    turn=ctx.turn,
-                    ship_id=ship.id,
-                    target_id=tid,
-                    text=f"{ship.name} holds her {arc} fire at {name}: {why}.",
-                    visible_to=(ship.side,),
-                )
-            )
-
         if tgt is None:
-            no_shot("no longer there")
+            self._no_shot(ctx, ship, arc, tid, name, "no longer there")
             return
         if isinstance(tgt, ShipState):
             if not tgt.active:
-                no_shot(f"she is {tgt.status}")
+                self._no_shot(ctx, ship, arc, tid, name, f"she is {tgt.status}")
                 return
             sight = aims.get(tid)
             if sight is None:
                 sight = aims[tid] = aim(pose_of(ship), ctx.hexes[ship.id], ctx.hexes[tid])
         else:
             if tgt.kind == "mine" and (not tgt.props.get("surfaced") or tid in mines_hit):
-                no_shot("no mine to be seen")
+                self._no_shot(ctx, ship, arc, tid, name, "no mine to be seen")
                 return
             if tgt.kind != "mine" and self._silenced(tgt):
-                no_shot("silenced")
+                self._no_shot(ctx, ship, arc, tid, name, "silenced")
                 return
             sight = aim(pose_of(ship), ctx.hexes[ship.id], (cast(Hex, tgt.position),))
         rng, actual_arc = sight
         if actual_arc != arc:
-            no_shot(f"after the move it lies in the {actual_arc} arc")
+            self._no_shot(ctx, ship, arc, tid, name, f"after the move it lies in the {actual_arc} arc")
             return
         needed = to_hit(rng)
         if needed is None:
-            no_shot(f"{rng} hexes, beyond 10 (A05)")
+            self._no_shot(ctx, ship, arc, tid, name, f"{rng} hexes, beyond 10 (A05)")
             return
         n = class_facts(ship.stats).fire[arc]
         first = len(ctx.dice.rolls)
