@@ -500,6 +500,14 @@ def changed_ship(
     )
 
 
+def _beyond_reach(gap: int, slack: int) -> str | None:
+    """Return why a target ``gap`` hexes away cannot be fired at even after ``slack`` hexes of movement of
+    both (A05: 10 hexes at most), or None."""
+    if gap > T.MAX_RANGE + slack:
+        return f"Target {gap} hexes away: beyond 10 hexes even after moving (A05)."
+    return None
+
+
 def _same_float(value: float, other: float) -> bool:
     """Return True if ``value`` is the float ``other``, sign of zero included (stored as is, never
     rewritten)."""
@@ -549,19 +557,31 @@ class _Ctx:
         """Store a changed ship, keeping the occupancy map in step (sunk or gone ships leave it)."""
         sid = ship.id
         occ = self.occ
-        for h in self.hexes.get(sid, ()):
+        old_hexes = self.hexes.get(sid, ())
+        for h in old_hexes:
             if occ.get(h) == sid:
                 del occ[h]
+        old = self.ships.get(sid)
         self.ships[sid] = ship
-        hexes = self.hexes[sid] = ship_hexes(ship)
-        if ship.active:
+        if (
+            old is not None
+            and old_hexes
+            and old.position is ship.position
+            and old.heading == ship.heading
+            and old.offset == ship.offset
+            and old.stats is ship.stats
+        ):
+            hexes = old_hexes  # not moved: the same footprint
+        else:
+            hexes = self.hexes[sid] = ship_hexes(ship)
+        if ship.status == "active":
             for h in hexes:
                 occ[h] = sid
 
     def taken(self, h: Hex, me: str) -> bool:
         """Return True if another vessel afloat occupies hex ``h`` (NW-ACW-08)."""
         sid = self.occ.get(h)
-        return sid is not None and sid != me and self.ships[sid].active
+        return sid is not None and sid != me and self.ships[sid].status == "active"
 
     def feature(self, fid: str) -> TerrainFeature | None:
         """Return the battery, fort or mine with this id, if still on the map."""
@@ -861,8 +881,9 @@ class AcwRiver(RuleSet):
         aground_now = bool(ship.sheet.get("aground"))
         mp_any = 0 if aground_now else max(mp, 0)
         fire = class_facts(ship.stats).fire
-        mine = ship_hexes(ship)
         index = self._ship_index(state.ships)
+        own = index.get(ship.id)
+        mine = own[1] if own is not None and own[0] is ship else ship_hexes(ship)
         for arc in ARCS:
             key = FIRE_FIELDS[arc]
             tid = data.get(key)
@@ -871,24 +892,29 @@ class AcwRiver(RuleSet):
             if fire[arc] <= 0:
                 err(key, f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
                 continue
-            msg = self._target_error(state, ship, str(tid), mp_any, mine, index)
+            entry = index.get(str(tid))
+            if entry is None:
+                msg = self._target_error(state, ship, str(tid), mp_any, mine)
+            else:  # a vessel: on the other side, afloat, and in reach after both move
+                tgt, theirs = entry
+                if tgt.side == ship.side:
+                    msg = f"{tgt.name} is on your side."
+                elif tgt.status != "active":
+                    msg = f"{tgt.name} is {tgt.status}."
+                else:
+                    gap = hex_gap(mine, theirs)
+                    slack = mp_any + _int(tgt.sheet.get("speed_forward"))
+                    msg = _beyond_reach(gap, slack)
             if msg:
                 err(key, msg)
         return errors
 
     def _target_error(
-        self,
-        state: BattleState,
-        ship: ShipState,
-        tid: str,
-        mp: int,
-        mine: tuple[Hex, ...],
-        index: Mapping[str, tuple[ShipState, tuple[Hex, ...]]],
+        self, state: BattleState, ship: ShipState, tid: str, mp: int, mine: tuple[Hex, ...]
     ) -> str | None:
-        """Return why ``ship`` (on ``mine``, ``mp`` hexes to move) may not be ordered to fire at ``tid``;
-        ``index`` is :meth:`_ship_index` of the state's ships."""
-        entry = index.get(tid)
-        tgt = entry[0] if entry is not None else self.target_of(state, tid)
+        """Return why ``ship`` (on ``mine``, ``mp`` hexes to move) may not be ordered to fire at ``tid``,
+        which is not a ship: a battery, a fort, a surfaced mine or nothing."""
+        tgt = self.target_of(state, tid)
         if tgt is None:
             return f"No target {tid!r} in this battle."
         if isinstance(tgt, ShipState):
@@ -896,7 +922,7 @@ class AcwRiver(RuleSet):
                 return f"{tgt.name} is on your side."
             if tgt.status != "active":
                 return f"{tgt.name} is {tgt.status}."
-            gap = hex_gap(mine, entry[1] if entry is not None else ship_hexes(tgt))
+            gap = hex_gap(mine, ship_hexes(tgt))
             slack = mp + _int(tgt.sheet.get("speed_forward"))
         else:
             if tgt.visible_to is not None and ship.side not in tgt.visible_to:
@@ -909,9 +935,7 @@ class AcwRiver(RuleSet):
                 return f"{tgt.props.get('name') or tid} is silenced."
             gap = min(hex_distance(h, cast(Hex, tgt.position)) for h in mine)
             slack = mp
-        if gap > T.MAX_RANGE + slack:
-            return f"Target {gap} hexes away: beyond 10 hexes even after moving (A05)."
-        return None
+        return _beyond_reach(gap, slack)
 
     @staticmethod
     def _silenced(t: TerrainFeature) -> bool:
