@@ -542,14 +542,20 @@ class _Ctx:
     """Hexes with a mine at the start of the phase (mines go, none comes, during a phase)."""
     turn: int = 0
     """The turn resolved (``state.turn``)."""
+    known: Mapping[str, tuple[ShipState, tuple[Hex, ...]]] = field(default_factory=dict)
+    """Footprints already worked out (:meth:`AcwRiver._ship_index`), used for the ships they belong to."""
 
     def __post_init__(self) -> None:
         self.turn = self.state.turn
         self.mine_hexes = frozenset(cast(Hex, t.position) for t in self.terrain if t.kind == "mine")
         for s in self.ships.values():
-            hexes = ship_hexes(s) if isinstance(s.position, Hex) else ()
+            entry = self.known.get(s.id)
+            if entry is not None and entry[0] is s:
+                hexes = entry[1]
+            else:
+                hexes = ship_hexes(s) if isinstance(s.position, Hex) else ()
             self.hexes[s.id] = hexes
-            if s.active:
+            if s.status == "active":
                 for h in hexes:
                     self.occ[h] = s.id
 
@@ -1126,6 +1132,7 @@ class AcwRiver(RuleSet):
             terrain=list(state.terrain),
             land=land,
             shore=shore,
+            known=self._ship_index(state.ships),
         )
         sides = [s for s in state.side_keys() if any(sh.side == s and sh.active for sh in state.ships)]
         # A1: initiative D6 per side, high moves first, re-roll ties.
@@ -1692,7 +1699,7 @@ class AcwRiver(RuleSet):
             self._no_shot(ctx, ship, arc, tid, name, "no longer there")
             return
         if isinstance(tgt, ShipState):
-            if not tgt.active:
+            if tgt.status != "active":
                 self._no_shot(ctx, ship, arc, tid, name, f"she is {tgt.status}")
                 return
             sight = aims.get(tid)
@@ -1710,7 +1717,7 @@ class AcwRiver(RuleSet):
         if actual_arc != arc:
             self._no_shot(ctx, ship, arc, tid, name, f"after the move it lies in the {actual_arc} arc")
             return
-        needed = to_hit(rng)
+        needed = _TO_HIT[rng] if 0 <= rng < len(_TO_HIT) else to_hit(rng)
         if needed is None:
             self._no_shot(ctx, ship, arc, tid, name, f"{rng} hexes, beyond 10 (A05)")
             return
