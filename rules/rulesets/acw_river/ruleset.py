@@ -564,23 +564,27 @@ class _Ctx:
         sid = ship.id
         occ = self.occ
         old_hexes = self.hexes.get(sid, ())
-        for h in old_hexes:
-            if occ.get(h) == sid:
-                del occ[h]
         old = self.ships.get(sid)
         self.ships[sid] = ship
+        afloat = ship.status == "active"
         if (
-            old is not None
+            afloat
+            and old is not None
             and old_hexes
             and old.position is ship.position
             and old.heading == ship.heading
             and old.offset == ship.offset
             and old.stats is ship.stats
         ):
-            hexes = old_hexes  # not moved: the same footprint
-        else:
-            hexes = self.hexes[sid] = ship_hexes(ship)
-        if ship.status == "active":
+            # not moved, still afloat: the same footprint, hers (what clearing and claiming it comes to)
+            for h in old_hexes:
+                occ[h] = sid
+            return
+        for h in old_hexes:
+            if occ.get(h) == sid:
+                del occ[h]
+        hexes = self.hexes[sid] = ship_hexes(ship)
+        if afloat:
             for h in hexes:
                 occ[h] = sid
 
