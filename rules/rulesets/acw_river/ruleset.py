@@ -864,8 +864,10 @@ class AcwRiver(RuleSet):
                     "(section 8).",
                 )
             mp = self.move_points(ship, astern)
-            rev_note = " after reversing engines (A09)" if astern != bool(ship.sheet.get("astern")) else ""
             if course and course_cost(course) > mp:
+                rev_note = (
+                    " after reversing engines (A09)" if astern != bool(ship.sheet.get("astern")) else ""
+                )
                 err(
                     "course",
                     f"The course costs {course_cost(course)} hexes (turning included, A08); "
@@ -1577,7 +1579,9 @@ class AcwRiver(RuleSet):
     ) -> tuple[list[int], int, int, bool, list[int]]:
         """Roll ``n`` D6 at a vessel; return (dice, hits, ricochets, lost outright, confirmation dice)."""
         roll = ctx.dice.roll
-        values = [roll("D6", purpose) for _ in range(n)]
+        values: list[int] = []
+        for _ in range(n):
+            values.append(roll("D6", purpose))
         hits = ricochets = 0
         lost = False
         confirms: list[int] = []
