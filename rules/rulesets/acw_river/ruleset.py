@@ -535,7 +535,9 @@ class _Ctx:
     """Hexes no vessel may enter: land, batteries, forts (:meth:`AcwRiver._fixed_terrain`)."""
     shore: frozenset[Hex] = frozenset()
     """Shore hexes (section 9)."""
-    occ: dict[Hex, str] = field(default_factory=dict)
+    occ: dict[tuple[int, int], str] = field(default_factory=dict)
+    """(q, r) of each hex -> id of the vessel afloat there (keyed by coordinates: a tuple of two ints hashes
+    in C, a Hex in Python, and the occupancy is asked about thousands of times a phase)."""
     hexes: dict[str, tuple[Hex, ...]] = field(default_factory=dict)
     """The hexes each ship in ``ships`` occupies (:func:`ship_hexes`), kept in step by :meth:`put`."""
     mine_hexes: frozenset[Hex] = frozenset()
@@ -557,7 +559,7 @@ class _Ctx:
             self.hexes[s.id] = hexes
             if s.status == "active":
                 for h in hexes:
-                    self.occ[h] = s.id
+                    self.occ[h.q, h.r] = s.id
 
     def put(self, ship: ShipState) -> None:
         """Store a changed ship, keeping the occupancy map in step (sunk or gone ships leave it)."""
@@ -578,19 +580,20 @@ class _Ctx:
         ):
             # not moved, still afloat: the same footprint, hers (what clearing and claiming it comes to)
             for h in old_hexes:
-                occ[h] = sid
+                occ[h.q, h.r] = sid
             return
         for h in old_hexes:
-            if occ.get(h) == sid:
-                del occ[h]
+            key = (h.q, h.r)
+            if occ.get(key) == sid:
+                del occ[key]
         hexes = self.hexes[sid] = ship_hexes(ship)
         if afloat:
             for h in hexes:
-                occ[h] = sid
+                occ[h.q, h.r] = sid
 
     def taken(self, h: Hex, me: str) -> bool:
         """Return True if another vessel afloat occupies hex ``h`` (NW-ACW-08)."""
-        sid = self.occ.get(h)
+        sid = self.occ.get((h.q, h.r))
         return sid is not None and sid != me and self.ships[sid].status == "active"
 
     def feature(self, fid: str) -> TerrainFeature | None:
@@ -1314,7 +1317,7 @@ class AcwRiver(RuleSet):
         # now, as storing her with the new engines did.
         pending = not (ship.sheet.get("astern") is astern and "astern" in ship.sheet and flags == ship.flags)
         for h in ctx.hexes[sid]:
-            ctx.occ[h] = sid
+            ctx.occ[h.q, h.r] = sid
 
         def stored(at: Pose, speed: float | None = None, status: ShipStatus | None = None) -> ShipState:
             """Return ``ctx.ships``' copy of the ship at pose ``at``, with the pending engines and flags,
