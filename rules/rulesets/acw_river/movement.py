@@ -39,8 +39,18 @@ def course_parts(course: str) -> tuple[int, int]:
 
 def course_cost(course: str) -> int:
     """Return the hexes of movement a course costs: its forward hexes plus the turning cost (A08)."""
-    forwards, deg = course_parts(course)
-    return forwards + turn_cost(deg)
+    cost = _COURSE_COSTS.get(course)
+    if cost is None:
+        forwards, deg = course_parts(course)
+        cost = forwards + turn_cost(deg)
+        if len(_COURSE_COSTS) >= 4096:
+            _COURSE_COSTS.clear()
+        _COURSE_COSTS[course] = cost
+    return cost
+
+
+_COURSE_COSTS: dict[str, int] = {}
+"""Costs of the courses seen (a phase's orders repeat a few short courses)."""
 
 
 def movement_points(speed_forward: int, speed_back: int, astern: bool, was_astern: bool) -> int:
@@ -55,18 +65,37 @@ def movement_points(speed_forward: int, speed_back: int, astern: bool, was_aster
     return max(0, mp)
 
 
+def _step(heading: float, offset: int) -> tuple[int, int, int]:
+    """Return (dq, dr, new offset) of :func:`rules.geometry.hex_step` along ``heading`` from ``offset``: it
+    does not depend on the hex, so it is remembered. Raise ValueError as it does for a heading that is not
+    a facing."""
+    key = (heading, offset)
+    hit = _STEP_MEMO.get(key)
+    if hit is None:
+        nxt, off = hex_step(_ORIGIN, heading, offset)
+        hit = (nxt.q, nxt.r, off)
+        if len(_STEP_MEMO) >= 1024:
+            _STEP_MEMO.clear()
+        _STEP_MEMO[key] = hit
+    return hit
+
+
+_ORIGIN = Hex(q=0, r=0)
+_STEP_MEMO: dict[tuple[float, int], tuple[int, int, int]] = {}
+
+
 def step_ahead(pose: Pose) -> Pose:
     """Return the pose one hex ahead (corner facings alternate between the two flanking hexes)."""
     bow, heading, offset = pose
-    nxt, off = hex_step(bow, heading, offset)
-    return nxt, heading, off
+    dq, dr, off = _step(heading, offset)
+    return Hex(q=bow.q + dq, r=bow.r + dr), heading, off
 
 
 def step_astern(pose: Pose) -> Pose:
     """Return the pose one hex astern, the exact inverse of :func:`step_ahead`."""
     bow, heading, offset = pose
-    nxt, _ = hex_step(bow, norm_deg(heading + 180.0), 1 - offset)
-    return nxt, heading, 1 - offset
+    dq, dr, _ = _step(norm_deg(heading + 180.0), 1 - offset)
+    return Hex(q=bow.q + dq, r=bow.r + dr), heading, 1 - offset
 
 
 def turn(pose: Pose, letter: str) -> Pose:
@@ -97,14 +126,28 @@ def arc_of_target(pose: Pose, target: Hex) -> str:
     """Return ``front``, ``port``, ``starboard`` or ``rear``: where ``target`` lies from the bow hex (A04,
     NW-ACW-01: front and rear within 60 degrees of bow and stern, exactly 60 or 120 is the side)."""
     bow, heading, _ = pose
-    if target == bow:
-        return "front"
-    rel = relative_bearing(heading, hex_bearing(bow, target))
-    if abs(rel) < T.ARCS_DEG["front_within"] - 1e-6:
-        return "front"
-    if abs(rel) > 180.0 - T.ARCS_DEG["rear_within"] + 1e-6:
-        return "rear"
-    return "starboard" if rel > 0 else "port"
+    # The arc depends only on the offset of the target from the bow and the heading: remembered.
+    key = (target.q - bow.q, target.r - bow.r, heading)
+    arc = _ARC_MEMO.get(key)
+    if arc is None:
+        if target == bow:
+            arc = "front"
+        else:
+            rel = relative_bearing(heading, hex_bearing(bow, target))
+            if abs(rel) < T.ARCS_DEG["front_within"] - 1e-6:
+                arc = "front"
+            elif abs(rel) > 180.0 - T.ARCS_DEG["rear_within"] + 1e-6:
+                arc = "rear"
+            else:
+                arc = "starboard" if rel > 0 else "port"
+        if len(_ARC_MEMO) >= 8192:
+            _ARC_MEMO.clear()
+        _ARC_MEMO[key] = arc
+    return arc
+
+
+_ARC_MEMO: dict[tuple[int, int, float], str] = {}
+"""Arcs of :func:`arc_of_target` by (q, r offset of the target from the bow, heading)."""
 
 
 def on_flank(target_hex: Hex, target_heading: float, attacker_hex: Hex) -> bool:

@@ -78,8 +78,8 @@ props ``{"id", "side", "surfaced"}`` and ``visible_to`` the laying side until it
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from typing import cast
 
 from ...arcs import ArcSpec
@@ -100,6 +100,7 @@ from ...model import (
     Roll,
     ShipOrder,
     ShipState,
+    ShipStatus,
     TerrainFeature,
 )
 from . import tables as T
@@ -256,12 +257,20 @@ OPTIONS: tuple[FieldSpec, ...] = (
 
 def to_hit(range_hexes: int) -> int | None:
     """Return the lowest D6 score that hits at a range in hexes, or None beyond 10 hexes (A05)."""
+    if 0 <= range_hexes < len(_TO_HIT):
+        return _TO_HIT[range_hexes]
     if range_hexes < 0:
         return None
     for limit, needed in T.RANGE_TABLE:
         if range_hexes <= limit:
             return needed
     return None
+
+
+_TO_HIT: tuple[int | None, ...] = tuple(
+    next((needed for limit, needed in T.RANGE_TABLE if r <= limit), None) for r in range(T.MAX_RANGE + 2)
+)
+"""The score needed at each range from 0 to one beyond the longest, from ``T.RANGE_TABLE``."""
 
 
 def no_confirm_threshold(resistance: int) -> int:
@@ -302,7 +311,13 @@ def _num(v: JSON, default: float = 0.0) -> float:
 
 
 def _int(v: JSON, default: int = 0) -> int:
+    if type(v) is int and -_EXACT_INT <= v <= _EXACT_INT:
+        return v  # what int(float(v)) gives, without the two conversions
     return int(_num(v, default))
+
+
+_EXACT_INT = 2**53
+"""Integers up to this size go through a float unchanged."""
 
 
 def type_row(stats: Mapping[str, JSON]) -> dict[str, object]:
@@ -324,8 +339,55 @@ def is_ram(stats: Mapping[str, JSON]) -> bool:
 
 def fire_dice(ship: ShipState, arc: str) -> int:
     """Return the D6 an arc fires (A04): front, either side, rear."""
-    key = "fire_side" if arc in ("port", "starboard") else f"fire_{arc}"
-    return _int(ship.stats.get(key))
+    dice = class_facts(ship.stats).fire.get(arc)
+    if dice is not None:
+        return dice
+    return _int(ship.stats.get(f"fire_{arc}"))
+
+
+@dataclass(frozen=True, slots=True)
+class ClassFacts:
+    """The figures of a class that a phase reads again and again, read once from its stats JSON."""
+
+    length: int
+    """Hexes the vessel occupies (A14): the ``hexes`` stat, 1 when absent."""
+    fire: Mapping[str, int]
+    """D6 fired by each arc (A04): ``front``, ``port`` and ``starboard`` (``fire_side``), ``rear``."""
+    ram: bool
+    """The vessel mounts a ram (:func:`is_ram`, line 11)."""
+    protection: str
+    """Protection class (:func:`protection_of`, section 2)."""
+
+
+def class_facts(stats: Mapping[str, JSON]) -> ClassFacts:
+    """Return the :class:`ClassFacts` of a class's stats, remembered by the stats object (by identity).
+
+    A ship's stats are not changed during a battle (a transport that unloads gets a new sheet, not new
+    stats), and the ships of one class in a scenario share one dict. An entry holds the stats object
+    itself, so its id() cannot be reused while the entry lives.
+    """
+    hit = _FACTS_CACHE.get(id(stats))
+    if hit is not None and hit[0] is stats:
+        return hit[1]
+    side = _int(stats.get("fire_side"))
+    facts = ClassFacts(
+        length=_int(stats.get("hexes"), 1),
+        fire={
+            "front": _int(stats.get("fire_front")),
+            "port": side,
+            "starboard": side,
+            "rear": _int(stats.get("fire_rear")),
+        },
+        ram=is_ram(stats),
+        protection=protection_of(stats),
+    )
+    if len(_FACTS_CACHE) > 2048:
+        _FACTS_CACHE.clear()
+    _FACTS_CACHE[id(stats)] = (stats, facts)
+    return facts
+
+
+_FACTS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassFacts]] = {}
 
 
 def pose_of(ship: ShipState) -> Pose:
@@ -336,19 +398,120 @@ def pose_of(ship: ShipState) -> Pose:
 
 def hexes_of(ship: ShipState) -> list[Hex]:
     """Return the hexes the ship occupies (A14)."""
+    return list(ship_hexes(ship))
+
+
+def ship_hexes(ship: ShipState) -> tuple[Hex, ...]:
+    """Return the hexes the ship occupies (A14), as :func:`hexes_of` but a tuple that may be shared."""
+    length = class_facts(ship.stats).length
+    if length <= 1:
+        return (pose_of(ship)[0],)
     hit = _HEXES_CACHE.get(id(ship))
     if hit is not None and hit[0] is ship:
-        return list(hit[1])
-    out = footprint(pose_of(ship), _int(ship.stats.get("hexes"), 1))
+        return hit[1]
+    out = tuple(footprint(pose_of(ship), length))
     if len(_HEXES_CACHE) > 2048:
         _HEXES_CACHE.clear()
-    _HEXES_CACHE[id(ship)] = (ship, tuple(out))
+    _HEXES_CACHE[id(ship)] = (ship, out)
     return out
 
 
 _HEXES_CACHE: dict[int, tuple[ShipState, tuple[Hex, ...]]] = {}
-"""Footprints by ShipState (immutable): fire, arcs and order checks ask for each ship's many times a phase. An
-entry holds the ship itself, so its id() cannot be reused while the entry lives."""
+"""Footprints by ShipState (immutable) of vessels longer than a hex: fire, arcs and order checks ask for each
+ship's many times a phase. An entry holds the ship itself, so its id() cannot be reused while the entry
+lives."""
+
+
+def hex_gap(a: Sequence[Hex], b: Sequence[Hex]) -> int:
+    """Return the distance in hexes between the nearest hexes of two footprints (A14), as
+    :func:`.movement.nearest_distance`, one-hex vessels first."""
+    if len(a) == 1 and len(b) == 1:
+        x, y = a[0], b[0]
+        dq = x.q - y.q
+        dr = x.r - y.r
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    return nearest_distance(a, b)
+
+
+def aim(pose: Pose, mine: Sequence[Hex], target: Sequence[Hex]) -> tuple[int, str]:
+    """Return (range, arc) of a target from a vessel at ``pose`` occupying ``mine``: the range in hexes
+    between the nearest occupied hexes (A14), and the arc (:func:`.movement.arc_of_target`, A04) of the
+    target's hex nearest the bow (ties: lowest q, then r)."""
+    bow = pose[0]
+    if len(target) == 1:
+        near = target[0]
+        if len(mine) == 1:
+            x = mine[0]
+            dq = x.q - near.q
+            dr = x.r - near.r
+            rng = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        else:
+            rng = nearest_distance(mine, target)
+    else:
+        near = min(target, key=lambda h: (hex_distance(bow, h), h.q, h.r))
+        rng = nearest_distance(mine, target)
+    return rng, arc_of_target(pose, near)
+
+
+_SHIP_FIELDS = (
+    "id",
+    "name",
+    "side",
+    "class_name",
+    "position",
+    "heading",
+    "speed",
+    "status",
+    "flags",
+    "offset",
+    "stats",
+    "sheet",
+)
+if tuple(f.name for f in fields(ShipState)) != _SHIP_FIELDS:  # pragma: no cover - guards changed_ship
+    raise RuntimeError("ShipState's fields changed: update acw_river's changed_ship")
+
+
+def changed_ship(
+    ship: ShipState,
+    *,
+    position: Hex | None = None,
+    heading: float | None = None,
+    speed: float | None = None,
+    status: ShipStatus | None = None,
+    flags: tuple[str, ...] | None = None,
+    offset: int | None = None,
+    sheet: dict[str, JSON] | None = None,
+) -> ShipState:
+    """Return ``ship`` with the fields given changed, as ``dataclasses.replace`` (which looks the fields up
+    at every call: twice as slow, and a phase changes hundreds of ships)."""
+    return ShipState(
+        id=ship.id,
+        name=ship.name,
+        side=ship.side,
+        class_name=ship.class_name,
+        position=ship.position if position is None else position,
+        heading=ship.heading if heading is None else heading,
+        speed=ship.speed if speed is None else speed,
+        status=ship.status if status is None else status,
+        flags=ship.flags if flags is None else flags,
+        offset=ship.offset if offset is None else offset,
+        stats=ship.stats,
+        sheet=ship.sheet if sheet is None else sheet,
+    )
+
+
+def _beyond_reach(gap: int, slack: int) -> str | None:
+    """Return why a target ``gap`` hexes away cannot be fired at even after ``slack`` hexes of movement of
+    both (A05: 10 hexes at most), or None."""
+    if gap > T.MAX_RANGE + slack:
+        return f"Target {gap} hexes away: beyond 10 hexes even after moving (A05)."
+    return None
+
+
+def _same_float(value: float, other: float) -> bool:
+    """Return True if ``value`` is the float ``other``, sign of zero included (stored as is, never
+    rewritten)."""
+    return type(value) is float and value == other and math.copysign(1.0, value) == math.copysign(1.0, other)
 
 
 def remaining(ship: ShipState) -> int:
@@ -368,34 +531,70 @@ class _Ctx:
     ships: dict[str, ShipState]
     terrain: list[TerrainFeature]
     events: list[Event] = field(default_factory=list)
-    occ: dict[Hex, str] = field(default_factory=dict)
+    land: frozenset[Hex] = frozenset()
+    """Hexes no vessel may enter: land, batteries, forts (:meth:`AcwRiver._fixed_terrain`)."""
+    shore: frozenset[Hex] = frozenset()
+    """Shore hexes (section 9)."""
+    occ: dict[tuple[int, int], str] = field(default_factory=dict)
+    """(q, r) of each hex -> id of the vessel afloat there (keyed by coordinates: a tuple of two ints hashes
+    in C, a Hex in Python, and the occupancy is asked about thousands of times a phase)."""
+    hexes: dict[str, tuple[Hex, ...]] = field(default_factory=dict)
+    """The hexes each ship in ``ships`` occupies (:func:`ship_hexes`), kept in step by :meth:`put`."""
+    mine_hexes: frozenset[Hex] = frozenset()
+    """Hexes with a mine at the start of the phase (mines go, none comes, during a phase)."""
+    turn: int = 0
+    """The turn resolved (``state.turn``)."""
+    known: Mapping[str, tuple[ShipState, tuple[Hex, ...]]] = field(default_factory=dict)
+    """Footprints already worked out (:meth:`AcwRiver._ship_index`), used for the ships they belong to."""
 
     def __post_init__(self) -> None:
+        self.turn = self.state.turn
+        self.mine_hexes = frozenset(cast(Hex, t.position) for t in self.terrain if t.kind == "mine")
         for s in self.ships.values():
-            if s.active:
-                for h in hexes_of(s):
-                    self.occ[h] = s.id
-
-    @property
-    def turn(self) -> int:
-        return self.state.turn
+            entry = self.known.get(s.id)
+            if entry is not None and entry[0] is s:
+                hexes = entry[1]
+            else:
+                hexes = ship_hexes(s) if isinstance(s.position, Hex) else ()
+            self.hexes[s.id] = hexes
+            if s.status == "active":
+                for h in hexes:
+                    self.occ[h.q, h.r] = s.id
 
     def put(self, ship: ShipState) -> None:
         """Store a changed ship, keeping the occupancy map in step (sunk or gone ships leave it)."""
-        old = self.ships.get(ship.id)
-        if old is not None and isinstance(old.position, Hex):
-            for h in hexes_of(old):
-                if self.occ.get(h) == ship.id:
-                    del self.occ[h]
-        self.ships[ship.id] = ship
-        if ship.active:
-            for h in hexes_of(ship):
-                self.occ[h] = ship.id
+        sid = ship.id
+        occ = self.occ
+        old_hexes = self.hexes.get(sid, ())
+        old = self.ships.get(sid)
+        self.ships[sid] = ship
+        afloat = ship.status == "active"
+        if (
+            afloat
+            and old is not None
+            and old_hexes
+            and old.position is ship.position
+            and old.heading == ship.heading
+            and old.offset == ship.offset
+            and old.stats is ship.stats
+        ):
+            # not moved, still afloat: the same footprint, hers (what clearing and claiming it comes to)
+            for h in old_hexes:
+                occ[h.q, h.r] = sid
+            return
+        for h in old_hexes:
+            key = (h.q, h.r)
+            if occ.get(key) == sid:
+                del occ[key]
+        hexes = self.hexes[sid] = ship_hexes(ship)
+        if afloat:
+            for h in hexes:
+                occ[h.q, h.r] = sid
 
     def taken(self, h: Hex, me: str) -> bool:
         """Return True if another vessel afloat occupies hex ``h`` (NW-ACW-08)."""
-        sid = self.occ.get(h)
-        return sid is not None and sid != me and self.ships[sid].active
+        sid = self.occ.get((h.q, h.r))
+        return sid is not None and sid != me and self.ships[sid].status == "active"
 
     def feature(self, fid: str) -> TerrainFeature | None:
         """Return the battery, fort or mine with this id, if still on the map."""
@@ -423,6 +622,9 @@ class AcwRiver(RuleSet):
     def __init__(self) -> None:
         self._terrain_cache: dict[int, tuple[tuple[TerrainFeature, ...], frozenset[Hex], frozenset[Hex]]] = {}
         self._occ_cache: tuple[tuple[ShipState, ...], dict[Hex, str]] | None = None
+        self._index_cache: (
+            tuple[tuple[ShipState, ...], dict[str, tuple[ShipState, tuple[Hex, ...]]]] | None
+        ) = None
 
     # --- ship classes ----------------------------------------------------------------------------
 
@@ -553,6 +755,19 @@ class AcwRiver(RuleSet):
 
         return free
 
+    def _ship_index(self, ships: tuple[ShipState, ...]) -> dict[str, tuple[ShipState, tuple[Hex, ...]]]:
+        """Return ship id -> (the first ship with that id, her hexes), remembered for the last ships tuple
+        seen (order checks look every target up)."""
+        hit = self._index_cache
+        if hit is not None and hit[0] is ships:
+            return hit[1]
+        index: dict[str, tuple[ShipState, tuple[Hex, ...]]] = {}
+        for s in ships:
+            if s.id not in index:
+                index[s.id] = (s, ship_hexes(s) if isinstance(s.position, Hex) else ())
+        self._index_cache = (ships, index)
+        return index
+
     def _occupancy(self, ships: tuple[ShipState, ...]) -> dict[Hex, str]:
         """Return hex -> id of the vessel afloat there, remembered for the last ships tuple seen."""
         hit = self._occ_cache
@@ -561,7 +776,7 @@ class AcwRiver(RuleSet):
         occ: dict[Hex, str] = {}
         for s in ships:
             if s.active:
-                for x in hexes_of(s):
+                for x in ship_hexes(s):
                     occ[x] = s.id
         self._occ_cache = (ships, occ)
         return occ
@@ -589,7 +804,7 @@ class AcwRiver(RuleSet):
             return None
         ships = state.ship_map()
         t = ships.get(str(tid))
-        if t is None or not t.active or nearest_distance(hexes_of(ship), hexes_of(t)) > 1:
+        if t is None or not t.active or nearest_distance(ship_hexes(ship), ship_hexes(t)) > 1:
             return None
         return t
 
@@ -613,9 +828,9 @@ class AcwRiver(RuleSet):
 
     def target_of(self, state: BattleState, target_id: str) -> ShipState | TerrainFeature | None:
         """Return the ship or the battery, fort or mine with this id."""
-        for s in state.ships:
-            if s.id == target_id:
-                return s
+        entry = self._ship_index(state.ships).get(target_id)
+        if entry is not None:
+            return entry[0]
         for t in state.terrain:
             if t.kind in ("battery", "fort", "mine") and t.props.get("id") == target_id:
                 return t
@@ -633,17 +848,18 @@ class AcwRiver(RuleSet):
         course = str(data.get("course") or "")
         astern = bool(data.get("astern", False))
         ram = data.get("ram")
-        bad = sorted(set(course) - {"F", "L", "R"})
-        if bad:
+        if course.strip("FLR"):  # a letter other than F, L, R somewhere
+            bad = sorted(set(course) - {"F", "L", "R"})
             err("course", f"Use only F (one hex), L and R (30-degree turns); not {', '.join(bad)}.")
             return errors
+        mp = 0
         if ship.sheet.get("aground"):
             if course or ram or astern != bool(ship.sheet.get("astern")):
                 err("course", f"{ship.name} is aground and cannot move (section 9).")
         else:
             if astern and _int(ship.sheet.get("speed_back")) <= 0:
                 err("astern", f"{ship.name} has no speed astern (Speed Back 0).")
-            embedded = self.embedded_target(state, ship)
+            embedded = self.embedded_target(state, ship) if ship.sheet.get("embedded_in") else None
             if embedded is not None and not astern and (course or ram):
                 err(
                     "astern",
@@ -651,8 +867,10 @@ class AcwRiver(RuleSet):
                     "(section 8).",
                 )
             mp = self.move_points(ship, astern)
-            rev_note = " after reversing engines (A09)" if astern != bool(ship.sheet.get("astern")) else ""
             if course and course_cost(course) > mp:
+                rev_note = (
+                    " after reversing engines (A09)" if astern != bool(ship.sheet.get("astern")) else ""
+                )
                 err(
                     "course",
                     f"The course costs {course_cost(course)} hexes (turning included, A08); "
@@ -671,34 +889,55 @@ class AcwRiver(RuleSet):
                 elif not tgt.active:
                     err("ram", f"{tgt.name} is {tgt.status}.")
                 else:
-                    gap = nearest_distance(hexes_of(ship), hexes_of(tgt))
+                    gap = nearest_distance(ship_hexes(ship), ship_hexes(tgt))
                     reach = self.move_points(ship, False) + _int(tgt.sheet.get("speed_forward"))
                     if gap > reach:
                         err("ram", f"{tgt.name} is {gap} hexes away: out of reach this move.")
         aground_now = bool(ship.sheet.get("aground"))
-        mp_any = 0 if aground_now else max(self.move_points(ship, astern), 0)
+        mp_any = 0 if aground_now else max(mp, 0)
+        fire = class_facts(ship.stats).fire
+        index = self._ship_index(state.ships)
+        own = index.get(ship.id)
+        mine = own[1] if own is not None and own[0] is ship else ship_hexes(ship)
         for arc in ARCS:
-            tid = data.get(FIRE_FIELDS[arc])
+            key = FIRE_FIELDS[arc]
+            tid = data.get(key)
             if not tid:
                 continue
-            if fire_dice(ship, arc) <= 0:
-                err(FIRE_FIELDS[arc], f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
+            if fire[arc] <= 0:
+                err(key, f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
                 continue
-            msg = self._target_error(state, ship, str(tid), mp_any)
+            entry = index.get(str(tid))
+            if entry is None:
+                msg = self._target_error(state, ship, str(tid), mp_any, mine)
+            else:  # a vessel: on the other side, afloat, and in reach after both move
+                tgt, theirs = entry
+                if tgt.side == ship.side:
+                    msg = f"{tgt.name} is on your side."
+                elif tgt.status != "active":
+                    msg = f"{tgt.name} is {tgt.status}."
+                else:
+                    gap = hex_gap(mine, theirs)
+                    slack = mp_any + _int(tgt.sheet.get("speed_forward"))
+                    msg = _beyond_reach(gap, slack)
             if msg:
-                err(FIRE_FIELDS[arc], msg)
+                err(key, msg)
         return errors
 
-    def _target_error(self, state: BattleState, ship: ShipState, tid: str, mp: int) -> str | None:
+    def _target_error(
+        self, state: BattleState, ship: ShipState, tid: str, mp: int, mine: tuple[Hex, ...]
+    ) -> str | None:
+        """Return why ``ship`` (on ``mine``, ``mp`` hexes to move) may not be ordered to fire at ``tid``,
+        which is not a ship: a battery, a fort, a surfaced mine or nothing."""
         tgt = self.target_of(state, tid)
         if tgt is None:
             return f"No target {tid!r} in this battle."
         if isinstance(tgt, ShipState):
             if tgt.side == ship.side:
                 return f"{tgt.name} is on your side."
-            if not tgt.active:
+            if tgt.status != "active":
                 return f"{tgt.name} is {tgt.status}."
-            gap = nearest_distance(hexes_of(ship), hexes_of(tgt))
+            gap = hex_gap(mine, ship_hexes(tgt))
             slack = mp + _int(tgt.sheet.get("speed_forward"))
         else:
             if tgt.visible_to is not None and ship.side not in tgt.visible_to:
@@ -709,11 +948,9 @@ class AcwRiver(RuleSet):
                 return f"{tgt.props.get('name') or tid} is on your side."
             if tgt.kind != "mine" and self._silenced(tgt):
                 return f"{tgt.props.get('name') or tid} is silenced."
-            gap = min(hex_distance(h, cast(Hex, tgt.position)) for h in hexes_of(ship))
+            gap = min(hex_distance(h, cast(Hex, tgt.position)) for h in mine)
             slack = mp
-        if gap > T.MAX_RANGE + slack:
-            return f"Target {gap} hexes away: beyond 10 hexes even after moving (A05)."
-        return None
+        return _beyond_reach(gap, slack)
 
     @staticmethod
     def _silenced(t: TerrainFeature) -> bool:
@@ -742,7 +979,7 @@ class AcwRiver(RuleSet):
         free = self._free_fn(state, ship)
         pose = pose_of(ship)
         n = 0
-        length = _int(ship.stats.get("hexes"), 1)
+        length = class_facts(ship.stats).length
         while n < min(int(ship.speed), mp):
             nxt = step_astern(pose) if astern else step_ahead(pose)
             if not all(free(h) for h in footprint(nxt, length)):
@@ -754,15 +991,15 @@ class AcwRiver(RuleSet):
     def _fire_choices(self, state: BattleState, ship: ShipState, pose: Pose) -> dict[str, JSON]:
         """Return, for each arc with guns, the nearest enemy in it within range from ``pose``."""
         out: dict[str, JSON] = {}
-        length = _int(ship.stats.get("hexes"), 1)
+        length = class_facts(ship.stats).length
         mine = footprint(pose, length)
         best: dict[str, tuple[int, str]] = {}
-        candidates: list[tuple[str, list[Hex]]] = [
-            (t.id, hexes_of(t)) for t in self._enemy_ships(state, ship)
+        candidates: list[tuple[str, tuple[Hex, ...]]] = [
+            (t.id, ship_hexes(t)) for t in self._enemy_ships(state, ship)
         ]
         for t in state.terrain:
             if t.kind in ("battery", "fort") and t.props.get("side") != ship.side and not self._silenced(t):
-                candidates.append((str(t.props.get("id")), [cast(Hex, t.position)]))
+                candidates.append((str(t.props.get("id")), (cast(Hex, t.position),)))
         for tid, hexes in candidates:
             gap = nearest_distance(mine, hexes)
             if gap > T.MAX_RANGE:
@@ -810,7 +1047,7 @@ class AcwRiver(RuleSet):
         enemies = self._enemy_ships(state, ship)
         if not enemies:
             return self._keep_course(state, ship)
-        length = _int(ship.stats.get("hexes"), 1)
+        length = class_facts(ship.stats).length
         was_astern = bool(ship.sheet.get("astern"))
         if self.embedded_target(state, ship) is not None:
             mp = self.move_points(ship, True)
@@ -824,23 +1061,23 @@ class AcwRiver(RuleSet):
                 pose, course = nxt, course + "F"
             return {"course": course, "astern": True}
         here = pose_of(ship)
-        my_hexes = hexes_of(ship)
-        near = sorted(enemies, key=lambda t: (nearest_distance(my_hexes, hexes_of(t)), t.id))[:4]
+        my_hexes = ship_hexes(ship)
+        near = sorted(enemies, key=lambda t: (nearest_distance(my_hexes, ship_hexes(t)), t.id))[:4]
         mp_ahead = self.move_points(ship, False)
         free = self._free_fn(state, ship)
         opts = reachable(here, mp_ahead, length, free)
-        mine_now = hexes_of(ship)
+        mine_now = ship_hexes(ship)
         wants_ram = is_ram(ship.stats) or (remaining(ship) > 6 and protection_of(ship.stats) != "unprotected")
         if wants_ram:
             for t in near:
-                if nearest_distance(mine_now, hexes_of(t)) > mp_ahead + 1:
+                if nearest_distance(mine_now, ship_hexes(t)) > mp_ahead + 1:
                     continue
                 ram_course = plan_ram(
                     here,
                     mp_ahead,
                     length,
                     free,
-                    set(hexes_of(t)),
+                    set(ship_hexes(t)),
                     t.heading,
                     need=2 if is_ram(ship.stats) else 1,
                     flank=is_ram(ship.stats),
@@ -859,7 +1096,7 @@ class AcwRiver(RuleSet):
         dice_by_arc = {a: fire_dice(ship, a) for a in ARCS}
         i_ram = is_ram(ship.stats)
         # (hexes, how far an enemy ram can strike from, or None) of the nearest enemies, computed once
-        near_data = [(hexes_of(t), self.ram_reach(t)) for t in near]
+        near_data = [(ship_hexes(t), self.ram_reach(t)) for t in near]
         # Both ways: a vessel dropping down stern-first (the Memphis ironclads) closes the range by backing
         # on; the move that switches the engines loses a hex either way (A09, NW-ACW-03).
         choices: list[tuple[bool, dict[Pose, str]]] = [(False, opts)]
@@ -896,18 +1133,27 @@ class AcwRiver(RuleSet):
 
     def resolve_phase(self, state: BattleState, orders: Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
         start = len(dice.rolls)
-        ctx = _Ctx(state=state, dice=dice, ships=state.ship_map(), terrain=list(state.terrain))
+        land, shore = self._fixed_terrain(state.terrain)
+        ctx = _Ctx(
+            state=state,
+            dice=dice,
+            ships=state.ship_map(),
+            terrain=list(state.terrain),
+            land=land,
+            shore=shore,
+            known=self._ship_index(state.ships),
+        )
         sides = [s for s in state.side_keys() if any(sh.side == s and sh.active for sh in state.ships)]
         # A1: initiative D6 per side, high moves first, re-roll ties.
         order_of_sides = roll_initiative(sides, dice, ctx.events, state.turn, high_first=True, rule="A1")
 
         # Movement in initiative order, one ship at a time; rams, groundings and mines as they happen.
+        ordered = [s.id for s in state.ships if s.id in orders]
         for side in order_of_sides:
-            for s in state.ships:
-                cur = ctx.ships[s.id]
-                if cur.side != side or not cur.active or s.id not in orders:
-                    continue
-                self._move_ship(ctx, cur, orders[s.id])
+            for sid in ordered:
+                cur = ctx.ships[sid]
+                if cur.side == side and cur.status == "active":
+                    self._move_ship(ctx, cur, orders[sid])
 
         # Fire, all at once: every hit is applied after all fire (A1).
         lost_before = {sid: _int(s.sheet.get("lost")) for sid, s in ctx.ships.items()}
@@ -915,14 +1161,15 @@ class AcwRiver(RuleSet):
         outright: dict[str, str] = {}
         land_points: dict[str, int] = {}
         mines_hit: set[str] = set()
-        for s in state.ships:
-            cur = ctx.ships[s.id]
-            if not cur.active or s.id not in orders:
+        for sid in ordered:
+            cur = ctx.ships[sid]
+            if cur.status != "active":
                 continue
             if cur.sheet.get("aground") and cur.sheet.get("aground_turn") == state.turn:
                 continue  # section 9: fires again the turn after running aground
-            for arc, tid in self._lay_guns(ctx, cur, orders[s.id]):
-                self._fire(ctx, cur, arc, tid, lost_before, points, outright, land_points, mines_hit)
+            aims: dict[str, tuple[int, str]] = {}
+            for arc, tid in self._lay_guns(ctx, cur, orders[sid], aims):
+                self._fire(ctx, cur, arc, tid, lost_before, points, outright, land_points, mines_hit, aims)
         for t in list(ctx.terrain):
             if t.kind in ("battery", "fort") and not self._silenced(t):
                 self._battery_fire(ctx, t, lost_before, points, outright)
@@ -952,7 +1199,7 @@ class AcwRiver(RuleSet):
     ) -> ShipState:
         """Apply a loss of resistance at once (movement step) and sink the vessel at 0 (A11)."""
         lost = _int(ship.sheet.get("lost")) + pts
-        ship = replace(ship, sheet={**ship.sheet, "lost": lost})
+        ship = changed_ship(ship, sheet={**ship.sheet, "lost": lost})
         left = _int(ship.sheet.get("resistance"), 1) - lost
         if pts:
             ctx.events.append(
@@ -981,7 +1228,7 @@ class AcwRiver(RuleSet):
                 text=f"{ship.name} is lost: {why}.",
             )
         )
-        return replace(ship, status="sunk", flags=tuple(sorted(set(ship.flags) | {"sinking"})))
+        return changed_ship(ship, status="sunk", flags=tuple(sorted(set(ship.flags) | {"sinking"})))
 
     def _ground(self, ctx: _Ctx, ship: ShipState, where: Hex, why: str) -> ShipState:
         ship = replace(
@@ -1012,27 +1259,27 @@ class AcwRiver(RuleSet):
         was = bool(ship.sheet.get("astern"))
         ram_id = data.get("ram")
         course = str(data.get("course") or "")
-        length = _int(ship.stats.get("hexes"), 1)
+        length = class_facts(ship.stats).length
         ram_target: ShipState | None = None
         note = ""
         if ram_id:
             astern = False
             tgt = ctx.ships.get(str(ram_id))
             mp = self.move_points(ship, False)
-            land_, shore_ = self._fixed_terrain(ctx.state.terrain)
+            land_, shore_ = ctx.land, ctx.shore
             mw, mh = ctx.state.map.width, ctx.state.map.height
 
             def free(x: Hex) -> bool:
                 return not (x in land_ or x in shore_ or ctx.taken(x, ship.id)) and on_hex_map(x, mw, mh)
 
             if tgt is not None and tgt.active:
-                ram = is_ram(ship.stats)
+                ram = class_facts(ship.stats).ram
                 planned = plan_ram(
                     pose_of(ship),
                     mp,
                     length,
                     free,
-                    set(hexes_of(tgt)),
+                    set(ship_hexes(tgt)),
                     tgt.heading,
                     need=cast(int, (T.RAM if ram else T.COLLISION)["hexes_needed_beyond_contact"]),
                     flank=ram,
@@ -1041,7 +1288,7 @@ class AcwRiver(RuleSet):
                     course, ram_target = planned, tgt
                 else:
                     options = reachable(pose_of(ship), mp, length, free)
-                    th = hexes_of(tgt)
+                    th = ship_hexes(tgt)
                     pick = min(
                         options.items(),
                         key=lambda pc: (
@@ -1057,62 +1304,88 @@ class AcwRiver(RuleSet):
             else:
                 note = "; ram target gone"
         switched = astern != was
-        sheet = {**ship.sheet, "astern": astern}
-        flags = set(ship.flags) - {"astern"}
-        if astern:
-            flags.add("astern")
-        ship = replace(ship, sheet=sheet, flags=tuple(sorted(flags)))
-        ctx.put(ship)
+        sid = ship.id
+        flags = ship.flags
+        if len(flags) > 1 or ("astern" in flags) != astern:  # else already sorted, with "astern" if astern
+            flag_set = set(flags) - {"astern"}
+            if astern:
+                flag_set.add("astern")
+            flags = tuple(sorted(flag_set))
+        # The new engines and flags go into the ship when she is next stored (none needed when unchanged).
+        # She is stored where the move ends, or where a mine may lie (section 10), not at every hex: in
+        # between only she asks about the hexes, and ctx.taken() ignores her own. Her hexes are claimed
+        # now, as storing her with the new engines did.
+        pending = not (ship.sheet.get("astern") is astern and "astern" in ship.sheet and flags == ship.flags)
+        for h in ctx.hexes[sid]:
+            ctx.occ[h.q, h.r] = sid
+
+        def stored(at: Pose, speed: float | None = None, status: ShipStatus | None = None) -> ShipState:
+            """Return ``ctx.ships``' copy of the ship at pose ``at``, with the pending engines and flags,
+            and ``speed`` and ``status`` if given."""
+            nonlocal pending
+            cur = ctx.ships[sid]
+            sheet, flags_now = cur.sheet, cur.flags
+            if pending:
+                sheet, flags_now = {**ship.sheet, "astern": astern}, flags
+                pending = False
+            return changed_ship(
+                cur,
+                sheet=sheet,
+                flags=flags_now,
+                position=at[0],
+                heading=at[1],
+                offset=at[2],
+                speed=speed,
+                status=status,
+            )
+
         pose = pose_of(ship)
         start_hex = pose[0]
         path: list[JSON] = [{"q": start_hex.q, "r": start_hex.r}]
-        land, shore = self._fixed_terrain(ctx.state.terrain)
+        land, shore = ctx.land, ctx.shore
+        map_w, map_h = ctx.state.map.width, ctx.state.map.height
+        taken = ctx.taken
         moved = 0
         ended = ""
         for c in course:
             if c in "LR":
                 nxt_pose = turn(pose, c)
-                if length > 1 and any(
-                    h in land or ctx.taken(h, ship.id) for h in footprint(nxt_pose, length)[1:]
-                ):
+                if length > 1 and any(h in land or taken(h, sid) for h in footprint(nxt_pose, length)[1:]):
                     ended = "; stopped: no room to turn (NW-ACW-08)"
                     break
                 pose = nxt_pose
                 continue
             nxt_pose = step_astern(pose) if astern else step_ahead(pose)
             bow = nxt_pose[0]
-            if not on_hex_map(bow, ctx.state.map.width, ctx.state.map.height):
-                ship = replace(
-                    ctx.ships[ship.id],
-                    position=pose[0],
-                    heading=pose[1],
-                    offset=pose[2],
-                    status="withdrawn",
-                    speed=float(moved),
-                )
+            if not on_hex_map(bow, map_w, map_h):
+                ship = stored(pose, float(moved), "withdrawn")
                 ctx.put(ship)
                 ctx.events.append(
                     Event(
                         kind="move",
                         turn=ctx.turn,
-                        ship_id=ship.id,
+                        ship_id=sid,
                         outcome="withdrawn",
                         text=f"{ship.name} leaves the map and the battle (NW-ACW-08).",
                         data={"path": path, "course": course, "default": order.default},
                     )
                 )
                 return
-            if any(h in land or ctx.taken(h, ship.id) for h in footprint(nxt_pose, length)):
+            if length > 1:
+                blocked = any(h in land or taken(h, sid) for h in footprint(nxt_pose, length))
+            else:
+                blocked = bool(land and bow in land) or taken(bow, sid)
+            if blocked:
                 ended = "; stopped: next hex taken (NW-ACW-08)"
                 break
-            if bow in shore:
-                ship = replace(ctx.ships[ship.id], heading=pose[1], offset=pose[2])
+            if shore and bow in shore:
+                ship = stored(pose)
                 path.append({"q": bow.q, "r": bow.r})
                 ctx.events.append(
                     Event(
                         kind="move",
                         turn=ctx.turn,
-                        ship_id=ship.id,
+                        ship_id=sid,
                         text=f"{ship.name} moves {course} onto the shore{note}.",
                         data={"path": path, "course": course, "default": order.default},
                     )
@@ -1122,21 +1395,30 @@ class AcwRiver(RuleSet):
             pose = nxt_pose
             moved += 1
             path.append({"q": bow.q, "r": bow.r})
-            ship = replace(ctx.ships[ship.id], position=pose[0], heading=pose[1], offset=pose[2])
+            if ctx.mine_hexes and bow in ctx.mine_hexes:
+                ship = stored(pose)
+                ctx.put(ship)
+                ship = self._mine_check(ctx, ship, bow)
+                if not ship.active:
+                    return
+        cur = ctx.ships[sid]
+        if (
+            pending
+            or pose[0] is not cur.position
+            or pose[1] is not cur.heading
+            or pose[2] is not cur.offset
+            or not _same_float(cur.speed, float(moved))
+        ):
+            ship = stored(pose, float(moved))
             ctx.put(ship)
-            ship = self._mine_check(ctx, ship, bow)
-            if not ship.active:
-                return
-        ship = replace(
-            ctx.ships[ship.id], position=pose[0], heading=pose[1], offset=pose[2], speed=float(moved)
-        )
-        ctx.put(ship)
+        else:
+            ship = cur  # the same ship in every field: storing her again would change nothing
         rev = " (engines reversed: -1 hex, A09)" if switched else ""
         ctx.events.append(
             Event(
                 kind="move",
                 turn=ctx.turn,
-                ship_id=ship.id,
+                ship_id=sid,
                 text=f"{ship.name} {'backs' if astern else 'moves'} {course or '(stays)'}{rev} to "
                 f"({pose[0].q},{pose[0].r}) heading {pose[1]:g}{note}{ended}.",
                 data={
@@ -1203,7 +1485,7 @@ class AcwRiver(RuleSet):
     def _ram(self, ctx: _Ctx, rammer: ShipState, target: ShipState) -> None:
         """Resolve a ram (section 8) or a collision by a vessel without one (section 7, A10)."""
         first = len(ctx.dice.rolls)
-        ram = is_ram(rammer.stats)
+        ram = class_facts(rammer.stats).ram
         d1 = ctx.dice.roll("D6", f"{rammer.name} {'rams' if ram else 'collides with'} {target.name}")
         d2 = ctx.dice.roll("D6", f"{rammer.name} {'rams' if ram else 'collides with'} {target.name}")
         rolls = tuple(ctx.dice.rolls[first:])
@@ -1215,7 +1497,7 @@ class AcwRiver(RuleSet):
             )
             mods: tuple[Modifier, ...] = ()
         else:
-            pa, pt = protection_of(rammer.stats), protection_of(target.stats)
+            pa, pt = class_facts(rammer.stats).protection, class_facts(target.stats).protection
             loss, own = collision_result(d1, d2, pa, pt)
             mods = tuple(
                 m
@@ -1280,7 +1562,7 @@ class AcwRiver(RuleSet):
     def _carried_aground(self, ctx: _Ctx, ship: ShipState) -> None:
         """NW-ACW-06: a vessel turned by a collision runs aground on the first shore hex ahead within its
         speed; it may not reduce speed to avoid it (line 78)."""
-        land, shore = self._fixed_terrain(ctx.state.terrain)
+        land, shore = ctx.land, ctx.shore
         pose = pose_of(ship)
         for _ in range(_int(ship.sheet.get("speed_forward"))):
             pose = step_ahead(pose)
@@ -1299,21 +1581,26 @@ class AcwRiver(RuleSet):
         self, ctx: _Ctx, n: int, needed: int, target: ShipState, lost_before: int, purpose: str
     ) -> tuple[list[int], int, int, bool, list[int]]:
         """Roll ``n`` D6 at a vessel; return (dice, hits, ricochets, lost outright, confirmation dice)."""
-        values = [ctx.dice.roll("D6", purpose) for _ in range(n)]
+        roll = ctx.dice.roll
+        values: list[int] = []
+        for _ in range(n):
+            values.append(roll("D6", purpose))
         hits = ricochets = 0
         lost = False
         confirms: list[int] = []
-        threshold = no_confirm_threshold(_int(target.sheet.get("resistance"), 1))
+        threshold: int | None = None
         for v in values:
             if v < needed:
                 continue
             if v < 6:
                 hits += 1
                 continue
+            if threshold is None:
+                threshold = no_confirm_threshold(_int(target.sheet.get("resistance"), 1))
             if lost_before >= threshold:
                 lost = True  # A07: no confirmation after 3/4 of the resistance is gone
                 continue
-            c = ctx.dice.roll("D6", f"confirm the 6 on {target.name}")
+            c = roll("D6", f"confirm the 6 on {target.name}")
             confirms.append(c)
             result = T.CONFIRMATION[c]
             if result == "lost":
@@ -1324,24 +1611,44 @@ class AcwRiver(RuleSet):
                 ricochets += 1
         return values, hits, ricochets, lost, confirms
 
-    def _lay_guns(self, ctx: _Ctx, ship: ShipState, order: ShipOrder) -> list[tuple[str, str]]:
+    def _lay_guns(
+        self, ctx: _Ctx, ship: ShipState, order: ShipOrder, aims: dict[str, tuple[int, str]]
+    ) -> list[tuple[str, str]]:
         """Return the (arc, target) pairs that fire (NW-ACW-10: the guns are laid on a target, not a bearing).
 
         A target still in the arc ordered is fired at by that arc. A target that the move has carried into
         another arc is fired at by that arc if it has guns and no target of its own; else it is not fired at
         (the order was for that arc) and goes to the arc ordered, which reports the miss of the target.
+        ``aims`` receives the (range, arc) of each vessel afloat among the targets (:func:`aim`), for
+        :meth:`_fire`: nothing moves between the two.
         """
         pairs: list[tuple[str, str]] = []
         moved: list[tuple[str, str, str]] = []
+        data = order.data
+        ships, hexes = ctx.ships, ctx.hexes
+        pose: Pose | None = None
         for arc in ARCS:
-            tid = order.data.get(FIRE_FIELDS[arc])
-            if not tid:
+            ordered = data.get(FIRE_FIELDS[arc])
+            if not ordered:
                 continue
-            now = self._arc_now(ctx, ship, str(tid))
+            tid = str(ordered)
+            tgt = ships.get(tid)
+            now: str | None = None
+            if tgt is None:
+                now = self._arc_now(ctx, ship, tid)
+            elif tgt.status == "active":
+                sight = aims.get(tid)
+                if sight is None:
+                    if pose is None:
+                        pose = pose_of(ship)
+                    sight = aims[tid] = aim(pose, hexes[ship.id], hexes[tid])
+                now = sight[1]
             if now is None or now == arc:
-                pairs.append((arc, str(tid)))
+                pairs.append((arc, tid))
             else:
-                moved.append((arc, str(tid), now))
+                moved.append((arc, tid, now))
+        if not moved:
+            return pairs  # one per arc, in the order of ARCS
         taken = {a for a, _ in pairs}
         for arc, tid, now in moved:
             if now not in taken and fire_dice(ship, now) > 0:
@@ -1364,18 +1671,25 @@ class AcwRiver(RuleSet):
         return sorted(pairs, key=lambda p: order_of_arcs[p[0]])
 
     def _arc_now(self, ctx: _Ctx, ship: ShipState, tid: str) -> str | None:
-        tgt = ctx.ships.get(tid)
-        if tgt is not None:
-            if not tgt.active:
-                return None
-            th = hexes_of(tgt)
-        else:
-            feat = next((t for t in ctx.terrain if t.props.get("id") == tid), None)
-            if feat is None:
-                return None
-            th = [cast(Hex, feat.position)]
-        pose = pose_of(ship)
-        return arc_of_target(pose, min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r)))
+        """Return the arc the terrain feature ``tid`` (not a ship) lies in, or None if it is gone."""
+        feat = next((t for t in ctx.terrain if t.props.get("id") == tid), None)
+        if feat is None:
+            return None
+        return arc_of_target(pose_of(ship), cast(Hex, feat.position))
+
+    @staticmethod
+    def _no_shot(ctx: _Ctx, ship: ShipState, arc: str, tid: str, name: str, why: str) -> None:
+        """Log that ``ship``'s ``arc`` guns hold their fire at ``tid`` (called ``name``), and why."""
+        ctx.events.append(
+            Event(
+                kind="no_shot",
+                turn=ctx.turn,
+                ship_id=ship.id,
+                target_id=tid,
+                text=f"{ship.name} holds her {arc} fire at {name}: {why}.",
+                visible_to=(ship.side,),
+            )
+        )
 
     def _fire(
         self,
@@ -1388,51 +1702,37 @@ class AcwRiver(RuleSet):
         outright: dict[str, str],
         land_points: dict[str, int],
         mines_hit: set[str],
+        aims: dict[str, tuple[int, str]],
     ) -> None:
         tgt: ShipState | TerrainFeature | None = ctx.ships.get(tid) or ctx.feature(tid)
-        pose = pose_of(ship)
-        mine_hexes = hexes_of(ship)
         name = tgt.name if isinstance(tgt, ShipState) else (str(tgt.props.get("name") or tid) if tgt else tid)
-
-        def no_shot(why: str) -> None:
-            ctx.events.append(
-                Event(
-                    kind="no_shot",
-                    turn=ctx.turn,
-                    ship_id=ship.id,
-                    target_id=tid,
-                    text=f"{ship.name} holds her {arc} fire at {name}: {why}.",
-                    visible_to=(ship.side,),
-                )
-            )
-
         if tgt is None:
-            no_shot("no longer there")
+            self._no_shot(ctx, ship, arc, tid, name, "no longer there")
             return
         if isinstance(tgt, ShipState):
-            if not tgt.active:
-                no_shot(f"she is {tgt.status}")
+            if tgt.status != "active":
+                self._no_shot(ctx, ship, arc, tid, name, f"she is {tgt.status}")
                 return
-            th = hexes_of(tgt)
+            sight = aims.get(tid)
+            if sight is None:
+                sight = aims[tid] = aim(pose_of(ship), ctx.hexes[ship.id], ctx.hexes[tid])
         else:
             if tgt.kind == "mine" and (not tgt.props.get("surfaced") or tid in mines_hit):
-                no_shot("no mine to be seen")
+                self._no_shot(ctx, ship, arc, tid, name, "no mine to be seen")
                 return
             if tgt.kind != "mine" and self._silenced(tgt):
-                no_shot("silenced")
+                self._no_shot(ctx, ship, arc, tid, name, "silenced")
                 return
-            th = [cast(Hex, tgt.position)]
-        rng = nearest_distance(mine_hexes, th)
-        near = min(th, key=lambda h: (hex_distance(pose[0], h), h.q, h.r))
-        actual_arc = arc_of_target(pose, near)
+            sight = aim(pose_of(ship), ctx.hexes[ship.id], (cast(Hex, tgt.position),))
+        rng, actual_arc = sight
         if actual_arc != arc:
-            no_shot(f"after the move it lies in the {actual_arc} arc")
+            self._no_shot(ctx, ship, arc, tid, name, f"after the move it lies in the {actual_arc} arc")
             return
-        needed = to_hit(rng)
+        needed = _TO_HIT[rng] if 0 <= rng < len(_TO_HIT) else to_hit(rng)
         if needed is None:
-            no_shot(f"{rng} hexes, beyond 10 (A05)")
+            self._no_shot(ctx, ship, arc, tid, name, f"{rng} hexes, beyond 10 (A05)")
             return
-        n = fire_dice(ship, arc)
+        n = class_facts(ship.stats).fire[arc]
         first = len(ctx.dice.rolls)
         purpose = f"{ship.name} {arc} guns at {name}"
         if isinstance(tgt, ShipState):
@@ -1537,9 +1837,9 @@ class AcwRiver(RuleSet):
         for s in ctx.ships.values():
             if not s.active or s.side == side:
                 continue
-            if not heavy_b and not T.PROTECTION_CLASSES[protection_of(s.stats)]["field_fire"]:
+            if not heavy_b and not T.PROTECTION_CLASSES[class_facts(s.stats).protection]["field_fire"]:
                 continue
-            gap = min(hex_distance(where, h) for h in hexes_of(s))
+            gap = min(hex_distance(where, h) for h in ctx.hexes[s.id])
             if gap <= max_rng and (best is None or (gap, s.id) < best):
                 best = (gap, s.id)
         if best is None:
