@@ -36,9 +36,14 @@ GRID = 100.0
 
 class Rec:
     """A ship being changed in this phase: mutable copies of its position, heading, speed, status and
-    sheet."""
+    sheet.
 
-    __slots__ = ("dirty", "heading", "pos", "sheet", "ship", "speed", "status")
+    The sheet is a shallow copy: its nested values (``guns``, ``broadsides``, ``fires``, ``melee``) are
+    shared with the state the phase started from, so the phase never changes one in place: it puts a new
+    object in the sheet instead (copy on write).
+    """
+
+    __slots__ = ("heading", "pos", "sheet", "ship", "speed", "status")
 
     def __init__(self, ship: ShipState) -> None:
         self.ship = ship
@@ -47,15 +52,7 @@ class Rec:
         self.heading = ship.heading
         self.speed = ship.speed
         self.status = ship.status
-        self.sheet: dict[str, JSON] = {}
-        for k, v in ship.sheet.items():
-            if isinstance(v, dict):
-                self.sheet[k] = {kk: (dict(vv) if isinstance(vv, dict) else vv) for kk, vv in v.items()}
-            elif isinstance(v, list):
-                self.sheet[k] = list(v)
-            else:
-                self.sheet[k] = v
-        self.dirty = False
+        self.sheet: dict[str, JSON] = dict(ship.sheet)
 
     def view(self) -> ShipState:
         """Return the ship as it stands now."""
@@ -870,7 +867,7 @@ class Phase:
                 self.load_double(r, side, fired=False)
 
     def load_double(self, r: Rec, side: str, fired: bool) -> None:
-        b = S.dval(r.sheet.get("broadsides"))
+        b = dict(S.dval(r.sheet.get("broadsides")))
         cur = S.dval(b.get(side))
         if not fired and S.sval(cur.get("shot"), "round") == "double":
             return
@@ -972,7 +969,7 @@ class Phase:
         ff = sum(v for _, v in mods) + a + b
         pts, lost = C.chart_result(allowed, ff, shot.double)
         r.sheet["fired_once"] = True
-        br = S.dval(r.sheet.get("broadsides"))
+        br = dict(S.dval(r.sheet.get("broadsides")))
         br[shot.side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
         r.sheet["broadsides"] = br
         dbl = S.sval(data.get("load_double"), "none")
@@ -1038,7 +1035,7 @@ class Phase:
     ) -> None:
         """Apply a volley: points, guns lost (13.; S26) and the damage-chart rolls (S24)."""
         side_by = by_side if by_side is not None else (firer_side_pos.ship.side if firer_side_pos else None)
-        guns = S.dval(t.sheet.get("guns"))
+        guns = dict(S.dval(t.sheet.get("guns")))
         sb, pt = S.inum(guns.get("starboard")), S.inum(guns.get("port"))
         if lost:
             if rake:
@@ -1261,7 +1258,7 @@ class Phase:
 
     def return_gun(self, r: Rec) -> None:
         """Put a landed gun back aboard, on the side with fewer guns (port on a tie)."""
-        g = S.dval(r.sheet.get("guns"))
+        g = dict(S.dval(r.sheet.get("guns")))
         sb, pt = S.inum(g.get("starboard")), S.inum(g.get("port"))
         if sb < pt:
             g["starboard"] = sb + 1
@@ -1436,7 +1433,7 @@ class Phase:
     def land_gun(self, r: Rec, props: dict[str, JSON], texts: list[str]) -> None:
         """Hoist a gun out of the vessel (the side with more guns, starboard on a tie; NW-SAIL-6's choice)
         and land it for the party to position (24.)."""
-        g = S.dval(r.sheet.get("guns"))
+        g = dict(S.dval(r.sheet.get("guns")))
         sb, pt = S.inum(g.get("starboard")), S.inum(g.get("port"))
         side = "starboard" if sb >= pt else "port"
         g[side] = (sb if side == "starboard" else pt) - 1
