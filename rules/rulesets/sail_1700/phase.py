@@ -109,6 +109,7 @@ class Phase:
         self.start = len(dice.rolls)
         self.visible_cache: dict[str, set[str]] = {}
         self._cstate: BattleState | None = None
+        self._same_cond: tuple[Conditions, bool] | None = None
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -537,11 +538,34 @@ class Phase:
                 out.extend(self.grid.get((gx, gy), ()))
         return out
 
+    def unchanged(self, r: Rec) -> bool:
+        """Return True if neither the ship nor the conditions changed since the phase began: what was worked
+        out from the state at the start (when the orders were checked) still holds for her."""
+        s = r.ship
+        return (
+            r.pos is s.position
+            and r.heading == s.heading
+            and r.speed == s.speed
+            and r.status == s.status
+            and r.sheet == s.sheet
+            and self.same_conditions()
+        )
+
+    def same_conditions(self) -> bool:
+        """Return True while the conditions are those the phase began with (the wind may change at the start
+        of a turn, 3., 4.)."""
+        if self._same_cond is None or self._same_cond[0] is not self.cond:
+            self._same_cond = (self.cond, self.cond == self.state.conditions)
+        return self._same_cond[1]
+
     def move(self, r: Rec) -> None:
         st = self.cstate()
         data = self.order(r)
         sid = r.ship.id
-        plan = S.plan_move(st, r.view(), data)
+        # the plan made when the order was checked, unless the ship or the conditions have changed since
+        plan = (
+            S.planned_move(self.state, r.ship, data) if self.unchanged(r) else S.plan_move(st, r.view(), data)
+        )
         if plan.error:
             # orders were validated against the state at the start of the phase; a fire or a hit since may
             # make them impossible: the ship then keeps her course and makes what she can (NW-SAIL-14).

@@ -320,19 +320,14 @@ OPTIONS: tuple[FieldSpec, ...] = (
     ),
 )
 
-_CACHE: dict[Any, Any] = {}
-
 
 def _enemies(state: BattleState, side: str) -> list[ShipState]:
-    """Return the active enemies ``side`` can see (cached per state)."""
-    key = ("enemies", side)
-    if _CACHE.get("state") is not state:
-        _CACHE.clear()
-        _CACHE["state"] = state
-    if key not in _CACHE:
-        seen = S.visible_to_side(state, side)
-        _CACHE[key] = [s for s in state.ships if s.side != side and s.active and s.id in seen]
-    out: list[ShipState] = _CACHE[key]
+    """Return the active enemies ``side`` can see (worked out once per state, :func:`.ships.state_memo`)."""
+    memo = S.state_memo(state)
+    out = memo.enemies.get(side)
+    if out is None:
+        seen = S.seen_by(state, side)
+        out = memo.enemies[side] = [s for s in state.ships if s.side != side and s.active and s.id in seen]
     return out
 
 
@@ -601,7 +596,10 @@ class Sail1700(RuleSet):
 
     def resolve_phase(self, state: BattleState, orders: Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
         side = self.ordering_sides(state)[0]
-        return Phase(state, orders, dice, side).run()
+        try:
+            return Phase(state, orders, dice, side).run()
+        finally:
+            S.forget_state(state)
 
     # --- orders -------------------------------------------------------------------------------------------
 
@@ -609,14 +607,13 @@ class Sail1700(RuleSet):
         self, state: BattleState, ship: ShipState, tid: str
     ) -> tuple[Point, float, bool, str] | str:
         """Return (position, heading, is battery, name) of a legal target, or the reason it is not one."""
-        ships = state.ship_map()
-        t = ships.get(tid)
+        t = S.state_memo(state).ships.get(tid)
         if t is not None:
             if t.side == ship.side:
                 return f"{t.name} is on your side."
             if not t.active:
                 return f"{t.name} is {t.status}."
-            if t.id not in S.visible_to_side(state, ship.side):
+            if t.id not in S.seen_by(state, ship.side):
                 return (
                     f"{t.name} cannot be seen (visibility {state.conditions.visibility:g} mm, A2)."
                     if state.conditions.visibility is not None
@@ -675,7 +672,7 @@ class Sail1700(RuleSet):
         data = order.data
         errors: FieldErrors = {}
         sh = ship.sheet
-        plan = S.plan_move(state, ship, data)
+        plan = S.planned_move(state, ship, data)
         if plan.error:
             errors.setdefault(plan.field, []).append(plan.error)
         anchor = S.sval(data.get("anchor"), "none")
@@ -695,7 +692,7 @@ class Sail1700(RuleSet):
             errors.setdefault("sails", []).append("Sails are not set.")
         if data.get("cast_log") and plan.distance > T.CAST_LOG_MAX_MOVE_MM + 1e-9:
             errors.setdefault("cast_log", []).append("Cast the log only when moving 60 mm or less (21.).")
-        ships = state.ship_map()
+        ships = S.state_memo(state).ships
         for key, what in (("tow", "tow"), ("assist", "assist")):
             oid = S.sval(data.get(key))
             if not oid:
@@ -766,7 +763,7 @@ class Sail1700(RuleSet):
             return "This vessel carries no mortar."
         if S.inum(sh.get("mortar_ready_turn"), 1) > state.turn:
             return f"The mortar is loading until turn {S.inum(sh.get('mortar_ready_turn'))} (23.)."
-        o = state.ship_map().get(tid)
+        o = S.state_memo(state).ships.get(tid)
         if o is not None:
             if o.side == ship.side or not o.active:
                 return "Name an enemy vessel afloat."

@@ -499,6 +499,68 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     return plan
 
 
+# --- work shared by the checks and the resolution of one state ---------------------------------------------
+
+
+@dataclass(slots=True)
+class StateMemo:
+    """Values worked out from one battle state, kept while that state is being checked and resolved.
+
+    The engine checks every order of a phase (:meth:`.ruleset.Sail1700.check_order`), then resolves the phase
+    from the same state (:class:`.phase.Phase`): both plan the same moves. ``ships`` is the ships by id and
+    ``seen`` the ships each side can see (:func:`visible_to_side`); ``plans`` holds, per ship id, the ship,
+    the order (a copy) and its :func:`plan_move`; ``enemies`` is the ruleset's per-side list of visible
+    enemies. Nothing in it may be changed by its readers.
+    """
+
+    state: BattleState
+    ships: dict[str, ShipState] = field(default_factory=dict)
+    seen: dict[str, set[str]] = field(default_factory=dict)
+    plans: dict[str, tuple[ShipState, dict[str, JSON], MovePlan]] = field(default_factory=dict)
+    enemies: dict[str, list[ShipState]] = field(default_factory=dict)
+
+
+_MEMO: list[StateMemo] = []
+
+
+def state_memo(state: BattleState) -> StateMemo:
+    """Return the memo of ``state``: the last one if it was made for this very state, else a new one (which
+    replaces it: one state at a time, the one being checked and resolved)."""
+    if _MEMO and _MEMO[0].state is state:
+        return _MEMO[0]
+    memo = StateMemo(state=state, ships={s.id: s for s in state.ships})
+    _MEMO[:] = [memo]
+    return memo
+
+
+def forget_state(state: BattleState) -> None:
+    """Drop the memo of ``state`` once its phase is resolved (the next phase starts from a new state)."""
+    if _MEMO and _MEMO[0].state is state:
+        _MEMO.clear()
+
+
+def seen_by(state: BattleState, side: str) -> set[str]:
+    """Return :func:`visible_to_side` of ``state``, worked out once per state and side (do not change it)."""
+    memo = state_memo(state)
+    out = memo.seen.get(side)
+    if out is None:
+        out = memo.seen[side] = visible_to_side(state, side)
+    return out
+
+
+def planned_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> MovePlan:
+    """Return :func:`plan_move` for ``ship`` of ``state`` (the very object) and its order ``data``, planned
+    once: the check of an order and the move in the phase share the plan. The plan is shared: never change
+    it."""
+    plans = state_memo(state).plans
+    hit = plans.get(ship.id)
+    if hit is not None and hit[0] is ship and hit[1] == data:
+        return hit[2]
+    plan = plan_move(state, ship, data)
+    plans[ship.id] = (ship, dict(data), plan)
+    return plan
+
+
 # --- gunnery ------------------------------------------------------------------------------------------------
 
 
