@@ -946,15 +946,9 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
-        shot = S.best_shot(
-            self.cstate(),
-            r.view(),
-            samples,
-            tpos,
-            thead,
-            sides,
-            target_is_battery=t_is_bat(bat, tid, self.recs),
-        )
+        rate = S.rate_of(r.ship)
+        loaded = S.loaded_sides(r.sheet, self.turn, sides)
+        shot = S.aim(rate, loaded, samples, tpos, thead, t_is_bat(bat, tid, self.recs)) if loaded else None
         if shot is None:
             self.ev(
                 "no_shot",
@@ -965,9 +959,8 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
-        guns = S.guns_on(r.view(), shot.side)
+        guns = S.guns_in(r.sheet, shot.side)
         firing_rule, _ = S.weather_effect(self.cstate())
-        rate = S.rate_of(r.ship)
         allowed = C.weather_guns_allowed(guns, rate, firing_rule)
         if allowed <= 0:
             self.ev(

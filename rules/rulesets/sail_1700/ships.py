@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ...geometry import advance, bearing, distance, norm_deg, relative_bearing, signed_deg, turn_and_advance
+from ...geometry import advance, bearing, distance, norm_deg, signed_deg, turn_and_advance
 from ...model import JSON, BattleState, Point, ShipState, TerrainFeature
 from . import core as C
 from . import tables as T
@@ -586,7 +586,28 @@ def broadside_state(ship: ShipState, side: str) -> tuple[int, str]:
 
 def guns_on(ship: ShipState, side: str) -> int:
     """Return the guns left on one side."""
-    return inum(dval(ship.sheet.get("guns")).get(side))
+    return guns_in(ship.sheet, side)
+
+
+def guns_in(sheet: Mapping[str, JSON], side: str) -> int:
+    """Return the guns left on one side of a sheet."""
+    return inum(dval(sheet.get("guns")).get(side))
+
+
+def loaded_sides(sheet: Mapping[str, JSON], turn: int, sides: Iterable[str]) -> dict[str, bool]:
+    """Return the broadsides of ``sides`` a sheet may fire on ``turn``: loaded (11.: ``ready_turn`` reached)
+    with guns left; each True when loaded with double shot."""
+    broadsides = dval(sheet.get("broadsides"))
+    guns = dval(sheet.get("guns"))
+    out: dict[str, bool] = {}
+    for side in sides:
+        b = dval(broadsides.get(side))
+        if inum(b.get("ready_turn"), 1) <= turn and inum(guns.get(side)) > 0:
+            out[side] = sval(b.get("shot"), "round") == "double"
+    return out
+
+
+_BAND_SCORE: dict[str, int] = {"short": 1, "medium": 0, "long": -1}
 
 
 def best_shot(
@@ -603,36 +624,67 @@ def best_shot(
     The target must lie within 22 degrees of the beam (S12) and within range (11.; double shot halves it). The
     firer chooses the moment with the best rake and range (S13: a rake at any time during the move).
     """
-    rate = rate_of(ship)
-    best: Shot | None = None
-    loaded: dict[str, bool] = {}
-    for side in sides:
-        ready, shot = broadside_state(ship, side)
-        if ready <= state.turn and guns_on(ship, side) > 0:
-            loaded[side] = shot == "double"
+    loaded = loaded_sides(ship.sheet, state.turn, sides)
     if not loaded:
         return None
+    return aim(rate_of(ship), loaded, samples, target_pos, target_heading, target_is_battery)
+
+
+def aim(
+    rate: str,
+    loaded: Mapping[str, bool],
+    samples: list[tuple[Point, float]],
+    target_pos: Point,
+    target_heading: float,
+    target_is_battery: bool = False,
+) -> Shot | None:
+    """Return the best shot of :func:`best_shot` for a firer of ``rate`` with the broadsides ``loaded``
+    (:func:`loaded_sides`), or None.
+
+    The geometry is :func:`rules.geometry.distance`, ``bearing`` and ``relative_bearing``, and the tests
+    :func:`.core.in_arc_of_fire`, :func:`.core.range_band` and :func:`.core.rake_of`, written out in the loop
+    with the same arithmetic (so the same floating-point results): this runs for every sample of every
+    shot checked and fired.
+    """
+    best: Shot | None = None
+    bands = T.GUNNERY_RANGES["rated" if C.is_rated(rate) else "unrated"]
+    names = ("short", "medium", "long")
+    # range_band's bounds, for round and double shot
+    limits = {
+        dbl: tuple(zip([b * f + 1e-9 for b in bands], names, strict=True))
+        for dbl, f in ((False, 1.0), (True, T.DOUBLE_SHOT_RANGE_FACTOR))
+    }
     reach = C.max_range(rate) + 1.0
+    arc = T.ARC_OF_FIRE_DEG + 1e-9
+    bow = T.RAKE_ARC_DEG + 1e-9
+    stern = 180.0 - T.RAKE_ARC_DEG - 1e-9
+    tx, ty = target_pos.x, target_pos.y
+    hypot, atan2, degrees, norm = math.hypot, math.atan2, math.degrees, norm_deg
     for i, (p, h) in enumerate(samples):
-        d = distance(p, target_pos)
+        px, py = p.x, p.y
+        d = hypot(tx - px, ty - py)
         if d > reach:
             continue
-        brg = bearing(p, target_pos)
-        rel = relative_bearing(h, brg)
+        rel = norm(norm(degrees(atan2(tx - px, -(ty - py)))) - h)
+        if rel > 180.0:
+            rel -= 360.0
         side = "starboard" if rel > 0 else "port"
-        if side not in loaded or not C.in_arc_of_fire(rel):
+        if side not in loaded or not abs(abs(rel) - 90.0) <= arc:
             continue
         double = loaded[side]
-        band = C.range_band(d, rate, double)
+        band = None
+        for bound, name in limits[double]:
+            if d <= bound:
+                band = name
+                break
         if band is None:
             continue
-        rake = (
-            None if target_is_battery else C.rake_of(relative_bearing(target_heading, bearing(target_pos, p)))
-        )
-        score = float(
-            {"short": 1, "medium": 0, "long": -1}[band]
-            + (4 if rake == "stern" else 2 if rake == "bow" else 0)
-        )
+        rake: str | None = None
+        if not target_is_battery:
+            back = norm(norm(degrees(atan2(px - tx, -(py - ty)))) - target_heading)
+            r = abs(back - 360.0 if back > 180.0 else back)
+            rake = "bow" if r <= bow else "stern" if r >= stern else None
+        score = float(_BAND_SCORE[band] + (4 if rake == "stern" else 2 if rake == "bow" else 0))
         score -= i * 1e-4 + d * 1e-7
         if best is None or score > best.score:
             best = Shot(side=side, at=p, heading=h, range=d, band=band, rake=rake, double=double, score=score)
