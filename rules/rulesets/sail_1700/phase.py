@@ -948,7 +948,11 @@ class Phase:
             return None
         rate = S.rate_of(r.ship)
         loaded = S.loaded_sides(r.sheet, self.turn, sides)
-        shot = S.aim(rate, loaded, samples, tpos, thead, t_is_bat(bat, tid, self.recs)) if loaded else None
+        shot = (
+            S.shot_at(self.state, sid, tid, rate, loaded, samples, tpos, thead, t_is_bat(bat, tid, self.recs))
+            if loaded
+            else None
+        )
         if shot is None:
             self.ev(
                 "no_shot",

@@ -654,7 +654,12 @@ class Sail1700(RuleSet):
                 errors.setdefault(key, []).append(tgt)
                 continue
             pos, heading, is_bat, name = tgt
-            shot = S.best_shot(state, ship, plan.samples, pos, heading, {"starboard", "port"} - used, is_bat)
+            loaded = S.loaded_sides(ship.sheet, state.turn, {"starboard", "port"} - used)
+            shot = (
+                S.shot_at(state, ship.id, tid, S.rate_of(ship), loaded, plan.samples, pos, heading, is_bat)
+                if loaded
+                else None
+            )
             if shot is None:
                 errors.setdefault(key, []).append(
                     f"No loaded broadside bears on {name} within range during this move (11., S12)."
@@ -791,11 +796,19 @@ class Sail1700(RuleSet):
         errors: FieldErrors = {}
         sh = ship.sheet
         assert isinstance(ship.position, Point)
-        site = S.works_of(state, ship.id)
-        party = S.inum(site.props.get("party")) if site is not None else 0
         land = S.inum(data.get("land_party"))
         task = S.sval(data.get("works_task"), "keep")
         recall = bool(data.get("works_recall"))
+        if (
+            anchor != "raise"
+            and land <= 0
+            and task == "keep"
+            and not recall
+            and data.get("works_facing") is None
+        ):
+            return errors  # no works order, and no anchor to raise with a party ashore
+        site = S.works_of(state, ship.id)
+        party = S.inum(site.props.get("party")) if site is not None else 0
         anchored = bool(sh.get("anchored")) and not S.inum(sh.get("anchor_raise_left"))
         reach = T.WORKS_LANDING_REACH_MM
         site_near = (

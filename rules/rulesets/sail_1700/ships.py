@@ -331,6 +331,32 @@ def _straight(p: Point, heading: float, dist: float, step: float = 10.0) -> list
     return sample_track(p, heading, 0.0, dist, 0.0, step)
 
 
+def _still(
+    pos: Point,
+    heading: float,
+    radius: float,
+    error: str | None = None,
+    field_name: str = "turn",
+    note: str | None = None,
+) -> MovePlan:
+    """Return the plan of a vessel that stays where she is: ``error`` (on the order's ``field_name``) when the
+    order is illegal, ``note`` saying why she does not move."""
+    return MovePlan(
+        kind="still",
+        start=pos,
+        heading=heading,
+        end=pos,
+        end_heading=heading,
+        distance=0.0,
+        samples=[(pos, heading)],
+        path=[pos],
+        radius=radius,
+        notes=[] if note is None else [note],
+        error=error,
+        field=field_name,
+    )
+
+
 def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> MovePlan:
     """Return the move an order gives (7., 9., 10., 22.; S08, S10, S43, S46), or a plan with ``error`` set.
 
@@ -343,33 +369,17 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     rate = rate_of(ship)
     radius = C.turning_radius(rate)
     turn = num(data.get("turn"), 0.0)
-    still = MovePlan(
-        kind="still",
-        start=pos,
-        heading=heading,
-        end=pos,
-        end_heading=heading,
-        distance=0.0,
-        samples=[(pos, heading)],
-        path=[pos],
-        radius=radius,
-    )
     reason = immobile_reason(ship)
     wants_turn = abs(turn) > 1e-9
     if data.get("tack"):
-        still.field = "tack"
         if reason:
-            still.error = f"Cannot tack: {reason}."
-            return still
+            return _still(pos, heading, radius, f"Cannot tack: {reason}.", "tack")
         if inum(sh.get("mast_hits")) > 0:
-            still.error = "Only vessels with no mast damage may tack (7.)."
-            return still
+            return _still(pos, heading, radius, "Only vessels with no mast damage may tack (7.).", "tack")
         if wind_force(state) in T.TACK_FORBIDDEN_WINDS:
-            still.error = f"No tacking in a {wind_force(state)} wind (7.)."
-            return still
+            return _still(pos, heading, radius, f"No tacking in a {wind_force(state)} wind (7.).", "tack")
         if inum(sh.get("no_turn_moves")) > 0:
-            still.error = "No course changes: captain killed or wounded (13.)."
-            return still
+            return _still(pos, heading, radius, "No course changes: captain killed or wounded (13.).", "tack")
         wf = wind_from(state)
         rel = signed_deg(wf - heading)
         into = rel if abs(rel) > 1e-9 else 1e-6
@@ -397,10 +407,13 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         )
     if reason is not None:
         if sh.get("towed_by") or sh.get("entangled_with") or sh.get("aground") or sh.get("anchored"):
-            still.notes.append(f"does not move: {reason}")
-            if wants_turn:
-                still.error = f"Cannot change course: {reason}."
-            return still
+            return _still(
+                pos,
+                heading,
+                radius,
+                f"Cannot change course: {reason}." if wants_turn else None,
+                note=f"does not move: {reason}",
+            )
         if (
             sh.get("abandoned")
             or (sh.get("dismasted") and not sh.get("jury_mast"))
@@ -426,34 +439,44 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             if wants_turn:
                 plan.error = f"Cannot change course: {reason}."
             return plan
-        still.notes.append(f"does not move: {reason}")
-        if wants_turn:
-            still.error = f"Cannot change course: {reason}."
-        return still
+        return _still(
+            pos,
+            heading,
+            radius,
+            f"Cannot change course: {reason}." if wants_turn else None,
+            note=f"does not move: {reason}",
+        )
     stop = data.get("anchor") == "drop" or data.get("sails") == "furl" or bool(data.get("assist"))
     if data.get("row"):
         if not C.can_row(points_start(ship)):
-            still.error = f"Only vessels of {T.ROW_MAX_POINTS} points or less can be rowed (10.)."
-            still.field = "row"
-            return still
+            return _still(
+                pos,
+                heading,
+                radius,
+                f"Only vessels of {T.ROW_MAX_POINTS} points or less can be rowed (10.).",
+                "row",
+            )
         maxd = T.ROW_MAX_MM
         mind = 0.0
         kind = "row"
     else:
         kind = "sail"
         if wants_turn and inum(sh.get("no_turn_moves")) > 0:
-            still.error = "No course changes this move: captain killed or wounded (13.)."
-            return still
+            return _still(
+                pos, heading, radius, "No course changes this move: captain killed or wounded (13.)."
+            )
         wf = wind_from(state)
         if wants_turn and C.crosses_fore(heading, turn, wf):
-            still.error = (
+            return _still(
+                pos,
+                heading,
+                radius,
                 "That turn passes through or ends in the 'Fore' section, within 22.5 degrees of the "
-                "wind's eye (6., 7., S43); tack instead."
+                "wind's eye (6., 7., S43); tack instead.",
             )
-            return still
         new_h = norm_deg(heading + turn)
         s_old = sail_speed(state, ship, heading)
-        s_new = sail_speed(state, ship, new_h)
+        s_new = s_old if new_h == heading else sail_speed(state, ship, new_h)
         old_sector, _ = C.point_of_sailing(heading, wf)
         if old_sector == "irons":
             maxd = s_new / 2.0 if wants_turn else 0.0  # NW-SAIL-2
@@ -510,7 +533,8 @@ class StateMemo:
     from the same state (:class:`.phase.Phase`): both plan the same moves. ``ships`` is the ships by id and
     ``seen`` the ships each side can see (:func:`visible_to_side`); ``plans`` holds, per ship id, the ship,
     the order (a copy) and its :func:`plan_move`; ``enemies`` is the ruleset's per-side list of visible
-    enemies. Nothing in it may be changed by its readers.
+    enemies; ``shots`` the last :func:`aim` per (firer id, target id) with what it was worked out from.
+    Nothing in it may be changed by its readers.
     """
 
     state: BattleState
@@ -518,6 +542,7 @@ class StateMemo:
     seen: dict[str, set[str]] = field(default_factory=dict)
     plans: dict[str, tuple[ShipState, dict[str, JSON], MovePlan]] = field(default_factory=dict)
     enemies: dict[str, list[ShipState]] = field(default_factory=dict)
+    shots: dict[tuple[str, str], tuple[ShotKey, Shot | None]] = field(default_factory=dict)
 
 
 _MEMO: list[StateMemo] = []
@@ -562,6 +587,10 @@ def planned_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) 
 
 
 # --- gunnery ------------------------------------------------------------------------------------------------
+
+ShotKey = tuple[str, Mapping[str, bool], list[tuple[Point, float]], Point, float, bool]
+"""What :func:`aim` works a shot out from: rate, loaded broadsides, samples, target position and heading,
+target is a battery."""
 
 
 @dataclass(slots=True)
@@ -628,6 +657,41 @@ def best_shot(
     if not loaded:
         return None
     return aim(rate_of(ship), loaded, samples, target_pos, target_heading, target_is_battery)
+
+
+def shot_at(
+    state: BattleState,
+    ship_id: str,
+    target_id: str,
+    rate: str,
+    loaded: Mapping[str, bool],
+    samples: list[tuple[Point, float]],
+    target_pos: Point,
+    target_heading: float,
+    target_is_battery: bool = False,
+) -> Shot | None:
+    """Return :func:`aim` of ``ship_id`` at ``target_id``, worked out once for the same inputs (the very same
+    ``samples``, the move's plan) while ``state`` is checked and resolved: the check of the fire order and
+    the fire in the phase share it. The shot is shared: never change it."""
+    shots = state_memo(state).shots
+    hit = shots.get((ship_id, target_id))
+    if hit is not None:
+        (h_rate, h_loaded, h_samples, h_pos, h_heading, h_bat), shot = hit
+        if (
+            h_samples is samples
+            and h_rate == rate
+            and h_heading == target_heading
+            and h_bat == target_is_battery
+            and h_loaded == loaded
+            and h_pos == target_pos
+        ):
+            return shot
+    shot = aim(rate, loaded, samples, target_pos, target_heading, target_is_battery)
+    shots[(ship_id, target_id)] = (
+        (rate, dict(loaded), samples, target_pos, target_heading, target_is_battery),
+        shot,
+    )
+    return shot
 
 
 def aim(
