@@ -10,7 +10,7 @@ at what presented itself during the move (11.-13.), shore batteries and mortars 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from ...dice import Dice, DieKind, decimal_as_1_100
 from ...geometry import advance, bearing, distance, norm_deg, on_table, relative_bearing, side_of
@@ -25,6 +25,7 @@ from ...model import (
     Roll,
     ShipOrder,
     ShipState,
+    ShipStatus,
     TerrainFeature,
 )
 from . import core as C
@@ -32,6 +33,47 @@ from . import ships as S
 from . import tables as T
 
 GRID = 100.0
+
+# ship_after builds a ShipState with these fields directly; should ShipState gain others, it uses replace().
+_SHIP_FIELDS = [
+    "id",
+    "name",
+    "side",
+    "class_name",
+    "position",
+    "heading",
+    "speed",
+    "status",
+    "flags",
+    "offset",
+    "stats",
+    "sheet",
+]
+_SHIP_DIRECT = {f.name for f in fields(ShipState)} == set(_SHIP_FIELDS)
+
+
+def ship_after(
+    s: ShipState, pos: Point, heading: float, speed: float, status: ShipStatus, sheet: dict[str, JSON]
+) -> ShipState:
+    """Return ``s`` with a new position, heading, speed, status, sheet and the flags of that sheet: what
+    ``replace`` gives, built directly (a phase builds every ship; ``replace`` walks every field each time)."""
+    flags = flags_of(sheet, status)
+    if not _SHIP_DIRECT:  # pragma: no cover - ShipState gained a field: the general way
+        return replace(s, position=pos, heading=heading, speed=speed, status=status, sheet=sheet, flags=flags)
+    return ShipState(
+        id=s.id,
+        name=s.name,
+        side=s.side,
+        class_name=s.class_name,
+        position=pos,
+        heading=heading,
+        speed=speed,
+        status=status,
+        flags=flags,
+        offset=s.offset,
+        stats=s.stats,
+        sheet=sheet,
+    )
 
 
 class Rec:
@@ -194,20 +236,11 @@ class Phase:
             if r.status == "active":
                 self.cast_off(r)
         self.end_of_move(mine)
+        recs = self.recs
         ships = []
         for s in self.state.ships:
-            r = self.recs[s.id]
-            ships.append(
-                replace(
-                    s,
-                    position=r.pos,
-                    heading=norm_deg(r.heading),
-                    speed=r.speed,
-                    status=r.status,
-                    sheet=r.sheet,
-                    flags=flags_of(r.sheet, r.status),
-                )
-            )
+            r = recs[s.id]
+            ships.append(ship_after(s, r.pos, norm_deg(r.heading), r.speed, r.status, r.sheet))
         new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
         return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start :]))
 
@@ -922,7 +955,7 @@ class Phase:
     def fire_at(self, r: Rec, tid: str, sides: set[str], data: Mapping[str, JSON]) -> str | None:
         sid = r.ship.id
         samples = self.tracks.get(sid, [(r.pos, r.heading)])
-        bat = S.battery_of(self.state, tid)
+        bat = None if tid in self.recs else S.battery_of(self.state, tid)
         if tid in self.recs:
             t = self.recs[tid]
             if t.status != "active":
@@ -987,7 +1020,8 @@ class Phase:
         )
         a, r1 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
         b, r2 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
-        ff = sum(v for _, v in mods) + a + b
+        base = sum(v for _, v in mods)
+        ff = base + a + b
         pts, lost = C.chart_result(allowed, ff, shot.double)
         r.sheet["fired_once"] = True
         br = dict(S.dval(r.sheet.get("broadsides")))
@@ -1001,7 +1035,7 @@ class Phase:
             f"{r.ship.name} fires her {shot.side} broadside of {allowed} guns{weather_note}"
             f"{' (double shot)' if shot.double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
             f"{', ' + shot.rake + ' rake' if shot.rake else ''}): "
-            f"FF {sum(v for _, v in mods):+d} + {a} + {b} = "
+            f"FF {base:+d} + {a} + {b} = "
             f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
             f"-> {pts} points, "
             f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if shot.double else ''})."
@@ -1056,9 +1090,10 @@ class Phase:
     ) -> None:
         """Apply a volley: points, guns lost (13.; S26) and the damage-chart rolls (S24)."""
         side_by = by_side if by_side is not None else (firer_side_pos.ship.side if firer_side_pos else None)
-        guns = dict(S.dval(t.sheet.get("guns")))
+        guns = S.dval(t.sheet.get("guns"))
         sb, pt = S.inum(guns.get("starboard")), S.inum(guns.get("port"))
         if lost:
+            guns = dict(guns)  # a new object: the old one is the starting state's (copy on write)
             if rake:
                 lsb, lpt = C.rake_gun_split(lost, sb, pt)
             else:
@@ -1136,7 +1171,7 @@ class Phase:
             sh["sink_reason"] = "severe underwater damage with the pumps destroyed (13., S25)"
             extra = " She will sink in four moves (S25)."
         if code in ("mast_damage", "severe_underwater"):
-            pct = S.reduction_pct(t.view())
+            pct = S.reduction_pct_of(sh)
             sh["speed_reduction_pct"] = pct
             if pct >= 100 and not sh.get("dismasted"):
                 sh["dismasted"] = True

@@ -21,11 +21,15 @@ from . import tables as T
 
 def num(v: JSON, default: float = 0.0) -> float:
     """Return a JSON number as float, or ``default``."""
+    if type(v) is float:  # the common case first: this runs tens of thousands of times a phase
+        return v
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
 def inum(v: JSON, default: int = 0) -> int:
     """Return a JSON number as int, or ``default``."""
+    if type(v) is int:  # the common case first (bool is a subclass of int, not int itself)
+        return v
     return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
@@ -216,7 +220,12 @@ def depth_at(state: BattleState, p: Point, shoal_list: list[Shoal] | None = None
 
 def reduction_pct(ship: ShipState) -> int:
     """Return the cumulative speed reduction in percent (S11)."""
-    return C.speed_reduction_pct(inum(ship.sheet.get("mast_hits")), bool(ship.sheet.get("severe_underwater")))
+    return reduction_pct_of(ship.sheet)
+
+
+def reduction_pct_of(sheet: Mapping[str, JSON]) -> int:
+    """Return the cumulative speed reduction in percent (S11) of a sheet."""
+    return C.speed_reduction_pct(inum(sheet.get("mast_hits")), bool(sheet.get("severe_underwater")))
 
 
 def sail_speed(state: BattleState, ship: ShipState, heading: float) -> float:
@@ -694,6 +703,23 @@ def shot_at(
     return shot
 
 
+_RANGE_LIMITS: dict[str, dict[bool, tuple[tuple[float, str], ...]]] = {}
+
+
+def _range_limits(rate: str) -> dict[bool, tuple[tuple[float, str], ...]]:
+    """Return the upper bound (mm, inclusive) of each range band of :func:`.core.range_band`, with the same
+    arithmetic, for round (False) and double shot (True)."""
+    out = _RANGE_LIMITS.get(rate)
+    if out is None:
+        bands = T.GUNNERY_RANGES["rated" if C.is_rated(rate) else "unrated"]
+        names = ("short", "medium", "long")
+        out = _RANGE_LIMITS[rate] = {
+            dbl: tuple(zip([b * f + 1e-9 for b in bands], names, strict=True))
+            for dbl, f in ((False, 1.0), (True, T.DOUBLE_SHOT_RANGE_FACTOR))
+        }
+    return out
+
+
 def aim(
     rate: str,
     loaded: Mapping[str, bool],
@@ -711,13 +737,7 @@ def aim(
     shot checked and fired.
     """
     best: Shot | None = None
-    bands = T.GUNNERY_RANGES["rated" if C.is_rated(rate) else "unrated"]
-    names = ("short", "medium", "long")
-    # range_band's bounds, for round and double shot
-    limits = {
-        dbl: tuple(zip([b * f + 1e-9 for b in bands], names, strict=True))
-        for dbl, f in ((False, 1.0), (True, T.DOUBLE_SHOT_RANGE_FACTOR))
-    }
+    limits = _range_limits(rate)
     reach = C.max_range(rate) + 1.0
     arc = T.ARC_OF_FIRE_DEG + 1e-9
     bow = T.RAKE_ARC_DEG + 1e-9
