@@ -76,6 +76,12 @@ def ship_after(
     )
 
 
+ACTION_FIELDS = frozenset(
+    ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
+)
+"""The order fields :meth:`Phase.actions` reads: without any of them it does nothing."""
+
+
 class Rec:
     """A ship being changed in this phase: mutable copies of its position, heading, speed, status and
     sheet.
@@ -111,23 +117,24 @@ class Rec:
 def flags_of(sheet: Mapping[str, JSON], status: str) -> tuple[str, ...]:
     """Return the visible state of a ship (A2) from its sheet."""
     out = []
-    fires = sheet.get("fires")
-    if (isinstance(fires, list) and fires) or S.inum(sheet.get("fires_out_of_control")) > 0:
+    get = sheet.get
+    fires, ooc = get("fires"), get("fires_out_of_control")
+    if (isinstance(fires, list) and fires) or (ooc and S.inum(ooc) > 0):
         out.append("on_fire")
     for key in ("dismasted", "jury_mast", "anchored", "aground", "abandoned", "exploded", "wheel_hit"):
-        if sheet.get(key):
+        if get(key):
             out.append(key)
-    if sheet.get("entangled_with"):
+    if get("entangled_with"):
         out.append("entangled")
-    if sheet.get("melee"):
+    if get("melee"):
         out.append("boarding")
-    if sheet.get("sink_in") is not None and status == "active":
+    if get("sink_in") is not None and status == "active":
         out.append("sinking")
-    if sheet.get("towing"):
+    if get("towing"):
         out.append("towing")
-    if sheet.get("towed_by"):
+    if get("towed_by"):
         out.append("towed")
-    if sheet.get("dismasted") and not sheet.get("jury_mast"):
+    if get("dismasted") and not get("jury_mast"):
         out.append("dead_in_water")
     return tuple(out)
 
@@ -219,10 +226,13 @@ class Phase:
             elif r.status == "struck" and r.sheet.get("abandoned"):
                 self.drift_hulk(r)
         for r in mine:
-            if r.status == "active":
+            # actions() acts only on these order fields: most orders have none
+            if r.status == "active" and not ACTION_FIELDS.isdisjoint(self.order(r)):
                 self.actions(r)
+        # a vessel works with a battery her party raised (works-<her id>) or lands a party now
+        sites = any(t.kind == "battery" for t in self.terrain)
         for r in mine:
-            if r.status == "active":
+            if r.status == "active" and (sites or S.inum(self.order(r).get("land_party")) > 0):
                 self.shore_works(r)
         for r in mine:
             if r.status == "active" and r.ship.id not in in_melee:
@@ -312,8 +322,8 @@ class Phase:
         done: set[str] = set()
         st = self.cstate()
         for sid, r in self.recs.items():
-            other_id = S.sval(r.sheet.get("entangled_with"))
-            if not other_id or sid in done or other_id not in self.recs:
+            other_id = r.sheet.get("entangled_with")
+            if not other_id or not isinstance(other_id, str) or sid in done or other_id not in self.recs:
                 continue
             o = self.recs[other_id]
             done.update((sid, other_id))
@@ -946,8 +956,8 @@ class Phase:
         data = self.order(r)
         used: set[str] = set()
         for key in ("target", "target_2"):
-            tid = S.sval(data.get(key))
-            if tid:
+            tid = data.get(key)
+            if tid and isinstance(tid, str):
                 side = self.fire_at(r, tid, {"starboard", "port"} - used, data)
                 if side:
                     used.add(side)
@@ -1764,13 +1774,13 @@ class Phase:
                     )
         seen: set[str] = set()
         for r in list(self.recs.values()):
-            m = S.dval(r.sheet.get("melee"))
-            if not m or r.ship.id in seen:
+            fight = r.sheet.get("melee")
+            if not fight or not isinstance(fight, dict) or r.ship.id in seen:
                 continue
-            a_id, d_id = S.sval(m.get("attacker")), S.sval(m.get("defender"))
+            a_id, d_id = S.sval(fight.get("attacker")), S.sval(fight.get("defender"))
             seen.update((a_id, d_id))
             if a_id in self.recs and d_id in self.recs:
-                self.melee(self.recs[a_id], self.recs[d_id], S.inum(m.get("deck"), 1))
+                self.melee(self.recs[a_id], self.recs[d_id], S.inum(fight.get("deck"), 1))
 
     def melee(self, a: Rec, d: Rec, deck: int) -> None:
         if not (a.status == "active" and d.status == "active"):
@@ -1913,12 +1923,13 @@ class Phase:
     def end_of_move(self, mine: list[Rec]) -> None:
         for r in mine:
             sh = r.sheet
+            # (a counter that is 0, None or absent is read as 0 without S.inum: most are)
             for key in ("no_turn_moves", "no_signals_moves", "drift_moves"):
-                if S.inum(sh.get(key)) > 0:
+                if sh.get(key) and S.inum(sh.get(key)) > 0:
                     sh[key] = S.inum(sh.get(key)) - 1
             if sh.get("dismasted"):
                 sh["dismasted_moves"] = S.inum(sh.get("dismasted_moves")) + 1
-            left = S.inum(sh.get("anchor_raise_left"))
+            left = S.inum(sh.get("anchor_raise_left")) if sh.get("anchor_raise_left") else 0
             if left > 0:
                 sh["anchor_raise_left"] = left - 1
                 if left - 1 == 0:
@@ -1929,7 +1940,7 @@ class Phase:
                         ship_id=r.ship.id,
                         outcome="weighed",
                     )
-            left = S.inum(sh.get("make_sail_left"))
+            left = S.inum(sh.get("make_sail_left")) if sh.get("make_sail_left") else 0
             if left > 0:
                 sh["make_sail_left"] = left - 1
                 if left - 1 == 0:
@@ -1937,8 +1948,8 @@ class Phase:
                     self.ev(
                         "sails", f"{r.ship.name} has her sails set (22.).", ship_id=r.ship.id, outcome="set"
                     )
-            tgt = S.sval(sh.get("tow_target"))
-            if tgt and tgt in self.recs:
+            tgt = sh.get("tow_target")
+            if tgt and isinstance(tgt, str) and tgt in self.recs:
                 t = self.recs[tgt]
                 if distance(t.pos, r.pos) > T.TOW_REACH_MM + T.TOW_LINE_MM or t.status != "active":
                     sh["tow_target"] = None

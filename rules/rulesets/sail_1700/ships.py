@@ -61,7 +61,10 @@ def service_of(ship: ShipState) -> str:
 
 def points_start(ship: ShipState) -> int:
     """Return the starting crew/damage points."""
-    return inum(ship.sheet.get("points_start"), inum(ship.stats.get("points"), 1))
+    start = ship.sheet.get("points_start")
+    if type(start) is int:  # the sheet's value, as inum would give it, without working out the default
+        return start
+    return inum(start, inum(ship.stats.get("points"), 1))
 
 
 def points(ship: ShipState) -> int:
@@ -635,13 +638,20 @@ def guns_in(sheet: Mapping[str, JSON], side: str) -> int:
 def loaded_sides(sheet: Mapping[str, JSON], turn: int, sides: Iterable[str]) -> dict[str, bool]:
     """Return the broadsides of ``sides`` a sheet may fire on ``turn``: loaded (11.: ``ready_turn`` reached)
     with guns left; each True when loaded with double shot."""
-    broadsides = dval(sheet.get("broadsides"))
-    guns = dval(sheet.get("guns"))
+    broadsides = sheet.get("broadsides")
+    guns = sheet.get("guns")
     out: dict[str, bool] = {}
+    if not isinstance(broadsides, dict) or not isinstance(guns, dict):
+        broadsides, guns = dval(broadsides), dval(guns)
     for side in sides:
-        b = dval(broadsides.get(side))
-        if inum(b.get("ready_turn"), 1) <= turn and inum(guns.get(side)) > 0:
-            out[side] = sval(b.get("shot"), "round") == "double"
+        b = broadsides.get(side)
+        if not isinstance(b, dict):
+            b = {}
+        ready, n = b.get("ready_turn", 1), guns.get(side)
+        if (ready if type(ready) is int else inum(ready, 1)) <= turn and (
+            n if type(n) is int else inum(n)
+        ) > 0:
+            out[side] = b.get("shot", "round") == "double"
     return out
 
 
