@@ -76,6 +76,22 @@ def ship_after(
     )
 
 
+_MODIFIERS: dict[tuple[tuple[str, int, type], ...], tuple[Modifier, ...]] = {}
+
+
+def modifiers_of(mods: list[tuple[str, int]]) -> tuple[Modifier, ...]:
+    """Return the :class:`Modifier` objects of (label, value) pairs for an event. A Modifier is immutable
+    and a phase logs the same few combinations over and over, so each combination is made once and shared
+    (keyed by the values' types too: 1 and 1.0 are equal keys but not the same JSON)."""
+    key = tuple((label, value, type(value)) for label, value in mods)
+    out = _MODIFIERS.get(key)
+    if out is None:
+        if len(_MODIFIERS) > 4096:
+            _MODIFIERS.clear()
+        out = _MODIFIERS[key] = tuple(Modifier(label=label, value=value) for label, value in mods)
+    return out
+
+
 ACTION_FIELDS = frozenset(
     ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
 )
@@ -183,8 +199,38 @@ class Phase:
         value = self.dice.roll(die, purpose)
         return value, self.dice.rolls[-1]
 
-    def ev(self, kind: str, text: str, **kw: object) -> None:
-        self.events.append(Event(kind=kind, text=text, turn=self.turn, phase=self.phase, **kw))  # type: ignore[arg-type]
+    def ev(
+        self,
+        kind: str,
+        text: str,
+        *,
+        ship_id: str | None = None,
+        target_id: str | None = None,
+        rolls: tuple[Roll, ...] = (),
+        modifiers: tuple[Modifier, ...] = (),
+        needed: int | None = None,
+        outcome: str = "",
+        data: dict[str, JSON] | None = None,
+        visible_to: tuple[str, ...] | None = None,
+    ) -> None:
+        """Log an event of this phase (:class:`Event`'s fields, its defaults; named, not ``**kw``: a phase
+        logs hundreds)."""
+        self.events.append(
+            Event(
+                kind=kind,
+                text=text,
+                turn=self.turn,
+                phase=self.phase,
+                ship_id=ship_id,
+                target_id=target_id,
+                rolls=rolls,
+                modifiers=modifiers,
+                needed=needed,
+                outcome=outcome,
+                data=data,
+                visible_to=visible_to,
+            )
+        )
 
     def name(self, sid: str) -> str:
         return self.recs[sid].ship.name
@@ -677,17 +723,17 @@ class Phase:
             what = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}[
                 plan.kind
             ]
+            path: list[JSON] = [
+                {"x": round(p.x, 1), "y": round(p.y, 1)} for p, _ in samples[:: max(1, len(samples) // 12)]
+            ]
+            path.append({"x": round(end.x, 1), "y": round(end.y, 1)})
             self.ev(
                 "move",
                 f"{r.ship.name} {what} {moved:.0f} mm to ({end.x:.0f}, {end.y:.0f}), heading "
                 f"{end_h:.0f}{'; ' + '; '.join(plan.notes) if plan.notes else ''}{note}.",
                 ship_id=sid,
                 data={
-                    "path": [
-                        {"x": round(p.x, 1), "y": round(p.y, 1)}
-                        for p, _ in samples[:: max(1, len(samples) // 12)]
-                    ]
-                    + [{"x": round(end.x, 1), "y": round(end.y, 1)}],
+                    "path": path,
                     "heading": end_h,
                     "distance": round(moved, 1),
                     "kind": plan.kind,
@@ -1059,7 +1105,7 @@ class Phase:
             ship_id=sid,
             target_id=tid,
             rolls=(r1, r2),
-            modifiers=tuple(Modifier(label=lbl, value=v) for lbl, v in mods),
+            modifiers=modifiers_of(mods),
             needed=None,
             outcome="hit" if pts else "no_effect",
             data={
@@ -1611,7 +1657,7 @@ class Phase:
                 f"{sum(v for _, v in mods):+d} + {a} + {b} = {ff} -> {pts} points, {lost} gun(s) (24., 28.).",
                 target_id=o.ship.id,
                 rolls=(r1, r2),
-                modifiers=tuple(Modifier(label=lbl, value=v) for lbl, v in mods),
+                modifiers=modifiers_of(mods),
                 outcome="hit" if pts else "no_effect",
                 data={"points": pts, "guns_destroyed": lost, "ff": ff, "battery": S.sval(t.props.get("id"))},
             )
@@ -1907,7 +1953,7 @@ class Phase:
             ship_id=r.ship.id,
             target_id=oid,
             rolls=(roll,),
-            modifiers=tuple(Modifier(label=lbl, value=x) for lbl, x in mods),
+            modifiers=modifiers_of(mods),
             needed=T.ENTANGLE_SEPARATE_NEEDED,
             outcome="separated" if ok else "entangled",
         )
