@@ -613,12 +613,10 @@ class Sail1700(RuleSet):
                 return f"{t.name} is on your side."
             if not t.active:
                 return f"{t.name} is {t.status}."
-            if t.id not in S.seen_by(state, ship.side):
-                return (
-                    f"{t.name} cannot be seen (visibility {state.conditions.visibility:g} mm, A2)."
-                    if state.conditions.visibility is not None
-                    else f"{t.name} cannot be seen."
-                )
+            vis = state.conditions.visibility
+            # unlimited visibility: every ship is seen (visible_to_side)
+            if vis is not None and t.id not in S.seen_by(state, ship.side):
+                return f"{t.name} cannot be seen (visibility {vis:g} mm, A2)."
             assert isinstance(t.position, Point)
             return t.position, t.heading, False, t.name
         bat = S.battery_of(state, tid)
@@ -636,12 +634,16 @@ class Sail1700(RuleSet):
         """Return errors of the fire orders, and the shots they give in order (target id, shot)."""
         errors: FieldErrors = {}
         shots: list[tuple[str, S.Shot]] = []
+        first = S.sval(data.get("target"))
+        second = S.sval(data.get("target_2"))
+        if not first and not second:
+            return errors, shots
         used: set[str] = set()
-        for key in ("target", "target_2"):
-            tid = S.sval(data.get(key))
+        rate = S.rate_of(ship)
+        for key, tid in (("target", first), ("target_2", second)):
             if not tid:
                 continue
-            if key == "target_2" and tid == S.sval(data.get("target")):
+            if key == "target_2" and tid == first:
                 errors.setdefault(key, []).append(
                     "Broadside fire cannot be split: pick another target (11.)."
                 )
@@ -654,9 +656,10 @@ class Sail1700(RuleSet):
                 errors.setdefault(key, []).append(tgt)
                 continue
             pos, heading, is_bat, name = tgt
-            loaded = S.loaded_sides(ship.sheet, state.turn, {"starboard", "port"} - used)
+            sides = [side for side in ("starboard", "port") if side not in used]
+            loaded = S.loaded_sides(ship.sheet, state.turn, sides)
             shot = (
-                S.shot_at(state, ship.id, tid, S.rate_of(ship), loaded, plan.samples, pos, heading, is_bat)
+                S.shot_at(state, ship.id, tid, rate, loaded, plan.samples, pos, heading, is_bat)
                 if loaded
                 else None
             )
@@ -666,7 +669,7 @@ class Sail1700(RuleSet):
                 )
                 continue
             firing, _ = S.weather_effect(state)
-            if C.weather_guns_allowed(S.guns_on(ship, shot.side), S.rate_of(ship), firing) <= 0:
+            if C.weather_guns_allowed(S.guns_in(ship.sheet, shot.side), rate, firing) <= 0:
                 errors.setdefault(key, []).append("No firing in this weather for this vessel (5., S05).")
                 continue
             used.add(shot.side)

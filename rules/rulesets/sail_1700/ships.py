@@ -242,7 +242,7 @@ def sail_speed(state: BattleState, ship: ShipState, heading: float) -> float:
     if sheet.get("jury_mast"):
         s = base * T.JURY_MAST_FRACTION
     else:
-        s = base * max(0.0, 1.0 - reduction_pct(ship) / 100.0)
+        s = base * max(0.0, 1.0 - reduction_pct_of(sheet) / 100.0)
     return s * weather_effect(state)[1]
 
 
