@@ -9,7 +9,7 @@ at what presented itself during the move (11.-13.), shore batteries and mortars 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields, replace
 
 from ...dice import Dice, DieKind, decimal_as_1_100
@@ -34,7 +34,9 @@ from . import tables as T
 
 GRID = 100.0
 
-# ship_after builds a ShipState with these fields directly; should ShipState gain others, it uses replace().
+# ship_after fills a new ShipState's slots directly, as rules.model does for Event and Roll (a frozen
+# dataclass's __init__ is slow and a phase builds every ship); should ShipState change (other fields, a
+# __post_init__, no slots), it uses replace() instead.
 _SHIP_FIELDS = [
     "id",
     "name",
@@ -49,7 +51,14 @@ _SHIP_FIELDS = [
     "stats",
     "sheet",
 ]
-_SHIP_DIRECT = {f.name for f in fields(ShipState)} == set(_SHIP_FIELDS)
+_SHIP_DIRECT = (
+    [f.name for f in fields(ShipState)] == _SHIP_FIELDS
+    and not hasattr(ShipState, "__post_init__")
+    and "__slots__" in vars(ShipState)
+)
+_SHIP_SET: tuple[Callable[[object, object], None], ...] = (
+    tuple(getattr(ShipState, name).__set__ for name in _SHIP_FIELDS) if _SHIP_DIRECT else ()
+)
 
 
 def ship_after(
@@ -58,22 +67,23 @@ def ship_after(
     """Return ``s`` with a new position, heading, speed, status, sheet and the flags of that sheet: what
     ``replace`` gives, built directly (a phase builds every ship; ``replace`` walks every field each time)."""
     flags = flags_of(sheet, status)
-    if not _SHIP_DIRECT:  # pragma: no cover - ShipState gained a field: the general way
+    if not _SHIP_DIRECT:  # pragma: no cover - ShipState has changed: the general way
         return replace(s, position=pos, heading=heading, speed=speed, status=status, sheet=sheet, flags=flags)
-    return ShipState(
-        id=s.id,
-        name=s.name,
-        side=s.side,
-        class_name=s.class_name,
-        position=pos,
-        heading=heading,
-        speed=speed,
-        status=status,
-        flags=flags,
-        offset=s.offset,
-        stats=s.stats,
-        sheet=sheet,
-    )
+    new = object.__new__(ShipState)
+    put = _SHIP_SET  # in _SHIP_FIELDS order
+    put[0](new, s.id)
+    put[1](new, s.name)
+    put[2](new, s.side)
+    put[3](new, s.class_name)
+    put[4](new, pos)
+    put[5](new, heading)
+    put[6](new, speed)
+    put[7](new, status)
+    put[8](new, flags)
+    put[9](new, s.offset)
+    put[10](new, s.stats)
+    put[11](new, sheet)
+    return new
 
 
 _MODIFIERS: dict[tuple[tuple[str, int, type], ...], tuple[Modifier, ...]] = {}
