@@ -102,6 +102,9 @@ def modifiers_of(mods: list[tuple[str, int]]) -> tuple[Modifier, ...]:
     return out
 
 
+MOVE_VERB = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}
+"""The verb of a move event, by kind of move."""
+
 ACTION_FIELDS = frozenset(
     ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
 )
@@ -727,12 +730,11 @@ class Phase:
         r.speed = round(moved, 3) if plan.kind not in ("drift",) else 0.0
         if plan.kind == "still":
             r.speed = 0.0
-        self.grid_move(sid, old, end)
+        if end is not old:  # the same point: the same grid cell
+            self.grid_move(sid, old, end)
         self.tracks[sid] = samples
         if plan.kind != "still" or plan.notes:
-            what = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}[
-                plan.kind
-            ]
+            what = MOVE_VERB[plan.kind]
             path: list[JSON] = [
                 {"x": round(p.x, 1), "y": round(p.y, 1)} for p, _ in samples[:: max(1, len(samples) // 12)]
             ]
@@ -754,14 +756,13 @@ class Phase:
             self.entangle(r, self.recs[contact], plan.distance, plan.end_heading)
         if ground_at is not None:
             self.run_aground(r, ground_at)
-        towed_id = S.sval(r.sheet.get("towing"))
-        if towed_id and towed_id in self.recs and not r.sheet.get("tow_target"):
+        towed_id = r.sheet.get("towing")
+        if towed_id and isinstance(towed_id, str) and towed_id in self.recs and not r.sheet.get("tow_target"):
             t = self.recs[towed_id]
             newp = advance(r.pos, r.heading + 180.0, T.TOW_LINE_MM)
             self.grid_move(towed_id, t.pos, newp)
             t.pos, t.heading, t.speed = newp, r.heading, r.speed
-        m = state_map(self.state)
-        if not on_table(r.pos, m[0], m[1]):
+        if not on_table(r.pos, self.state.map.width, self.state.map.height):
             r.status = "withdrawn"
             self.release(r)
             self.ev(
