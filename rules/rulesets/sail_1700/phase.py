@@ -274,6 +274,10 @@ class Phase:
         for r in mine:
             self.sinking_countdown(r)
         for r in mine:
+            if not (
+                r.sheet.get("fires") or r.sheet.get("fires_out_of_control") or r.sheet.get("abandon_next")
+            ):
+                continue  # fires() has nothing to do
             if r.status == "active" or (r.sheet.get("abandoned") and r.status == "struck"):
                 self.fires(r)
         self.grid = self.build_grid()
@@ -298,11 +302,11 @@ class Phase:
                 self.gunnery(r)
         self.batteries()
         for r in mine:
-            if r.status == "active":
+            if r.status == "active" and self.order(r).get("mortar_target"):
                 self.mortar(r)
         self.melees()
         for r in mine:
-            if r.status == "active":
+            if r.status == "active" and self.order(r).get("cast_off"):
                 self.cast_off(r)
         self.end_of_move(mine)
         recs = self.recs
