@@ -9,8 +9,8 @@ at what presented itself during the move (11.-13.), shore batteries and mortars 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import fields, replace
 
 from ...dice import Dice, DieKind, decimal_as_1_100
 from ...geometry import advance, bearing, distance, norm_deg, on_table, relative_bearing, side_of
@@ -25,6 +25,7 @@ from ...model import (
     Roll,
     ShipOrder,
     ShipState,
+    ShipStatus,
     TerrainFeature,
 )
 from . import core as C
@@ -33,12 +34,93 @@ from . import tables as T
 
 GRID = 100.0
 
+# ship_after fills a new ShipState's slots directly, as rules.model does for Event and Roll (a frozen
+# dataclass's __init__ is slow and a phase builds every ship); should ShipState change (other fields, a
+# __post_init__, no slots), it uses replace() instead.
+_SHIP_FIELDS = [
+    "id",
+    "name",
+    "side",
+    "class_name",
+    "position",
+    "heading",
+    "speed",
+    "status",
+    "flags",
+    "offset",
+    "stats",
+    "sheet",
+]
+_SHIP_DIRECT = (
+    [f.name for f in fields(ShipState)] == _SHIP_FIELDS
+    and not hasattr(ShipState, "__post_init__")
+    and "__slots__" in vars(ShipState)
+)
+_SHIP_SET: tuple[Callable[[object, object], None], ...] = (
+    tuple(getattr(ShipState, name).__set__ for name in _SHIP_FIELDS) if _SHIP_DIRECT else ()
+)
+
+
+def ship_after(
+    s: ShipState, pos: Point, heading: float, speed: float, status: ShipStatus, sheet: dict[str, JSON]
+) -> ShipState:
+    """Return ``s`` with a new position, heading, speed, status, sheet and the flags of that sheet: what
+    ``replace`` gives, built directly (a phase builds every ship; ``replace`` walks every field each time)."""
+    flags = flags_of(sheet, status)
+    if not _SHIP_DIRECT:  # pragma: no cover - ShipState has changed: the general way
+        return replace(s, position=pos, heading=heading, speed=speed, status=status, sheet=sheet, flags=flags)
+    new = object.__new__(ShipState)
+    put = _SHIP_SET  # in _SHIP_FIELDS order
+    put[0](new, s.id)
+    put[1](new, s.name)
+    put[2](new, s.side)
+    put[3](new, s.class_name)
+    put[4](new, pos)
+    put[5](new, heading)
+    put[6](new, speed)
+    put[7](new, status)
+    put[8](new, flags)
+    put[9](new, s.offset)
+    put[10](new, s.stats)
+    put[11](new, sheet)
+    return new
+
+
+_MODIFIERS: dict[tuple[tuple[str, int, type], ...], tuple[Modifier, ...]] = {}
+
+
+def modifiers_of(mods: list[tuple[str, int]]) -> tuple[Modifier, ...]:
+    """Return the :class:`Modifier` objects of (label, value) pairs for an event. A Modifier is immutable
+    and a phase logs the same few combinations over and over, so each combination is made once and shared
+    (keyed by the values' types too: 1 and 1.0 are equal keys but not the same JSON)."""
+    key = tuple((label, value, type(value)) for label, value in mods)
+    out = _MODIFIERS.get(key)
+    if out is None:
+        if len(_MODIFIERS) > 4096:
+            _MODIFIERS.clear()
+        out = _MODIFIERS[key] = tuple(Modifier(label=label, value=value) for label, value in mods)
+    return out
+
+
+MOVE_VERB = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}
+"""The verb of a move event, by kind of move."""
+
+ACTION_FIELDS = frozenset(
+    ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
+)
+"""The order fields :meth:`Phase.actions` reads: without any of them it does nothing."""
+
 
 class Rec:
     """A ship being changed in this phase: mutable copies of its position, heading, speed, status and
-    sheet."""
+    sheet.
 
-    __slots__ = ("dirty", "heading", "pos", "sheet", "ship", "speed", "status")
+    The sheet is a shallow copy: its nested values (``guns``, ``broadsides``, ``fires``, ``melee``) are
+    shared with the state the phase started from, so the phase never changes one in place: it puts a new
+    object in the sheet instead (copy on write).
+    """
+
+    __slots__ = ("heading", "pos", "sheet", "ship", "speed", "status")
 
     def __init__(self, ship: ShipState) -> None:
         self.ship = ship
@@ -47,15 +129,7 @@ class Rec:
         self.heading = ship.heading
         self.speed = ship.speed
         self.status = ship.status
-        self.sheet: dict[str, JSON] = {}
-        for k, v in ship.sheet.items():
-            if isinstance(v, dict):
-                self.sheet[k] = {kk: (dict(vv) if isinstance(vv, dict) else vv) for kk, vv in v.items()}
-            elif isinstance(v, list):
-                self.sheet[k] = list(v)
-            else:
-                self.sheet[k] = v
-        self.dirty = False
+        self.sheet: dict[str, JSON] = dict(ship.sheet)
 
     def view(self) -> ShipState:
         """Return the ship as it stands now."""
@@ -72,23 +146,24 @@ class Rec:
 def flags_of(sheet: Mapping[str, JSON], status: str) -> tuple[str, ...]:
     """Return the visible state of a ship (A2) from its sheet."""
     out = []
-    fires = sheet.get("fires")
-    if (isinstance(fires, list) and fires) or S.inum(sheet.get("fires_out_of_control")) > 0:
+    get = sheet.get
+    fires, ooc = get("fires"), get("fires_out_of_control")
+    if (isinstance(fires, list) and fires) or (ooc and S.inum(ooc) > 0):
         out.append("on_fire")
     for key in ("dismasted", "jury_mast", "anchored", "aground", "abandoned", "exploded", "wheel_hit"):
-        if sheet.get(key):
+        if get(key):
             out.append(key)
-    if sheet.get("entangled_with"):
+    if get("entangled_with"):
         out.append("entangled")
-    if sheet.get("melee"):
+    if get("melee"):
         out.append("boarding")
-    if sheet.get("sink_in") is not None and status == "active":
+    if get("sink_in") is not None and status == "active":
         out.append("sinking")
-    if sheet.get("towing"):
+    if get("towing"):
         out.append("towing")
-    if sheet.get("towed_by"):
+    if get("towed_by"):
         out.append("towed")
-    if sheet.get("dismasted") and not sheet.get("jury_mast"):
+    if get("dismasted") and not get("jury_mast"):
         out.append("dead_in_water")
     return tuple(out)
 
@@ -112,6 +187,7 @@ class Phase:
         self.start = len(dice.rolls)
         self.visible_cache: dict[str, set[str]] = {}
         self._cstate: BattleState | None = None
+        self._same_cond: tuple[Conditions, bool] | None = None
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -136,8 +212,38 @@ class Phase:
         value = self.dice.roll(die, purpose)
         return value, self.dice.rolls[-1]
 
-    def ev(self, kind: str, text: str, **kw: object) -> None:
-        self.events.append(Event(kind=kind, text=text, turn=self.turn, phase=self.phase, **kw))  # type: ignore[arg-type]
+    def ev(
+        self,
+        kind: str,
+        text: str,
+        *,
+        ship_id: str | None = None,
+        target_id: str | None = None,
+        rolls: tuple[Roll, ...] = (),
+        modifiers: tuple[Modifier, ...] = (),
+        needed: int | None = None,
+        outcome: str = "",
+        data: dict[str, JSON] | None = None,
+        visible_to: tuple[str, ...] | None = None,
+    ) -> None:
+        """Log an event of this phase (:class:`Event`'s fields, its defaults; named, not ``**kw``: a phase
+        logs hundreds)."""
+        self.events.append(
+            Event(
+                kind=kind,
+                text=text,
+                turn=self.turn,
+                phase=self.phase,
+                ship_id=ship_id,
+                target_id=target_id,
+                rolls=rolls,
+                modifiers=modifiers,
+                needed=needed,
+                outcome=outcome,
+                data=data,
+                visible_to=visible_to,
+            )
+        )
 
     def name(self, sid: str) -> str:
         return self.recs[sid].ship.name
@@ -168,6 +274,10 @@ class Phase:
         for r in mine:
             self.sinking_countdown(r)
         for r in mine:
+            if not (
+                r.sheet.get("fires") or r.sheet.get("fires_out_of_control") or r.sheet.get("abandon_next")
+            ):
+                continue  # fires() has nothing to do
             if r.status == "active" or (r.sheet.get("abandoned") and r.status == "struck"):
                 self.fires(r)
         self.grid = self.build_grid()
@@ -179,37 +289,31 @@ class Phase:
             elif r.status == "struck" and r.sheet.get("abandoned"):
                 self.drift_hulk(r)
         for r in mine:
-            if r.status == "active":
+            # actions() acts only on these order fields: most orders have none
+            if r.status == "active" and not ACTION_FIELDS.isdisjoint(self.order(r)):
                 self.actions(r)
+        # a vessel works with a battery her party raised (works-<her id>) or lands a party now
+        sites = any(t.kind == "battery" for t in self.terrain)
         for r in mine:
-            if r.status == "active":
+            if r.status == "active" and (sites or S.inum(self.order(r).get("land_party")) > 0):
                 self.shore_works(r)
         for r in mine:
             if r.status == "active" and r.ship.id not in in_melee:
                 self.gunnery(r)
         self.batteries()
         for r in mine:
-            if r.status == "active":
+            if r.status == "active" and self.order(r).get("mortar_target"):
                 self.mortar(r)
         self.melees()
         for r in mine:
-            if r.status == "active":
+            if r.status == "active" and self.order(r).get("cast_off"):
                 self.cast_off(r)
         self.end_of_move(mine)
+        recs = self.recs
         ships = []
         for s in self.state.ships:
-            r = self.recs[s.id]
-            ships.append(
-                replace(
-                    s,
-                    position=r.pos,
-                    heading=norm_deg(r.heading),
-                    speed=r.speed,
-                    status=r.status,
-                    sheet=r.sheet,
-                    flags=flags_of(r.sheet, r.status),
-                )
-            )
+            r = recs[s.id]
+            ships.append(ship_after(s, r.pos, norm_deg(r.heading), r.speed, r.status, r.sheet))
         new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
         return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start :]))
 
@@ -281,8 +385,8 @@ class Phase:
         done: set[str] = set()
         st = self.cstate()
         for sid, r in self.recs.items():
-            other_id = S.sval(r.sheet.get("entangled_with"))
-            if not other_id or sid in done or other_id not in self.recs:
+            other_id = r.sheet.get("entangled_with")
+            if not other_id or not isinstance(other_id, str) or sid in done or other_id not in self.recs:
                 continue
             o = self.recs[other_id]
             done.update((sid, other_id))
@@ -540,11 +644,34 @@ class Phase:
                 out.extend(self.grid.get((gx, gy), ()))
         return out
 
+    def unchanged(self, r: Rec) -> bool:
+        """Return True if neither the ship nor the conditions changed since the phase began: what was worked
+        out from the state at the start (when the orders were checked) still holds for her."""
+        s = r.ship
+        return (
+            r.pos is s.position
+            and r.heading == s.heading
+            and r.speed == s.speed
+            and r.status == s.status
+            and r.sheet == s.sheet
+            and self.same_conditions()
+        )
+
+    def same_conditions(self) -> bool:
+        """Return True while the conditions are those the phase began with (the wind may change at the start
+        of a turn, 3., 4.)."""
+        if self._same_cond is None or self._same_cond[0] is not self.cond:
+            self._same_cond = (self.cond, self.cond == self.state.conditions)
+        return self._same_cond[1]
+
     def move(self, r: Rec) -> None:
         st = self.cstate()
         data = self.order(r)
         sid = r.ship.id
-        plan = S.plan_move(st, r.view(), data)
+        # the plan made when the order was checked, unless the ship or the conditions have changed since
+        plan = (
+            S.planned_move(self.state, r.ship, data) if self.unchanged(r) else S.plan_move(st, r.view(), data)
+        )
         if plan.error:
             # orders were validated against the state at the start of the phase; a fire or a hit since may
             # make them impossible: the ship then keeps her course and makes what she can (NW-SAIL-14).
@@ -607,23 +734,22 @@ class Phase:
         r.speed = round(moved, 3) if plan.kind not in ("drift",) else 0.0
         if plan.kind == "still":
             r.speed = 0.0
-        self.grid_move(sid, old, end)
+        if end is not old:  # the same point: the same grid cell
+            self.grid_move(sid, old, end)
         self.tracks[sid] = samples
         if plan.kind != "still" or plan.notes:
-            what = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}[
-                plan.kind
+            what = MOVE_VERB[plan.kind]
+            path: list[JSON] = [
+                {"x": round(p.x, 1), "y": round(p.y, 1)} for p, _ in samples[:: max(1, len(samples) // 12)]
             ]
+            path.append({"x": round(end.x, 1), "y": round(end.y, 1)})
             self.ev(
                 "move",
                 f"{r.ship.name} {what} {moved:.0f} mm to ({end.x:.0f}, {end.y:.0f}), heading "
                 f"{end_h:.0f}{'; ' + '; '.join(plan.notes) if plan.notes else ''}{note}.",
                 ship_id=sid,
                 data={
-                    "path": [
-                        {"x": round(p.x, 1), "y": round(p.y, 1)}
-                        for p, _ in samples[:: max(1, len(samples) // 12)]
-                    ]
-                    + [{"x": round(end.x, 1), "y": round(end.y, 1)}],
+                    "path": path,
                     "heading": end_h,
                     "distance": round(moved, 1),
                     "kind": plan.kind,
@@ -634,14 +760,13 @@ class Phase:
             self.entangle(r, self.recs[contact], plan.distance, plan.end_heading)
         if ground_at is not None:
             self.run_aground(r, ground_at)
-        towed_id = S.sval(r.sheet.get("towing"))
-        if towed_id and towed_id in self.recs and not r.sheet.get("tow_target"):
+        towed_id = r.sheet.get("towing")
+        if towed_id and isinstance(towed_id, str) and towed_id in self.recs and not r.sheet.get("tow_target"):
             t = self.recs[towed_id]
             newp = advance(r.pos, r.heading + 180.0, T.TOW_LINE_MM)
             self.grid_move(towed_id, t.pos, newp)
             t.pos, t.heading, t.speed = newp, r.heading, r.speed
-        m = state_map(self.state)
-        if not on_table(r.pos, m[0], m[1]):
+        if not on_table(r.pos, self.state.map.width, self.state.map.height):
             r.status = "withdrawn"
             self.release(r)
             self.ev(
@@ -870,7 +995,7 @@ class Phase:
                 self.load_double(r, side, fired=False)
 
     def load_double(self, r: Rec, side: str, fired: bool) -> None:
-        b = S.dval(r.sheet.get("broadsides"))
+        b = dict(S.dval(r.sheet.get("broadsides")))
         cur = S.dval(b.get(side))
         if not fired and S.sval(cur.get("shot"), "round") == "double":
             return
@@ -892,8 +1017,8 @@ class Phase:
         data = self.order(r)
         used: set[str] = set()
         for key in ("target", "target_2"):
-            tid = S.sval(data.get(key))
-            if tid:
+            tid = data.get(key)
+            if tid and isinstance(tid, str):
                 side = self.fire_at(r, tid, {"starboard", "port"} - used, data)
                 if side:
                     used.add(side)
@@ -901,7 +1026,7 @@ class Phase:
     def fire_at(self, r: Rec, tid: str, sides: set[str], data: Mapping[str, JSON]) -> str | None:
         sid = r.ship.id
         samples = self.tracks.get(sid, [(r.pos, r.heading)])
-        bat = S.battery_of(self.state, tid)
+        bat = None if tid in self.recs else S.battery_of(self.state, tid)
         if tid in self.recs:
             t = self.recs[tid]
             if t.status != "active":
@@ -925,14 +1050,12 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
-        shot = S.best_shot(
-            self.cstate(),
-            r.view(),
-            samples,
-            tpos,
-            thead,
-            sides,
-            target_is_battery=t_is_bat(bat, tid, self.recs),
+        rate = S.rate_of(r.ship)
+        loaded = S.loaded_sides(r.sheet, self.turn, sides)
+        shot = (
+            S.shot_at(self.state, sid, tid, rate, loaded, samples, tpos, thead, t_is_bat(bat, tid, self.recs))
+            if loaded
+            else None
         )
         if shot is None:
             self.ev(
@@ -944,9 +1067,8 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
-        guns = S.guns_on(r.view(), shot.side)
+        guns = S.guns_in(r.sheet, shot.side)
         firing_rule, _ = S.weather_effect(self.cstate())
-        rate = S.rate_of(r.ship)
         allowed = C.weather_guns_allowed(guns, rate, firing_rule)
         if allowed <= 0:
             self.ev(
@@ -969,10 +1091,11 @@ class Phase:
         )
         a, r1 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
         b, r2 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
-        ff = sum(v for _, v in mods) + a + b
+        base = sum(v for _, v in mods)
+        ff = base + a + b
         pts, lost = C.chart_result(allowed, ff, shot.double)
         r.sheet["fired_once"] = True
-        br = S.dval(r.sheet.get("broadsides"))
+        br = dict(S.dval(r.sheet.get("broadsides")))
         br[shot.side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
         r.sheet["broadsides"] = br
         dbl = S.sval(data.get("load_double"), "none")
@@ -983,7 +1106,7 @@ class Phase:
             f"{r.ship.name} fires her {shot.side} broadside of {allowed} guns{weather_note}"
             f"{' (double shot)' if shot.double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
             f"{', ' + shot.rake + ' rake' if shot.rake else ''}): "
-            f"FF {sum(v for _, v in mods):+d} + {a} + {b} = "
+            f"FF {base:+d} + {a} + {b} = "
             f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
             f"-> {pts} points, "
             f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if shot.double else ''})."
@@ -997,7 +1120,7 @@ class Phase:
             ship_id=sid,
             target_id=tid,
             rolls=(r1, r2),
-            modifiers=tuple(Modifier(label=lbl, value=v) for lbl, v in mods),
+            modifiers=modifiers_of(mods),
             needed=None,
             outcome="hit" if pts else "no_effect",
             data={
@@ -1041,6 +1164,7 @@ class Phase:
         guns = S.dval(t.sheet.get("guns"))
         sb, pt = S.inum(guns.get("starboard")), S.inum(guns.get("port"))
         if lost:
+            guns = dict(guns)  # a new object: the old one is the starting state's (copy on write)
             if rake:
                 lsb, lpt = C.rake_gun_split(lost, sb, pt)
             else:
@@ -1118,7 +1242,7 @@ class Phase:
             sh["sink_reason"] = "severe underwater damage with the pumps destroyed (13., S25)"
             extra = " She will sink in four moves (S25)."
         if code in ("mast_damage", "severe_underwater"):
-            pct = S.reduction_pct(t.view())
+            pct = S.reduction_pct_of(sh)
             sh["speed_reduction_pct"] = pct
             if pct >= 100 and not sh.get("dismasted"):
                 sh["dismasted"] = True
@@ -1261,7 +1385,7 @@ class Phase:
 
     def return_gun(self, r: Rec) -> None:
         """Put a landed gun back aboard, on the side with fewer guns (port on a tie)."""
-        g = S.dval(r.sheet.get("guns"))
+        g = dict(S.dval(r.sheet.get("guns")))
         sb, pt = S.inum(g.get("starboard")), S.inum(g.get("port"))
         if sb < pt:
             g["starboard"] = sb + 1
@@ -1436,7 +1560,7 @@ class Phase:
     def land_gun(self, r: Rec, props: dict[str, JSON], texts: list[str]) -> None:
         """Hoist a gun out of the vessel (the side with more guns, starboard on a tie; NW-SAIL-6's choice)
         and land it for the party to position (24.)."""
-        g = S.dval(r.sheet.get("guns"))
+        g = dict(S.dval(r.sheet.get("guns")))
         sb, pt = S.inum(g.get("starboard")), S.inum(g.get("port"))
         side = "starboard" if sb >= pt else "port"
         g[side] = (sb if side == "starboard" else pt) - 1
@@ -1548,7 +1672,7 @@ class Phase:
                 f"{sum(v for _, v in mods):+d} + {a} + {b} = {ff} -> {pts} points, {lost} gun(s) (24., 28.).",
                 target_id=o.ship.id,
                 rolls=(r1, r2),
-                modifiers=tuple(Modifier(label=lbl, value=v) for lbl, v in mods),
+                modifiers=modifiers_of(mods),
                 outcome="hit" if pts else "no_effect",
                 data={"points": pts, "guns_destroyed": lost, "ff": ff, "battery": S.sval(t.props.get("id"))},
             )
@@ -1711,13 +1835,13 @@ class Phase:
                     )
         seen: set[str] = set()
         for r in list(self.recs.values()):
-            m = S.dval(r.sheet.get("melee"))
-            if not m or r.ship.id in seen:
+            fight = r.sheet.get("melee")
+            if not fight or not isinstance(fight, dict) or r.ship.id in seen:
                 continue
-            a_id, d_id = S.sval(m.get("attacker")), S.sval(m.get("defender"))
+            a_id, d_id = S.sval(fight.get("attacker")), S.sval(fight.get("defender"))
             seen.update((a_id, d_id))
             if a_id in self.recs and d_id in self.recs:
-                self.melee(self.recs[a_id], self.recs[d_id], S.inum(m.get("deck"), 1))
+                self.melee(self.recs[a_id], self.recs[d_id], S.inum(fight.get("deck"), 1))
 
     def melee(self, a: Rec, d: Rec, deck: int) -> None:
         if not (a.status == "active" and d.status == "active"):
@@ -1844,7 +1968,7 @@ class Phase:
             ship_id=r.ship.id,
             target_id=oid,
             rolls=(roll,),
-            modifiers=tuple(Modifier(label=lbl, value=x) for lbl, x in mods),
+            modifiers=modifiers_of(mods),
             needed=T.ENTANGLE_SEPARATE_NEEDED,
             outcome="separated" if ok else "entangled",
         )
@@ -1860,12 +1984,13 @@ class Phase:
     def end_of_move(self, mine: list[Rec]) -> None:
         for r in mine:
             sh = r.sheet
+            # (a counter that is 0, None or absent is read as 0 without S.inum: most are)
             for key in ("no_turn_moves", "no_signals_moves", "drift_moves"):
-                if S.inum(sh.get(key)) > 0:
+                if sh.get(key) and S.inum(sh.get(key)) > 0:
                     sh[key] = S.inum(sh.get(key)) - 1
             if sh.get("dismasted"):
                 sh["dismasted_moves"] = S.inum(sh.get("dismasted_moves")) + 1
-            left = S.inum(sh.get("anchor_raise_left"))
+            left = S.inum(sh.get("anchor_raise_left")) if sh.get("anchor_raise_left") else 0
             if left > 0:
                 sh["anchor_raise_left"] = left - 1
                 if left - 1 == 0:
@@ -1876,7 +2001,7 @@ class Phase:
                         ship_id=r.ship.id,
                         outcome="weighed",
                     )
-            left = S.inum(sh.get("make_sail_left"))
+            left = S.inum(sh.get("make_sail_left")) if sh.get("make_sail_left") else 0
             if left > 0:
                 sh["make_sail_left"] = left - 1
                 if left - 1 == 0:
@@ -1884,8 +2009,8 @@ class Phase:
                     self.ev(
                         "sails", f"{r.ship.name} has her sails set (22.).", ship_id=r.ship.id, outcome="set"
                     )
-            tgt = S.sval(sh.get("tow_target"))
-            if tgt and tgt in self.recs:
+            tgt = sh.get("tow_target")
+            if tgt and isinstance(tgt, str) and tgt in self.recs:
                 t = self.recs[tgt]
                 if distance(t.pos, r.pos) > T.TOW_REACH_MM + T.TOW_LINE_MM or t.status != "active":
                     sh["tow_target"] = None

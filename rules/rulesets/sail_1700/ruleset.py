@@ -320,19 +320,14 @@ OPTIONS: tuple[FieldSpec, ...] = (
     ),
 )
 
-_CACHE: dict[Any, Any] = {}
-
 
 def _enemies(state: BattleState, side: str) -> list[ShipState]:
-    """Return the active enemies ``side`` can see (cached per state)."""
-    key = ("enemies", side)
-    if _CACHE.get("state") is not state:
-        _CACHE.clear()
-        _CACHE["state"] = state
-    if key not in _CACHE:
-        seen = S.visible_to_side(state, side)
-        _CACHE[key] = [s for s in state.ships if s.side != side and s.active and s.id in seen]
-    out: list[ShipState] = _CACHE[key]
+    """Return the active enemies ``side`` can see (worked out once per state, :func:`.ships.state_memo`)."""
+    memo = S.state_memo(state)
+    out = memo.enemies.get(side)
+    if out is None:
+        seen = S.seen_by(state, side)
+        out = memo.enemies[side] = [s for s in state.ships if s.side != side and s.active and s.id in seen]
     return out
 
 
@@ -601,7 +596,10 @@ class Sail1700(RuleSet):
 
     def resolve_phase(self, state: BattleState, orders: Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
         side = self.ordering_sides(state)[0]
-        return Phase(state, orders, dice, side).run()
+        try:
+            return Phase(state, orders, dice, side).run()
+        finally:
+            S.forget_state(state)
 
     # --- orders -------------------------------------------------------------------------------------------
 
@@ -609,19 +607,16 @@ class Sail1700(RuleSet):
         self, state: BattleState, ship: ShipState, tid: str
     ) -> tuple[Point, float, bool, str] | str:
         """Return (position, heading, is battery, name) of a legal target, or the reason it is not one."""
-        ships = state.ship_map()
-        t = ships.get(tid)
+        t = S.state_memo(state).ships.get(tid)
         if t is not None:
             if t.side == ship.side:
                 return f"{t.name} is on your side."
             if not t.active:
                 return f"{t.name} is {t.status}."
-            if t.id not in S.visible_to_side(state, ship.side):
-                return (
-                    f"{t.name} cannot be seen (visibility {state.conditions.visibility:g} mm, A2)."
-                    if state.conditions.visibility is not None
-                    else f"{t.name} cannot be seen."
-                )
+            vis = state.conditions.visibility
+            # unlimited visibility: every ship is seen (visible_to_side)
+            if vis is not None and t.id not in S.seen_by(state, ship.side):
+                return f"{t.name} cannot be seen (visibility {vis:g} mm, A2)."
             assert isinstance(t.position, Point)
             return t.position, t.heading, False, t.name
         bat = S.battery_of(state, tid)
@@ -639,12 +634,16 @@ class Sail1700(RuleSet):
         """Return errors of the fire orders, and the shots they give in order (target id, shot)."""
         errors: FieldErrors = {}
         shots: list[tuple[str, S.Shot]] = []
+        first = S.sval(data.get("target"))
+        second = S.sval(data.get("target_2"))
+        if not first and not second:
+            return errors, shots
         used: set[str] = set()
-        for key in ("target", "target_2"):
-            tid = S.sval(data.get(key))
+        rate = S.rate_of(ship)
+        for key, tid in (("target", first), ("target_2", second)):
             if not tid:
                 continue
-            if key == "target_2" and tid == S.sval(data.get("target")):
+            if key == "target_2" and tid == first:
                 errors.setdefault(key, []).append(
                     "Broadside fire cannot be split: pick another target (11.)."
                 )
@@ -657,14 +656,20 @@ class Sail1700(RuleSet):
                 errors.setdefault(key, []).append(tgt)
                 continue
             pos, heading, is_bat, name = tgt
-            shot = S.best_shot(state, ship, plan.samples, pos, heading, {"starboard", "port"} - used, is_bat)
+            sides = [side for side in ("starboard", "port") if side not in used]
+            loaded = S.loaded_sides(ship.sheet, state.turn, sides)
+            shot = (
+                S.shot_at(state, ship.id, tid, rate, loaded, plan.samples, pos, heading, is_bat)
+                if loaded
+                else None
+            )
             if shot is None:
                 errors.setdefault(key, []).append(
                     f"No loaded broadside bears on {name} within range during this move (11., S12)."
                 )
                 continue
             firing, _ = S.weather_effect(state)
-            if C.weather_guns_allowed(S.guns_on(ship, shot.side), S.rate_of(ship), firing) <= 0:
+            if C.weather_guns_allowed(S.guns_in(ship.sheet, shot.side), rate, firing) <= 0:
                 errors.setdefault(key, []).append("No firing in this weather for this vessel (5., S05).")
                 continue
             used.add(shot.side)
@@ -675,7 +680,7 @@ class Sail1700(RuleSet):
         data = order.data
         errors: FieldErrors = {}
         sh = ship.sheet
-        plan = S.plan_move(state, ship, data)
+        plan = S.planned_move(state, ship, data)
         if plan.error:
             errors.setdefault(plan.field, []).append(plan.error)
         anchor = S.sval(data.get("anchor"), "none")
@@ -695,7 +700,7 @@ class Sail1700(RuleSet):
             errors.setdefault("sails", []).append("Sails are not set.")
         if data.get("cast_log") and plan.distance > T.CAST_LOG_MAX_MOVE_MM + 1e-9:
             errors.setdefault("cast_log", []).append("Cast the log only when moving 60 mm or less (21.).")
-        ships = state.ship_map()
+        ships = S.state_memo(state).ships
         for key, what in (("tow", "tow"), ("assist", "assist")):
             oid = S.sval(data.get(key))
             if not oid:
@@ -766,7 +771,7 @@ class Sail1700(RuleSet):
             return "This vessel carries no mortar."
         if S.inum(sh.get("mortar_ready_turn"), 1) > state.turn:
             return f"The mortar is loading until turn {S.inum(sh.get('mortar_ready_turn'))} (23.)."
-        o = state.ship_map().get(tid)
+        o = S.state_memo(state).ships.get(tid)
         if o is not None:
             if o.side == ship.side or not o.active:
                 return "Name an enemy vessel afloat."
@@ -794,11 +799,19 @@ class Sail1700(RuleSet):
         errors: FieldErrors = {}
         sh = ship.sheet
         assert isinstance(ship.position, Point)
-        site = S.works_of(state, ship.id)
-        party = S.inum(site.props.get("party")) if site is not None else 0
         land = S.inum(data.get("land_party"))
         task = S.sval(data.get("works_task"), "keep")
         recall = bool(data.get("works_recall"))
+        if (
+            anchor != "raise"
+            and land <= 0
+            and task == "keep"
+            and not recall
+            and data.get("works_facing") is None
+        ):
+            return errors  # no works order, and no anchor to raise with a party ashore
+        site = S.works_of(state, ship.id)
+        party = S.inum(site.props.get("party")) if site is not None else 0
         anchored = bool(sh.get("anchored")) and not S.inum(sh.get("anchor_raise_left"))
         reach = T.WORKS_LANDING_REACH_MM
         site_near = (

@@ -11,7 +11,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ...geometry import advance, bearing, distance, norm_deg, relative_bearing, signed_deg, turn_and_advance
+from ...geometry import advance, bearing, distance, norm_deg, signed_deg, turn_and_advance
 from ...model import JSON, BattleState, Point, ShipState, TerrainFeature
 from . import core as C
 from . import tables as T
@@ -21,11 +21,15 @@ from . import tables as T
 
 def num(v: JSON, default: float = 0.0) -> float:
     """Return a JSON number as float, or ``default``."""
+    if type(v) is float:  # the common case first: this runs tens of thousands of times a phase
+        return v
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
 def inum(v: JSON, default: int = 0) -> int:
     """Return a JSON number as int, or ``default``."""
+    if type(v) is int:  # the common case first (bool is a subclass of int, not int itself)
+        return v
     return int(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
@@ -57,7 +61,10 @@ def service_of(ship: ShipState) -> str:
 
 def points_start(ship: ShipState) -> int:
     """Return the starting crew/damage points."""
-    return inum(ship.sheet.get("points_start"), inum(ship.stats.get("points"), 1))
+    start = ship.sheet.get("points_start")
+    if type(start) is int:  # the sheet's value, as inum would give it, without working out the default
+        return start
+    return inum(start, inum(ship.stats.get("points"), 1))
 
 
 def points(ship: ShipState) -> int:
@@ -216,7 +223,12 @@ def depth_at(state: BattleState, p: Point, shoal_list: list[Shoal] | None = None
 
 def reduction_pct(ship: ShipState) -> int:
     """Return the cumulative speed reduction in percent (S11)."""
-    return C.speed_reduction_pct(inum(ship.sheet.get("mast_hits")), bool(ship.sheet.get("severe_underwater")))
+    return reduction_pct_of(ship.sheet)
+
+
+def reduction_pct_of(sheet: Mapping[str, JSON]) -> int:
+    """Return the cumulative speed reduction in percent (S11) of a sheet."""
+    return C.speed_reduction_pct(inum(sheet.get("mast_hits")), bool(sheet.get("severe_underwater")))
 
 
 def sail_speed(state: BattleState, ship: ShipState, heading: float) -> float:
@@ -230,7 +242,7 @@ def sail_speed(state: BattleState, ship: ShipState, heading: float) -> float:
     if sheet.get("jury_mast"):
         s = base * T.JURY_MAST_FRACTION
     else:
-        s = base * max(0.0, 1.0 - reduction_pct(ship) / 100.0)
+        s = base * max(0.0, 1.0 - reduction_pct_of(sheet) / 100.0)
     return s * weather_effect(state)[1]
 
 
@@ -331,6 +343,32 @@ def _straight(p: Point, heading: float, dist: float, step: float = 10.0) -> list
     return sample_track(p, heading, 0.0, dist, 0.0, step)
 
 
+def _still(
+    pos: Point,
+    heading: float,
+    radius: float,
+    error: str | None = None,
+    field_name: str = "turn",
+    note: str | None = None,
+) -> MovePlan:
+    """Return the plan of a vessel that stays where she is: ``error`` (on the order's ``field_name``) when the
+    order is illegal, ``note`` saying why she does not move."""
+    return MovePlan(
+        kind="still",
+        start=pos,
+        heading=heading,
+        end=pos,
+        end_heading=heading,
+        distance=0.0,
+        samples=[(pos, heading)],
+        path=[pos],
+        radius=radius,
+        notes=[] if note is None else [note],
+        error=error,
+        field=field_name,
+    )
+
+
 def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> MovePlan:
     """Return the move an order gives (7., 9., 10., 22.; S08, S10, S43, S46), or a plan with ``error`` set.
 
@@ -343,33 +381,17 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     rate = rate_of(ship)
     radius = C.turning_radius(rate)
     turn = num(data.get("turn"), 0.0)
-    still = MovePlan(
-        kind="still",
-        start=pos,
-        heading=heading,
-        end=pos,
-        end_heading=heading,
-        distance=0.0,
-        samples=[(pos, heading)],
-        path=[pos],
-        radius=radius,
-    )
     reason = immobile_reason(ship)
     wants_turn = abs(turn) > 1e-9
     if data.get("tack"):
-        still.field = "tack"
         if reason:
-            still.error = f"Cannot tack: {reason}."
-            return still
+            return _still(pos, heading, radius, f"Cannot tack: {reason}.", "tack")
         if inum(sh.get("mast_hits")) > 0:
-            still.error = "Only vessels with no mast damage may tack (7.)."
-            return still
+            return _still(pos, heading, radius, "Only vessels with no mast damage may tack (7.).", "tack")
         if wind_force(state) in T.TACK_FORBIDDEN_WINDS:
-            still.error = f"No tacking in a {wind_force(state)} wind (7.)."
-            return still
+            return _still(pos, heading, radius, f"No tacking in a {wind_force(state)} wind (7.).", "tack")
         if inum(sh.get("no_turn_moves")) > 0:
-            still.error = "No course changes: captain killed or wounded (13.)."
-            return still
+            return _still(pos, heading, radius, "No course changes: captain killed or wounded (13.).", "tack")
         wf = wind_from(state)
         rel = signed_deg(wf - heading)
         into = rel if abs(rel) > 1e-9 else 1e-6
@@ -397,10 +419,13 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         )
     if reason is not None:
         if sh.get("towed_by") or sh.get("entangled_with") or sh.get("aground") or sh.get("anchored"):
-            still.notes.append(f"does not move: {reason}")
-            if wants_turn:
-                still.error = f"Cannot change course: {reason}."
-            return still
+            return _still(
+                pos,
+                heading,
+                radius,
+                f"Cannot change course: {reason}." if wants_turn else None,
+                note=f"does not move: {reason}",
+            )
         if (
             sh.get("abandoned")
             or (sh.get("dismasted") and not sh.get("jury_mast"))
@@ -426,34 +451,44 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             if wants_turn:
                 plan.error = f"Cannot change course: {reason}."
             return plan
-        still.notes.append(f"does not move: {reason}")
-        if wants_turn:
-            still.error = f"Cannot change course: {reason}."
-        return still
+        return _still(
+            pos,
+            heading,
+            radius,
+            f"Cannot change course: {reason}." if wants_turn else None,
+            note=f"does not move: {reason}",
+        )
     stop = data.get("anchor") == "drop" or data.get("sails") == "furl" or bool(data.get("assist"))
     if data.get("row"):
         if not C.can_row(points_start(ship)):
-            still.error = f"Only vessels of {T.ROW_MAX_POINTS} points or less can be rowed (10.)."
-            still.field = "row"
-            return still
+            return _still(
+                pos,
+                heading,
+                radius,
+                f"Only vessels of {T.ROW_MAX_POINTS} points or less can be rowed (10.).",
+                "row",
+            )
         maxd = T.ROW_MAX_MM
         mind = 0.0
         kind = "row"
     else:
         kind = "sail"
         if wants_turn and inum(sh.get("no_turn_moves")) > 0:
-            still.error = "No course changes this move: captain killed or wounded (13.)."
-            return still
+            return _still(
+                pos, heading, radius, "No course changes this move: captain killed or wounded (13.)."
+            )
         wf = wind_from(state)
         if wants_turn and C.crosses_fore(heading, turn, wf):
-            still.error = (
+            return _still(
+                pos,
+                heading,
+                radius,
                 "That turn passes through or ends in the 'Fore' section, within 22.5 degrees of the "
-                "wind's eye (6., 7., S43); tack instead."
+                "wind's eye (6., 7., S43); tack instead.",
             )
-            return still
         new_h = norm_deg(heading + turn)
         s_old = sail_speed(state, ship, heading)
-        s_new = sail_speed(state, ship, new_h)
+        s_new = s_old if new_h == heading else sail_speed(state, ship, new_h)
         old_sector, _ = C.point_of_sailing(heading, wf)
         if old_sector == "irons":
             maxd = s_new / 2.0 if wants_turn else 0.0  # NW-SAIL-2
@@ -499,7 +534,75 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     return plan
 
 
+# --- work shared by the checks and the resolution of one state ---------------------------------------------
+
+
+@dataclass(slots=True)
+class StateMemo:
+    """Values worked out from one battle state, kept while that state is being checked and resolved.
+
+    The engine checks every order of a phase (:meth:`.ruleset.Sail1700.check_order`), then resolves the phase
+    from the same state (:class:`.phase.Phase`): both plan the same moves. ``ships`` is the ships by id and
+    ``seen`` the ships each side can see (:func:`visible_to_side`); ``plans`` holds, per ship id, the ship,
+    the order (a copy) and its :func:`plan_move`; ``enemies`` is the ruleset's per-side list of visible
+    enemies; ``shots`` the last :func:`aim` per (firer id, target id) with what it was worked out from.
+    Nothing in it may be changed by its readers.
+    """
+
+    state: BattleState
+    ships: dict[str, ShipState] = field(default_factory=dict)
+    seen: dict[str, set[str]] = field(default_factory=dict)
+    plans: dict[str, tuple[ShipState, dict[str, JSON], MovePlan]] = field(default_factory=dict)
+    enemies: dict[str, list[ShipState]] = field(default_factory=dict)
+    shots: dict[tuple[str, str], tuple[ShotKey, Shot | None]] = field(default_factory=dict)
+
+
+_MEMO: list[StateMemo] = []
+
+
+def state_memo(state: BattleState) -> StateMemo:
+    """Return the memo of ``state``: the last one if it was made for this very state, else a new one (which
+    replaces it: one state at a time, the one being checked and resolved)."""
+    if _MEMO and _MEMO[0].state is state:
+        return _MEMO[0]
+    memo = StateMemo(state=state, ships={s.id: s for s in state.ships})
+    _MEMO[:] = [memo]
+    return memo
+
+
+def forget_state(state: BattleState) -> None:
+    """Drop the memo of ``state`` once its phase is resolved (the next phase starts from a new state)."""
+    if _MEMO and _MEMO[0].state is state:
+        _MEMO.clear()
+
+
+def seen_by(state: BattleState, side: str) -> set[str]:
+    """Return :func:`visible_to_side` of ``state``, worked out once per state and side (do not change it)."""
+    memo = state_memo(state)
+    out = memo.seen.get(side)
+    if out is None:
+        out = memo.seen[side] = visible_to_side(state, side)
+    return out
+
+
+def planned_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> MovePlan:
+    """Return :func:`plan_move` for ``ship`` of ``state`` (the very object) and its order ``data``, planned
+    once: the check of an order and the move in the phase share the plan. The plan is shared: never change
+    it."""
+    plans = state_memo(state).plans
+    hit = plans.get(ship.id)
+    if hit is not None and hit[0] is ship and hit[1] == data:
+        return hit[2]
+    plan = plan_move(state, ship, data)
+    plans[ship.id] = (ship, dict(data), plan)
+    return plan
+
+
 # --- gunnery ------------------------------------------------------------------------------------------------
+
+ShotKey = tuple[str, Mapping[str, bool], list[tuple[Point, float]], Point, float, bool]
+"""What :func:`aim` works a shot out from: rate, loaded broadsides, samples, target position and heading,
+target is a battery."""
 
 
 @dataclass(slots=True)
@@ -524,7 +627,35 @@ def broadside_state(ship: ShipState, side: str) -> tuple[int, str]:
 
 def guns_on(ship: ShipState, side: str) -> int:
     """Return the guns left on one side."""
-    return inum(dval(ship.sheet.get("guns")).get(side))
+    return guns_in(ship.sheet, side)
+
+
+def guns_in(sheet: Mapping[str, JSON], side: str) -> int:
+    """Return the guns left on one side of a sheet."""
+    return inum(dval(sheet.get("guns")).get(side))
+
+
+def loaded_sides(sheet: Mapping[str, JSON], turn: int, sides: Iterable[str]) -> dict[str, bool]:
+    """Return the broadsides of ``sides`` a sheet may fire on ``turn``: loaded (11.: ``ready_turn`` reached)
+    with guns left; each True when loaded with double shot."""
+    broadsides = sheet.get("broadsides")
+    guns = sheet.get("guns")
+    out: dict[str, bool] = {}
+    if not isinstance(broadsides, dict) or not isinstance(guns, dict):
+        broadsides, guns = dval(broadsides), dval(guns)
+    for side in sides:
+        b = broadsides.get(side)
+        if not isinstance(b, dict):
+            b = {}
+        ready, n = b.get("ready_turn", 1), guns.get(side)
+        if (ready if type(ready) is int else inum(ready, 1)) <= turn and (
+            n if type(n) is int else inum(n)
+        ) > 0:
+            out[side] = b.get("shot", "round") == "double"
+    return out
+
+
+_BAND_SCORE: dict[str, int] = {"short": 1, "medium": 0, "long": -1}
 
 
 def best_shot(
@@ -541,36 +672,113 @@ def best_shot(
     The target must lie within 22 degrees of the beam (S12) and within range (11.; double shot halves it). The
     firer chooses the moment with the best rake and range (S13: a rake at any time during the move).
     """
-    rate = rate_of(ship)
-    best: Shot | None = None
-    loaded: dict[str, bool] = {}
-    for side in sides:
-        ready, shot = broadside_state(ship, side)
-        if ready <= state.turn and guns_on(ship, side) > 0:
-            loaded[side] = shot == "double"
+    loaded = loaded_sides(ship.sheet, state.turn, sides)
     if not loaded:
         return None
+    return aim(rate_of(ship), loaded, samples, target_pos, target_heading, target_is_battery)
+
+
+def shot_at(
+    state: BattleState,
+    ship_id: str,
+    target_id: str,
+    rate: str,
+    loaded: Mapping[str, bool],
+    samples: list[tuple[Point, float]],
+    target_pos: Point,
+    target_heading: float,
+    target_is_battery: bool = False,
+) -> Shot | None:
+    """Return :func:`aim` of ``ship_id`` at ``target_id``, worked out once for the same inputs (the very same
+    ``samples``, the move's plan) while ``state`` is checked and resolved: the check of the fire order and
+    the fire in the phase share it. The shot is shared: never change it."""
+    shots = state_memo(state).shots
+    hit = shots.get((ship_id, target_id))
+    if hit is not None:
+        (h_rate, h_loaded, h_samples, h_pos, h_heading, h_bat), shot = hit
+        if (
+            h_samples is samples
+            and h_rate == rate
+            and h_heading == target_heading
+            and h_bat == target_is_battery
+            and h_loaded == loaded
+            and h_pos == target_pos
+        ):
+            return shot
+    shot = aim(rate, loaded, samples, target_pos, target_heading, target_is_battery)
+    shots[(ship_id, target_id)] = (
+        (rate, dict(loaded), samples, target_pos, target_heading, target_is_battery),
+        shot,
+    )
+    return shot
+
+
+_RANGE_LIMITS: dict[str, dict[bool, tuple[tuple[float, str], ...]]] = {}
+
+
+def _range_limits(rate: str) -> dict[bool, tuple[tuple[float, str], ...]]:
+    """Return the upper bound (mm, inclusive) of each range band of :func:`.core.range_band`, with the same
+    arithmetic, for round (False) and double shot (True)."""
+    out = _RANGE_LIMITS.get(rate)
+    if out is None:
+        bands = T.GUNNERY_RANGES["rated" if C.is_rated(rate) else "unrated"]
+        names = ("short", "medium", "long")
+        out = _RANGE_LIMITS[rate] = {
+            dbl: tuple(zip([b * f + 1e-9 for b in bands], names, strict=True))
+            for dbl, f in ((False, 1.0), (True, T.DOUBLE_SHOT_RANGE_FACTOR))
+        }
+    return out
+
+
+def aim(
+    rate: str,
+    loaded: Mapping[str, bool],
+    samples: list[tuple[Point, float]],
+    target_pos: Point,
+    target_heading: float,
+    target_is_battery: bool = False,
+) -> Shot | None:
+    """Return the best shot of :func:`best_shot` for a firer of ``rate`` with the broadsides ``loaded``
+    (:func:`loaded_sides`), or None.
+
+    The geometry is :func:`rules.geometry.distance`, ``bearing`` and ``relative_bearing``, and the tests
+    :func:`.core.in_arc_of_fire`, :func:`.core.range_band` and :func:`.core.rake_of`, written out in the loop
+    with the same arithmetic (so the same floating-point results): this runs for every sample of every
+    shot checked and fired.
+    """
+    best: Shot | None = None
+    limits = _range_limits(rate)
     reach = C.max_range(rate) + 1.0
+    arc = T.ARC_OF_FIRE_DEG + 1e-9
+    bow = T.RAKE_ARC_DEG + 1e-9
+    stern = 180.0 - T.RAKE_ARC_DEG - 1e-9
+    tx, ty = target_pos.x, target_pos.y
+    hypot, atan2, degrees, norm = math.hypot, math.atan2, math.degrees, norm_deg
     for i, (p, h) in enumerate(samples):
-        d = distance(p, target_pos)
+        px, py = p.x, p.y
+        d = hypot(tx - px, ty - py)
         if d > reach:
             continue
-        brg = bearing(p, target_pos)
-        rel = relative_bearing(h, brg)
+        rel = norm(norm(degrees(atan2(tx - px, -(ty - py)))) - h)
+        if rel > 180.0:
+            rel -= 360.0
         side = "starboard" if rel > 0 else "port"
-        if side not in loaded or not C.in_arc_of_fire(rel):
+        if side not in loaded or not abs(abs(rel) - 90.0) <= arc:
             continue
         double = loaded[side]
-        band = C.range_band(d, rate, double)
+        band = None
+        for bound, name in limits[double]:
+            if d <= bound:
+                band = name
+                break
         if band is None:
             continue
-        rake = (
-            None if target_is_battery else C.rake_of(relative_bearing(target_heading, bearing(target_pos, p)))
-        )
-        score = float(
-            {"short": 1, "medium": 0, "long": -1}[band]
-            + (4 if rake == "stern" else 2 if rake == "bow" else 0)
-        )
+        rake: str | None = None
+        if not target_is_battery:
+            back = norm(norm(degrees(atan2(px - tx, -(py - ty)))) - target_heading)
+            r = abs(back - 360.0 if back > 180.0 else back)
+            rake = "bow" if r <= bow else "stern" if r >= stern else None
+        score = float(_BAND_SCORE[band] + (4 if rake == "stern" else 2 if rake == "bow" else 0))
         score -= i * 1e-4 + d * 1e-7
         if best is None or score > best.score:
             best = Shot(side=side, at=p, heading=h, range=d, band=band, rake=rake, double=double, score=score)
