@@ -1487,7 +1487,7 @@ class Phase:
         task = S.sval(props.get("task"), "prepare")
         gang, moves = T.BATTERY_WORKS[T.WORKS_TASKS[task]]
         need = C.works_men_moves(task)
-        prog = S.dval(props.get("progress"))
+        prog = dict(S.dval(props.get("progress")))  # a new object: the input state is never changed
         blocked = self.works_blocked(r, props, task)
         if blocked:
             self.ev(

@@ -8,6 +8,7 @@ Units: millimetres, degrees clockwise from north. Source: ``seeds/001_bb5ec6dbb7
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -557,23 +558,27 @@ class StateMemo:
     shots: dict[tuple[str, str], tuple[ShotKey, Shot | None]] = field(default_factory=dict)
 
 
-_MEMO: list[StateMemo] = []
+_MEMO = threading.local()
+"""The memo of the state this thread is checking and resolving (``_MEMO.last``): one per thread, so two
+threads of a web process checking orders of two battles never read each other's."""
 
 
 def state_memo(state: BattleState) -> StateMemo:
-    """Return the memo of ``state``: the last one if it was made for this very state, else a new one (which
-    replaces it: one state at a time, the one being checked and resolved)."""
-    if _MEMO and _MEMO[0].state is state:
-        return _MEMO[0]
+    """Return the memo of ``state``: the last one of this thread if it was made for this very state, else a
+    new one (which replaces it: one state at a time, the one being checked and resolved)."""
+    last: StateMemo | None = getattr(_MEMO, "last", None)
+    if last is not None and last.state is state:
+        return last
     memo = StateMemo(state=state, ships={s.id: s for s in state.ships})
-    _MEMO[:] = [memo]
+    _MEMO.last = memo
     return memo
 
 
 def forget_state(state: BattleState) -> None:
     """Drop the memo of ``state`` once its phase is resolved (the next phase starts from a new state)."""
-    if _MEMO and _MEMO[0].state is state:
-        _MEMO.clear()
+    last: StateMemo | None = getattr(_MEMO, "last", None)
+    if last is not None and last.state is state:
+        _MEMO.last = None
 
 
 def seen_by(state: BattleState, side: str) -> set[str]:

@@ -591,3 +591,19 @@ def test_works_facing_and_state_round_trip() -> None:
     for policy in ("hold", "fire_nearest", "captain"):
         o = RS.default_order(st, st.ship("f"), policy)  # type: ignore[arg-type]
         assert RS.check_order(st, st.ship("f"), o) == {}
+
+
+def test_024_work_leaves_the_input_state_unchanged_so_a_phase_replays_alike() -> None:
+    """A resolution is a pure function of its state (issue 3; tasks safe to run twice): a party's work
+    must not write its men-moves into the given state's battery, or a replay would count them twice."""
+    st = with_site(party=20, progress={"prepare": 100, "gun": 0, "earthworks": 0})
+    before = to_json(st)
+
+    first, _ = play(st, {"f": {}}, [], turn=5)
+    second, _ = play(st, {"f": {}}, [], turn=5)
+
+    assert to_json(st) == before
+    assert works(st)["progress"] == {"prepare": 100, "gun": 0, "earthworks": 0}
+    assert (
+        works(first)["progress"] == works(second)["progress"] == {"prepare": 120, "gun": 0, "earthworks": 0}
+    )
