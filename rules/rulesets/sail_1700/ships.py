@@ -8,7 +8,6 @@ Units: millimetres, degrees clockwise from north. Source: ``seeds/001_bb5ec6dbb7
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -558,27 +557,28 @@ class StateMemo:
     shots: dict[tuple[str, str], tuple[ShotKey, Shot | None]] = field(default_factory=dict)
 
 
-_MEMO = threading.local()
-"""The memo of the state this thread is checking and resolving (``_MEMO.last``): one per thread, so two
-threads of a web process checking orders of two battles never read each other's."""
+_MEMO: dict[str, StateMemo] = {}
+"""The memo of the state being checked and resolved, under ``"last"``. Read once per call (one atomic
+``dict.get``) and kept only for the very state object it was made from, so two threads of a web process
+checking two battles at once each get their own state's memo (at worst worked out again)."""
 
 
 def state_memo(state: BattleState) -> StateMemo:
-    """Return the memo of ``state``: the last one of this thread if it was made for this very state, else a
-    new one (which replaces it: one state at a time, the one being checked and resolved)."""
-    last: StateMemo | None = getattr(_MEMO, "last", None)
+    """Return the memo of ``state``: the last one if it was made for this very state, else a new one (which
+    replaces it: one state at a time, the one being checked and resolved)."""
+    last = _MEMO.get("last")
     if last is not None and last.state is state:
         return last
     memo = StateMemo(state=state, ships={s.id: s for s in state.ships})
-    _MEMO.last = memo
+    _MEMO["last"] = memo
     return memo
 
 
 def forget_state(state: BattleState) -> None:
     """Drop the memo of ``state`` once its phase is resolved (the next phase starts from a new state)."""
-    last: StateMemo | None = getattr(_MEMO, "last", None)
+    last = _MEMO.get("last")
     if last is not None and last.state is state:
-        _MEMO.last = None
+        _MEMO.pop("last", None)
 
 
 def seen_by(state: BattleState, side: str) -> set[str]:
