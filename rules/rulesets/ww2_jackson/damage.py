@@ -23,7 +23,6 @@ from .record import (
     Fire,
     Flood,
     Sheet,
-    armour_rank,
 )
 
 MAX_REROLLS = 50
@@ -139,6 +138,12 @@ def lookup(table: Iterable[tuple[int, int, object]], roll: int) -> object:
     raise ValueError(f"roll {roll} not in table")
 
 
+_LOCATION_BY_ROLL: dict[str, tuple[str, ...]] = {
+    band: ("", *(str(lookup(table, r)) for r in range(1, 21))) for band, table in T.HIT_LOCATION.items()
+}
+"""The hit location tables (lines 107-134) by band, indexed by the D20 roll 1-20 (index 0 unused)."""
+
+
 # --- boxes ------------------------------------------------------------------------------------
 
 
@@ -164,8 +169,8 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
     order = T.DAMAGE_PREFERENCES.get(sh.preference, T.DAMAGE_PREFERENCES[T.DEFAULT_PREFERENCE])
     # intact boxes per area, counted once: marking a box takes exactly one from its area
     left = sh.remaining_by_area(cd)
+    total = sum(left.values())
     for _ in range(n):
-        total = sum(left.values())
         if total <= 0:
             break
         chosen = None
@@ -182,6 +187,7 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
         if box is not None:
             out.append(box)
             left[chosen] -= 1
+            total -= 1
     return out
 
 
@@ -310,29 +316,32 @@ def shell_hit(
     cal = f"{calibre:g}"  # formatted once: a 200-ship phase resolves over a thousand hits
     m = ctx.mark()
     loc_roll = ctx.roll(f"hit location on {hull.name} ({band})")
-    location = str(lookup(T.HIT_LOCATION[band], loc_roll))
+    location = _LOCATION_BY_ROLL[band][loc_roll]
     # Which box the shell strikes: the owner's choice inside the area (NW-WW2-05).
     letter = ""
     target_box: tuple[str, int | None] | None = None
     w34 = False
-    if location in GUN_AREAS:
-        intact = sh.intact_boxes(cd, location)
-        if intact:
-            idx = max(intact, key=lambda i: (armour_rank(cd.guns[i].armour), i))
-            target_box = (location, idx)
-            letter = cd.guns[idx].armour
+    # Intact boxes of a counted area: Sheet.remaining(), written out (this runs for every hit).
+    counts, marks = cd.counts, sh.marked
+    if location == "main" or location == "secondary":
+        lost = sh.guns_lost
+        for idx in cd.gun_pick[location]:
+            if idx not in lost:
+                target_box = (location, idx)
+                letter = cd.guns[idx].armour
+                break
     elif location == "above":
-        if sh.remaining(cd, "above_armoured") > 0:
+        if counts.get("above_armoured", 0) - marks.get("above_armoured", 0) > 0:
             target_box, letter = ("above_armoured", None), cd.belt
-        elif sh.remaining(cd, "above") > 0:
+        elif counts.get("above", 0) - marks.get("above", 0) > 0:
             target_box = ("above", None)
     elif location == "underwater":
         letter = cd.underwater_protection
-        if sh.remaining(cd, "underwater") > 0:
+        if counts.get("underwater", 0) - marks.get("underwater", 0) > 0:
             target_box = ("underwater", None)
         else:
-            w34 = sh.remaining(cd, "engine") > 0
-    elif location in ("aa", "engine") and sh.remaining(cd, location) > 0:
+            w34 = counts.get("engine", 0) - marks.get("engine", 0) > 0
+    elif (location == "aa" or location == "engine") and counts.get(location, 0) - marks.get(location, 0) > 0:
         target_box = (location, None)
         letter = cd.armour(location)
     pen_text = ""

@@ -161,6 +161,9 @@ class ClassData:
     counts: dict[str, int]
     caps: dict[str, int] = field(default_factory=dict)
     """Boxes per area (every area of ALL_AREAS), computed once by :func:`parse_class`."""
+    gun_pick: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """Per gun area, the indexes of its boxes in the order the owner gives them up: strongest armour first,
+    the last listed first among equals (NW-WW2-05); computed once by :func:`parse_class`."""
     bfn_memo: dict[tuple[str, str, str, tuple[int, ...]], tuple[tuple[float, str, int], ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -235,8 +238,19 @@ def parse_class(stats: Mapping[str, JSON]) -> ClassData:
     for area in GUN_AREAS:
         caps[area] = sum(1 for g in guns if g.area == area)
     caps["torpedo"] = len(torps)
+    gun_pick = {
+        area: tuple(
+            sorted(
+                (g.index for g in guns if g.area == area),
+                key=lambda i: (armour_rank(guns[i].armour), i),
+                reverse=True,
+            )
+        )
+        for area in GUN_AREAS
+    }
     return ClassData(
         caps=caps,
+        gun_pick=gun_pick,
         type=_s(stats.get("type"), "cruiser"),
         tonnage=_i(stats.get("tonnage")),
         speed=_f(stats.get("speed")),
@@ -361,14 +375,17 @@ class Sheet:
         A gun box chosen by the sheet is the intact one with the strongest armour, the last listed among
         equals (the owner's choice, NW-WW2-05).
         """
-        if area in GUN_AREAS:
-            intact = self.intact_boxes(cd, area)
-            if not intact:
-                return None
-            if index is None or index not in intact:
-                index = max(intact, key=lambda i: (armour_rank(cd.guns[i].armour), i))
-            self.guns_lost.append(index)
-            self.guns_lost.sort()
+        if area == "main" or area == "secondary":
+            lost = self.guns_lost
+            guns = cd.guns
+            if index is None or index in lost or not 0 <= index < len(guns) or guns[index].area != area:
+                for index in cd.gun_pick[area]:  # the owner's order of choice (NW-WW2-05)
+                    if index not in lost:
+                        break
+                else:
+                    return None
+            lost.append(index)
+            lost.sort()
             box: tuple[str, int | None] = (area, index)
         elif area == "torpedo":
             intact = self.intact_boxes(cd, area)
@@ -382,9 +399,11 @@ class Sheet:
                 self.loaded[index] = 0
             box = (area, index)
         else:
-            if self.remaining(cd, area) <= 0:
+            marked = self.marked
+            n = marked.get(area, 0)
+            if cd.counts.get(area, 0) - n <= 0:  # :meth:`remaining`, written out: the commonest mark
                 return None
-            self.marked[area] = self.marked.get(area, 0) + 1
+            marked[area] = n + 1
             box = (area, None)
         self.fresh.append(box)
         return box
