@@ -78,7 +78,10 @@ class Ctx:
         if self.claimed_max < mark:
             # the common case: no nested event took any of these rolls
             out = tuple(rolls[mark:n])
-            claimed.update(range(mark, n))
+            if n - mark == 1:
+                claimed.add(mark)
+            else:
+                claimed.update(range(mark, n))
         else:
             free = [i for i in range(mark, n) if i not in claimed]
             out = tuple([rolls[i] for i in free])
@@ -106,7 +109,7 @@ class Ctx:
                 ship_id=hull.ship_id,
                 text=f"{hull.name}: {text}",
                 rolls=self.since(mark) if mark is not None else (),
-                data=data or {},
+                data=data if data else None,  # None: a new empty dict
                 outcome=outcome,
                 needed=needed,
                 modifiers=modifiers,
@@ -167,7 +170,41 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
         return out
     sh, cd = hull.sheet, hull.cd
     order = T.DAMAGE_PREFERENCES.get(sh.preference, T.DAMAGE_PREFERENCES[T.DEFAULT_PREFERENCE])
-    # intact boxes per area, counted once: marking a box takes exactly one from its area
+    if len(sh.torpedo_lost) > len(cd.torpedoes):
+        # A sheet that lists more lost mounts than the class has (never from play): its areas' counts do not
+        # add up, so count them all first.
+        return _allocate_counted(sh, cd, order, n)
+    # Every area's count is 0 or more: the first area of the preference with a box left is taken, and the
+    # whole sheet is counted only to spare the last underwater box.
+    remaining = sh.remaining
+    for _ in range(n):
+        chosen = None
+        for area in order:
+            if remaining(cd, area) <= 0:
+                continue
+            if (
+                area in UNDERWATER_AREAS
+                and remaining(cd, "underwater") + remaining(cd, "engine") <= 1
+                and sh.total_remaining(cd) > 1
+            ):
+                continue
+            chosen = area
+            break
+        if chosen is None:
+            chosen = next((a for a in ALL_AREAS if remaining(cd, a) > 0), None)
+            if chosen is None:
+                break  # every box marked
+        box = sh.mark(cd, chosen)
+        if box is not None:
+            out.append(box)
+    return out
+
+
+def _allocate_counted(
+    sh: Sheet, cd: ClassData, order: tuple[str, ...], n: int
+) -> list[tuple[str, int | None]]:
+    """:func:`allocate` from the intact boxes of each area counted once (a mark takes one from its area)."""
+    out: list[tuple[str, int | None]] = []
     left = sh.remaining_by_area(cd)
     total = sum(left.values())
     for _ in range(n):
