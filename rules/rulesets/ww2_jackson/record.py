@@ -426,6 +426,46 @@ class Sheet:
         self.marked[area] -= 1
         return True
 
+    def copy(self) -> Sheet:
+        """Return a working copy that shares nothing mutable with this sheet: what :func:`sheet_from_json`
+        gives from :func:`sheet_to_json` of it, without the round trip (a phase copies every ship's sheet)."""
+        return Sheet(
+            guns_lost=list(self.guns_lost),
+            torpedo_lost=list(self.torpedo_lost),
+            loaded=list(self.loaded),
+            reloads=self.reloads,
+            marked=dict(self.marked),
+            wrecked_engines=self.wrecked_engines,
+            half=self.half,
+            last_marks=list(self.last_marks),
+            fresh=list(self.fresh),
+            fires=[Fire(intensity=f.intensity, since=f.since) for f in self.fires],
+            floods=[
+                Flood(
+                    kind=f.kind,
+                    since=f.since,
+                    per_turn=f.per_turn,
+                    per_turn_fast=f.per_turn_fast,
+                    fail=f.fail,
+                    fail_on=f.fail_on,
+                )
+                for f in self.floods
+            ],
+            conditions={
+                k: Cond(since=c.since, until=c.until, fixed=c.fixed) for k, c in self.conditions.items()
+            },
+            helm=self.helm,
+            cleared=self.cleared,
+            last_targets=dict(self.last_targets),
+            fired=self.fired,
+            turned=self.turned,
+            searchlight=self.searchlight,
+            star_shell=self.star_shell,
+            preference=self.preference,
+            max_speed=self.max_speed,
+            hits=[dict(h) for h in self.hits],
+        )
+
     def total_boxes(self, cd: ClassData) -> int:
         """Return every box on the sheet."""
         return sum(cd.capacity(a) for a in ALL_AREAS)

@@ -252,6 +252,14 @@ class WW2Jackson(RuleSet):
             speed=s.speed,
         )
 
+    def _working(self, s: ShipState) -> Live:
+        """Return a ship's Live to change during resolution: a copy of the sheet :meth:`_seen` parsed (the
+        order checks of the phase parsed it already)."""
+        seen = self._seen(s)
+        return Live(
+            ship=s, cd=seen.cd, sheet=seen.sheet.copy(), pos=seen.pos, heading=s.heading, speed=s.speed
+        )
+
     def _seen(self, s: ShipState) -> Live:
         """Return a ship's Live to read, never to change: cached by the (immutable) ShipState.
 
@@ -754,7 +762,7 @@ class WW2Jackson(RuleSet):
         for s in state.ships:
             if not s.active:
                 continue
-            lv = self._live(s)
+            lv = self._working(s)
             lv.prev_fired = lv.sheet.fired
             lv.sheet.fired = False
             lv.sheet.fresh = []
