@@ -349,10 +349,11 @@ def shell_hit(
     collateral, an odd half carries. NW-WW2-03: substituted hits and collateral never roll penetration; a
     specialized or critical hit takes the located box's place.
     """
-    sh, cd = hull.sheet, hull.cd
+    sh, cd, turn = hull.sheet, hull.cd, ctx.turn
     cal = f"{calibre:g}"  # formatted once: a 200-ship phase resolves over a thousand hits
-    m = ctx.mark()
-    loc_roll = ctx.roll(f"hit location on {hull.name} ({band})")
+    dice = ctx.dice
+    m = len(dice.rolls)
+    loc_roll = dice.roll("D20", f"hit location on {hull.name} ({band})")
     location = _LOCATION_BY_ROLL[band][loc_roll]
     # Which box the shell strikes: the owner's choice inside the area (NW-WW2-05).
     letter = ""
@@ -382,24 +383,29 @@ def shell_hit(
         target_box = (location, None)
         letter = cd.armour(location)
     pen_text = ""
-    if target_box is not None or w34:
-        ok, pr, needed = penetrates(ctx, row.penetration, letter, band, f"{cal}in vs {letter or '-'}")
-        if letter:
-            if pr is None:
-                pen_text = f"; armour {letter}: {'penetrates (ALL)' if ok else 'cannot penetrate (NO)'}"
+    if letter and (target_box is not None or w34):
+        # :func:`penetrates`, written out: unarmoured boxes (no letter) are penetrated without a roll.
+        needed = T.PENETRATION[row.penetration][letter]
+        if needed == T.NO or needed == T.ALL:
+            ok = needed == T.ALL
+            pen_text = f"; armour {letter}: {'penetrates (ALL)' if ok else 'cannot penetrate (NO)'}"
+        else:
+            pr = dice.roll("D20", f"penetration {cal}in vs {letter}")
+            if band == "short":
+                ok = pr + T.SHORT_RANGE_PENETRATION_BONUS >= needed
+                pen_text = f"; armour {letter}: D20 {pr} +5 short range vs {needed}+ "
             else:
-                bonus = " +5 short range" if band == "short" else ""
-                pen_text = (
-                    f"; armour {letter}: D20 {pr}{bonus} vs {needed}+ {'penetrates' if ok else 'fails'}"
-                )
+                ok = pr >= needed
+                pen_text = f"; armour {letter}: D20 {pr} vs {needed}+ "
+            pen_text += "penetrates" if ok else "fails"
         if not ok:
-            hull.sheet.hits.append(
-                {"turn": ctx.turn, "by": firer, "calibre": calibre, "location": location, "penetrated": False}
+            sh.hits.append(
+                {"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": False}
             )
             ctx.events.append(
                 Event(
                     kind="hit",
-                    turn=ctx.turn,
+                    turn=turn,
                     ship_id=firer,
                     target_id=hull.ship_id,
                     rolls=ctx.since(m),
@@ -410,13 +416,11 @@ def shell_hit(
                 )
             )
             return
-    hull.sheet.hits.append(
-        {"turn": ctx.turn, "by": firer, "calibre": calibre, "location": location, "penetrated": True}
-    )
+    sh.hits.append({"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": True})
     ctx.events.append(
         Event(
             kind="hit",
-            turn=ctx.turn,
+            turn=turn,
             ship_id=firer,
             target_id=hull.ship_id,
             rolls=ctx.since(m),
@@ -433,7 +437,7 @@ def shell_hit(
     rest = available - 2
     sh.half = rest % 2
     collateral = rest // 2
-    m2 = ctx.mark()
+    m2 = len(dice.rolls)
     marked: list[tuple[str, int | None]] = []
     note = ""
     if location == "specialized":
@@ -456,13 +460,13 @@ def shell_hit(
         hull,
         "damage",
         f"{cal}-inch hit on {location}{note}: "
-        f"marked {', '.join(_box_text(cd, b) for b in marked) or '-'}"
-        f"; collateral {', '.join(_box_text(cd, b) for b in coll) or '-'}"
+        f"marked {', '.join([_box_text(cd, b) for b in marked]) or '-'}"
+        f"; collateral {', '.join([_box_text(cd, b) for b in coll]) or '-'}"
         f"{'; half a box carried' if sh.half else ''}.",
         mark=m2,
         data={
             "located": [_box_json(b) for b in marked],
-            "collateral": [_box_json(b) for b in coll],
+            "collateral": [_box_json(b) for b in coll] if coll else [],
             "half": sh.half,
         },
     )

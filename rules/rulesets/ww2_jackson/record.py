@@ -472,7 +472,7 @@ class Sheet:
 
     def total_remaining(self, cd: ClassData) -> int:
         """Return every intact box on the sheet."""
-        return sum(self.remaining(cd, a) for a in ALL_AREAS)
+        return sum(self.remaining_by_area(cd).values())
 
     def underwater_remaining(self, cd: ClassData) -> int:
         """Return the intact underwater boxes: general underwater and engine rooms (A6)."""
