@@ -1348,7 +1348,7 @@ def _sight(pos: Point, heading: float, tpos: Point) -> tuple[float, str, str]:
             arc_of(heading, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG),
             side_of(heading, brg),
         )
-        if len(_SIGHTS) >= 16384:
+        if len(_SIGHTS) >= 8192:
             _SIGHTS.clear()
         _SIGHTS[key] = hit
     return hit
