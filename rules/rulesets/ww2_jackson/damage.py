@@ -23,7 +23,6 @@ from .record import (
     Fire,
     Flood,
     Sheet,
-    armour_rank,
 )
 
 MAX_REROLLS = 50
@@ -79,7 +78,10 @@ class Ctx:
         if self.claimed_max < mark:
             # the common case: no nested event took any of these rolls
             out = tuple(rolls[mark:n])
-            claimed.update(range(mark, n))
+            if n - mark == 1:
+                claimed.add(mark)
+            else:
+                claimed.update(range(mark, n))
         else:
             free = [i for i in range(mark, n) if i not in claimed]
             out = tuple([rolls[i] for i in free])
@@ -107,7 +109,7 @@ class Ctx:
                 ship_id=hull.ship_id,
                 text=f"{hull.name}: {text}",
                 rolls=self.since(mark) if mark is not None else (),
-                data=data or {},
+                data=data if data else None,  # None: a new empty dict
                 outcome=outcome,
                 needed=needed,
                 modifiers=modifiers,
@@ -139,6 +141,12 @@ def lookup(table: Iterable[tuple[int, int, object]], roll: int) -> object:
     raise ValueError(f"roll {roll} not in table")
 
 
+_LOCATION_BY_ROLL: dict[str, tuple[str, ...]] = {
+    band: ("", *(str(lookup(table, r)) for r in range(1, 21))) for band, table in T.HIT_LOCATION.items()
+}
+"""The hit location tables (lines 107-134) by band, indexed by the D20 roll 1-20 (index 0 unused)."""
+
+
 # --- boxes ------------------------------------------------------------------------------------
 
 
@@ -162,10 +170,44 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
         return out
     sh, cd = hull.sheet, hull.cd
     order = T.DAMAGE_PREFERENCES.get(sh.preference, T.DAMAGE_PREFERENCES[T.DEFAULT_PREFERENCE])
-    # intact boxes per area, counted once: marking a box takes exactly one from its area
-    left = sh.remaining_by_area(cd)
+    if len(sh.torpedo_lost) > len(cd.torpedoes):
+        # A sheet that lists more lost mounts than the class has (never from play): its areas' counts do not
+        # add up, so count them all first.
+        return _allocate_counted(sh, cd, order, n)
+    # Every area's count is 0 or more: the first area of the preference with a box left is taken, and the
+    # whole sheet is counted only to spare the last underwater box.
+    remaining = sh.remaining
     for _ in range(n):
-        total = sum(left.values())
+        chosen = None
+        for area in order:
+            if remaining(cd, area) <= 0:
+                continue
+            if (
+                area in UNDERWATER_AREAS
+                and remaining(cd, "underwater") + remaining(cd, "engine") <= 1
+                and sh.total_remaining(cd) > 1
+            ):
+                continue
+            chosen = area
+            break
+        if chosen is None:
+            chosen = next((a for a in ALL_AREAS if remaining(cd, a) > 0), None)
+            if chosen is None:
+                break  # every box marked
+        box = sh.mark(cd, chosen)
+        if box is not None:
+            out.append(box)
+    return out
+
+
+def _allocate_counted(
+    sh: Sheet, cd: ClassData, order: tuple[str, ...], n: int
+) -> list[tuple[str, int | None]]:
+    """:func:`allocate` from the intact boxes of each area counted once (a mark takes one from its area)."""
+    out: list[tuple[str, int | None]] = []
+    left = sh.remaining_by_area(cd)
+    total = sum(left.values())
+    for _ in range(n):
         if total <= 0:
             break
         chosen = None
@@ -182,6 +224,7 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
         if box is not None:
             out.append(box)
             left[chosen] -= 1
+            total -= 1
     return out
 
 
@@ -306,54 +349,63 @@ def shell_hit(
     collateral, an odd half carries. NW-WW2-03: substituted hits and collateral never roll penetration; a
     specialized or critical hit takes the located box's place.
     """
-    sh, cd = hull.sheet, hull.cd
+    sh, cd, turn = hull.sheet, hull.cd, ctx.turn
     cal = f"{calibre:g}"  # formatted once: a 200-ship phase resolves over a thousand hits
-    m = ctx.mark()
-    loc_roll = ctx.roll(f"hit location on {hull.name} ({band})")
-    location = str(lookup(T.HIT_LOCATION[band], loc_roll))
+    dice = ctx.dice
+    m = len(dice.rolls)
+    loc_roll = dice.roll("D20", f"hit location on {hull.name} ({band})")
+    location = _LOCATION_BY_ROLL[band][loc_roll]
     # Which box the shell strikes: the owner's choice inside the area (NW-WW2-05).
     letter = ""
     target_box: tuple[str, int | None] | None = None
     w34 = False
-    if location in GUN_AREAS:
-        intact = sh.intact_boxes(cd, location)
-        if intact:
-            idx = max(intact, key=lambda i: (armour_rank(cd.guns[i].armour), i))
-            target_box = (location, idx)
-            letter = cd.guns[idx].armour
+    # Intact boxes of a counted area: Sheet.remaining(), written out (this runs for every hit).
+    counts, marks = cd.counts, sh.marked
+    if location == "main" or location == "secondary":
+        lost = sh.guns_lost
+        for idx in cd.gun_pick[location]:
+            if idx not in lost:
+                target_box = (location, idx)
+                letter = cd.guns[idx].armour
+                break
     elif location == "above":
-        if sh.remaining(cd, "above_armoured") > 0:
+        if counts.get("above_armoured", 0) - marks.get("above_armoured", 0) > 0:
             target_box, letter = ("above_armoured", None), cd.belt
-        elif sh.remaining(cd, "above") > 0:
+        elif counts.get("above", 0) - marks.get("above", 0) > 0:
             target_box = ("above", None)
     elif location == "underwater":
         letter = cd.underwater_protection
-        if sh.remaining(cd, "underwater") > 0:
+        if counts.get("underwater", 0) - marks.get("underwater", 0) > 0:
             target_box = ("underwater", None)
         else:
-            w34 = sh.remaining(cd, "engine") > 0
-    elif location in ("aa", "engine") and sh.remaining(cd, location) > 0:
+            w34 = counts.get("engine", 0) - marks.get("engine", 0) > 0
+    elif (location == "aa" or location == "engine") and counts.get(location, 0) - marks.get(location, 0) > 0:
         target_box = (location, None)
         letter = cd.armour(location)
     pen_text = ""
-    if target_box is not None or w34:
-        ok, pr, needed = penetrates(ctx, row.penetration, letter, band, f"{cal}in vs {letter or '-'}")
-        if letter:
-            if pr is None:
-                pen_text = f"; armour {letter}: {'penetrates (ALL)' if ok else 'cannot penetrate (NO)'}"
+    if letter and (target_box is not None or w34):
+        # :func:`penetrates`, written out: unarmoured boxes (no letter) are penetrated without a roll.
+        needed = T.PENETRATION[row.penetration][letter]
+        if needed == T.NO or needed == T.ALL:
+            ok = needed == T.ALL
+            pen_text = f"; armour {letter}: {'penetrates (ALL)' if ok else 'cannot penetrate (NO)'}"
+        else:
+            pr = dice.roll("D20", f"penetration {cal}in vs {letter}")
+            if band == "short":
+                ok = pr + T.SHORT_RANGE_PENETRATION_BONUS >= needed
+                pen_text = f"; armour {letter}: D20 {pr} +5 short range vs {needed}+ "
             else:
-                bonus = " +5 short range" if band == "short" else ""
-                pen_text = (
-                    f"; armour {letter}: D20 {pr}{bonus} vs {needed}+ {'penetrates' if ok else 'fails'}"
-                )
+                ok = pr >= needed
+                pen_text = f"; armour {letter}: D20 {pr} vs {needed}+ "
+            pen_text += "penetrates" if ok else "fails"
         if not ok:
-            hull.sheet.hits.append(
-                {"turn": ctx.turn, "by": firer, "calibre": calibre, "location": location, "penetrated": False}
+            sh.hits.append(
+                {"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": False}
             )
             ctx.events.append(
                 Event(
                     kind="hit",
-                    turn=ctx.turn,
+                    turn=turn,
                     ship_id=firer,
                     target_id=hull.ship_id,
                     rolls=ctx.since(m),
@@ -364,13 +416,11 @@ def shell_hit(
                 )
             )
             return
-    hull.sheet.hits.append(
-        {"turn": ctx.turn, "by": firer, "calibre": calibre, "location": location, "penetrated": True}
-    )
+    sh.hits.append({"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": True})
     ctx.events.append(
         Event(
             kind="hit",
-            turn=ctx.turn,
+            turn=turn,
             ship_id=firer,
             target_id=hull.ship_id,
             rolls=ctx.since(m),
@@ -387,7 +437,7 @@ def shell_hit(
     rest = available - 2
     sh.half = rest % 2
     collateral = rest // 2
-    m2 = ctx.mark()
+    m2 = len(dice.rolls)
     marked: list[tuple[str, int | None]] = []
     note = ""
     if location == "specialized":
@@ -410,13 +460,13 @@ def shell_hit(
         hull,
         "damage",
         f"{cal}-inch hit on {location}{note}: "
-        f"marked {', '.join(_box_text(cd, b) for b in marked) or '-'}"
-        f"; collateral {', '.join(_box_text(cd, b) for b in coll) or '-'}"
+        f"marked {', '.join([_box_text(cd, b) for b in marked]) or '-'}"
+        f"; collateral {', '.join([_box_text(cd, b) for b in coll]) or '-'}"
         f"{'; half a box carried' if sh.half else ''}.",
         mark=m2,
         data={
             "located": [_box_json(b) for b in marked],
-            "collateral": [_box_json(b) for b in coll],
+            "collateral": [_box_json(b) for b in coll] if coll else [],
             "half": sh.half,
         },
     )

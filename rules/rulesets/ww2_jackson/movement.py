@@ -31,20 +31,22 @@ def max_speed(cd: ClassData, sheet: Sheet, turn: int) -> float:
     speed = combat speed x intact engines / engines x (1 - u) x (1/2 while boiler smoke or contaminated fuel),
     u = 1/4 when half the general underwater boxes are gone, 1/2 when all are (not added). No power: 0.
     """
-    if sheet.has("no_power", turn):
+    conditions = sheet.conditions  # most ships have none: skip the look-ups
+    if conditions and sheet.has("no_power", turn):
         return 0.0
     base = combat_speed(cd.speed)
-    engines = cd.capacity("engine")
+    caps, marked = cd.caps, sheet.marked
+    engines = caps.get("engine", 0)
     if engines > 0:
-        base *= sheet.remaining(cd, "engine") / engines
-    uw = cd.capacity("underwater")
+        base *= max(0, cd.counts.get("engine", 0) - marked.get("engine", 0)) / engines  # intact engine boxes
+    uw = caps.get("underwater", 0)
     if uw > 0:
-        gone = uw - sheet.remaining(cd, "underwater")
+        gone = uw - max(0, cd.counts.get("underwater", 0) - marked.get("underwater", 0))
         if gone >= uw:
             base *= 1 - T.UNDERWATER_SPEED_LOSS["all"]
         elif gone * 2 >= uw:
             base *= 1 - T.UNDERWATER_SPEED_LOSS["half"]
-    if sheet.has("boiler", turn) or sheet.has("fuel", turn):
+    if conditions and (sheet.has("boiler", turn) or sheet.has("fuel", turn)):
         base *= T.HALF_SPEED_FACTOR
     return round(base, 4)
 
@@ -82,3 +84,24 @@ def move(
     end, new_heading, path = turn_and_advance(pos, heading, turn, dist, radius)
     turned = min(abs(turn), math.degrees(dist / radius)) if radius > 0 else abs(turn)
     return end, norm_deg(new_heading), turned, path
+
+
+_MOVES: dict[
+    tuple[float, float, float, float, float, float, str], tuple[Point, float, float, tuple[Point, ...]]
+] = {}
+
+
+def planned_move(
+    pos: Point, heading: float, course: float, knots: float, radius: float, direction: str = "auto"
+) -> tuple[Point, float, float, tuple[Point, ...]]:
+    """Return :func:`move` of the same arguments (the path as a tuple), remembered: a phase computes each
+    ship's move when checking its orders (the predicted position to fire from) and again when it moves."""
+    key = (pos.x, pos.y, heading, course, knots, radius, direction)
+    hit = _MOVES.get(key)
+    if hit is None:
+        end, new_heading, turned, path = move(pos, heading, course, knots, radius, direction)
+        hit = (end, new_heading, turned, tuple(path))
+        if len(_MOVES) >= 4096:
+            _MOVES.clear()
+        _MOVES[key] = hit
+    return hit

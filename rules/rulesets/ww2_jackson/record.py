@@ -161,6 +161,9 @@ class ClassData:
     counts: dict[str, int]
     caps: dict[str, int] = field(default_factory=dict)
     """Boxes per area (every area of ALL_AREAS), computed once by :func:`parse_class`."""
+    gun_pick: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """Per gun area, the indexes of its boxes in the order the owner gives them up: strongest armour first,
+    the last listed first among equals (NW-WW2-05); computed once by :func:`parse_class`."""
     bfn_memo: dict[tuple[str, str, str, tuple[int, ...]], tuple[tuple[float, str, int], ...]] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -235,8 +238,19 @@ def parse_class(stats: Mapping[str, JSON]) -> ClassData:
     for area in GUN_AREAS:
         caps[area] = sum(1 for g in guns if g.area == area)
     caps["torpedo"] = len(torps)
+    gun_pick = {
+        area: tuple(
+            sorted(
+                (g.index for g in guns if g.area == area),
+                key=lambda i: (armour_rank(guns[i].armour), i),
+                reverse=True,
+            )
+        )
+        for area in GUN_AREAS
+    }
     return ClassData(
         caps=caps,
+        gun_pick=gun_pick,
         type=_s(stats.get("type"), "cruiser"),
         tonnage=_i(stats.get("tonnage")),
         speed=_f(stats.get("speed")),
@@ -361,14 +375,17 @@ class Sheet:
         A gun box chosen by the sheet is the intact one with the strongest armour, the last listed among
         equals (the owner's choice, NW-WW2-05).
         """
-        if area in GUN_AREAS:
-            intact = self.intact_boxes(cd, area)
-            if not intact:
-                return None
-            if index is None or index not in intact:
-                index = max(intact, key=lambda i: (armour_rank(cd.guns[i].armour), i))
-            self.guns_lost.append(index)
-            self.guns_lost.sort()
+        if area == "main" or area == "secondary":
+            lost = self.guns_lost
+            guns = cd.guns
+            if index is None or index in lost or not 0 <= index < len(guns) or guns[index].area != area:
+                for index in cd.gun_pick[area]:  # the owner's order of choice (NW-WW2-05)
+                    if index not in lost:
+                        break
+                else:
+                    return None
+            lost.append(index)
+            lost.sort()
             box: tuple[str, int | None] = (area, index)
         elif area == "torpedo":
             intact = self.intact_boxes(cd, area)
@@ -382,9 +399,11 @@ class Sheet:
                 self.loaded[index] = 0
             box = (area, index)
         else:
-            if self.remaining(cd, area) <= 0:
+            marked = self.marked
+            n = marked.get(area, 0)
+            if cd.counts.get(area, 0) - n <= 0:  # :meth:`remaining`, written out: the commonest mark
                 return None
-            self.marked[area] = self.marked.get(area, 0) + 1
+            marked[area] = n + 1
             box = (area, None)
         self.fresh.append(box)
         return box
@@ -407,13 +426,53 @@ class Sheet:
         self.marked[area] -= 1
         return True
 
+    def copy(self) -> Sheet:
+        """Return a working copy that shares nothing mutable with this sheet: what :func:`sheet_from_json`
+        gives from :func:`sheet_to_json` of it, without the round trip (a phase copies every ship's sheet)."""
+        return Sheet(
+            guns_lost=list(self.guns_lost),
+            torpedo_lost=list(self.torpedo_lost),
+            loaded=list(self.loaded),
+            reloads=self.reloads,
+            marked=dict(self.marked),
+            wrecked_engines=self.wrecked_engines,
+            half=self.half,
+            last_marks=list(self.last_marks),
+            fresh=list(self.fresh),
+            fires=[Fire(intensity=f.intensity, since=f.since) for f in self.fires],
+            floods=[
+                Flood(
+                    kind=f.kind,
+                    since=f.since,
+                    per_turn=f.per_turn,
+                    per_turn_fast=f.per_turn_fast,
+                    fail=f.fail,
+                    fail_on=f.fail_on,
+                )
+                for f in self.floods
+            ],
+            conditions={
+                k: Cond(since=c.since, until=c.until, fixed=c.fixed) for k, c in self.conditions.items()
+            },
+            helm=self.helm,
+            cleared=self.cleared,
+            last_targets=dict(self.last_targets),
+            fired=self.fired,
+            turned=self.turned,
+            searchlight=self.searchlight,
+            star_shell=self.star_shell,
+            preference=self.preference,
+            max_speed=self.max_speed,
+            hits=[dict(h) for h in self.hits],
+        )
+
     def total_boxes(self, cd: ClassData) -> int:
         """Return every box on the sheet."""
         return sum(cd.capacity(a) for a in ALL_AREAS)
 
     def total_remaining(self, cd: ClassData) -> int:
         """Return every intact box on the sheet."""
-        return sum(self.remaining(cd, a) for a in ALL_AREAS)
+        return sum(self.remaining_by_area(cd).values())
 
     def underwater_remaining(self, cd: ClassData) -> int:
         """Return the intact underwater boxes: general underwater and engine rooms (A6)."""

@@ -42,7 +42,7 @@ from .damage import Ctx, Hull, end_of_turn, shell_hit, torpedo_hit
 from .gunnery import GunRow, bfn_by_calibre, gun_row, halve, mfn, night_modifier, range_band
 from .hints import ship_hints
 from .hints import standing_orders as sheet_standing_orders
-from .movement import combat_speed, inches, max_speed, move, turning_radius
+from .movement import combat_speed, inches, max_speed, move, planned_move, turning_radius
 from .record import (
     CONDITIONS,
     REPAIRABLE,
@@ -252,6 +252,14 @@ class WW2Jackson(RuleSet):
             speed=s.speed,
         )
 
+    def _working(self, s: ShipState) -> Live:
+        """Return a ship's Live to change during resolution: a copy of the sheet :meth:`_seen` parsed (the
+        order checks of the phase parsed it already)."""
+        seen = self._seen(s)
+        return Live(
+            ship=s, cd=seen.cd, sheet=seen.sheet.copy(), pos=seen.pos, heading=s.heading, speed=s.speed
+        )
+
     def _seen(self, s: ShipState) -> Live:
         """Return a ship's Live to read, never to change: cached by the (immutable) ShipState.
 
@@ -307,9 +315,14 @@ class WW2Jackson(RuleSet):
                     return CONDITIONS[name]
         return ""
 
-    def _planned(self, live: Live, data: Mapping[str, JSON], turn: int) -> tuple[float, float, str]:
-        """Return the course, speed and turn direction the ship executes this turn (bridge, steering)."""
-        cap = max_speed(live.cd, live.sheet, turn)
+    def _planned(
+        self, live: Live, data: Mapping[str, JSON], turn: int, cap: float | None = None
+    ) -> tuple[float, float, str]:
+        """Return the course, speed and turn direction the ship executes this turn (bridge, steering).
+
+        ``cap`` is :func:`.movement.max_speed` of the ship this turn, when the caller has it already."""
+        if cap is None:
+            cap = max_speed(live.cd, live.sheet, turn)
         if live.sheet.has("bridge", turn):
             return live.heading, min(live.speed, cap), "auto"
         if live.sheet.has("steering", turn):
@@ -320,9 +333,12 @@ class WW2Jackson(RuleSet):
         speed = min(_f(data.get("speed"), live.speed), cap)
         return norm_deg(course), speed, _s(data.get("turn_direction")) or "auto"
 
-    def _predict(self, live: Live, data: Mapping[str, JSON], turn: int) -> tuple[Point, float, float, float]:
-        course, speed, direction = self._planned(live, data, turn)
-        pos, heading, turned, _ = move(
+    def _predict(
+        self, live: Live, data: Mapping[str, JSON], turn: int, cap: float | None = None
+    ) -> tuple[Point, float, float, float]:
+        """Return where the ship's orders take it: position, heading, speed and degrees turned."""
+        course, speed, direction = self._planned(live, data, turn, cap)
+        pos, heading, turned, _ = planned_move(
             live.pos, live.heading, course, speed, turning_radius(live.cd), direction
         )
         return pos, heading, speed, turned
@@ -446,12 +462,7 @@ class WW2Jackson(RuleSet):
         reason = self._no_fire_reason(firer.sheet, battery, state.turn)
         if reason:
             return [], reason, 0.0, None
-        fpos = pos or firer.pos
-        fhead = firer.heading if heading is None else heading
-        dist = distance(fpos, target.pos)
-        brg = bearing(fpos, target.pos)
-        arc = arc_of(fhead, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG)
-        side = side_of(fhead, brg)
+        dist, arc, side = _sight(pos or firer.pos, firer.heading if heading is None else heading, target.pos)
         night: tuple[str, int] | None = None
         if self._night(state):
             night = night_modifier(self._night_keys(state, firer, target, lit or {}, dist))
@@ -509,7 +520,7 @@ class WW2Jackson(RuleSet):
             live.sheet.cleared = cleared
         pos = heading = None
         if any(data.get(k) for k in ("target_main", "target_secondary", "torpedo_target")):
-            pos, heading, _, _ = self._predict(live, data, turn)
+            pos, heading, _, _ = self._predict(live, data, turn, cap)
 
         def enemy(key: str) -> ShipState | None:
             tid = _s(data.get(key))
@@ -590,10 +601,7 @@ class WW2Jackson(RuleSet):
         if not live.cd.torpedoes:
             return [], "No torpedo tubes aboard."
         want = _i(data.get("torpedo_mount"), -1)
-        dist = distance(pos, tpos)
-        brg = bearing(pos, tpos)
-        arc = arc_of(heading, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG)
-        side = side_of(heading, brg)
+        dist, arc, side = _sight(pos, heading, tpos)
         out: list[tuple[int, int, str]] = []
         why = "No loaded torpedo mount bears on the target (broadside arc, NW-WW2-11)."
         for m in live.cd.torpedoes:
@@ -639,7 +647,7 @@ class WW2Jackson(RuleSet):
             data.update(self._captain_dc(live))
         if policy == "hold" or not foes:
             return ShipOrder(ship_id=ship.id, data=data)
-        pos, heading, spd, turned = self._predict(live, data, turn)
+        pos, heading, spd, turned = self._predict(live, data, turn, cap)
         for battery in BATTERIES:
             for t in foes[:6]:
                 sols, _ = self.solutions(
@@ -754,7 +762,7 @@ class WW2Jackson(RuleSet):
         for s in state.ships:
             if not s.active:
                 continue
-            lv = self._live(s)
+            lv = self._working(s)
             lv.prev_fired = lv.sheet.fired
             lv.sheet.fired = False
             lv.sheet.fresh = []
@@ -1005,7 +1013,9 @@ class WW2Jackson(RuleSet):
         elif lv.sheet.has("steering", turn):
             note = " (steering damaged: last turn's helm order)"
         lv.sheet.helm = (norm_deg(_f(data.get("course"), lv.heading)), _f(data.get("speed"), lv.speed))
-        pos, heading, turned, path = move(lv.pos, lv.heading, course, speed, turning_radius(lv.cd), direction)
+        pos, heading, turned, path = planned_move(
+            lv.pos, lv.heading, course, speed, turning_radius(lv.cd), direction
+        )
         lv.sheet.turned = round(turned, 4)
         w, h = state.map.width, state.map.height
         if not on_table(pos, w, h):
@@ -1317,6 +1327,31 @@ def _shared_modifier(v: int, label: str) -> Modifier:
 
 _GUN_MOD: dict[str, Modifier] = {k: _shared_modifier(v, label) for k, (v, label) in T.GUN_MODIFIERS.items()}
 """The gun modifiers of lines 45-73 by key, one shared instance each (as :func:`_adder` appends them)."""
+
+
+_SIGHTS: dict[tuple[float, float, float, float, float], tuple[float, str, str]] = {}
+
+
+def _sight(pos: Point, heading: float, tpos: Point) -> tuple[float, str, str]:
+    """Return the range in inches to a target at ``tpos`` from a ship at ``pos`` on ``heading``, the arc it is
+    in (forward, aft or broadside: 30 degrees either end, A5) and the side (port or starboard).
+
+    Remembered: a phase looks at each target from the same place for the order checks (guns and torpedoes)
+    and again when it fires.
+    """
+    key = (pos.x, pos.y, heading, tpos.x, tpos.y)
+    hit = _SIGHTS.get(key)
+    if hit is None:
+        brg = bearing(pos, tpos)
+        hit = (
+            distance(pos, tpos),
+            arc_of(heading, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG),
+            side_of(heading, brg),
+        )
+        if len(_SIGHTS) >= 8192:
+            _SIGHTS.clear()
+        _SIGHTS[key] = hit
+    return hit
 
 
 @cache
