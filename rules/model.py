@@ -14,7 +14,7 @@ Source: ``../shared/rulings-product.md`` A1 (phases), A2 (visibility), A8 (dice)
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Literal, Union
 
 # Union kept for this recursive alias: its forward references are strings ("JSON")
@@ -312,6 +312,52 @@ def _slot_setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
 
 _ROLL_SET = _slot_setters(Roll)
 _EVENT_SET = _slot_setters(Event)
+
+
+_NO_ARG = object()
+"""Default of a written-out __init__'s parameter whose field has a default_factory: the factory is called."""
+
+
+def _use_slot_init(cls: type) -> None:
+    """Give a frozen slotted keyword-only dataclass an __init__ that stores through its slots' descriptors.
+
+    The generated one has the dataclass's own signature, defaults and default factories (mypy still checks
+    calls against the dataclass's); only the stores differ: each field is set by its slot's ``__set__``
+    instead of ``object.__setattr__(self, name, value)``, which looks the name up again. ``ShipState`` and
+    ``BattleState`` are built thousands of times a phase, directly and by :func:`dataclasses.replace`
+    (which calls ``__init__``), in every rule set.
+    """
+    if hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} has a __post_init__: keep the dataclass's own __init__")
+    ns: dict[str, object] = {"_NO_ARG": _NO_ARG}
+    params: list[str] = []
+    body: list[str] = []
+    for i, f in enumerate(fields(cls)):
+        if not (f.init and f.kw_only):
+            raise TypeError(f"{cls.__name__}.{f.name}: only keyword-only init fields are supported")
+        ns[f"_set{i}"] = getattr(cls, f.name).__set__
+        value = f.name
+        if f.default_factory is not MISSING:
+            ns[f"_factory{i}"] = f.default_factory
+            params.append(f"{f.name}=_NO_ARG")
+            value = f"_factory{i}() if {f.name} is _NO_ARG else {f.name}"
+        elif f.default is not MISSING:
+            ns[f"_default{i}"] = f.default
+            params.append(f"{f.name}=_default{i}")
+        else:
+            params.append(f.name)
+        body.append(f"    _set{i}(self, {value})")
+    src = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n"
+    exec(src, ns)
+    init = ns["__init__"]
+    assert callable(init)
+    init.__qualname__ = f"{cls.__qualname__}.__init__"  # type: ignore[attr-defined]
+    init.__annotations__ = dict(cls.__init__.__annotations__)  # type: ignore[misc]
+    cls.__init__ = init  # type: ignore[misc]
+
+
+for _cls in (Point, Hex, ShipState, BattleState, ShipOrder, Modifier, PendingEffect):
+    _use_slot_init(_cls)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
