@@ -293,7 +293,7 @@ class RuleSet(ABC):
             if s.side == side:
                 ships.append(s)
             elif s.id in seen:
-                ships.append(replace(s, sheet=self.public_sheet(s)))
+                ships.append(s.replace(sheet=self.public_sheet(s)))
         terrain = tuple(t for t in state.terrain if t.visible_to is None or side in t.visible_to)
         pending = tuple(p for p in state.pending if p.visible_to is None or side in p.visible_to)
         return replace(state, ships=tuple(ships), terrain=terrain, pending=pending)

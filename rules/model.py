@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields, replace
-from typing import Literal, Union
+from typing import Any, Literal, Union
 
 # Union kept for this recursive alias: its forward references are strings ("JSON")
 JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]  # noqa: UP007
@@ -26,6 +26,11 @@ ShipStatus = Literal["active", "sunk", "struck", "withdrawn", "captured"]
 
 Geometry = Literal["table_in", "table_mm", "hex6", "hex12"]
 """How the table is measured: free movement in inches or millimetres, or hexes with 6 or 12 facings."""
+
+_KEEP: Any = object()
+"""Default of ``ShipState.replace``'s parameters: keep the field's value."""
+
+_new = object.__new__
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,6 +81,43 @@ class ShipState:
     def active(self) -> bool:
         """Return True while the ship can still move, fire and take orders."""
         return self.status == "active"
+
+    def replace(
+        self,
+        *,
+        id: str = _KEEP,
+        name: str = _KEEP,
+        side: str = _KEEP,
+        class_name: str = _KEEP,
+        position: Position = _KEEP,
+        heading: float = _KEEP,
+        speed: float = _KEEP,
+        status: ShipStatus = _KEEP,
+        flags: tuple[str, ...] = _KEEP,
+        offset: int = _KEEP,
+        stats: dict[str, JSON] = _KEEP,
+        sheet: dict[str, JSON] = _KEEP,
+    ) -> ShipState:
+        """Return a copy with the fields given changed: ``dataclasses.replace(self, ...)``, faster.
+
+        Rule sets change ships hundreds of times a phase; this copies the slots directly, without the
+        generic field loop and keyword unpacking of :func:`dataclasses.replace`.
+        """
+        new: ShipState = _new(ShipState)
+        s = _SHIP_SET
+        s[0](new, self.id if id is _KEEP else id)
+        s[1](new, self.name if name is _KEEP else name)
+        s[2](new, self.side if side is _KEEP else side)
+        s[3](new, self.class_name if class_name is _KEEP else class_name)
+        s[4](new, self.position if position is _KEEP else position)
+        s[5](new, self.heading if heading is _KEEP else heading)
+        s[6](new, self.speed if speed is _KEEP else speed)
+        s[7](new, self.status if status is _KEEP else status)
+        s[8](new, self.flags if flags is _KEEP else flags)
+        s[9](new, self.offset if offset is _KEEP else offset)
+        s[10](new, self.stats if stats is _KEEP else stats)
+        s[11](new, self.sheet if sheet is _KEEP else sheet)
+        return new
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -312,6 +354,7 @@ def _slot_setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
 
 _ROLL_SET = _slot_setters(Roll)
 _EVENT_SET = _slot_setters(Event)
+_SHIP_SET = _slot_setters(ShipState)
 
 
 _NO_ARG = object()

@@ -22,7 +22,8 @@ from rules.model import (
 
 
 def _ship(**kw: object) -> ShipState:
-    return ShipState(id="a", name="A", side="x", position=Hex(q=1, r=2), **kw)  # type: ignore[arg-type]
+    args: dict[str, object] = {"id": "a", "name": "A", "side": "x", "position": Hex(q=1, r=2), **kw}
+    return ShipState(**args)  # type: ignore[arg-type]
 
 
 def test_defaults_and_fresh_factories() -> None:
@@ -72,3 +73,22 @@ def test_signature_matches_the_fields() -> None:
         params = inspect.signature(cls).parameters
         assert list(params) == [f.name for f in dataclasses.fields(cls)]
         assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params.values())
+
+
+def test_ship_replace_is_dataclasses_replace() -> None:
+    s = _ship(class_name="c", heading=60.0, speed=2.0, flags=("on_fire",), offset=1, stats={"a": 1}, sheet={})
+    changes: list[dict[str, object]] = [
+        {},
+        {"sheet": {"damage": 3}},
+        {"position": Hex(q=2, r=2), "heading": 120.0, "speed": 3.0, "status": "withdrawn"},
+        {f.name: getattr(_ship(id="b", name="B", side="y"), f.name) for f in dataclasses.fields(ShipState)},
+    ]
+    for ch in changes:
+        got, want = s.replace(**ch), dataclasses.replace(s, **ch)  # type: ignore[arg-type]
+        assert got == want and type(got) is ShipState
+        assert all(getattr(got, f.name) is getattr(want, f.name) for f in dataclasses.fields(ShipState))
+    assert s.replace() is not s
+    with pytest.raises(TypeError):
+        s.replace(colour="red")  # type: ignore[call-arg]
+    params = inspect.signature(ShipState.replace).parameters
+    assert list(params)[1:] == [f.name for f in dataclasses.fields(ShipState)]

@@ -499,7 +499,7 @@ class MemoirSea(RuleSet):
             sheet.setdefault("torpedoes_left", _int(s.stats.get("torpedoes")))
             sheet.setdefault("breaking_off", False)
             speed = max(0, min(int(s.speed), _int(s.stats.get("speed"), 1)))
-            ships.append(replace(s, sheet=sheet, heading=norm_deg(s.heading), speed=float(speed)))
+            ships.append(s.replace(sheet=sheet, heading=norm_deg(s.heading), speed=float(speed)))
         return replace(state, ships=tuple(ships)), ()
 
     # --- helpers ------------------------------------------------------------------------------
@@ -963,7 +963,7 @@ class MemoirSea(RuleSet):
         )
         if points:
             damage[target.id] = damage.get(target.id, 0) + points
-        return replace(ship, sheet={**ship.sheet, "torpedoes_left": left})
+        return ship.replace(sheet={**ship.sheet, "torpedoes_left": left})
 
     def _apply_damage(self, ship: ShipState, points: int, turn: int, events: list[Event]) -> ShipState:
         total = _int(ship.sheet.get("damage")) + points
@@ -997,7 +997,7 @@ class MemoirSea(RuleSet):
                     text=f"{ship.name} sinks: her Flotation Value is gone (M07).",
                 )
             )
-            return replace(ship, sheet=sheet, status="sunk", flags=("sinking",))
+            return ship.replace(sheet=sheet, status="sunk", flags=("sinking",))
         if left <= cp and not ship.sheet.get("breaking_off"):
             sheet["breaking_off"] = True
             events.append(
@@ -1010,8 +1010,8 @@ class MemoirSea(RuleSet):
                     f"from the next move (M08).",
                 )
             )
-            return replace(ship, sheet=sheet, flags=tuple(sorted(set(ship.flags) | {"breaking_off"})))
-        return replace(ship, sheet=sheet)
+            return ship.replace(sheet=sheet, flags=tuple(sorted(set(ship.flags) | {"breaking_off"})))
+        return ship.replace(sheet=sheet)
 
     def _move(
         self,
@@ -1054,7 +1054,7 @@ class MemoirSea(RuleSet):
                 },
             )
         )
-        return replace(ship, position=pos, heading=heading, speed=float(course_cost(course)), status=status)
+        return ship.replace(position=pos, heading=heading, speed=float(course_cost(course)), status=status)
 
     # --- views ------------------------------------------------------------------------------------
 

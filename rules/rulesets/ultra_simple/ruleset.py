@@ -290,7 +290,7 @@ class UltraSimple(RuleSet):
                 ),
             )
             sheet.setdefault("damage", 0)
-            ships.append(replace(s, sheet=sheet, heading=norm_deg(s.heading)))
+            ships.append(s.replace(sheet=sheet, heading=norm_deg(s.heading)))
         return replace(state, ships=tuple(ships)), ()
 
     # --- orders ------------------------------------------------------------------------------
@@ -467,8 +467,7 @@ class UltraSimple(RuleSet):
             total = int(_num(t.sheet.get("damage"))) + hits
             prot = int(_num(t.sheet.get("protection"), 1))
             sunk = total > prot if sink_exceeds else total >= prot
-            ships[sid] = replace(
-                t,
+            ships[sid] = t.replace(
                 sheet={**t.sheet, "damage": total},
                 status="sunk" if sunk else t.status,
                 flags=("sinking",) if sunk else t.flags,
@@ -544,7 +543,7 @@ class UltraSimple(RuleSet):
             )
         )
         # speed: the hexes ordered, which "keep course and speed" repeats (A7)
-        return replace(ship, position=pos, heading=heading, offset=offset, status=status, speed=float(hexes))
+        return ship.replace(position=pos, heading=heading, offset=offset, status=status, speed=float(hexes))
 
     def _fire(
         self,
