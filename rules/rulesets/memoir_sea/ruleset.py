@@ -357,6 +357,12 @@ def legal_courses(speed: int) -> tuple[str, ...]:
     return tuple(sorted(out, key=lambda c: (-len(c), c)))
 
 
+@cache
+def _courses_by_length(speed: int) -> tuple[str, ...]:
+    """Return :func:`legal_courses` but the empty one, shortest first (each after its prefixes)."""
+    return tuple(sorted((c for c in legal_courses(speed) if c), key=len))
+
+
 def step(pos: Hex, heading: float) -> Hex:
     """Return the hex ahead along a side facing."""
     dq, dr = HEX_SIDE_STEPS[round(norm_deg(heading) / 60.0) % 6]
@@ -752,31 +758,74 @@ class MemoirSea(RuleSet):
         map beats everything (she has reached safety); ties go to the course nearer a map edge, then to the
         alphabetically first course.
         """
-        enemies = [(h.q, h.r) for h in (cast(Hex, t.position) for t in self._enemies(state, ship))]
+        enemies = [cast(Hex, t.position) for t in self._enemies(state, ship)]
+        return self._break_off_course(state, ship, blocked, enemies)
+
+    def _break_off_course(
+        self, state: BattleState, ship: ShipState, blocked: Container[Hex], enemies: list[Hex]
+    ) -> str:
+        """:meth:`break_off_course` against the enemies afloat at ``enemies`` (their hexes, in any order)."""
+        assert isinstance(ship.position, Hex)
         speed = _int(ship.stats.get("speed"), 1)
+        # Every course ends within ``speed`` hexes of the ship, so an enemy more than 2 * speed hexes farther
+        # than the nearest one is never the nearest to the end of a course: leave it out of the minimum.
+        sq, sr = ship.position.q, ship.position.r
+        near = [((abs(sq - e.q) + abs(sr - e.r) + abs(sq - e.q + sr - e.r)) // 2, e.q, e.r) for e in enemies]
+        cut = min(near)[0] + 2 * speed if near else 0
+        foes = [(eq, er) for d, eq, er in near if d <= cut]
+        ends = self._course_ends(state, ship, speed, blocked)
+        width, height = state.map.width, state.map.height
         best: tuple[tuple[float, float, int, str], str] | None = None
-        nearest: dict[tuple[int, int], int] = {}  # courses often end in the same hex
+        nearest: dict[tuple[int, int], tuple[float, float]] = {}  # courses often end in the same hex
         for course in legal_courses(speed):
-            pos, _, _, why = self.run_course(state, ship, course, blocked)
+            pos, why = ends[course]
             if why == "off_map":
                 key: tuple[float, float, int, str] = (-1e9, 0.0, len(course), course)
             else:
-                at = (pos.q, pos.r)
-                far = nearest.get(at, -1)
-                if far < 0:
-                    # hex_distance to every enemy, inlined: this runs for every course of every ship
-                    q, r = at
+                q, r = pos.q, pos.r
+                at = nearest.get((q, r))
+                if at is None:
+                    # hex_distance to every enemy near enough, inlined: this runs for every course end
                     far = min(
-                        ((abs(q - eq) + abs(r - er) + abs(q - eq + r - er)) // 2 for eq, er in enemies),
+                        ((abs(q - eq) + abs(r - er) + abs(q - eq + r - er)) // 2 for eq, er in foes),
                         default=0,
                     )
-                    nearest[at] = far
-                col, row = hex_to_offset(pos)
-                edge = min(col, row, state.map.width - 1 - col, state.map.height - 1 - row)
-                key = (-float(far), float(edge), -len(course), course)
+                    col, row = hex_to_offset(pos)
+                    edge = min(col, row, width - 1 - col, height - 1 - row)
+                    at = nearest[q, r] = (-float(far), float(edge))
+                key = (at[0], at[1], -len(course), course)
             if best is None or key < best[0]:
                 best = (key, course)
         return best[1] if best else ""
+
+    def _course_ends(
+        self, state: BattleState, ship: ShipState, speed: int, blocked: Container[Hex]
+    ) -> dict[str, tuple[Hex, str]]:
+        """Return the end hex and :meth:`run_course`'s reason of every legal course (M10) of the ship.
+
+        Each course is followed on from its one-letter-shorter prefix (a legal course's prefixes are legal
+        courses): a course whose prefix has already stopped stops there too, as :meth:`run_course` does.
+        """
+        assert isinstance(ship.position, Hex)
+        runs: dict[str, tuple[Hex, float, str]] = {"": (ship.position, ship.heading, "")}
+        for course in _courses_by_length(speed):
+            pos, heading, why = runs[course[:-1]]
+            if not why:
+                c = course[-1]
+                if c == "L":
+                    heading = norm_deg(heading - 60)
+                elif c == "R":
+                    heading = norm_deg(heading + 60)
+                else:
+                    nxt = step(pos, heading)
+                    if not self._on_map(state, nxt):
+                        why = "off_map"
+                    elif nxt in blocked:
+                        why = "blocked"
+                    else:
+                        pos = nxt
+            runs[course] = (pos, heading, why)
+        return {c: (pos, why) for c, (pos, _, why) in runs.items()}
 
     # --- resolution --------------------------------------------------------------------------------
 
@@ -1024,8 +1073,9 @@ class MemoirSea(RuleSet):
     ) -> ShipState:
         breaking = bool(ship.sheet.get("breaking_off"))
         if breaking:
-            current = state.with_ships(ships)
-            course = self.break_off_course(current, ship, blocked)
+            # break_off_course on the ships as they are now (those that moved before her, where they are)
+            enemies = [cast(Hex, t.position) for t in ships.values() if t.side != ship.side and t.active]
+            course = self._break_off_course(state, ship, blocked, enemies)
             note = " (breaking off, M08: course set by the rules, NW-MEM-03)"
         else:
             course = str((order.data.get("course") if order else "") or "")
