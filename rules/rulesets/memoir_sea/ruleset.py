@@ -65,7 +65,7 @@ from typing import Literal, cast
 
 from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet, roll_initiative
-from ...dice import Dice, memoir_face
+from ...dice import Dice
 from ...geometry import (
     HEX_SIDE_STEPS,
     bearing,
@@ -245,10 +245,10 @@ def arc_by_corners(pos: Hex, heading: float, target: Hex) -> Arc:
 
 def read_dice(values: list[int]) -> tuple[int, int, int, int]:
     """Return (majors, minors, misses, Flotation points) for Memoir dice faces (Firing Dice)."""
-    faces = [memoir_face(v) for v in values]
-    major = faces.count("major")
-    minor = faces.count("minor")
-    miss = faces.count("miss")
+    # memoir_face, counted: 1 is major, 2 and 3 minor, anything else a miss
+    major = values.count(1)
+    minor = values.count(2) + values.count(3)
+    miss = len(values) - major - minor
     return major, minor, miss, major * T.HIT_POINTS["major"] + minor * T.HIT_POINTS["minor"]
 
 
@@ -325,10 +325,10 @@ class _Blocked:
     def __contains__(self, h: object) -> bool:
         if not isinstance(h, Hex):
             return False
-        if h in self.land:
+        n = self.held.get(h)
+        if n is not None and n > 0 and (n > 1 or h != self.own):
             return True
-        n = self.held.get(h, 0)
-        return n - (1 if h == self.own else 0) > 0
+        return h in self.land
 
 
 def _ship_or_none(state: BattleState, ship_id: str) -> ShipState | None:
@@ -374,7 +374,13 @@ def _num(v: JSON, default: float = 0.0) -> float:
 
 
 def _int(v: JSON, default: int = 0) -> int:
+    if type(v) is int and -_EXACT <= v <= _EXACT:
+        return v  # int(float(v)) is v itself: sheets and stats hold small whole numbers
     return int(_num(v, default))
+
+
+_EXACT = 2**53
+"""Every int up to this size is exactly a float."""
 
 
 class MemoirSea(RuleSet):
@@ -611,21 +617,21 @@ class MemoirSea(RuleSet):
             else:
                 for msg in course_errors(course, _int(ship.stats.get("speed"), 1)):
                     errors.setdefault("course", []).append(msg)
-        ships = state.ship_map()
         target_id = data.get("target")
         if target_id:
-            gun_msg = self.gun_target_error(state, ship, ships.get(str(target_id)), str(target_id))
+            gun_msg = self.gun_target_error(state, ship, _ship_or_none(state, str(target_id)), str(target_id))
             if gun_msg:
                 errors.setdefault("target", []).append(gun_msg)
         torp = data.get("torpedo")
         if torp:
-            torp_msg = self.torpedo_target_error(state, ship, ships.get(str(torp)), str(torp))
+            torp_msg = self.torpedo_target_error(state, ship, _ship_or_none(state, str(torp)), str(torp))
             if torp_msg:
                 errors.setdefault("torpedo", []).append(torp_msg)
         return errors
 
     def _enemies(self, state: BattleState, ship: ShipState) -> list[ShipState]:
-        return [t for t in state.ships if t.side != ship.side and t.active]
+        side = ship.side
+        return [t for t in state.ships if t.side != side and t.status == "active"]
 
     def best_gun_target(self, state: BattleState, ship: ShipState) -> ShipState | None:
         """Return the enemy the guns would throw most dice at now (nearest on ties), or None."""
@@ -912,7 +918,8 @@ class MemoirSea(RuleSet):
         b = _int(ship.stats.get("gun_dice"))
         n = gun_dice(b, rng, arc)
         first = len(dice.rolls)
-        values = [dice.roll("MEMOIR", f"{ship.name} guns at {target.name}") for _ in range(n)]
+        purpose = f"{ship.name} guns at {target.name}"
+        values = [dice.roll("MEMOIR", purpose) for _ in range(n)]
         major, minor, miss, points = read_dice(values)
         noun = "die" if n == 1 else "dice"
         mods: tuple[Modifier, ...]
@@ -980,10 +987,8 @@ class MemoirSea(RuleSet):
         assert isinstance(ship.position, Hex) and isinstance(target.position, Hex)
         rng = hex_distance(ship.position, target.position)
         first = len(dice.rolls)
-        values = [
-            dice.roll("MEMOIR", f"{ship.name} torpedo at {target.name}")
-            for _ in range(T.TORPEDO_RULES["dice"])
-        ]
+        purpose = f"{ship.name} torpedo at {target.name}"
+        values = [dice.roll("MEMOIR", purpose) for _ in range(T.TORPEDO_RULES["dice"])]
         major, minor, miss, points = read_dice(values)
         left = _int(ship.sheet.get("torpedoes_left")) - 1
         events.append(
@@ -1074,7 +1079,10 @@ class MemoirSea(RuleSet):
         breaking = bool(ship.sheet.get("breaking_off"))
         if breaking:
             # break_off_course on the ships as they are now (those that moved before her, where they are)
-            enemies = [cast(Hex, t.position) for t in ships.values() if t.side != ship.side and t.active]
+            side = ship.side
+            enemies = [
+                cast(Hex, t.position) for t in ships.values() if t.side != side and t.status == "active"
+            ]
             course = self._break_off_course(state, ship, blocked, enemies)
             note = " (breaking off, M08: course set by the rules, NW-MEM-03)"
         else:
