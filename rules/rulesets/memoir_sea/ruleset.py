@@ -219,12 +219,25 @@ def arc_for(pos: Hex, heading: float, target: Hex) -> Arc:
     the line is at least 0.5 hex-sizes clear of it, so a hex is cut by the line exactly when its centre
     is on it; cut hexes are abeam. :func:`arc_by_corners` checks the same thing corner by corner.
     """
-    rel = abs(relative_bearing(heading, hex_bearing(pos, target)))
-    if rel < T.ARCS_DEG["ahead_within"] - 1e-6:
-        return "ahead"
-    if rel > 180.0 - T.ARCS_DEG["astern_within"] + 1e-6:
-        return "astern"
-    return "abeam"
+    key = (target.q - pos.q, target.r - pos.r, heading)
+    arc = _ARCS.get(key)
+    if arc is None:
+        rel = abs(relative_bearing(heading, hex_bearing(pos, target)))
+        if rel < T.ARCS_DEG["ahead_within"] - 1e-6:
+            arc = "ahead"
+        elif rel > 180.0 - T.ARCS_DEG["astern_within"] + 1e-6:
+            arc = "astern"
+        else:
+            arc = "abeam"
+        if len(_ARCS) >= 1 << 14:
+            _ARCS.clear()
+        _ARCS[key] = arc
+    return arc
+
+
+_ARCS: dict[tuple[int, int, float], Arc] = {}
+"""arc_for by (axial difference, heading), remembered: it depends on nothing else, and every ship asks it of
+every enemy in reach, a few times a phase."""
 
 
 def arc_by_corners(pos: Hex, heading: float, target: Hex) -> Arc:
@@ -272,7 +285,9 @@ def torpedo_bears(fit: str, pos: Hex, heading: float, target: Hex) -> bool:
     abeam (M04). ``trainable_bow``: abeam or ahead.
     """
     if fit == "fixed":
-        return _straight_row(pos, target) is not None
+        # _straight_row(pos, target) is not None: a row of hexes runs along q, r or s (= -q - r) constant
+        dq, dr = target.q - pos.q, target.r - pos.r
+        return (dq == 0 or dr == 0 or dq == -dr) and (dq != 0 or dr != 0)
     arc = arc_for(pos, heading, target)
     if fit == "trainable":
         return arc == "abeam"

@@ -1,5 +1,8 @@
-"""``MemoirSea.break_off_course`` (NW-MEM-03) is the same as the plain search it replaced: every legal course
-run from the ship's hex, the distance to every enemy afloat. Random positions, headings, speeds, land."""
+"""The fast paths of ``memoir_sea`` give what the plain code they replaced gave.
+
+``MemoirSea.break_off_course`` (NW-MEM-03): every legal course run from the ship's hex, the distance to every
+enemy afloat (random positions, headings, speeds, land); ``arc_for`` remembered (M04); the fixed torpedo fit's
+straight rows (M09)."""
 
 from __future__ import annotations
 
@@ -7,9 +10,16 @@ import random
 from collections.abc import Container
 from typing import cast
 
-from rules.geometry import hex_distance, hex_to_offset
+from rules.geometry import hex_bearing, hex_distance, hex_to_offset, relative_bearing
 from rules.model import BattleState, Hex, ShipState, TerrainFeature
-from rules.rulesets.memoir_sea.ruleset import MemoirSea, legal_courses
+from rules.rulesets.memoir_sea import tables as T
+from rules.rulesets.memoir_sea.ruleset import (
+    MemoirSea,
+    _straight_row,
+    arc_for,
+    legal_courses,
+    torpedo_bears,
+)
 from tests.rules.memoir_sea.memoir_helpers import (
     DESTROYER,
     LIGHT_CRUISER,
@@ -62,3 +72,24 @@ def test_break_off_course_matches_the_plain_search() -> None:
         me = state.ships[0]
         blocked = RS._blocked(state, me)
         assert RS.break_off_course(state, me, blocked) == plain_break_off_course(RS, state, me, blocked)
+
+
+def plain_arc_for(pos: Hex, heading: float, target: Hex) -> str:
+    rel = abs(relative_bearing(heading, hex_bearing(pos, target)))
+    if rel < T.ARCS_DEG["ahead_within"] - 1e-6:
+        return "ahead"
+    if rel > 180.0 - T.ARCS_DEG["astern_within"] + 1e-6:
+        return "astern"
+    return "abeam"
+
+
+def test_arc_for_and_fixed_torpedo_rows_match_the_plain_checks() -> None:
+    pos = Hex(q=5, r=-3)
+    for dq in range(-9, 10):
+        for dr in range(-9, 10):
+            target = Hex(q=pos.q + dq, r=pos.r + dr)
+            rows = _straight_row(pos, target) is not None
+            assert torpedo_bears("fixed", pos, 0.0, target) is rows
+            for heading in (0.0, 60.0, 120.0, 180.0, 240.0, 300.0, 0, -0.0, 360.0):
+                for _ in range(2):  # the second call: remembered
+                    assert arc_for(pos, heading, target) == plain_arc_for(pos, heading, target)
