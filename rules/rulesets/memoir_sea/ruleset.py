@@ -545,24 +545,35 @@ class MemoirSea(RuleSet):
         self, state: BattleState, ship: ShipState, target: ShipState | None, target_id: str
     ) -> str | None:
         """Return why the guns cannot fire at the target from the ship's present hex, or None."""
+        return self._gun_shot(ship, target, target_id)[0]
+
+    def _gun_shot(
+        self, ship: ShipState, target: ShipState | None, target_id: str
+    ) -> tuple[str | None, int, Arc, int, int]:
+        """Return :meth:`gun_target_error`'s answer, and the range, arc, beam dice and dice thrown (M05)."""
         if target is None:
-            return f"No ship {target_id!r} in this battle."
+            return f"No ship {target_id!r} in this battle.", 0, "abeam", 0, 0
         if target.side == ship.side:
-            return f"{target.name} is on your side."
-        if not target.active:
-            return f"{target.name} is {target.status}."
+            return f"{target.name} is on your side.", 0, "abeam", 0, 0
+        if target.status != "active":
+            return f"{target.name} is {target.status}.", 0, "abeam", 0, 0
         assert isinstance(ship.position, Hex) and isinstance(target.position, Hex)
         rng = hex_distance(ship.position, target.position)
         arc = arc_for(ship.position, ship.heading, target.position)
         b = _int(ship.stats.get("gun_dice"))
-        if gun_dice(b, rng, arc) <= 0:
+        n = gun_dice(b, rng, arc)
+        if n <= 0:
             row = T.GUN_DICE_COUNTDOWN.get(b, {}).get("abeam" if arc == "abeam" else "ahead_astern", ())
             countdown = "-".join(map(str, row))
             return (
                 f"{target.name} is {rng} hexes away {arc}: no die left at that range "
-                f"(countdown {countdown}, M05)."
+                f"(countdown {countdown}, M05).",
+                rng,
+                arc,
+                b,
+                n,
             )
-        return None
+        return None, rng, arc, b, n
 
     def torpedo_target_error(
         self, state: BattleState, ship: ShipState, target: ShipState | None, target_id: str
@@ -865,13 +876,14 @@ class MemoirSea(RuleSet):
         damage: dict[str, int] = {}
         # Guns first, then torpedoes, all at once on the positions at the start of the turn: damage is
         # applied only after every ship has fired, so a ship sunk this turn still fires (Turn Sequence).
-        for s in state.ships:
-            if s.active and s.id in orders and orders[s.id].data.get("target"):
-                self._fire_guns(state, s, str(orders[s.id].data["target"]), dice, events, damage)
-        for s in state.ships:
-            if s.active and s.id in orders and orders[s.id].data.get("torpedo"):
+        firing = [(s, o.data) for s in state.ships if s.status == "active" and (o := orders.get(s.id))]
+        for s, data in firing:
+            if data.get("target"):
+                self._fire_guns(state, s, str(data["target"]), dice, events, damage)
+        for s, data in firing:
+            if data.get("torpedo"):
                 ships[s.id] = self._fire_torpedo(
-                    state, ships[s.id], str(orders[s.id].data["torpedo"]), dice, events, damage
+                    state, ships[s.id], str(data["torpedo"]), dice, events, damage
                 )
 
         # Damage and Sinking (M07, M08).
@@ -884,12 +896,14 @@ class MemoirSea(RuleSet):
         land = self._land(state)
         held: dict[Hex, int] = {}
         for cur in ships.values():
-            if cur.active and isinstance(cur.position, Hex):
+            if cur.status == "active" and isinstance(cur.position, Hex):
                 held[cur.position] = held.get(cur.position, 0) + 1
         for side in order_of_sides:
             for s in state.ships:
+                if s.side != side:  # a ship's side never changes
+                    continue
                 cur = ships[s.id]
-                if cur.side != side or not cur.active:
+                if cur.status != "active":
                     continue
                 order = orders.get(s.id)
                 if order is None and not cur.sheet.get("breaking_off"):
@@ -898,7 +912,7 @@ class MemoirSea(RuleSet):
                 ships[s.id] = moved
                 assert isinstance(cur.position, Hex)
                 held[cur.position] -= 1
-                if moved.active and isinstance(moved.position, Hex):
+                if moved.status == "active" and isinstance(moved.position, Hex):
                     held[moved.position] = held.get(moved.position, 0) + 1
 
         new = replace(state.with_ships(ships), initiative=tuple(order_of_sides))
@@ -914,7 +928,7 @@ class MemoirSea(RuleSet):
         damage: dict[str, int],
     ) -> None:
         target = _ship_or_none(state, target_id)
-        msg = self.gun_target_error(state, ship, target, target_id)
+        msg, rng, arc, b, n = self._gun_shot(ship, target, target_id)
         if msg or target is None:
             events.append(
                 Event(
@@ -927,11 +941,6 @@ class MemoirSea(RuleSet):
                 )
             )
             return
-        assert isinstance(ship.position, Hex) and isinstance(target.position, Hex)
-        rng = hex_distance(ship.position, target.position)
-        arc = arc_for(ship.position, ship.heading, target.position)
-        b = _int(ship.stats.get("gun_dice"))
-        n = gun_dice(b, rng, arc)
         first = len(dice.rolls)
         purpose = f"{ship.name} guns at {target.name}"
         values = [dice.roll("MEMOIR", purpose) for _ in range(n)]
