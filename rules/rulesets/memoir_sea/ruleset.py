@@ -385,6 +385,10 @@ def step(pos: Hex, heading: float) -> Hex:
 
 
 def _num(v: JSON, default: float = 0.0) -> float:
+    if type(v) is float:
+        return v  # float(v) is v
+    if type(v) is int:
+        return float(v)
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 

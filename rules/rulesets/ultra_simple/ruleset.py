@@ -212,6 +212,10 @@ def _guns(ship: ShipState) -> list[dict[str, JSON]]:
 
 
 def _num(v: JSON, default: float = 0.0) -> float:
+    if type(v) is float:
+        return v  # float(v) is v
+    if type(v) is int:
+        return float(v)
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
