@@ -1,7 +1,8 @@
 """The data model of the adjudicator: battle state, orders, events and phase results.
 
 Every class is a frozen, keyword-only dataclass that round-trips losslessly to JSON through
-:mod:`rules.serial`. Change them with :func:`dataclasses.replace`, never in place.
+:mod:`rules.serial`. Change them with :func:`dataclasses.replace`, never in place (for a ship,
+:meth:`ShipState.replace` does the same, faster).
 
 Units: table positions are in the rule set's unit (inches for ``ww2_jackson``, millimetres for
 ``sail_1700``); hex positions are axial coordinates of flat-topped hexes (see :mod:`rules.geometry`).
