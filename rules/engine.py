@@ -53,9 +53,13 @@ def complete_orders(
         ships = rs.orderable_ships(state, side)
         # one call per side: rule sets can share per-phase work across the side's orders
         errors = rs.validate_orders(state, side, [given[s.id] for s in ships if s.id in given])
+        invalid, illegal = errors.invalid, errors.illegal
         for ship in ships:
             order = given.get(ship.id)
             if order is not None:
+                if ship.id not in invalid and ship.id not in illegal:
+                    out[ship.id] = order  # for_ship would find nothing: the order stands
+                    continue
                 mine = errors.for_ship(ship.id)
                 if not mine:
                     out[ship.id] = order

@@ -26,6 +26,8 @@ HEX_SIDE_STEPS: tuple[tuple[int, int], ...] = ((0, -1), (1, -1), (1, 0), (0, 1),
 
 def norm_deg(angle: float) -> float:
     """Return an angle in degrees normalised to [0, 360)."""
+    if type(angle) is float and 0.0 <= angle < 360.0:
+        return angle  # already normal (fmod would return it unchanged, -0.0 included)
     a = math.fmod(angle, 360.0)
     if a < 0:
         a += 360.0
@@ -163,8 +165,21 @@ def hex_neighbours(h: Hex) -> list[Hex]:
 def hex_bearing(a: Hex, b: Hex) -> float:
     """Return the bearing from the centre of ``a`` to the centre of ``b`` (A5: centre to centre)."""
     dq = b.q - a.q
-    # the difference of the two hex_center() points, without building them
-    return norm_deg(math.degrees(math.atan2(1.5 * dq, -SQRT3 * (b.r - a.r + dq / 2.0))))
+    dr = b.r - a.r
+    found = _BEARINGS.get((dq, dr))
+    if found is None:
+        # the difference of the two hex_center() points, without building them
+        found = norm_deg(math.degrees(math.atan2(1.5 * dq, -SQRT3 * (dr + dq / 2.0))))
+        if len(_BEARINGS) >= _CACHE_SIZE:
+            _BEARINGS.clear()
+        _BEARINGS[dq, dr] = found
+    return found
+
+
+_CACHE_SIZE = 1 << 14
+_BEARINGS: dict[tuple[int, int], float] = {}
+"""hex_bearing by axial difference (it depends on nothing else), remembered: every rule set on hexes asks for
+the same few bearings thousands of times a phase."""
 
 
 def is_side_facing(heading: float) -> bool:
@@ -186,17 +201,33 @@ def hex_step(h: Hex, heading: float, offset: int = 0) -> tuple[Hex, int]:
     ``offset`` is 0, to starboard when 1, and the offset flips, so that two steps run straight along
     the corner direction. Raise ValueError if the heading is not one of the 12 facings.
     """
+    found = _STEPS.get((heading, offset))
+    if found is None:
+        found = _hex_step(heading, offset)
+        if len(_STEPS) >= _CACHE_SIZE:
+            _STEPS.clear()
+        _STEPS[heading, offset] = found
+    dq, dr, corner = found
+    return Hex(q=h.q + dq, r=h.r + dr), (1 - offset if corner else offset)
+
+
+def _hex_step(heading: float, offset: int) -> tuple[int, int, bool]:
+    """Return the axial step of :func:`hex_step` and whether the heading faces a corner (offset flips)."""
     heading = norm_deg(heading)
     if not is_facing(heading, 12):
         raise ValueError(f"heading {heading} is not a hex facing (multiples of 30 degrees)")
     k = round(heading / 30.0) % 12
     if k % 2 == 0:
         dq, dr = HEX_SIDE_STEPS[k // 2]
-        return hex_add(h, dq, dr), offset
+        return dq, dr, False
     port = (k - 1) // 2
     starboard = (port + 1) % 6
     dq, dr = HEX_SIDE_STEPS[port if offset == 0 else starboard]
-    return hex_add(h, dq, dr), 1 - offset
+    return dq, dr, True
+
+
+_STEPS: dict[tuple[float, int], tuple[int, int, bool]] = {}
+"""hex_step's step by (heading, offset), remembered (a ship steps along a few facings, hundreds a phase)."""
 
 
 def hex_round(q: float, r: float) -> Hex:

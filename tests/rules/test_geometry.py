@@ -331,3 +331,34 @@ def test_positions_of_mixed_kinds_are_refused() -> None:
         position_distance(Hex(q=0, r=0), Point(x=0, y=0))
     with pytest.raises(TypeError):
         position_bearing(Point(x=0, y=0), Hex(q=0, r=0))
+
+
+# --- the remembered results (hex_bearing, hex_step) and norm_deg's shortcut --------------------------
+
+
+@given(st.integers(-40, 40), st.integers(-40, 40), st.integers(-40, 40), st.integers(-40, 40))
+def test_hex_bearing_remembered_is_computed(q: int, r: int, dq: int, dr: int) -> None:
+    a, b = Hex(q=q, r=r), Hex(q=q + dq, r=r + dr)
+    plain = norm_deg(math.degrees(math.atan2(1.5 * dq, -math.sqrt(3.0) * (dr + dq / 2.0))))
+    assert hex_bearing(a, b) == plain and hex_bearing(a, b) == plain  # the second call: remembered
+
+
+def test_hex_step_remembered_is_computed() -> None:
+    h = Hex(q=3, r=-2)
+    for heading, offset in itertools.product([30.0 * k for k in range(-13, 26)], [0, 1]):
+        for _ in range(2):  # the second call: remembered
+            k = round(norm_deg(heading) / 30.0) % 12
+            # a corner: the hex to port (offset 0) or to starboard (offset 1)
+            side = HEX_SIDE_STEPS[k // 2] if k % 2 == 0 else HEX_SIDE_STEPS[((k - 1) // 2 + offset) % 6]
+            want = (Hex(q=h.q + side[0], r=h.r + side[1]), 1 - offset if k % 2 else offset)
+            assert hex_step(h, heading, offset) == want
+    for _ in range(2):
+        with pytest.raises(ValueError, match="is not a hex facing"):
+            hex_step(h, 45.0)
+
+
+def test_norm_deg_keeps_types_and_signs() -> None:
+    assert type(norm_deg(60)) is float and norm_deg(60) == 60.0
+    assert math.copysign(1.0, norm_deg(-0.0)) == -1.0  # fmod keeps the sign of a zero; so does the shortcut
+    assert norm_deg(359.99999) == 359.99999 and norm_deg(360.0) == 0.0 and norm_deg(-60.0) == 300.0
+    assert norm_deg(-1e-300) == 0.0

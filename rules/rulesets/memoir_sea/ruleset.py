@@ -65,7 +65,7 @@ from typing import Literal, cast
 
 from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet, roll_initiative
-from ...dice import Dice, memoir_face
+from ...dice import Dice
 from ...geometry import (
     HEX_SIDE_STEPS,
     bearing,
@@ -219,12 +219,25 @@ def arc_for(pos: Hex, heading: float, target: Hex) -> Arc:
     the line is at least 0.5 hex-sizes clear of it, so a hex is cut by the line exactly when its centre
     is on it; cut hexes are abeam. :func:`arc_by_corners` checks the same thing corner by corner.
     """
-    rel = abs(relative_bearing(heading, hex_bearing(pos, target)))
-    if rel < T.ARCS_DEG["ahead_within"] - 1e-6:
-        return "ahead"
-    if rel > 180.0 - T.ARCS_DEG["astern_within"] + 1e-6:
-        return "astern"
-    return "abeam"
+    key = (target.q - pos.q, target.r - pos.r, heading)
+    arc = _ARCS.get(key)
+    if arc is None:
+        rel = abs(relative_bearing(heading, hex_bearing(pos, target)))
+        if rel < T.ARCS_DEG["ahead_within"] - 1e-6:
+            arc = "ahead"
+        elif rel > 180.0 - T.ARCS_DEG["astern_within"] + 1e-6:
+            arc = "astern"
+        else:
+            arc = "abeam"
+        if len(_ARCS) >= 1 << 14:
+            _ARCS.clear()
+        _ARCS[key] = arc
+    return arc
+
+
+_ARCS: dict[tuple[int, int, float], Arc] = {}
+"""arc_for by (axial difference, heading), remembered: it depends on nothing else, and every ship asks it of
+every enemy in reach, a few times a phase."""
 
 
 def arc_by_corners(pos: Hex, heading: float, target: Hex) -> Arc:
@@ -245,10 +258,10 @@ def arc_by_corners(pos: Hex, heading: float, target: Hex) -> Arc:
 
 def read_dice(values: list[int]) -> tuple[int, int, int, int]:
     """Return (majors, minors, misses, Flotation points) for Memoir dice faces (Firing Dice)."""
-    faces = [memoir_face(v) for v in values]
-    major = faces.count("major")
-    minor = faces.count("minor")
-    miss = faces.count("miss")
+    # memoir_face, counted: 1 is major, 2 and 3 minor, anything else a miss
+    major = values.count(1)
+    minor = values.count(2) + values.count(3)
+    miss = len(values) - major - minor
     return major, minor, miss, major * T.HIT_POINTS["major"] + minor * T.HIT_POINTS["minor"]
 
 
@@ -272,7 +285,9 @@ def torpedo_bears(fit: str, pos: Hex, heading: float, target: Hex) -> bool:
     abeam (M04). ``trainable_bow``: abeam or ahead.
     """
     if fit == "fixed":
-        return _straight_row(pos, target) is not None
+        # _straight_row(pos, target) is not None: a row of hexes runs along q, r or s (= -q - r) constant
+        dq, dr = target.q - pos.q, target.r - pos.r
+        return (dq == 0 or dr == 0 or dq == -dr) and (dq != 0 or dr != 0)
     arc = arc_for(pos, heading, target)
     if fit == "trainable":
         return arc == "abeam"
@@ -325,10 +340,10 @@ class _Blocked:
     def __contains__(self, h: object) -> bool:
         if not isinstance(h, Hex):
             return False
-        if h in self.land:
+        n = self.held.get(h)
+        if n is not None and n > 0 and (n > 1 or h != self.own):
             return True
-        n = self.held.get(h, 0)
-        return n - (1 if h == self.own else 0) > 0
+        return h in self.land
 
 
 def _ship_or_none(state: BattleState, ship_id: str) -> ShipState | None:
@@ -357,6 +372,12 @@ def legal_courses(speed: int) -> tuple[str, ...]:
     return tuple(sorted(out, key=lambda c: (-len(c), c)))
 
 
+@cache
+def _courses_by_length(speed: int) -> tuple[str, ...]:
+    """Return :func:`legal_courses` but the empty one, shortest first (each after its prefixes)."""
+    return tuple(sorted((c for c in legal_courses(speed) if c), key=len))
+
+
 def step(pos: Hex, heading: float) -> Hex:
     """Return the hex ahead along a side facing."""
     dq, dr = HEX_SIDE_STEPS[round(norm_deg(heading) / 60.0) % 6]
@@ -364,11 +385,21 @@ def step(pos: Hex, heading: float) -> Hex:
 
 
 def _num(v: JSON, default: float = 0.0) -> float:
+    if type(v) is float:
+        return v  # float(v) is v
+    if type(v) is int:
+        return float(v)
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
 def _int(v: JSON, default: int = 0) -> int:
+    if type(v) is int and -_EXACT <= v <= _EXACT:
+        return v  # int(float(v)) is v itself: sheets and stats hold small whole numbers
     return int(_num(v, default))
+
+
+_EXACT = 2**53
+"""Every int up to this size is exactly a float."""
 
 
 class MemoirSea(RuleSet):
@@ -499,7 +530,7 @@ class MemoirSea(RuleSet):
             sheet.setdefault("torpedoes_left", _int(s.stats.get("torpedoes")))
             sheet.setdefault("breaking_off", False)
             speed = max(0, min(int(s.speed), _int(s.stats.get("speed"), 1)))
-            ships.append(replace(s, sheet=sheet, heading=norm_deg(s.heading), speed=float(speed)))
+            ships.append(s.replace(sheet=sheet, heading=norm_deg(s.heading), speed=float(speed)))
         return replace(state, ships=tuple(ships)), ()
 
     # --- helpers ------------------------------------------------------------------------------
@@ -518,24 +549,35 @@ class MemoirSea(RuleSet):
         self, state: BattleState, ship: ShipState, target: ShipState | None, target_id: str
     ) -> str | None:
         """Return why the guns cannot fire at the target from the ship's present hex, or None."""
+        return self._gun_shot(ship, target, target_id)[0]
+
+    def _gun_shot(
+        self, ship: ShipState, target: ShipState | None, target_id: str
+    ) -> tuple[str | None, int, Arc, int, int]:
+        """Return :meth:`gun_target_error`'s answer, and the range, arc, beam dice and dice thrown (M05)."""
         if target is None:
-            return f"No ship {target_id!r} in this battle."
+            return f"No ship {target_id!r} in this battle.", 0, "abeam", 0, 0
         if target.side == ship.side:
-            return f"{target.name} is on your side."
-        if not target.active:
-            return f"{target.name} is {target.status}."
+            return f"{target.name} is on your side.", 0, "abeam", 0, 0
+        if target.status != "active":
+            return f"{target.name} is {target.status}.", 0, "abeam", 0, 0
         assert isinstance(ship.position, Hex) and isinstance(target.position, Hex)
         rng = hex_distance(ship.position, target.position)
         arc = arc_for(ship.position, ship.heading, target.position)
         b = _int(ship.stats.get("gun_dice"))
-        if gun_dice(b, rng, arc) <= 0:
+        n = gun_dice(b, rng, arc)
+        if n <= 0:
             row = T.GUN_DICE_COUNTDOWN.get(b, {}).get("abeam" if arc == "abeam" else "ahead_astern", ())
             countdown = "-".join(map(str, row))
             return (
                 f"{target.name} is {rng} hexes away {arc}: no die left at that range "
-                f"(countdown {countdown}, M05)."
+                f"(countdown {countdown}, M05).",
+                rng,
+                arc,
+                b,
+                n,
             )
-        return None
+        return None, rng, arc, b, n
 
     def torpedo_target_error(
         self, state: BattleState, ship: ShipState, target: ShipState | None, target_id: str
@@ -605,21 +647,21 @@ class MemoirSea(RuleSet):
             else:
                 for msg in course_errors(course, _int(ship.stats.get("speed"), 1)):
                     errors.setdefault("course", []).append(msg)
-        ships = state.ship_map()
         target_id = data.get("target")
         if target_id:
-            gun_msg = self.gun_target_error(state, ship, ships.get(str(target_id)), str(target_id))
+            gun_msg = self.gun_target_error(state, ship, _ship_or_none(state, str(target_id)), str(target_id))
             if gun_msg:
                 errors.setdefault("target", []).append(gun_msg)
         torp = data.get("torpedo")
         if torp:
-            torp_msg = self.torpedo_target_error(state, ship, ships.get(str(torp)), str(torp))
+            torp_msg = self.torpedo_target_error(state, ship, _ship_or_none(state, str(torp)), str(torp))
             if torp_msg:
                 errors.setdefault("torpedo", []).append(torp_msg)
         return errors
 
     def _enemies(self, state: BattleState, ship: ShipState) -> list[ShipState]:
-        return [t for t in state.ships if t.side != ship.side and t.active]
+        side = ship.side
+        return [t for t in state.ships if t.side != side and t.status == "active"]
 
     def best_gun_target(self, state: BattleState, ship: ShipState) -> ShipState | None:
         """Return the enemy the guns would throw most dice at now (nearest on ties), or None."""
@@ -752,31 +794,74 @@ class MemoirSea(RuleSet):
         map beats everything (she has reached safety); ties go to the course nearer a map edge, then to the
         alphabetically first course.
         """
-        enemies = [(h.q, h.r) for h in (cast(Hex, t.position) for t in self._enemies(state, ship))]
+        enemies = [cast(Hex, t.position) for t in self._enemies(state, ship)]
+        return self._break_off_course(state, ship, blocked, enemies)
+
+    def _break_off_course(
+        self, state: BattleState, ship: ShipState, blocked: Container[Hex], enemies: list[Hex]
+    ) -> str:
+        """:meth:`break_off_course` against the enemies afloat at ``enemies`` (their hexes, in any order)."""
+        assert isinstance(ship.position, Hex)
         speed = _int(ship.stats.get("speed"), 1)
+        # Every course ends within ``speed`` hexes of the ship, so an enemy more than 2 * speed hexes farther
+        # than the nearest one is never the nearest to the end of a course: leave it out of the minimum.
+        sq, sr = ship.position.q, ship.position.r
+        near = [((abs(sq - e.q) + abs(sr - e.r) + abs(sq - e.q + sr - e.r)) // 2, e.q, e.r) for e in enemies]
+        cut = min(near)[0] + 2 * speed if near else 0
+        foes = [(eq, er) for d, eq, er in near if d <= cut]
+        ends = self._course_ends(state, ship, speed, blocked)
+        width, height = state.map.width, state.map.height
         best: tuple[tuple[float, float, int, str], str] | None = None
-        nearest: dict[tuple[int, int], int] = {}  # courses often end in the same hex
+        nearest: dict[tuple[int, int], tuple[float, float]] = {}  # courses often end in the same hex
         for course in legal_courses(speed):
-            pos, _, _, why = self.run_course(state, ship, course, blocked)
+            pos, why = ends[course]
             if why == "off_map":
                 key: tuple[float, float, int, str] = (-1e9, 0.0, len(course), course)
             else:
-                at = (pos.q, pos.r)
-                far = nearest.get(at, -1)
-                if far < 0:
-                    # hex_distance to every enemy, inlined: this runs for every course of every ship
-                    q, r = at
+                q, r = pos.q, pos.r
+                at = nearest.get((q, r))
+                if at is None:
+                    # hex_distance to every enemy near enough, inlined: this runs for every course end
                     far = min(
-                        ((abs(q - eq) + abs(r - er) + abs(q - eq + r - er)) // 2 for eq, er in enemies),
+                        ((abs(q - eq) + abs(r - er) + abs(q - eq + r - er)) // 2 for eq, er in foes),
                         default=0,
                     )
-                    nearest[at] = far
-                col, row = hex_to_offset(pos)
-                edge = min(col, row, state.map.width - 1 - col, state.map.height - 1 - row)
-                key = (-float(far), float(edge), -len(course), course)
+                    col, row = hex_to_offset(pos)
+                    edge = min(col, row, width - 1 - col, height - 1 - row)
+                    at = nearest[q, r] = (-float(far), float(edge))
+                key = (at[0], at[1], -len(course), course)
             if best is None or key < best[0]:
                 best = (key, course)
         return best[1] if best else ""
+
+    def _course_ends(
+        self, state: BattleState, ship: ShipState, speed: int, blocked: Container[Hex]
+    ) -> dict[str, tuple[Hex, str]]:
+        """Return the end hex and :meth:`run_course`'s reason of every legal course (M10) of the ship.
+
+        Each course is followed on from its one-letter-shorter prefix (a legal course's prefixes are legal
+        courses): a course whose prefix has already stopped stops there too, as :meth:`run_course` does.
+        """
+        assert isinstance(ship.position, Hex)
+        runs: dict[str, tuple[Hex, float, str]] = {"": (ship.position, ship.heading, "")}
+        for course in _courses_by_length(speed):
+            pos, heading, why = runs[course[:-1]]
+            if not why:
+                c = course[-1]
+                if c == "L":
+                    heading = norm_deg(heading - 60)
+                elif c == "R":
+                    heading = norm_deg(heading + 60)
+                else:
+                    nxt = step(pos, heading)
+                    if not self._on_map(state, nxt):
+                        why = "off_map"
+                    elif nxt in blocked:
+                        why = "blocked"
+                    else:
+                        pos = nxt
+            runs[course] = (pos, heading, why)
+        return {c: (pos, why) for c, (pos, _, why) in runs.items()}
 
     # --- resolution --------------------------------------------------------------------------------
 
@@ -795,13 +880,14 @@ class MemoirSea(RuleSet):
         damage: dict[str, int] = {}
         # Guns first, then torpedoes, all at once on the positions at the start of the turn: damage is
         # applied only after every ship has fired, so a ship sunk this turn still fires (Turn Sequence).
-        for s in state.ships:
-            if s.active and s.id in orders and orders[s.id].data.get("target"):
-                self._fire_guns(state, s, str(orders[s.id].data["target"]), dice, events, damage)
-        for s in state.ships:
-            if s.active and s.id in orders and orders[s.id].data.get("torpedo"):
+        firing = [(s, o.data) for s in state.ships if s.status == "active" and (o := orders.get(s.id))]
+        for s, data in firing:
+            if data.get("target"):
+                self._fire_guns(state, s, str(data["target"]), dice, events, damage)
+        for s, data in firing:
+            if data.get("torpedo"):
                 ships[s.id] = self._fire_torpedo(
-                    state, ships[s.id], str(orders[s.id].data["torpedo"]), dice, events, damage
+                    state, ships[s.id], str(data["torpedo"]), dice, events, damage
                 )
 
         # Damage and Sinking (M07, M08).
@@ -814,12 +900,14 @@ class MemoirSea(RuleSet):
         land = self._land(state)
         held: dict[Hex, int] = {}
         for cur in ships.values():
-            if cur.active and isinstance(cur.position, Hex):
+            if cur.status == "active" and isinstance(cur.position, Hex):
                 held[cur.position] = held.get(cur.position, 0) + 1
         for side in order_of_sides:
             for s in state.ships:
+                if s.side != side:  # a ship's side never changes
+                    continue
                 cur = ships[s.id]
-                if cur.side != side or not cur.active:
+                if cur.status != "active":
                     continue
                 order = orders.get(s.id)
                 if order is None and not cur.sheet.get("breaking_off"):
@@ -828,7 +916,7 @@ class MemoirSea(RuleSet):
                 ships[s.id] = moved
                 assert isinstance(cur.position, Hex)
                 held[cur.position] -= 1
-                if moved.active and isinstance(moved.position, Hex):
+                if moved.status == "active" and isinstance(moved.position, Hex):
                     held[moved.position] = held.get(moved.position, 0) + 1
 
         new = replace(state.with_ships(ships), initiative=tuple(order_of_sides))
@@ -844,7 +932,7 @@ class MemoirSea(RuleSet):
         damage: dict[str, int],
     ) -> None:
         target = _ship_or_none(state, target_id)
-        msg = self.gun_target_error(state, ship, target, target_id)
+        msg, rng, arc, b, n = self._gun_shot(ship, target, target_id)
         if msg or target is None:
             events.append(
                 Event(
@@ -857,13 +945,9 @@ class MemoirSea(RuleSet):
                 )
             )
             return
-        assert isinstance(ship.position, Hex) and isinstance(target.position, Hex)
-        rng = hex_distance(ship.position, target.position)
-        arc = arc_for(ship.position, ship.heading, target.position)
-        b = _int(ship.stats.get("gun_dice"))
-        n = gun_dice(b, rng, arc)
         first = len(dice.rolls)
-        values = [dice.roll("MEMOIR", f"{ship.name} guns at {target.name}") for _ in range(n)]
+        purpose = f"{ship.name} guns at {target.name}"
+        values = [dice.roll("MEMOIR", purpose) for _ in range(n)]
         major, minor, miss, points = read_dice(values)
         noun = "die" if n == 1 else "dice"
         mods: tuple[Modifier, ...]
@@ -931,10 +1015,8 @@ class MemoirSea(RuleSet):
         assert isinstance(ship.position, Hex) and isinstance(target.position, Hex)
         rng = hex_distance(ship.position, target.position)
         first = len(dice.rolls)
-        values = [
-            dice.roll("MEMOIR", f"{ship.name} torpedo at {target.name}")
-            for _ in range(T.TORPEDO_RULES["dice"])
-        ]
+        purpose = f"{ship.name} torpedo at {target.name}"
+        values = [dice.roll("MEMOIR", purpose) for _ in range(T.TORPEDO_RULES["dice"])]
         major, minor, miss, points = read_dice(values)
         left = _int(ship.sheet.get("torpedoes_left")) - 1
         events.append(
@@ -963,7 +1045,7 @@ class MemoirSea(RuleSet):
         )
         if points:
             damage[target.id] = damage.get(target.id, 0) + points
-        return replace(ship, sheet={**ship.sheet, "torpedoes_left": left})
+        return ship.replace(sheet={**ship.sheet, "torpedoes_left": left})
 
     def _apply_damage(self, ship: ShipState, points: int, turn: int, events: list[Event]) -> ShipState:
         total = _int(ship.sheet.get("damage")) + points
@@ -997,7 +1079,7 @@ class MemoirSea(RuleSet):
                     text=f"{ship.name} sinks: her Flotation Value is gone (M07).",
                 )
             )
-            return replace(ship, sheet=sheet, status="sunk", flags=("sinking",))
+            return ship.replace(sheet=sheet, status="sunk", flags=("sinking",))
         if left <= cp and not ship.sheet.get("breaking_off"):
             sheet["breaking_off"] = True
             events.append(
@@ -1010,8 +1092,8 @@ class MemoirSea(RuleSet):
                     f"from the next move (M08).",
                 )
             )
-            return replace(ship, sheet=sheet, flags=tuple(sorted(set(ship.flags) | {"breaking_off"})))
-        return replace(ship, sheet=sheet)
+            return ship.replace(sheet=sheet, flags=tuple(sorted(set(ship.flags) | {"breaking_off"})))
+        return ship.replace(sheet=sheet)
 
     def _move(
         self,
@@ -1024,8 +1106,12 @@ class MemoirSea(RuleSet):
     ) -> ShipState:
         breaking = bool(ship.sheet.get("breaking_off"))
         if breaking:
-            current = state.with_ships(ships)
-            course = self.break_off_course(current, ship, blocked)
+            # break_off_course on the ships as they are now (those that moved before her, where they are)
+            side = ship.side
+            enemies = [
+                cast(Hex, t.position) for t in ships.values() if t.side != side and t.status == "active"
+            ]
+            course = self._break_off_course(state, ship, blocked, enemies)
             note = " (breaking off, M08: course set by the rules, NW-MEM-03)"
         else:
             course = str((order.data.get("course") if order else "") or "")
@@ -1054,7 +1140,7 @@ class MemoirSea(RuleSet):
                 },
             )
         )
-        return replace(ship, position=pos, heading=heading, speed=float(course_cost(course)), status=status)
+        return ship.replace(position=pos, heading=heading, speed=float(course_cost(course)), status=status)
 
     # --- views ------------------------------------------------------------------------------------
 

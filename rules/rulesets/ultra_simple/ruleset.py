@@ -212,6 +212,10 @@ def _guns(ship: ShipState) -> list[dict[str, JSON]]:
 
 
 def _num(v: JSON, default: float = 0.0) -> float:
+    if type(v) is float:
+        return v  # float(v) is v
+    if type(v) is int:
+        return float(v)
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
 
 
@@ -290,7 +294,7 @@ class UltraSimple(RuleSet):
                 ),
             )
             sheet.setdefault("damage", 0)
-            ships.append(replace(s, sheet=sheet, heading=norm_deg(s.heading)))
+            ships.append(s.replace(sheet=sheet, heading=norm_deg(s.heading)))
         return replace(state, ships=tuple(ships)), ()
 
     # --- orders ------------------------------------------------------------------------------
@@ -467,8 +471,7 @@ class UltraSimple(RuleSet):
             total = int(_num(t.sheet.get("damage"))) + hits
             prot = int(_num(t.sheet.get("protection"), 1))
             sunk = total > prot if sink_exceeds else total >= prot
-            ships[sid] = replace(
-                t,
+            ships[sid] = t.replace(
                 sheet={**t.sheet, "damage": total},
                 status="sunk" if sunk else t.status,
                 flags=("sinking",) if sunk else t.flags,
@@ -544,7 +547,7 @@ class UltraSimple(RuleSet):
             )
         )
         # speed: the hexes ordered, which "keep course and speed" repeats (A7)
-        return replace(ship, position=pos, heading=heading, offset=offset, status=status, speed=float(hexes))
+        return ship.replace(position=pos, heading=heading, offset=offset, status=status, speed=float(hexes))
 
     def _fire(
         self,
