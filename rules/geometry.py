@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
+from . import memo
 from .model import Hex, Point, Position
 
 SQRT3 = math.sqrt(3.0)
@@ -177,7 +178,7 @@ def hex_bearing(a: Hex, b: Hex) -> float:
 
 
 _CACHE_SIZE = 1 << 14
-_BEARINGS: dict[tuple[int, int], float] = {}
+_BEARINGS: dict[tuple[int, int], float] = memo.table({})
 """hex_bearing by axial difference (it depends on nothing else), remembered: every rule set on hexes asks for
 the same few bearings thousands of times a phase."""
 
@@ -226,7 +227,7 @@ def _hex_step(heading: float, offset: int) -> tuple[int, int, bool]:
     return dq, dr, True
 
 
-_STEPS: dict[tuple[float, int], tuple[int, int, bool]] = {}
+_STEPS: dict[tuple[float, int], tuple[int, int, bool]] = memo.table({})
 """hex_step's step by (heading, offset), remembered (a ship steps along a few facings, hundreds a phase)."""
 
 

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any, Literal, Union
 
+from . import memo
+
 # Union kept for this recursive alias: its forward references are strings ("JSON")
 JSON = Union[None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]  # noqa: UP007
 """Any JSON value. Rule sets keep their own sheet state and order payloads as JSON objects."""
@@ -231,7 +233,7 @@ class BattleState:
         return tuple(s.key for s in self.sides)
 
 
-_INDEX_CACHE: dict[int, tuple[tuple[ShipState, ...], dict[str, ShipState]]] = {}
+_INDEX_CACHE: dict[int, tuple[tuple[ShipState, ...], dict[str, ShipState]]] = memo.table({})
 _INDEX_CACHE_SIZE = 8
 
 

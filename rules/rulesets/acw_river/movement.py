@@ -11,6 +11,7 @@ import heapq
 import math
 from collections.abc import Callable, Iterable
 
+from ... import memo
 from ...geometry import hex_bearing, hex_distance, hex_step, norm_deg, relative_bearing
 from ...model import Hex
 from . import tables as T
@@ -49,7 +50,7 @@ def course_cost(course: str) -> int:
     return cost
 
 
-_COURSE_COSTS: dict[str, int] = {}
+_COURSE_COSTS: dict[str, int] = memo.table({})
 """Costs of the courses seen (a phase's orders repeat a few short courses)."""
 
 
@@ -81,7 +82,7 @@ def _step(heading: float, offset: int) -> tuple[int, int, int]:
 
 
 _ORIGIN = Hex(q=0, r=0)
-_STEP_MEMO: dict[tuple[float, int], tuple[int, int, int]] = {}
+_STEP_MEMO: dict[tuple[float, int], tuple[int, int, int]] = memo.table({})
 
 
 def step_ahead(pose: Pose) -> Pose:
@@ -146,7 +147,7 @@ def arc_of_target(pose: Pose, target: Hex) -> str:
     return arc
 
 
-_ARC_MEMO: dict[tuple[int, int, float], str] = {}
+_ARC_MEMO: dict[tuple[int, int, float], str] = memo.table({})
 """Arcs of :func:`arc_of_target` by (q, r offset of the target from the bow, heading)."""
 
 

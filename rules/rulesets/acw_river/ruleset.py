@@ -82,6 +82,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import cast
 
+from ... import memo
 from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet, roll_initiative
 from ...dice import Dice
@@ -387,7 +388,7 @@ def class_facts(stats: Mapping[str, JSON]) -> ClassFacts:
     return facts
 
 
-_FACTS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassFacts]] = {}
+_FACTS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassFacts]] = memo.table({})
 
 
 def pose_of(ship: ShipState) -> Pose:
@@ -416,7 +417,7 @@ def ship_hexes(ship: ShipState) -> tuple[Hex, ...]:
     return out
 
 
-_HEXES_CACHE: dict[int, tuple[ShipState, tuple[Hex, ...]]] = {}
+_HEXES_CACHE: dict[int, tuple[ShipState, tuple[Hex, ...]]] = memo.table({})
 """Footprints by ShipState (immutable) of vessels longer than a hex: fire, arcs and order checks ask for each
 ship's many times a phase. An entry holds the ship itself, so its id() cannot be reused while the entry
 lives."""
@@ -620,7 +621,9 @@ class AcwRiver(RuleSet):
     default_map = (24, 18)
 
     def __init__(self) -> None:
-        self._terrain_cache: dict[int, tuple[tuple[TerrainFeature, ...], frozenset[Hex], frozenset[Hex]]] = {}
+        self._terrain_cache: dict[int, tuple[tuple[TerrainFeature, ...], frozenset[Hex], frozenset[Hex]]] = (
+            memo.table({})
+        )
         self._occ_cache: tuple[tuple[ShipState, ...], dict[Hex, str]] | None = None
         self._index_cache: (
             tuple[tuple[ShipState, ...], dict[str, tuple[ShipState, tuple[Hex, ...]]]] | None

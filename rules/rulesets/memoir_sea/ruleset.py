@@ -63,6 +63,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Literal, cast
 
+from ... import memo
 from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet, roll_initiative
 from ...dice import Dice
@@ -235,7 +236,7 @@ def arc_for(pos: Hex, heading: float, target: Hex) -> Arc:
     return arc
 
 
-_ARCS: dict[tuple[int, int, float], Arc] = {}
+_ARCS: dict[tuple[int, int, float], Arc] = memo.table({})
 """arc_for by (axial difference, heading), remembered: it depends on nothing else, and every ship asks it of
 every enemy in reach, a few times a phase."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import fields, replace
 
+from ... import memo
 from ...dice import Dice, DieKind, decimal_as_1_100
 from ...geometry import advance, bearing, distance, norm_deg, on_table, relative_bearing, side_of
 from ...model import (
@@ -86,7 +87,7 @@ def ship_after(
     return new
 
 
-_MODIFIERS: dict[tuple[tuple[str, int, type], ...], tuple[Modifier, ...]] = {}
+_MODIFIERS: dict[tuple[tuple[str, int, type], ...], tuple[Modifier, ...]] = memo.table({})
 
 
 def modifiers_of(mods: list[tuple[str, int]]) -> tuple[Modifier, ...]:

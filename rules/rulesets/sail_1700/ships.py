@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from ... import memo
 from ...geometry import advance, bearing, distance, norm_deg, signed_deg, turn_and_advance
 from ...model import JSON, BattleState, Point, ShipState, TerrainFeature
 from . import core as C
@@ -557,7 +558,7 @@ class StateMemo:
     shots: dict[tuple[str, str], tuple[ShotKey, Shot | None]] = field(default_factory=dict)
 
 
-_MEMO: dict[str, StateMemo] = {}
+_MEMO: dict[str, StateMemo] = memo.table({})
 """The memo of the state being checked and resolved, under ``"last"``. Read once per call (one atomic
 ``dict.get``) and kept only for the very state object it was made from, so two threads of a web process
 checking two battles at once each get their own state's memo (at worst worked out again)."""
@@ -718,7 +719,7 @@ def shot_at(
     return shot
 
 
-_RANGE_LIMITS: dict[str, dict[bool, tuple[tuple[float, str], ...]]] = {}
+_RANGE_LIMITS: dict[str, dict[bool, tuple[tuple[float, str], ...]]] = memo.table({})
 
 
 def _range_limits(rate: str) -> dict[bool, tuple[tuple[float, str], ...]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ... import memo
 from ...geometry import norm_deg, turn_and_advance, turn_between
 from ...model import Point
 from . import tables as T
@@ -88,7 +89,7 @@ def move(
 
 _MOVES: dict[
     tuple[float, float, float, float, float, float, str], tuple[Point, float, float, tuple[Point, ...]]
-] = {}
+] = memo.table({})
 
 
 def planned_move(

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 
+from ... import memo
 from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet
 from ...dice import Dice
@@ -55,8 +56,9 @@ from .record import (
 from .schema import CLASS_SCHEMA, OPTIONS, ORDER_TYPES, check_class
 
 BATTERIES: tuple[str, ...] = ("main", "secondary")
-_CLASS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassData]] = {}
-_LIVE_CACHE: dict[int, tuple[ShipState, Live]] = {}
+_CLASS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassData]] = memo.table({})
+_LIVE_CACHE: dict[int, tuple[ShipState, Live]] = memo.table({})
+_CLASS_BY_VALUE: dict[str, list[tuple[Mapping[str, JSON], ClassData]]] = memo.table({})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -231,13 +233,22 @@ class WW2Jackson(RuleSet):
 
     def _class(self, stats: Mapping[str, JSON]) -> ClassData:
         """Return the parsed class data of stats, cached by the stats object (states share it between
-        phases)."""
+        phases) and, failing that, by value: a state read from JSON (a worker's, every phase) gives every
+        ship her own stats dict, and the ships of one class share one parse (``parse_class`` is a pure
+        function of the stats; comparing two stats dicts costs a few per cent of parsing one)."""
         hit = _CLASS_CACHE.get(id(stats))
         if hit is not None and hit[0] is stats:
             return hit[1]
-        cd = parse_class(stats)
+        family = _CLASS_BY_VALUE.setdefault(f"{stats.get('type')}|{stats.get('tonnage')}|{len(stats)}", [])
+        cd = next((known for seen, known in family if seen == stats), None)
+        if cd is None:
+            cd = parse_class(stats)
+            if len(family) >= 16:
+                family.clear()
+            family.append((stats, cd))
         if len(_CLASS_CACHE) > 4096:
             _CLASS_CACHE.clear()
+            _CLASS_BY_VALUE.clear()
         _CLASS_CACHE[id(stats)] = (stats, cd)
         return cd
 
@@ -1301,7 +1312,7 @@ class WW2Jackson(RuleSet):
         }
 
 
-_MODIFIERS: dict[tuple[int, str], Modifier] = {}
+_MODIFIERS: dict[tuple[int, str], Modifier] = memo.table({})
 
 
 def _adder(mods: list[Modifier], table: Mapping[str, tuple[int, str]]) -> Callable[[str], None]:
@@ -1329,7 +1340,7 @@ _GUN_MOD: dict[str, Modifier] = {k: _shared_modifier(v, label) for k, (v, label)
 """The gun modifiers of lines 45-73 by key, one shared instance each (as :func:`_adder` appends them)."""
 
 
-_SIGHTS: dict[tuple[float, float, float, float, float], tuple[float, str, str]] = {}
+_SIGHTS: dict[tuple[float, float, float, float, float], tuple[float, str, str]] = memo.table({})
 
 
 def _sight(pos: Point, heading: float, tpos: Point) -> tuple[float, str, str]:
