@@ -361,17 +361,40 @@ class ClassFacts:
 
 
 def class_facts(stats: Mapping[str, JSON]) -> ClassFacts:
-    """Return the :class:`ClassFacts` of a class's stats, remembered by the stats object (by identity).
+    """Return the :class:`ClassFacts` of a class's stats, remembered by the stats object (by identity), and
+    shared by value between stats objects alike.
 
     A ship's stats are not changed during a battle (a transport that unloads gets a new sheet, not new
-    stats), and the ships of one class in a scenario share one dict. An entry holds the stats object
-    itself, so its id() cannot be reused while the entry lives.
+    stats). An entry by identity holds the stats object itself, so its id() cannot be reused while the
+    entry lives. A state read from JSON gives every ship her own stats dict: the facts are then found by
+    the stats they are read from (:data:`_FACT_STATS`), each value with its type, so that a hit is what
+    reading the facts again gives (``1``, ``1.0`` and ``True`` are equal in Python but read differently).
     """
     hit = _FACTS_CACHE.get(id(stats))
     if hit is not None and hit[0] is stats:
         return hit[1]
+    values = tuple(map(stats.get, _FACT_STATS))
+    key = (values, tuple(map(type, values)))
+    try:
+        facts = _FACTS_BY_VALUE.get(key)
+    except TypeError:  # a value that does not hash (a list, a dict): read the facts, do not share them
+        facts = _read_facts(stats)
+    else:
+        if facts is None:
+            facts = _read_facts(stats)
+            if len(_FACTS_BY_VALUE) > 256:
+                _FACTS_BY_VALUE.clear()
+            _FACTS_BY_VALUE[key] = facts
+    if len(_FACTS_CACHE) > 2048:
+        _FACTS_CACHE.clear()
+    _FACTS_CACHE[id(stats)] = (stats, facts)
+    return facts
+
+
+def _read_facts(stats: Mapping[str, JSON]) -> ClassFacts:
+    """Return the :class:`ClassFacts` read from a class's stats (only the stats in :data:`_FACT_STATS`)."""
     side = _int(stats.get("fire_side"))
-    facts = ClassFacts(
+    return ClassFacts(
         length=_int(stats.get("hexes"), 1),
         fire={
             "front": _int(stats.get("fire_front")),
@@ -382,13 +405,14 @@ def class_facts(stats: Mapping[str, JSON]) -> ClassFacts:
         ram=is_ram(stats),
         protection=protection_of(stats),
     )
-    if len(_FACTS_CACHE) > 2048:
-        _FACTS_CACHE.clear()
-    _FACTS_CACHE[id(stats)] = (stats, facts)
-    return facts
 
+
+_FACT_STATS = ("hexes", "fire_front", "fire_side", "fire_rear", "ram", "protection", "type")
+"""The stats :func:`_read_facts` reads (``ram`` and ``protection`` fall back on ``type``'s row)."""
 
 _FACTS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassFacts]] = memo.table({})
+_FACTS_BY_VALUE: dict[tuple[tuple[JSON, ...], tuple[type, ...]], ClassFacts] = memo.table({})
+"""Facts by the values (and their types) of :data:`_FACT_STATS` read from the stats."""
 
 
 def pose_of(ship: ShipState) -> Pose:
