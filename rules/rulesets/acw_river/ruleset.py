@@ -537,6 +537,62 @@ _SHIP_SET: tuple[Callable[[object, object], None], ...] = tuple(
 )
 """The slot setters of ShipState's fields, in field order (a frozen dataclass: ``__setattr__`` refuses)."""
 
+_EVENT_FIELDS = (
+    "kind",
+    "text",
+    "turn",
+    "phase",
+    "ship_id",
+    "target_id",
+    "rolls",
+    "modifiers",
+    "needed",
+    "outcome",
+    "data",
+    "visible_to",
+)
+if (
+    tuple(f.name for f in fields(Event)) != _EVENT_FIELDS
+    or hasattr(Event, "__post_init__")
+    or "__slots__" not in vars(Event)
+):  # pragma: no cover - guards _event
+    raise RuntimeError("Event's fields, slots or __post_init__ changed: update acw_river's _event")
+_EVENT_SET: tuple[Callable[[object, object], None], ...] = tuple(
+    getattr(Event, name).__set__ for name in _EVENT_FIELDS
+)
+
+
+def _event(
+    kind: str,
+    text: str,
+    turn: int,
+    ship_id: str | None,
+    target_id: str | None,
+    rolls: tuple[Roll, ...],
+    modifiers: tuple[Modifier, ...],
+    needed: int | None,
+    outcome: str,
+    data: dict[str, JSON],
+    visible_to: tuple[str, ...] | None,
+) -> Event:
+    """Return ``Event(kind=kind, text=text, ...)`` of phase 0, its slots filled directly (a phase logs
+    hundreds of moves and shots; the keywords of ``Event(...)`` cost more than the event)."""
+    new: Event = _new(Event)
+    put = _EVENT_SET  # in _EVENT_FIELDS order
+    put[0](new, kind)
+    put[1](new, text)
+    put[2](new, turn)
+    put[3](new, 0)
+    put[4](new, ship_id)
+    put[5](new, target_id)
+    put[6](new, rolls)
+    put[7](new, modifiers)
+    put[8](new, needed)
+    put[9](new, outcome)
+    put[10](new, data)
+    put[11](new, visible_to)
+    return new
+
 
 def _beyond_reach(gap: int, slack: int) -> str | None:
     """Return why a target ``gap`` hexes away cannot be fired at even after ``slack`` hexes of movement of
@@ -1243,13 +1299,18 @@ class AcwRiver(RuleSet):
         left = _int(ship.sheet.get("resistance"), 1) - lost
         if pts:
             ctx.events.append(
-                Event(
-                    kind="damage",
-                    turn=ctx.turn,
-                    ship_id=ship.id,
-                    text=f"{ship.name} loses {pts} resistance point(s) ({why}): {max(left, 0)} left.",
-                    data={"points": pts, "lost": lost, "remaining": max(left, 0)},
-                    visible_to=(ship.side,),
+                _event(
+                    "damage",
+                    f"{ship.name} loses {pts} resistance point(s) ({why}): {max(left, 0)} left.",
+                    ctx.turn,
+                    ship.id,
+                    None,
+                    (),
+                    (),
+                    None,
+                    "",
+                    {"points": pts, "lost": lost, "remaining": max(left, 0)},
+                    (ship.side,),
                 )
             )
         if lost_outright or left <= 0:
@@ -1455,19 +1516,25 @@ class AcwRiver(RuleSet):
             ship = cur  # the same ship in every field: storing her again would change nothing
         rev = " (engines reversed: -1 hex, A09)" if switched else ""
         ctx.events.append(
-            Event(
-                kind="move",
-                turn=ctx.turn,
-                ship_id=sid,
-                text=f"{ship.name} {'backs' if astern else 'moves'} {course or '(stays)'}{rev} to "
+            _event(
+                "move",
+                f"{ship.name} {'backs' if astern else 'moves'} {course or '(stays)'}{rev} to "
                 f"({pose[0].q},{pose[0].r}) heading {pose[1]:g}{note}{ended}.",
-                data={
+                ctx.turn,
+                sid,
+                None,
+                (),
+                (),
+                None,
+                "",
+                {
                     "path": path,
                     "course": course,
                     "heading": pose[1],
                     "astern": astern,
                     "default": order.default,
                 },
+                None,
             )
         )
         if ram_target is not None and not ended and ram_target.active and ctx.ships[ram_target.id].active:
@@ -1721,13 +1788,18 @@ class AcwRiver(RuleSet):
     def _no_shot(ctx: _Ctx, ship: ShipState, arc: str, tid: str, name: str, why: str) -> None:
         """Log that ``ship``'s ``arc`` guns hold their fire at ``tid`` (called ``name``), and why."""
         ctx.events.append(
-            Event(
-                kind="no_shot",
-                turn=ctx.turn,
-                ship_id=ship.id,
-                target_id=tid,
-                text=f"{ship.name} holds her {arc} fire at {name}: {why}.",
-                visible_to=(ship.side,),
+            _event(
+                "no_shot",
+                f"{ship.name} holds her {arc} fire at {name}: {why}.",
+                ctx.turn,
+                ship.id,
+                tid,
+                (),
+                (),
+                None,
+                "",
+                {},
+                (ship.side,),
             )
         )
 
@@ -1842,17 +1914,18 @@ class AcwRiver(RuleSet):
             )
             data = {"arc": arc, "range": rng, "dice": n, "hits": hits, "points": pts}
         ctx.events.append(
-            Event(
-                kind="fire",
-                turn=ctx.turn,
-                ship_id=ship.id,
-                target_id=tid,
-                rolls=tuple(ctx.dice.rolls[first:]),
-                modifiers=tuple(mods),
-                needed=needed,
-                outcome=outcome,
-                text=text,
-                data=data,
+            _event(
+                "fire",
+                text,
+                ctx.turn,
+                ship.id,
+                tid,
+                tuple(ctx.dice.rolls[first:]),
+                tuple(mods),
+                needed,
+                outcome,
+                data,
+                None,
             )
         )
 
