@@ -616,6 +616,10 @@ def remaining(ship: ShipState) -> int:
 # --- per-phase context -----------------------------------------------------------------------------
 
 
+_Indexed = tuple[ShipState, tuple[Hex, ...], int]
+"""A ship of :meth:`AcwRiver._ship_index`: the ship, her hexes (:func:`ship_hexes`), her Speed Forward."""
+
+
 @dataclass(slots=True)
 class _Ctx:
     """Mutable working copy of one phase's resolution (never escapes resolve_phase)."""
@@ -638,7 +642,7 @@ class _Ctx:
     """Hexes with a mine at the start of the phase (mines go, none comes, during a phase)."""
     turn: int = 0
     """The turn resolved (``state.turn``)."""
-    known: Mapping[str, tuple[ShipState, tuple[Hex, ...]]] = field(default_factory=dict)
+    known: Mapping[str, _Indexed] = field(default_factory=dict)
     """Footprints already worked out (:meth:`AcwRiver._ship_index`), used for the ships they belong to."""
 
     def __post_init__(self) -> None:
@@ -718,9 +722,7 @@ class AcwRiver(RuleSet):
             memo.table({})
         )
         self._occ_cache: tuple[tuple[ShipState, ...], dict[Hex, str]] | None = None
-        self._index_cache: (
-            tuple[tuple[ShipState, ...], dict[str, tuple[ShipState, tuple[Hex, ...]]]] | None
-        ) = None
+        self._index_cache: tuple[tuple[ShipState, ...], dict[str, _Indexed]] | None = None
 
     # --- ship classes ----------------------------------------------------------------------------
 
@@ -851,16 +853,25 @@ class AcwRiver(RuleSet):
 
         return free
 
-    def _ship_index(self, ships: tuple[ShipState, ...]) -> dict[str, tuple[ShipState, tuple[Hex, ...]]]:
-        """Return ship id -> (the first ship with that id, her hexes), remembered for the last ships tuple
-        seen (order checks look every target up)."""
+    def _ship_index(self, ships: tuple[ShipState, ...]) -> dict[str, _Indexed]:
+        """Return ship id -> (the first ship with that id, her hexes (:func:`ship_hexes`), her Speed Forward),
+        remembered for the last ships tuple seen (order checks look every target up)."""
         hit = self._index_cache
         if hit is not None and hit[0] is ships:
             return hit[1]
-        index: dict[str, tuple[ShipState, tuple[Hex, ...]]] = {}
+        index: dict[str, _Indexed] = {}
         for s in ships:
-            if s.id not in index:
-                index[s.id] = (s, ship_hexes(s) if isinstance(s.position, Hex) else ())
+            sid = s.id
+            if sid in index:
+                continue
+            pos = s.position
+            if not isinstance(pos, Hex):
+                hexes: tuple[Hex, ...] = ()
+            elif class_facts(s.stats).length <= 1:
+                hexes = (pos,)  # what ship_hexes gives a one-hex vessel
+            else:
+                hexes = ship_hexes(s)
+            index[sid] = (s, hexes, _int(s.sheet.get("speed_forward")))
         self._index_cache = (ships, index)
         return index
 
@@ -995,6 +1006,8 @@ class AcwRiver(RuleSet):
         index = self._ship_index(state.ships)
         own = index.get(ship.id)
         mine = own[1] if own is not None and own[0] is ship else ship_hexes(ship)
+        single = len(mine) == 1
+        max_range = T.MAX_RANGE + mp_any
         for arc in ARCS:
             key = FIRE_FIELDS[arc]
             tid = data.get(key)
@@ -1003,19 +1016,26 @@ class AcwRiver(RuleSet):
             if fire[arc] <= 0:
                 err(key, f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
                 continue
-            entry = index.get(str(tid))
+            entry = index.get(tid if type(tid) is str else str(tid))
             if entry is None:
                 msg = self._target_error(state, ship, str(tid), mp_any, mine)
             else:  # a vessel: on the other side, afloat, and in reach after both move
-                tgt, theirs = entry
+                tgt, theirs, speed = entry
                 if tgt.side == ship.side:
                     msg = f"{tgt.name} is on your side."
                 elif tgt.status != "active":
                     msg = f"{tgt.name} is {tgt.status}."
                 else:
-                    gap = hex_gap(mine, theirs)
-                    slack = mp_any + _int(tgt.sheet.get("speed_forward"))
-                    msg = _beyond_reach(gap, slack)
+                    if single and len(theirs) == 1:  # hex_gap of two one-hex vessels, written out
+                        here, there = mine[0], theirs[0]
+                        dq = here.q - there.q
+                        dr = here.r - there.r
+                        gap = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+                    else:
+                        gap = hex_gap(mine, theirs)
+                    if gap <= max_range + speed:
+                        continue  # _beyond_reach: in reach
+                    msg = _beyond_reach(gap, mp_any + speed)
             if msg:
                 err(key, msg)
         return errors
