@@ -108,6 +108,7 @@ from . import tables as T
 from .arcs import ship_arcs
 from .hints import ship_hints
 from .movement import (
+    _ARC_MEMO,
     Pose,
     arc_of_target,
     course_cost,
@@ -1754,6 +1755,7 @@ class AcwRiver(RuleSet):
         data = order.data
         ships, hexes = ctx.ships, ctx.hexes
         pose: Pose | None = None
+        mine: tuple[Hex, ...] = ()
         for arc in ARCS:
             ordered = data.get(FIRE_FIELDS[arc])
             if not ordered:
@@ -1768,7 +1770,20 @@ class AcwRiver(RuleSet):
                 if sight is None:
                     if pose is None:
                         pose = pose_of(ship)
-                    sight = aims[tid] = aim(pose, hexes[ship.id], hexes[tid])
+                        mine = hexes[ship.id]
+                    theirs = hexes[tid]
+                    if len(mine) == 1 and len(theirs) == 1:  # aim() for two one-hex vessels, written out
+                        x, near = mine[0], theirs[0]
+                        bow, heading = pose[0], pose[1]
+                        dq = x.q - near.q
+                        dr = x.r - near.r
+                        known_arc = _ARC_MEMO.get((near.q - bow.q, near.r - bow.r, heading))
+                        sight = aims[tid] = (
+                            (abs(dq) + abs(dr) + abs(dq + dr)) // 2,
+                            known_arc if known_arc is not None else arc_of_target(pose, near),
+                        )
+                    else:
+                        sight = aims[tid] = aim(pose, mine, theirs)
                 now = sight[1]
             if now is None or now == arc:
                 pairs.append((arc, tid))
