@@ -956,8 +956,7 @@ class WW2Jackson(RuleSet):
             flags = self._flags(lv.cd, lv.sheet, lv.speed, ("illuminated",) if lit_now else ())
             if status == "sunk":
                 flags = ("sinking",)
-            ships[sid] = replace(
-                lv.ship,
+            ships[sid] = lv.ship.replace(
                 position=lv.pos,
                 heading=lv.heading,
                 speed=lv.speed,
