@@ -866,11 +866,14 @@ class WW2Jackson(RuleSet):
                 for sol in sols:
                     m = len(dice.rolls)
                     purpose = f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}"
-                    rolls = [roll("D20", purpose) for _ in range(sol.mfn)]
-                    total = sol.total
+                    # the dice in a plain loop, each counted as it falls (no comprehension frame)
+                    total, needed = sol.total, sol.needed
+                    rolls = []
                     hits = 0
-                    for r in rolls:
-                        if r + total >= sol.needed:
+                    for _ in range(sol.mfn):
+                        r = roll("D20", purpose)
+                        rolls.append(r)
+                        if r + total >= needed:
                             hits += 1
                     mods_text = "".join([_GUN_MOD_TEXT.get(id(mm)) or _mod_text(mm) for mm in sol.modifiers])
                     ctx.events.append(
