@@ -502,65 +502,83 @@ def new_sheet(cd: ClassData) -> Sheet:
 
 
 def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
-    """Return the working sheet of a ship from its JSON (missing keys take fresh values)."""
-    sh = new_sheet(cd)
+    """Return the working sheet of a ship from its JSON (missing keys take fresh values).
+
+    Built in one construction (every ship's sheet is read each phase); what :func:`new_sheet` gives, with
+    each key present in ``data`` read over it.
+    """
     if not data:
-        return sh
-    sh.guns_lost = sorted(_i(v) for v in cast(list[JSON], data.get("guns_lost") or []))
-    sh.torpedo_lost = sorted(_i(v) for v in cast(list[JSON], data.get("torpedo_lost") or []))
-    loaded = data.get("loaded")
-    if isinstance(loaded, list):
-        sh.loaded = [_i(v) for v in loaded]
-    while len(sh.loaded) < len(cd.torpedoes):
-        sh.loaded.append(cd.torpedoes[len(sh.loaded)].tubes)
-    sh.reloads = _i(data.get("reloads"), cd.torpedo_reloads)
-    marked = data.get("marked")
-    if isinstance(marked, dict):
+        return new_sheet(cd)
+    get = data.get
+    torps = cd.torpedoes
+    loaded_v = get("loaded")
+    loaded = [_i(v) for v in loaded_v] if isinstance(loaded_v, list) else [t.tubes for t in torps]
+    while len(loaded) < len(torps):
+        loaded.append(torps[len(loaded)].tubes)
+    marked_v = get("marked")
+    if isinstance(marked_v, dict):
+        mget = marked_v.get
+        marked = {}
         for a in COUNT_AREAS:
-            sh.marked[a] = _i(marked.get(a))
-    sh.wrecked_engines = _i(data.get("wrecked_engines"))
-    sh.half = _i(data.get("half"))
-    for m in _rows(data.get("last_marks")):
+            v = mget(a)
+            marked[a] = v if type(v) is int else _i(v)
+    else:
+        marked = dict.fromkeys(COUNT_AREAS, 0)
+    last_marks: list[tuple[str, int | None]] = []
+    for m in _rows(get("last_marks")):
         idx = m.get("index")
-        sh.last_marks.append((_s(m.get("area")), None if idx is None else _i(idx)))
-    for f in _rows(data.get("fires")):
-        sh.fires.append(Fire(intensity=_i(f.get("intensity"), 1), since=_i(f.get("since"))))
-    for f in _rows(data.get("floods")):
-        sh.floods.append(
-            Flood(
-                kind=_s(f.get("kind"), "torpedo"),
-                since=_i(f.get("since")),
-                per_turn=_i(f.get("per_turn"), 1),
-                per_turn_fast=_i(f.get("per_turn_fast"), 1),
-                fail=_s(f.get("fail")),
-                fail_on=_i(f.get("fail_on")),
-            )
+        last_marks.append((_s(m.get("area")), None if idx is None else _i(idx)))
+    fires = [Fire(intensity=_i(f.get("intensity"), 1), since=_i(f.get("since"))) for f in _rows(get("fires"))]
+    floods = [
+        Flood(
+            kind=_s(f.get("kind"), "torpedo"),
+            since=_i(f.get("since")),
+            per_turn=_i(f.get("per_turn"), 1),
+            per_turn_fast=_i(f.get("per_turn_fast"), 1),
+            fail=_s(f.get("fail")),
+            fail_on=_i(f.get("fail_on")),
         )
-    conds = data.get("conditions")
+        for f in _rows(get("floods"))
+    ]
+    conditions: dict[str, Cond] = {}
+    conds = get("conditions")
     if isinstance(conds, dict):
         for k, v in conds.items():
             if isinstance(v, dict):
                 until = v.get("until")
-                sh.conditions[k] = Cond(
+                conditions[k] = Cond(
                     since=_i(v.get("since")),
                     until=None if until is None else _i(until),
                     fixed=_b(v.get("fixed")),
                 )
-    helm = data.get("helm")
-    if isinstance(helm, dict):
-        sh.helm = (_f(helm.get("course")), _f(helm.get("speed")))
-    sh.cleared = _b(data.get("cleared"), True)
-    lt = data.get("last_targets")
-    if isinstance(lt, dict):
-        sh.last_targets = {k: v for k, v in lt.items() if isinstance(v, str)}
-    sh.fired = _b(data.get("fired"))
-    sh.turned = _f(data.get("turned"))
-    sh.searchlight = _s(data.get("searchlight"))
-    sh.star_shell = _s(data.get("star_shell"))
-    sh.preference = _s(data.get("preference"), "keep_afloat")
-    sh.max_speed = _f(data.get("max_speed"))
-    sh.hits = [dict(h) for h in _rows(data.get("hits"))]
-    return sh
+    helm_v = get("helm")
+    helm = (_f(helm_v.get("course")), _f(helm_v.get("speed"))) if isinstance(helm_v, dict) else None
+    lt = get("last_targets")
+    last_targets = {k: v for k, v in lt.items() if isinstance(v, str)} if isinstance(lt, dict) else {}
+    return Sheet(
+        guns_lost=sorted(_i(v) for v in cast(list[JSON], get("guns_lost") or [])),
+        torpedo_lost=sorted(_i(v) for v in cast(list[JSON], get("torpedo_lost") or [])),
+        loaded=loaded,
+        reloads=_i(get("reloads"), cd.torpedo_reloads),
+        marked=marked,
+        wrecked_engines=_i(get("wrecked_engines")),
+        half=_i(get("half")),
+        last_marks=last_marks,
+        fresh=[],
+        fires=fires,
+        floods=floods,
+        conditions=conditions,
+        helm=helm,
+        cleared=_b(get("cleared"), True),
+        last_targets=last_targets,
+        fired=_b(get("fired")),
+        turned=_f(get("turned")),
+        searchlight=_s(get("searchlight")),
+        star_shell=_s(get("star_shell")),
+        preference=_s(get("preference"), "keep_afloat"),
+        max_speed=_f(get("max_speed")),
+        hits=[dict(h) for h in _rows(get("hits"))],
+    )
 
 
 def sheet_to_json(sh: Sheet) -> dict[str, JSON]:

@@ -317,6 +317,8 @@ class WW2Jackson(RuleSet):
     def _no_fire_reason(self, sheet: Sheet, battery: str, turn: int) -> str:
         if not sheet.cleared:
             return "not cleared for action (W11)"
+        if not sheet.conditions:  # most ships have none: no look-ups
+            return ""
         for name in ("no_power", "guns_silent"):
             if sheet.has(name, turn):
                 return CONDITIONS[name]
@@ -334,9 +336,11 @@ class WW2Jackson(RuleSet):
         ``cap`` is :func:`.movement.max_speed` of the ship this turn, when the caller has it already."""
         if cap is None:
             cap = max_speed(live.cd, live.sheet, turn)
-        if live.sheet.has("bridge", turn):
+        if not live.sheet.conditions:  # most ships have none: no look-ups
+            pass
+        elif live.sheet.has("bridge", turn):
             return live.heading, min(live.speed, cap), "auto"
-        if live.sheet.has("steering", turn):
+        elif live.sheet.has("steering", turn):
             if live.sheet.helm is not None:
                 return live.sheet.helm[0], min(live.sheet.helm[1], cap), "auto"
             return live.heading, min(live.speed, cap), "auto"
@@ -400,7 +404,9 @@ class WW2Jackson(RuleSet):
             return [], reason
         fspeed = firer.speed if speed is None else speed
         fturned = firer.sheet.turned if turned is None else turned
-        halved = firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
+        halved = bool(firer.sheet.conditions) and (
+            firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
+        )
         spotted = firer.ship.side in _spotters(_s(self._opt(state, "spotting_aircraft")))
         # The modifiers that do not depend on the calibre or the band, in the order the log lists them.
         firer_small = firer.cd.small
@@ -860,13 +866,16 @@ class WW2Jackson(RuleSet):
                 for sol in sols:
                     m = len(dice.rolls)
                     purpose = f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}"
-                    rolls = [roll("D20", purpose) for _ in range(sol.mfn)]
-                    total = sol.total
+                    # the dice in a plain loop, each counted as it falls (no comprehension frame)
+                    total, needed = sol.total, sol.needed
+                    rolls = []
                     hits = 0
-                    for r in rolls:
-                        if r + total >= sol.needed:
+                    for _ in range(sol.mfn):
+                        r = roll("D20", purpose)
+                        rolls.append(r)
+                        if r + total >= needed:
                             hits += 1
-                    mods_text = "".join([_mod_text(mm) for mm in sol.modifiers])
+                    mods_text = "".join([_GUN_MOD_TEXT.get(id(mm)) or _mod_text(mm) for mm in sol.modifiers])
                     ctx.events.append(
                         Event(
                             kind="fire",
@@ -892,7 +901,7 @@ class WW2Jackson(RuleSet):
                                 "mfn": sol.mfn,
                                 "band": sol.band,
                                 "hits": hits,
-                                "modifier": sol.total,
+                                "modifier": total,
                             },
                             visible_to=(lv.ship.side,),
                         )
@@ -956,8 +965,7 @@ class WW2Jackson(RuleSet):
             flags = self._flags(lv.cd, lv.sheet, lv.speed, ("illuminated",) if lit_now else ())
             if status == "sunk":
                 flags = ("sinking",)
-            ships[sid] = replace(
-                lv.ship,
+            ships[sid] = lv.ship.replace(
                 position=lv.pos,
                 heading=lv.heading,
                 speed=lv.speed,
@@ -1019,7 +1027,9 @@ class WW2Jackson(RuleSet):
         turn = state.turn
         course, speed, direction = self._planned(lv, data, turn)
         note = ""
-        if lv.sheet.has("bridge", turn):
+        if not lv.sheet.conditions:  # most ships have none: no look-ups
+            pass
+        elif lv.sheet.has("bridge", turn):
             note = " (bridge hit: straight ahead)"
         elif lv.sheet.has("steering", turn):
             note = " (steering damaged: last turn's helm order)"
@@ -1338,6 +1348,11 @@ def _shared_modifier(v: int, label: str) -> Modifier:
 
 _GUN_MOD: dict[str, Modifier] = {k: _shared_modifier(v, label) for k, (v, label) in T.GUN_MODIFIERS.items()}
 """The gun modifiers of lines 45-73 by key, one shared instance each (as :func:`_adder` appends them)."""
+
+_GUN_MOD_TEXT: dict[int, str] = {id(m): f", {m.value:+g} {m.label}" for m in _GUN_MOD.values()}
+""":func:`_mod_text` of each shared gun modifier, by its ``id`` (they live as long as the module: an ``id``
+found here is that very modifier): the fire log writes a few per salvo, and hashing a Modifier costs
+a call."""
 
 
 _SIGHTS: dict[tuple[float, float, float, float, float], tuple[float, str, str]] = memo.table({})
