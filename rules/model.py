@@ -331,20 +331,30 @@ class Event:
         visible_to: tuple[str, ...] | None = None,
     ) -> None:
         # Written out (the dataclass's own frozen __init__ is slower): a 200-ship phase logs thousands.
+        # The stores go to the slots while the object is of its mutable twin class (same slots, plain
+        # ``__setattr__``): twelve plain stores cost less than twelve descriptor calls (see _slot_twin).
         # ``data`` left out is a new empty dict, as the field's default_factory makes it.
-        s = _EVENT_SET
-        s[0](self, kind)
-        s[1](self, text)
-        s[2](self, turn)
-        s[3](self, phase)
-        s[4](self, ship_id)
-        s[5](self, target_id)
-        s[6](self, rolls)
-        s[7](self, modifiers)
-        s[8](self, needed)
-        s[9](self, outcome)
-        s[10](self, {} if data is None else data)
-        s[11](self, visible_to)
+        data = {} if data is None else data
+        if self.__class__ is not Event:  # a subclass: its layout may differ from the twin's
+            values = (kind, text, turn, phase, ship_id, target_id, rolls, modifiers, needed, outcome, data)
+            for set_slot, value in zip(_EVENT_SET, (*values, visible_to), strict=True):
+                set_slot(self, value)
+            return
+        _set_class(self, _EVENT_TWIN)
+        me: Any = self
+        me.kind = kind
+        me.text = text
+        me.turn = turn
+        me.phase = phase
+        me.ship_id = ship_id
+        me.target_id = target_id
+        me.rolls = rolls
+        me.modifiers = modifiers
+        me.needed = needed
+        me.outcome = outcome
+        me.data = data
+        me.visible_to = visible_to
+        me.__class__ = Event
 
 
 def _slot_setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
@@ -355,9 +365,29 @@ def _slot_setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
     return tuple(getattr(cls, f.name).__set__ for f in fields(cls))
 
 
+_set_class: Callable[[object, type], None] = object.__dict__["__class__"].__set__
+"""Set an object's class (``object.__class__``'s setter): a frozen dataclass's ``__setattr__`` forbids it."""
+
+
+def _slot_twin(cls: type) -> type:
+    """Return a plain class with the same slots as the frozen slotted dataclass ``cls``, to build one in.
+
+    An object of ``cls`` is given the twin's class, its slots stored by plain attribute stores (which the
+    interpreter specialises for slots, unlike the descriptor calls the frozen ``__setattr__`` leaves), and
+    given back ``cls``. Python allows the class change because the two layouts are the same; a value stored
+    is the very object given, so nothing differs once the object is ``cls`` again.
+    """
+    twin = type(f"_{cls.__name__}Slots", (), {"__slots__": cls.__dict__["__slots__"]})
+    probe: object = _new(cls)
+    _set_class(probe, twin)  # raises TypeError should the layouts ever differ
+    _set_class(probe, cls)
+    return twin
+
+
 _ROLL_SET = _slot_setters(Roll)
 _EVENT_SET = _slot_setters(Event)
 _SHIP_SET = _slot_setters(ShipState)
+_EVENT_TWIN = _slot_twin(Event)
 
 
 _NO_ARG = object()
