@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import ClassVar, Literal
 
+from . import memo
 from .arcs import ArcSpec, default_arcs
 from .dice import Dice, DieKind
 from .hints import FieldHint
@@ -41,6 +42,7 @@ from .model import (
     PhaseSpec,
     ShipOrder,
     ShipState,
+    _ship_index,
 )
 
 DefaultPolicy = Literal["hold", "fire_nearest", "captain"]
@@ -58,7 +60,7 @@ def validate_fields(specs: Sequence[FieldSpec], data: Mapping[str, JSON], prefix
     # Written for speed (every order of a phase is checked while it is resolved): no closure, the common
     # field types first; the errors and their order are those of the plain checks, field by field.
     errors: FieldErrors = {}
-    known = {s.name for s in specs}
+    known = _field_names(specs)
     if not known.issuperset(data):
         _add(errors, prefix + "__all__", f"unknown fields: {', '.join(sorted(set(data) - known))}")
     get = data.get
@@ -115,6 +117,27 @@ def validate_fields(specs: Sequence[FieldSpec], data: Mapping[str, JSON], prefix
         if spec.max is not None and value > spec.max:
             _add(errors, prefix + name, f"Must be at most {spec.max:g}{_unit(spec)}.")
     return errors
+
+
+_NAMES: dict[int, tuple[tuple[FieldSpec, ...], frozenset[str]]] = memo.table({})
+_NAMES_SIZE = 64
+
+
+def _field_names(specs: Sequence[FieldSpec]) -> frozenset[str] | set[str]:
+    """Return the names of ``specs``, remembered for a tuple (every order of a phase is checked against one).
+
+    An entry holds the tuple itself, so its id() cannot be reused while the entry lives.
+    """
+    if type(specs) is not tuple:
+        return {s.name for s in specs}
+    entry = _NAMES.get(id(specs))
+    if entry is not None and entry[0] is specs:
+        return entry[1]
+    names = frozenset(s.name for s in specs)
+    if len(_NAMES) >= _NAMES_SIZE:
+        _NAMES.clear()
+    _NAMES[id(specs)] = (specs, names)
+    return names
 
 
 def _add(errors: FieldErrors, name: str, msg: str) -> None:
@@ -214,7 +237,7 @@ class RuleSet(ABC):
         """
         invalid: dict[str, FieldErrors] = {}
         illegal: dict[str, FieldErrors] = {}
-        ships = state.ship_map()
+        ships = _ship_index(state.ships)  # read only: no copy
         seen: set[str] = set()
         ordering = self.ordering_sides(state)
         fields = self.order_fields()

@@ -106,21 +106,22 @@ class ShipState:
         Rule sets change ships hundreds of times a phase; this copies the slots directly, without the
         generic field loop and keyword unpacking of :func:`dataclasses.replace`.
         """
-        new: ShipState = _new(ShipState)
-        s = _SHIP_SET
-        s[0](new, self.id if id is _KEEP else id)
-        s[1](new, self.name if name is _KEEP else name)
-        s[2](new, self.side if side is _KEEP else side)
-        s[3](new, self.class_name if class_name is _KEEP else class_name)
-        s[4](new, self.position if position is _KEEP else position)
-        s[5](new, self.heading if heading is _KEEP else heading)
-        s[6](new, self.speed if speed is _KEEP else speed)
-        s[7](new, self.status if status is _KEEP else status)
-        s[8](new, self.flags if flags is _KEEP else flags)
-        s[9](new, self.offset if offset is _KEEP else offset)
-        s[10](new, self.stats if stats is _KEEP else stats)
-        s[11](new, self.sheet if sheet is _KEEP else sheet)
-        return new
+        new: Any = _new(_SHIP_TWIN)  # plain stores, then the class (as Event.__init__)
+        new.id = self.id if id is _KEEP else id
+        new.name = self.name if name is _KEEP else name
+        new.side = self.side if side is _KEEP else side
+        new.class_name = self.class_name if class_name is _KEEP else class_name
+        new.position = self.position if position is _KEEP else position
+        new.heading = self.heading if heading is _KEEP else heading
+        new.speed = self.speed if speed is _KEEP else speed
+        new.status = self.status if status is _KEEP else status
+        new.flags = self.flags if flags is _KEEP else flags
+        new.offset = self.offset if offset is _KEEP else offset
+        new.stats = self.stats if stats is _KEEP else stats
+        new.sheet = self.sheet if sheet is _KEEP else sheet
+        new.__class__ = ShipState
+        ship: ShipState = new
+        return ship
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -331,20 +332,30 @@ class Event:
         visible_to: tuple[str, ...] | None = None,
     ) -> None:
         # Written out (the dataclass's own frozen __init__ is slower): a 200-ship phase logs thousands.
+        # The stores go to the slots while the object is of its mutable twin class (same slots, plain
+        # ``__setattr__``): twelve plain stores cost less than twelve descriptor calls (see _slot_twin).
         # ``data`` left out is a new empty dict, as the field's default_factory makes it.
-        s = _EVENT_SET
-        s[0](self, kind)
-        s[1](self, text)
-        s[2](self, turn)
-        s[3](self, phase)
-        s[4](self, ship_id)
-        s[5](self, target_id)
-        s[6](self, rolls)
-        s[7](self, modifiers)
-        s[8](self, needed)
-        s[9](self, outcome)
-        s[10](self, {} if data is None else data)
-        s[11](self, visible_to)
+        data = {} if data is None else data
+        if self.__class__ is not Event:  # a subclass: its layout may differ from the twin's
+            values = (kind, text, turn, phase, ship_id, target_id, rolls, modifiers, needed, outcome, data)
+            for set_slot, value in zip(_EVENT_SET, (*values, visible_to), strict=True):
+                set_slot(self, value)
+            return
+        _set_class(self, _EVENT_TWIN)
+        me: Any = self
+        me.kind = kind
+        me.text = text
+        me.turn = turn
+        me.phase = phase
+        me.ship_id = ship_id
+        me.target_id = target_id
+        me.rolls = rolls
+        me.modifiers = modifiers
+        me.needed = needed
+        me.outcome = outcome
+        me.data = data
+        me.visible_to = visible_to
+        me.__class__ = Event
 
 
 def _slot_setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
@@ -355,13 +366,39 @@ def _slot_setters(cls: type) -> tuple[Callable[[object, object], None], ...]:
     return tuple(getattr(cls, f.name).__set__ for f in fields(cls))
 
 
+_set_class: Callable[[object, type], None] = object.__dict__["__class__"].__set__
+"""Set an object's class (``object.__class__``'s setter): a frozen dataclass's ``__setattr__`` forbids it."""
+
+
+def _slot_twin(cls: type) -> type:
+    """Return a plain class with the same slots as the frozen slotted dataclass ``cls``, to build one in.
+
+    An object of ``cls`` is given the twin's class, its slots stored by plain attribute stores (which the
+    interpreter specialises for slots, unlike the descriptor calls the frozen ``__setattr__`` leaves), and
+    given back ``cls``. Python allows the class change because the two layouts are the same; a value stored
+    is the very object given, so nothing differs once the object is ``cls`` again.
+    """
+    twin = type(f"_{cls.__name__}Slots", (), {"__slots__": cls.__dict__["__slots__"]})
+    probe: object = _new(cls)
+    _set_class(probe, twin)  # raises TypeError should the layouts ever differ
+    _set_class(probe, cls)
+    return twin
+
+
 _ROLL_SET = _slot_setters(Roll)
 _EVENT_SET = _slot_setters(Event)
 _SHIP_SET = _slot_setters(ShipState)
+_EVENT_TWIN = _slot_twin(Event)
+_SHIP_TWIN = _slot_twin(ShipState)
 
 
 _NO_ARG = object()
 """Default of a written-out __init__'s parameter whose field has a default_factory: the factory is called."""
+
+
+_TWIN_MIN_FIELDS = 6
+"""From this many fields, a written-out __init__ stores them in the class's twin (:func:`_slot_twin`): two
+class changes cost less than that many descriptor calls."""
 
 
 def _use_slot_init(cls: type) -> None:
@@ -369,15 +406,17 @@ def _use_slot_init(cls: type) -> None:
 
     The generated one has the dataclass's own signature, defaults and default factories (mypy still checks
     calls against the dataclass's); only the stores differ: each field is set by its slot's ``__set__``
-    instead of ``object.__setattr__(self, name, value)``, which looks the name up again. ``ShipState`` and
+    instead of ``object.__setattr__(self, name, value)``, which looks the name up again (or, for a class of
+    many fields, by plain stores while the object is of its twin class). ``ShipState`` and
     ``BattleState`` are built thousands of times a phase, directly and by :func:`dataclasses.replace`
     (which calls ``__init__``), in every rule set.
     """
     if hasattr(cls, "__post_init__"):
         raise TypeError(f"{cls.__name__} has a __post_init__: keep the dataclass's own __init__")
-    ns: dict[str, object] = {"_NO_ARG": _NO_ARG}
+    ns: dict[str, object] = {"_NO_ARG": _NO_ARG, "_cls": cls, "_set_class": _set_class}
     params: list[str] = []
     body: list[str] = []
+    plain: list[str] = []
     for i, f in enumerate(fields(cls)):
         if not (f.init and f.kw_only):
             raise TypeError(f"{cls.__name__}.{f.name}: only keyword-only init fields are supported")
@@ -393,6 +432,12 @@ def _use_slot_init(cls: type) -> None:
         else:
             params.append(f.name)
         body.append(f"    _set{i}(self, {value})")
+        plain.append(f"        self.{f.name} = {value}")
+    if len(plain) >= _TWIN_MIN_FIELDS:
+        # many fields: stored as Event.__init__ does, in the twin class (a subclass keeps the setters)
+        ns["_twin"] = _slot_twin(cls)
+        fast = ["    if self.__class__ is _cls:", "        _set_class(self, _twin)", *plain]
+        body = [*fast, "        self.__class__ = _cls", "        return", *body]
     src = f"def __init__(self, *, {', '.join(params)}):\n" + "\n".join(body or ["    pass"]) + "\n"
     exec(src, ns)
     init = ns["__init__"]

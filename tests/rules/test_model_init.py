@@ -92,3 +92,18 @@ def test_ship_replace_is_dataclasses_replace() -> None:
         s.replace(colour="red")  # type: ignore[call-arg]
     params = inspect.signature(ShipState.replace).parameters
     assert list(params)[1:] == [f.name for f in dataclasses.fields(ShipState)]
+
+
+def test_event_init_stores_as_given_and_stays_frozen() -> None:
+    data: dict[str, object] = {"a": 1}
+    e = Event(kind="hit", text="t", turn=2, rolls=(), data=data, visible_to=("x",))  # type: ignore[arg-type]
+    assert type(e) is Event and e.data is data and e.visible_to == ("x",) and e.phase == 0
+    assert Event(kind="k", text="t", turn=1).data == {}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        e.kind = "miss"  # type: ignore[misc]
+
+    class Sub(Event):
+        __slots__ = ()
+
+    s = Sub(kind="hit", text="t", turn=2, outcome="hit")
+    assert type(s) is Sub and s.outcome == "hit" and s.data == {}
