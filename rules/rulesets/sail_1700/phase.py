@@ -87,6 +87,33 @@ def ship_after(
     return new
 
 
+# Phase.ev fills a new Event's slots directly, as Event.__init__ does, without passing a dozen keywords twice
+# (a phase logs hundreds of events); should Event change (other fields, a __post_init__, no slots), it calls
+# Event(...) instead.
+_EVENT_FIELDS = [
+    "kind",
+    "text",
+    "turn",
+    "phase",
+    "ship_id",
+    "target_id",
+    "rolls",
+    "modifiers",
+    "needed",
+    "outcome",
+    "data",
+    "visible_to",
+]
+_EVENT_DIRECT = (
+    [f.name for f in fields(Event)] == _EVENT_FIELDS
+    and not hasattr(Event, "__post_init__")
+    and "__slots__" in vars(Event)
+)
+_EVENT_SET: tuple[Callable[[object, object], None], ...] = (
+    tuple(getattr(Event, name).__set__ for name in _EVENT_FIELDS) if _EVENT_DIRECT else ()
+)
+
+
 _MODIFIERS: dict[tuple[tuple[str, int, type], ...], tuple[Modifier, ...]] = memo.table({})
 
 
@@ -229,7 +256,24 @@ class Phase:
     ) -> None:
         """Log an event of this phase (:class:`Event`'s fields, its defaults; named, not ``**kw``: a phase
         logs hundreds)."""
-        self.events.append(
+        if _EVENT_DIRECT:
+            e = object.__new__(Event)
+            put = _EVENT_SET  # in _EVENT_FIELDS order
+            put[0](e, kind)
+            put[1](e, text)
+            put[2](e, self.turn)
+            put[3](e, self.phase)
+            put[4](e, ship_id)
+            put[5](e, target_id)
+            put[6](e, rolls)
+            put[7](e, modifiers)
+            put[8](e, needed)
+            put[9](e, outcome)
+            put[10](e, {} if data is None else data)  # Event's default: a new empty dict
+            put[11](e, visible_to)
+            self.events.append(e)
+            return
+        self.events.append(  # pragma: no cover - Event has changed: the general way
             Event(
                 kind=kind,
                 text=text,

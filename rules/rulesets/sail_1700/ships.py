@@ -708,7 +708,7 @@ def shot_at(
             and h_heading == target_heading
             and h_bat == target_is_battery
             and h_loaded == loaded
-            and h_pos == target_pos
+            and (h_pos is target_pos or h_pos == target_pos)  # most often the very Point: no __eq__ call
         ):
             return shot
     shot = aim(rate, loaded, samples, target_pos, target_heading, target_is_battery)
