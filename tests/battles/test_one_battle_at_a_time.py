@@ -194,7 +194,7 @@ def test_the_battle_form_shows_busy_ships_unticked_with_their_battle(game: Any) 
 
     row = html.split(f'name="use_{cs.pk}"', 1)[1].split("</tr>", 1)[0]
     assert not row.startswith(' aria-label="Bismarck in battle" checked')
-    assert "busy: in <a href=\"/battles/" in row and "(active)" in row
+    assert 'busy: in <a href="/battles/' in row and "(active)" in row
     services.battle_end(battle=game.battle, user=game.umpire)
     html = _client(game.umpire).get(url).content.decode()
     assert f'name="use_{cs.pk}" aria-label="Bismarck in battle" checked>' in html
