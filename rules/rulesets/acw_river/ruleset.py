@@ -79,7 +79,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from ... import memo
@@ -479,28 +479,6 @@ def aim(pose: Pose, mine: Sequence[Hex], target: Sequence[Hex]) -> tuple[int, st
     return rng, arc_of_target(pose, near)
 
 
-_SHIP_FIELDS = (
-    "id",
-    "name",
-    "side",
-    "class_name",
-    "position",
-    "heading",
-    "speed",
-    "status",
-    "flags",
-    "offset",
-    "stats",
-    "sheet",
-)
-if (
-    tuple(f.name for f in fields(ShipState)) != _SHIP_FIELDS
-    or hasattr(ShipState, "__post_init__")
-    or "__slots__" not in vars(ShipState)
-):  # pragma: no cover - guards changed_ship
-    raise RuntimeError("ShipState's fields, slots or __post_init__ changed: update acw_river's changed_ship")
-
-
 def changed_ship(
     ship: ShipState,
     *,
@@ -512,55 +490,17 @@ def changed_ship(
     offset: int | None = None,
     sheet: dict[str, JSON] | None = None,
 ) -> ShipState:
-    """Return ``ship`` with the fields given changed, as ``dataclasses.replace`` (which looks the fields up
-    at every call: twice as slow, and a phase changes hundreds of ships): the new ship's slots are filled
-    directly, as ``ShipState.replace`` does."""
-    new: ShipState = _new(ShipState)
-    put = _SHIP_SET  # in _SHIP_FIELDS order
-    put[0](new, ship.id)
-    put[1](new, ship.name)
-    put[2](new, ship.side)
-    put[3](new, ship.class_name)
-    put[4](new, ship.position if position is None else position)
-    put[5](new, ship.heading if heading is None else heading)
-    put[6](new, ship.speed if speed is None else speed)
-    put[7](new, ship.status if status is None else status)
-    put[8](new, ship.flags if flags is None else flags)
-    put[9](new, ship.offset if offset is None else offset)
-    put[10](new, ship.stats)
-    put[11](new, ship.sheet if sheet is None else sheet)
-    return new
-
-
-_new = object.__new__
-_SHIP_SET: tuple[Callable[[object, object], None], ...] = tuple(
-    getattr(ShipState, name).__set__ for name in _SHIP_FIELDS
-)
-"""The slot setters of ShipState's fields, in field order (a frozen dataclass: ``__setattr__`` refuses)."""
-
-_EVENT_FIELDS = (
-    "kind",
-    "text",
-    "turn",
-    "phase",
-    "ship_id",
-    "target_id",
-    "rolls",
-    "modifiers",
-    "needed",
-    "outcome",
-    "data",
-    "visible_to",
-)
-if (
-    tuple(f.name for f in fields(Event)) != _EVENT_FIELDS
-    or hasattr(Event, "__post_init__")
-    or "__slots__" not in vars(Event)
-):  # pragma: no cover - guards _event
-    raise RuntimeError("Event's fields, slots or __post_init__ changed: update acw_river's _event")
-_EVENT_SET: tuple[Callable[[object, object], None], ...] = tuple(
-    getattr(Event, name).__set__ for name in _EVENT_FIELDS
-)
+    """Return ``ship`` with the fields given changed (None: kept), by :meth:`ShipState.replace` (a phase
+    changes hundreds of ships; ``dataclasses.replace`` looks the fields up at every call)."""
+    return ship.replace(
+        position=ship.position if position is None else position,
+        heading=ship.heading if heading is None else heading,
+        speed=ship.speed if speed is None else speed,
+        status=ship.status if status is None else status,
+        flags=ship.flags if flags is None else flags,
+        offset=ship.offset if offset is None else offset,
+        sheet=ship.sheet if sheet is None else sheet,
+    )
 
 
 def _event(
@@ -576,23 +516,22 @@ def _event(
     data: dict[str, JSON],
     visible_to: tuple[str, ...] | None,
 ) -> Event:
-    """Return ``Event(kind=kind, text=text, ...)`` of phase 0, its slots filled directly (a phase logs
-    hundreds of moves and shots; the keywords of ``Event(...)`` cost more than the event)."""
-    new: Event = _new(Event)
-    put = _EVENT_SET  # in _EVENT_FIELDS order
-    put[0](new, kind)
-    put[1](new, text)
-    put[2](new, turn)
-    put[3](new, 0)
-    put[4](new, ship_id)
-    put[5](new, target_id)
-    put[6](new, rolls)
-    put[7](new, modifiers)
-    put[8](new, needed)
-    put[9](new, outcome)
-    put[10](new, data)
-    put[11](new, visible_to)
-    return new
+    """Return ``Event(kind=kind, text=text, ...)`` of phase 0: the fire, move, no-shot and damage events of
+    a phase, written positionally."""
+    return Event(
+        kind=kind,
+        text=text,
+        turn=turn,
+        phase=0,
+        ship_id=ship_id,
+        target_id=target_id,
+        rolls=rolls,
+        modifiers=modifiers,
+        needed=needed,
+        outcome=outcome,
+        data=data,
+        visible_to=visible_to,
+    )
 
 
 def _beyond_reach(gap: int, slack: int) -> str | None:

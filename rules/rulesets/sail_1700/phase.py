@@ -9,8 +9,8 @@ at what presented itself during the move (11.-13.), shore batteries and mortars 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import fields, replace
+from collections.abc import Mapping
+from dataclasses import replace
 
 from ... import memo
 from ...dice import Dice, DieKind, decimal_as_1_100
@@ -35,83 +35,15 @@ from . import tables as T
 
 GRID = 100.0
 
-# ship_after fills a new ShipState's slots directly, as rules.model does for Event and Roll (a frozen
-# dataclass's __init__ is slow and a phase builds every ship); should ShipState change (other fields, a
-# __post_init__, no slots), it uses replace() instead.
-_SHIP_FIELDS = [
-    "id",
-    "name",
-    "side",
-    "class_name",
-    "position",
-    "heading",
-    "speed",
-    "status",
-    "flags",
-    "offset",
-    "stats",
-    "sheet",
-]
-_SHIP_DIRECT = (
-    [f.name for f in fields(ShipState)] == _SHIP_FIELDS
-    and not hasattr(ShipState, "__post_init__")
-    and "__slots__" in vars(ShipState)
-)
-_SHIP_SET: tuple[Callable[[object, object], None], ...] = (
-    tuple(getattr(ShipState, name).__set__ for name in _SHIP_FIELDS) if _SHIP_DIRECT else ()
-)
-
 
 def ship_after(
     s: ShipState, pos: Point, heading: float, speed: float, status: ShipStatus, sheet: dict[str, JSON]
 ) -> ShipState:
-    """Return ``s`` with a new position, heading, speed, status, sheet and the flags of that sheet: what
-    ``replace`` gives, built directly (a phase builds every ship; ``replace`` walks every field each time)."""
-    flags = flags_of(sheet, status)
-    if not _SHIP_DIRECT:  # pragma: no cover - ShipState has changed: the general way
-        return replace(s, position=pos, heading=heading, speed=speed, status=status, sheet=sheet, flags=flags)
-    new = object.__new__(ShipState)
-    put = _SHIP_SET  # in _SHIP_FIELDS order
-    put[0](new, s.id)
-    put[1](new, s.name)
-    put[2](new, s.side)
-    put[3](new, s.class_name)
-    put[4](new, pos)
-    put[5](new, heading)
-    put[6](new, speed)
-    put[7](new, status)
-    put[8](new, flags)
-    put[9](new, s.offset)
-    put[10](new, s.stats)
-    put[11](new, sheet)
-    return new
-
-
-# Phase.ev fills a new Event's slots directly, as Event.__init__ does, without passing a dozen keywords twice
-# (a phase logs hundreds of events); should Event change (other fields, a __post_init__, no slots), it calls
-# Event(...) instead.
-_EVENT_FIELDS = [
-    "kind",
-    "text",
-    "turn",
-    "phase",
-    "ship_id",
-    "target_id",
-    "rolls",
-    "modifiers",
-    "needed",
-    "outcome",
-    "data",
-    "visible_to",
-]
-_EVENT_DIRECT = (
-    [f.name for f in fields(Event)] == _EVENT_FIELDS
-    and not hasattr(Event, "__post_init__")
-    and "__slots__" in vars(Event)
-)
-_EVENT_SET: tuple[Callable[[object, object], None], ...] = (
-    tuple(getattr(Event, name).__set__ for name in _EVENT_FIELDS) if _EVENT_DIRECT else ()
-)
+    """Return ``s`` with a new position, heading, speed, status, sheet and the flags of that sheet (by
+    :meth:`ShipState.replace`: a phase builds every ship)."""
+    return s.replace(
+        position=pos, heading=heading, speed=speed, status=status, flags=flags_of(sheet, status), sheet=sheet
+    )
 
 
 _MODIFIERS: dict[tuple[tuple[str, int, type], ...], tuple[Modifier, ...]] = memo.table({})
@@ -256,24 +188,7 @@ class Phase:
     ) -> None:
         """Log an event of this phase (:class:`Event`'s fields, its defaults; named, not ``**kw``: a phase
         logs hundreds)."""
-        if _EVENT_DIRECT:
-            e = object.__new__(Event)
-            put = _EVENT_SET  # in _EVENT_FIELDS order
-            put[0](e, kind)
-            put[1](e, text)
-            put[2](e, self.turn)
-            put[3](e, self.phase)
-            put[4](e, ship_id)
-            put[5](e, target_id)
-            put[6](e, rolls)
-            put[7](e, modifiers)
-            put[8](e, needed)
-            put[9](e, outcome)
-            put[10](e, {} if data is None else data)  # Event's default: a new empty dict
-            put[11](e, visible_to)
-            self.events.append(e)
-            return
-        self.events.append(  # pragma: no cover - Event has changed: the general way
+        self.events.append(
             Event(
                 kind=kind,
                 text=text,
