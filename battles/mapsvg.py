@@ -1092,7 +1092,7 @@ def _arcs(ctx: _Ctx, ship: ShipState, out: list[str]) -> None:
     band (range counts hex steps and bearings run centre to centre, A5); on a table, sectors with band
     rings."""
     arcs = gun_arcs(ctx.state, ship)
-    if not arcs:
+    if not any(a.range > 0 for a in arcs):
         return
     fr = ctx.fr
     cx, cy = ctx.px[ship.id]
@@ -1127,6 +1127,8 @@ def _arcs(ctx: _Ctx, ship: ShipState, out: list[str]) -> None:
             )
     else:
         for a in arcs:
+            if a.range <= 0:  # an arc where no gun bears (ArcSpec): nothing to draw on a table
+                continue
             a0, a1 = ship.heading + a.start, ship.heading + a.end
             radii = [*a.bands, a.range]
             for band, rr in enumerate(radii):
@@ -1139,6 +1141,8 @@ def _arcs(ctx: _Ctx, ship: ShipState, out: list[str]) -> None:
                     f"</title></path>"
                 )
     for a in arcs:
+        if a.range <= 0:
+            continue
         a0, a1 = ship.heading + a.start, ship.heading + a.end
         r = min(a.range * fr.unit_px, max(fr.map_w, fr.map_h))
         lx, ly = _rad_xy(cx, cy, (a0 + a1) / 2, min(r * 0.8, r - 10))

@@ -145,6 +145,7 @@ def _panel_context(request: HttpRequest, battle: Battle, viewer: Viewer) -> dict
             "bands": ", ".join(f"{b:g}" for b in a.bands) if 0 < len(a.bands) <= 3 else "",
         }
         for a in (gun_arcs(step.state, ship) if ship is not None and full else [])
+        if a.range > 0  # an arc where no gun bears owns its boundary on the map but is not listed
     ]
     names = {s.id: s.name for s in step.state.ships}
     rows, quiet = sheet_rows(ship.sheet, names) if ship is not None else ([], [])

@@ -76,6 +76,7 @@ def a5_arcs(
     bands: Mapping[str, Sequence[float]] | None = None,
     labels: Mapping[str, str] | None = None,
     beam_first: bool = False,
+    silent_ends: bool = False,
 ) -> list[ArcSpec]:
     """Return the arcs forward, aft, starboard and port that have a positive range in ``ranges``.
 
@@ -85,6 +86,9 @@ def a5_arcs(
     arcs. Arcs come end arcs first (a bearing on a boundary counts as the end arc, as
     :func:`rules.geometry.arc_of` has it, and the map gives each hex to the first arc that holds it), or the
     beams first with ``beam_first`` (rule sets whose boundary hexes are on the beam: M04, NW-ACW-01).
+    ``silent_ends``: an end arc with no range is kept, with range 0, so that it still owns the bearings on its
+    boundary where no gun bears (``ultra_simple``: a target exactly 30 degrees off the stern of a ship with no
+    aft guns is in the aft arc, and nothing fires at it; docs/rulings.md NW-US-ARC-01).
     """
     spans = {
         "forward": (360.0 - forward, 360.0 + forward),
@@ -98,7 +102,9 @@ def a5_arcs(
     for key, (a, b) in spans.items():
         beam = key in ("starboard", "port")
         rng = ranges.get(key, ranges.get("broadside", 0.0) if beam else 0.0)
-        if rng and rng > 0:
+        if silent_ends and not beam and not (rng and rng > 0):
+            out.append(ArcSpec(label=names.get(key, key), start=a, end=b, range=0.0))
+        elif rng and rng > 0:
             bb = tuple(bmap.get(key, bmap.get("broadside", ())) if beam else bmap.get(key, ()))
             out.append(
                 ArcSpec(

@@ -218,11 +218,12 @@ def test_hull_turns_to_the_heading() -> None:
 
 def test_gun_arcs_ultra_simple_follow_the_guns_that_bear() -> None:
     """Seed 003 3.0 and U03: 6 hexes, hits at 1-2 / 3-4 / 5-6; A5: 30 degrees either side of bow and stern.
-    Rodney's guns: 6 forward, 0 aft, 9 broadside: no aft arc."""
+    Rodney's guns: 6 forward, 0 aft, 9 broadside: an aft arc of range 0, where no gun fires (NW-US-ARC-01)."""
     state = bismarck()
     rodney = state.ship("rodney")
     assert gun_arcs(state, rodney) == [
         ArcSpec(label="forward", start=330.0, end=390.0, range=6.0, bands=(2.0, 4.0)),
+        ArcSpec(label="aft", start=150.0, end=210.0, range=0.0),
         ArcSpec(label="starboard", start=30.0, end=150.0, range=6.0, bands=(2.0, 4.0)),
         ArcSpec(label="port", start=210.0, end=330.0, range=6.0, bands=(2.0, 4.0)),
     ]
@@ -234,6 +235,39 @@ def test_gun_arcs_ultra_simple_follow_the_guns_that_bear() -> None:
         ("starboard", 45.0, 140.0),
         ("port", 220.0, 315.0),
     ]
+
+
+def test_an_arc_of_range_0_owns_its_boundary_but_is_neither_shaded_nor_labelled() -> None:
+    """NW-US-ARC-01: Rodney has no aft guns; her aft arc of range 0 is neither drawn nor labelled, and a hex
+    exactly on its boundary (150 degrees off the bow) is not shaded as broadside: a target there is aft, where
+    nothing fires. The map shades exactly the hexes at which ``guns_bearing`` finds a gun."""
+    from rules.geometry import hex_bearing, hex_distance, hexes_within, norm_deg, on_hex_map
+
+    state = bismarck()
+    rodney = state.ship("rodney")
+    assert isinstance(rodney.position, Hex)
+    here = rodney.position
+    svg = render_map(state, selected="rodney", viewer_side=rodney.side)
+    assert 'data-arc="aft"' not in svg and ">aft 0" not in svg
+    root = parse(svg)
+    arcs = root.find(".//svg:g[@class='arcs']", NS)
+    assert arcs is not None
+    shaded = sum(p.get("d", "").count("M") for p in arcs.iterfind("svg:path[@class='arc']", NS))
+    rs = get_ruleset("ultra_simple")
+    expected = on_boundary = 0
+    for h in hexes_within(here, 6):
+        if h == here or not on_hex_map(h, state.map.width, state.map.height):
+            continue
+        arc, groups = rs.guns_bearing(state, rodney, here, rodney.heading, h)  # type: ignore[attr-defined]
+        expected += bool(groups) and hex_distance(here, h) <= 6
+        if (
+            abs(abs(norm_deg(hex_bearing(here, h) - rodney.heading)) - 150.0) < 1e-6
+            or abs(norm_deg(hex_bearing(here, h) - rodney.heading) - 210.0) < 1e-6
+        ):
+            on_boundary += 1
+            assert arc == "aft" and groups == []
+    assert on_boundary > 0
+    assert shaded == expected
 
 
 def test_hex_arcs_shade_the_hexes_in_range_by_band() -> None:

@@ -275,13 +275,14 @@ def us_ship(guns: list[JSON] | None = None, heading: float = 0.0) -> ShipState:
 
 
 def test_ultra_simple_arcs_6_hexes_bands_2_4_and_only_where_guns_bear() -> None:
-    """3.0: "1-2 hexes ... 3-4 hexes ... 5-6 hexes"; U03: nothing beyond 6; Nelson's 0 guns aft: no aft
-    arc."""
+    """3.0: "1-2 hexes ... 3-4 hexes ... 5-6 hexes"; U03: nothing beyond 6; Nelson's 0 guns aft: an aft arc
+    of range 0, which owns its boundary and fires nothing (NW-US-ARC-01)."""
     rs = get_ruleset("ultra_simple")
     nelson = us_ship([{"calibre": 16, "forward": 6, "aft": 0, "broadside": 9}])
     state = state_with("ultra_simple", "hex12", nelson)
     assert spans(rs.arcs(state, nelson)) == [
         ("forward", 330.0, 390.0, 6.0, (2.0, 4.0)),
+        ("aft", 150.0, 210.0, 0.0, ()),
         ("starboard", 30.0, 150.0, 6.0, (2.0, 4.0)),
         ("port", 210.0, 330.0, 6.0, (2.0, 4.0)),
     ]
@@ -315,6 +316,28 @@ def test_ultra_simple_map_hexes_match_the_rules_arcs(heading: float) -> None:
         want = arc_of(heading, b)
         assert got.label == (side_of(heading, b) if want == "broadside" else want), h
         assert sum(1 for e in got.bands if e < d) == (d - 1) // 2
+
+
+@pytest.mark.parametrize("heading", [0.0, 30.0, 90.0, 210.0])
+def test_ultra_simple_map_shades_only_hexes_where_a_gun_bears_nw_us_arc_01(heading: float) -> None:
+    """NW-US-ARC-01: with no aft guns (Nelson), a hex exactly on the aft boundary is in the aft arc, where no
+    gun fires; the map leaves it unshaded, as it does every hex where ``guns_bearing`` finds no gun."""
+    rs = get_ruleset("ultra_simple")
+    nelson = us_ship([{"calibre": 16, "forward": 6, "aft": 0, "broadside": 9}], heading=heading)
+    state = state_with("ultra_simple", "hex12", nelson)
+    arcs = rs.arcs(state, nelson)
+    here = Hex(q=10, r=5)
+    boundary = 0
+    for h in hexes_within(here, 6):
+        if h == here:
+            continue
+        arc, groups = rs.guns_bearing(state, nelson, here, heading, h)  # type: ignore[attr-defined]
+        shaded = map_arc(arcs, here, heading, h)
+        assert (shaded is not None) == bool(groups), (h, arc)
+        if abs(abs(norm_deg(hex_bearing(here, h) - heading + 180.0) - 180.0) - 150.0) < 1e-6:
+            boundary += 1
+            assert arc == "aft" and shaded is None
+    assert boundary > 0  # the case this test is about occurs at every heading tried
 
 
 def test_ultra_simple_hints_fixed_choices() -> None:

@@ -19,7 +19,9 @@ def ship_arcs(tables: Mapping[str, object], state: BattleState, ship: ShipState)
     ``tables`` is the rule set's ``tables()`` JSON: ``arcs_deg`` (forward / aft half-widths, degrees),
     ``max_range_hexes`` and ``range_bands`` (``max_hexes`` of each band). The options ``arc_forward`` /
     ``arc_aft`` override the half-widths (U07). An arc in which no gun row of the class bears (its
-    ``forward`` / ``aft`` / ``broadside`` count 0) is left out; a class without gun rows bears everywhere.
+    ``forward`` / ``aft`` / ``broadside`` count 0) has range 0 when it is an end arc (it still owns the
+    hexes on its boundary, where no gun fires: NW-US-ARC-01) and is left out when it is the broadside; a class
+    without gun rows bears everywhere.
     """
     arcs = mapping(tables.get("arcs_deg"))
     fwd = num(state.options.get("arc_forward"), num(arcs.get("forward"), A5_FORWARD_DEG))
@@ -36,4 +38,4 @@ def ship_arcs(tables: Mapping[str, object], state: BattleState, ship: ShipState)
     for arc in ("forward", "aft", "broadside"):
         bearing = any(num(r.get(arc)) > 0 for r in rows) if rows else True
         ranges[arc] = max_r if bearing else 0.0
-    return a5_arcs(fwd, aft, ranges, {k: bands for k in ("forward", "aft", "broadside")})
+    return a5_arcs(fwd, aft, ranges, {k: bands for k in ("forward", "aft", "broadside")}, silent_ends=True)
