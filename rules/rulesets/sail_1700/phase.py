@@ -28,6 +28,7 @@ from ...model import (
     ShipState,
     ShipStatus,
     TerrainFeature,
+    new_event,
 )
 from . import core as C
 from . import ships as S
@@ -187,21 +188,21 @@ class Phase:
         visible_to: tuple[str, ...] | None = None,
     ) -> None:
         """Log an event of this phase (:class:`Event`'s fields, its defaults; named, not ``**kw``: a phase
-        logs hundreds)."""
+        logs hundreds; built by :func:`~rules.model.new_event`, without a keyword call)."""
         self.events.append(
-            Event(
-                kind=kind,
-                text=text,
-                turn=self.turn,
-                phase=self.phase,
-                ship_id=ship_id,
-                target_id=target_id,
-                rolls=rolls,
-                modifiers=modifiers,
-                needed=needed,
-                outcome=outcome,
-                data=data,
-                visible_to=visible_to,
+            new_event(
+                kind,
+                text,
+                self.turn,
+                self.phase,
+                ship_id,
+                target_id,
+                rolls,
+                modifiers,
+                needed,
+                outcome,
+                {} if data is None else data,
+                visible_to,
             )
         )
 

@@ -321,6 +321,13 @@ OPTIONS: tuple[FieldSpec, ...] = (
 )
 
 
+MOVE_AND_FIRE_KEYS = frozenset(
+    ("turn", "speed", "tack", "row", "target", "target_2", "load_double", "fight_fires", "strike")
+)
+"""Order fields checked by the move's plan and the fire plan alone (or not at all: ``load_double``,
+``fight_fires``, ``strike`` are always legal): an order of these only needs no other check."""
+
+
 def _enemies(state: BattleState, side: str) -> list[ShipState]:
     """Return the active enemies ``side`` can see (worked out once per state, :func:`.ships.state_memo`)."""
     memo = S.state_memo(state)
@@ -679,10 +686,29 @@ class Sail1700(RuleSet):
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
         data = order.data
         errors: FieldErrors = {}
-        sh = ship.sheet
         plan = S.planned_move(state, ship, data)
         if plan.error:
             errors.setdefault(plan.field, []).append(plan.error)
+        if not MOVE_AND_FIRE_KEYS.issuperset(data):
+            self.other_errors(state, ship, data, plan, errors)
+        if not plan.error:
+            ferr, _ = self.fire_plan(state, ship, plan, data)
+            for k, v in ferr.items():
+                errors.setdefault(k, []).extend(v)
+        return errors
+
+    def other_errors(
+        self,
+        state: BattleState,
+        ship: ShipState,
+        data: Mapping[str, JSON],
+        plan: S.MovePlan,
+        errors: FieldErrors,
+    ) -> None:
+        """Add to ``errors`` those of the order fields other than the move and the fire orders (9., 15., 19.,
+        21.-24.). Each check finds nothing when its field is left out: :meth:`check_order` skips them all for
+        an order of :data:`MOVE_AND_FIRE_KEYS` only (most orders)."""
+        sh = ship.sheet
         anchor = S.sval(data.get("anchor"), "none")
         if anchor == "drop":
             if sh.get("anchored"):
@@ -754,11 +780,6 @@ class Sail1700(RuleSet):
                 errors.setdefault("mortar_target", []).append(err)
         for k, v in self.works_errors(state, ship, data, anchor).items():
             errors.setdefault(k, []).extend(v)
-        if not plan.error:
-            ferr, _ = self.fire_plan(state, ship, plan, data)
-            for k, v in ferr.items():
-                errors.setdefault(k, []).extend(v)
-        return errors
 
     def mortar_error(self, state: BattleState, ship: ShipState, at: Point, tid: str) -> str:
         """Return why ``tid`` may not be the mortar's target from ``at`` (the end of the move), or "".
