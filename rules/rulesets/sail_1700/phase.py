@@ -63,6 +63,40 @@ def modifiers_of(mods: list[tuple[str, int]]) -> tuple[Modifier, ...]:
     return out
 
 
+def rnd(x: float, ndigits: int) -> float:
+    """Return ``round(x, ndigits)``, the very value, without the decimal conversion ``round`` makes for a
+    float of an integral value (which rounds to itself, -0.0 included; an int stays an int)."""
+    return round(x, ndigits) if x % 1 else x
+
+
+_FIRE_MODS: dict[tuple[str, str, str, str | None, bool, str, bool], tuple[tuple[Modifier, ...], int]] = (
+    memo.table({})
+)
+
+
+def fire_modifiers(
+    grade: str, nation: str, band: str, rake: str | None, first: bool, wind: str, merchant: bool
+) -> tuple[tuple[Modifier, ...], int]:
+    """Return the firing-factor modifiers of a broadside (:func:`.core.firing_factor_modifiers`; 12., S13,
+    S15) as the event logs them (:func:`modifiers_of`), and their sum; worked out once per combination."""
+    key = (grade, nation, band, rake, first, wind, merchant)
+    out = _FIRE_MODS.get(key)
+    if out is None:
+        mods = C.firing_factor_modifiers(
+            grade=grade,
+            nation=nation,
+            range_name=band,
+            rake=rake,
+            first_time=first,
+            wind_force=wind,
+            merchant=merchant,
+        )
+        if len(_FIRE_MODS) > 4096:
+            _FIRE_MODS.clear()
+        out = _FIRE_MODS[key] = (modifiers_of(mods), sum(v for _, v in mods))
+    return out
+
+
 MOVE_VERB = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}
 """The verb of a move event, by kind of move."""
 
@@ -104,10 +138,30 @@ class Rec:
         )
 
 
+FLAG_KEYS = (
+    "fires",
+    "fires_out_of_control",
+    "dismasted",
+    "jury_mast",
+    "anchored",
+    "aground",
+    "abandoned",
+    "exploded",
+    "wheel_hit",
+    "entangled_with",
+    "melee",
+    "towing",
+    "towed_by",
+)
+"""The sheet keys :func:`flags_of` reads besides ``sink_in``: a flag needs one of them set."""
+
+
 def flags_of(sheet: Mapping[str, JSON], status: str) -> tuple[str, ...]:
     """Return the visible state of a ship (A2) from its sheet."""
-    out = []
     get = sheet.get
+    if get("sink_in") is None and not any(map(get, FLAG_KEYS)):
+        return ()  # most ships: none of the keys below is set
+    out = []
     fires, ooc = get("fires"), get("fires_out_of_control")
     if (isinstance(fires, list) and fires) or (ooc and S.inum(ooc) > 0):
         out.append("on_fire")
@@ -149,6 +203,7 @@ class Phase:
         self.visible_cache: dict[str, set[str]] = {}
         self._cstate: BattleState | None = None
         self._same_cond: tuple[Conditions, bool] | None = None
+        self._weather: tuple[Conditions, str, str] | None = None
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -692,7 +747,7 @@ class Phase:
             moved = 0.0  # a tack is a full move; forward movement begins next move (7.)
         old = r.pos
         r.pos, r.heading = end, end_h
-        r.speed = round(moved, 3) if plan.kind not in ("drift",) else 0.0
+        r.speed = rnd(moved, 3) if plan.kind not in ("drift",) else 0.0
         if plan.kind == "still":
             r.speed = 0.0
         if end is not old:  # the same point: the same grid cell
@@ -701,9 +756,9 @@ class Phase:
         if plan.kind != "still" or plan.notes:
             what = MOVE_VERB[plan.kind]
             path: list[JSON] = [
-                {"x": round(p.x, 1), "y": round(p.y, 1)} for p, _ in samples[:: max(1, len(samples) // 12)]
+                {"x": rnd(p.x, 1), "y": rnd(p.y, 1)} for p, _ in samples[:: max(1, len(samples) // 12)]
             ]
-            path.append({"x": round(end.x, 1), "y": round(end.y, 1)})
+            path.append({"x": rnd(end.x, 1), "y": rnd(end.y, 1)})
             self.ev(
                 "move",
                 f"{r.ship.name} {what} {moved:.0f} mm to ({end.x:.0f}, {end.y:.0f}), heading "
@@ -712,7 +767,7 @@ class Phase:
                 data={
                     "path": path,
                     "heading": end_h,
-                    "distance": round(moved, 1),
+                    "distance": rnd(moved, 1),
                     "kind": plan.kind,
                 },
                 visible_to=self.sides_seeing(r),
@@ -986,10 +1041,12 @@ class Phase:
 
     def fire_at(self, r: Rec, tid: str, sides: set[str], data: Mapping[str, JSON]) -> str | None:
         sid = r.ship.id
-        samples = self.tracks.get(sid, [(r.pos, r.heading)])
-        bat = None if tid in self.recs else S.battery_of(self.state, tid)
-        if tid in self.recs:
-            t = self.recs[tid]
+        samples = self.tracks.get(sid)
+        if samples is None:
+            samples = [(r.pos, r.heading)]
+        t = self.recs.get(tid)
+        bat = None if t is not None else S.battery_of(self.state, tid)
+        if t is not None:
             if t.status != "active":
                 self.ev(
                     "no_shot",
@@ -1011,10 +1068,11 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
+        sheet = r.sheet
         rate = S.rate_of(r.ship)
-        loaded = S.loaded_sides(r.sheet, self.turn, sides)
+        loaded = S.loaded_sides(sheet, self.turn, sides)
         shot = (
-            S.shot_at(self.state, sid, tid, rate, loaded, samples, tpos, thead, t_is_bat(bat, tid, self.recs))
+            S.shot_at(self.state, sid, tid, rate, loaded, samples, tpos, thead, t is None and bat is not None)
             if loaded
             else None
         )
@@ -1028,8 +1086,9 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
-        guns = S.guns_in(r.sheet, shot.side)
-        firing_rule, _ = S.weather_effect(self.cstate())
+        side = shot.side
+        guns = S.guns_in(sheet, side)
+        firing_rule, wind = self.weather_now()
         allowed = C.weather_guns_allowed(guns, rate, firing_rule)
         if allowed <= 0:
             self.ev(
@@ -1040,48 +1099,50 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
-        first = not r.sheet.get("fired_once")
-        mods = C.firing_factor_modifiers(
-            grade=S.sval(r.sheet.get("grade"), "average"),
-            nation=S.nation_of(r.ship),
-            range_name=shot.band,
-            rake=shot.rake,
-            first_time=first,
-            wind_force=S.wind_force(self.cstate()),
-            merchant=S.service_of(r.ship) != "warship",
+        mods, base = fire_modifiers(
+            S.sval(sheet.get("grade"), "average"),
+            S.nation_of(r.ship),
+            shot.band,
+            shot.rake,
+            not sheet.get("fired_once"),
+            wind,
+            S.service_of(r.ship) != "warship",
         )
-        a, r1 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
-        b, r2 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
-        base = sum(v for _, v in mods)
+        purpose = f"{r.ship.name} firing factor (12.)"
+        a, r1 = self.roll("AVG", purpose)
+        b, r2 = self.roll("AVG", purpose)
         ff = base + a + b
-        pts, lost = C.chart_result(allowed, ff, shot.double)
-        r.sheet["fired_once"] = True
-        br = dict(S.dval(r.sheet.get("broadsides")))
-        br[shot.side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
-        r.sheet["broadsides"] = br
+        double = shot.double
+        pts, lost = C.chart_result(allowed, ff, double)
+        sheet["fired_once"] = True
+        br = dict(S.dval(sheet.get("broadsides")))
+        br[side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
+        sheet["broadsides"] = br
         dbl = S.sval(data.get("load_double"), "none")
-        if dbl in (shot.side, "both"):
-            self.load_double(r, shot.side, fired=True)
+        if dbl in (side, "both"):
+            self.load_double(r, side, fired=True)
         weather_note = f" ({guns - allowed} may not fire in this weather, S44)" if allowed < guns else ""
+        rake = shot.rake
         text = (
-            f"{r.ship.name} fires her {shot.side} broadside of {allowed} guns{weather_note}"
-            f"{' (double shot)' if shot.double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
-            f"{', ' + shot.rake + ' rake' if shot.rake else ''}): "
+            f"{r.ship.name} fires her {side} broadside of {allowed} guns{weather_note}"
+            f"{' (double shot)' if double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
+            f"{', ' + rake + ' rake' if rake else ''}): "
             f"FF {base:+d} + {a} + {b} = "
             f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
             f"-> {pts} points, "
-            f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if shot.double else ''})."
+            f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if double else ''})."
         )
         visible = (
             None if self.cond.visibility is None else tuple(sorted({r.ship.side, self.side_of_target(tid)}))
         )
+        at = shot.at
         self.ev(
             "fire",
             text,
             ship_id=sid,
             target_id=tid,
             rolls=(r1, r2),
-            modifiers=modifiers_of(mods),
+            modifiers=mods,
             needed=None,
             outcome="hit" if pts else "no_effect",
             data={
@@ -1089,20 +1150,29 @@ class Phase:
                 "guns_destroyed": lost,
                 "ff": ff,
                 "guns": allowed,
-                "side": shot.side,
-                "range": round(shot.range, 1),
+                "side": side,
+                "range": rnd(shot.range, 1),
                 "band": shot.band,
-                "rake": shot.rake,
-                "double": shot.double,
-                "at": {"x": round(shot.at.x, 1), "y": round(shot.at.y, 1)},
+                "rake": rake,
+                "double": double,
+                "at": {"x": rnd(at.x, 1), "y": rnd(at.y, 1)},
             },
             visible_to=visible,
         )
-        if tid in self.recs:
-            self.hit_ship(self.recs[tid], r, pts, lost, shot.rake, shot.at)
+        if t is not None:
+            self.hit_ship(t, r, pts, lost, rake, at)
         elif bat is not None:
             self.hit_battery(bat[0], pts, lost, r.ship.side)
-        return shot.side
+        return side
+
+    def weather_now(self) -> tuple[str, str]:
+        """Return the firing rule of the weather (5.) and the wind force now, worked out once per change of
+        conditions (every shot asks)."""
+        hit = self._weather
+        if hit is None or hit[0] is not self.cond:
+            st = self.cstate()
+            hit = self._weather = (self.cond, S.weather_effect(st)[0], S.wind_force(st))
+        return hit[1], hit[2]
 
     def side_of_target(self, tid: str) -> str:
         if tid in self.recs:
@@ -2038,10 +2108,6 @@ class Phase:
             ):
                 return S.sval(t.props.get("name"), "a shore battery")
         return None
-
-
-def t_is_bat(bat: tuple[int, TerrainFeature] | None, tid: str, recs: Mapping[str, Rec]) -> bool:
-    return tid not in recs and bat is not None
 
 
 def state_map(state: BattleState) -> tuple[float, float]:

@@ -663,7 +663,8 @@ class Sail1700(RuleSet):
                 errors.setdefault(key, []).append(tgt)
                 continue
             pos, heading, is_bat, name = tgt
-            sides = [side for side in ("starboard", "port") if side not in used]
+            # the sides not used by the first target, in this order
+            sides = ("starboard", "port") if not used else ("starboard",) if "port" in used else ("port",)
             loaded = S.loaded_sides(ship.sheet, state.turn, sides)
             shot = (
                 S.shot_at(state, ship.id, tid, rate, loaded, plan.samples, pos, heading, is_bat)

@@ -235,10 +235,15 @@ def reduction_pct_of(sheet: Mapping[str, JSON]) -> int:
 def sail_speed(state: BattleState, ship: ShipState, heading: float) -> float:
     """Return the sailing speed in mm per move on ``heading``: rate and point of sailing (6.), damage (S11),
     jury mast (S09) and the weather's speed factor (5.). Irons and dismasted: 0."""
+    return sector_speed(state, ship, C.point_of_sailing(heading, wind_from(state))[0])
+
+
+def sector_speed(state: BattleState, ship: ShipState, sector: str) -> float:
+    """Return :func:`sail_speed` on a heading in ``sector`` (its point of sailing,
+    :func:`.core.point_of_sailing`)."""
     sheet = ship.sheet
     if sheet.get("dismasted") and not sheet.get("jury_mast"):
         return 0.0
-    sector, _ = C.point_of_sailing(heading, wind_from(state))
     base = C.base_speed(rate_of(ship), sector)
     if sheet.get("jury_mast"):
         s = base * T.JURY_MAST_FRACTION
@@ -354,19 +359,24 @@ def _still(
 ) -> MovePlan:
     """Return the plan of a vessel that stays where she is: ``error`` (on the order's ``field_name``) when the
     order is illegal, ``note`` saying why she does not move."""
+    # by position, in field order (a keyword call to a class costs a dict): kind, start, heading, end,
+    # end_heading, distance, max_distance, min_distance, turn, radius, samples, path, notes, error, field
     return MovePlan(
-        kind="still",
-        start=pos,
-        heading=heading,
-        end=pos,
-        end_heading=heading,
-        distance=0.0,
-        samples=[(pos, heading)],
-        path=[pos],
-        radius=radius,
-        notes=[] if note is None else [note],
-        error=error,
-        field=field_name,
+        "still",
+        pos,
+        heading,
+        pos,
+        heading,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        radius,
+        [(pos, heading)],
+        [pos],
+        [] if note is None else [note],
+        error,
+        field_name,
     )
 
 
@@ -488,9 +498,9 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
                 "wind's eye (6., 7., S43); tack instead.",
             )
         new_h = norm_deg(heading + turn)
-        s_old = sail_speed(state, ship, heading)
-        s_new = s_old if new_h == heading else sail_speed(state, ship, new_h)
         old_sector, _ = C.point_of_sailing(heading, wf)
+        s_old = sector_speed(state, ship, old_sector)
+        s_new = s_old if new_h == heading else sail_speed(state, ship, new_h)
         if old_sector == "irons":
             maxd = s_new / 2.0 if wants_turn else 0.0  # NW-SAIL-2
         else:
@@ -506,18 +516,9 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     dist = maxd if speed_v is None else num(speed_v)
     if stop and speed_v is None:
         dist = 0.0
-    plan = MovePlan(
-        kind=kind,
-        start=pos,
-        heading=heading,
-        end=pos,
-        end_heading=heading,
-        distance=dist,
-        max_distance=maxd,
-        min_distance=mind,
-        turn=turn,
-        radius=radius,
-    )
+    # by position (as in _still): kind, start, heading, end, end_heading, distance, max_distance,
+    # min_distance, turn, radius, samples, path, notes
+    plan = MovePlan(kind, pos, heading, pos, heading, dist, maxd, mind, turn, radius, [], [], [])
     if dist > maxd + 1e-6:
         plan.error = f"At most {maxd:.0f} mm this move (6., 7.)."
         plan.field = "speed"
@@ -787,7 +788,7 @@ def aim(
         score = float(_BAND_SCORE[band] + (4 if rake == "stern" else 2 if rake == "bow" else 0))
         score -= i * 1e-4 + d * 1e-7
         if best is None or score > best.score:
-            best = Shot(side=side, at=p, heading=h, range=d, band=band, rake=rake, double=double, score=score)
+            best = Shot(side, p, h, d, band, rake, double, score)  # by position: no keyword dict
     return best
 
 
