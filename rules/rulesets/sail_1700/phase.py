@@ -9,12 +9,13 @@ at what presented itself during the move (11.-13.), shore batteries and mortars 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 
 from ... import memo
 from ...dice import Dice, DieKind, decimal_as_1_100
-from ...geometry import advance, bearing, distance, norm_deg, on_table, relative_bearing, side_of
+from ...geometry import advance, bearing, distance, norm_deg, on_table, relative_bearing
 from ...model import (
     JSON,
     BattleState,
@@ -26,7 +27,6 @@ from ...model import (
     Roll,
     ShipOrder,
     ShipState,
-    ShipStatus,
     TerrainFeature,
     new_event,
 )
@@ -35,16 +35,6 @@ from . import ships as S
 from . import tables as T
 
 GRID = 100.0
-
-
-def ship_after(
-    s: ShipState, pos: Point, heading: float, speed: float, status: ShipStatus, sheet: dict[str, JSON]
-) -> ShipState:
-    """Return ``s`` with a new position, heading, speed, status, sheet and the flags of that sheet (by
-    :meth:`ShipState.replace`: a phase builds every ship)."""
-    return s.replace(
-        position=pos, heading=heading, speed=speed, status=status, flags=flags_of(sheet, status), sheet=sheet
-    )
 
 
 _MODIFIERS: dict[tuple[tuple[str, int, type], ...], tuple[Modifier, ...]] = memo.table({})
@@ -284,11 +274,18 @@ class Phase:
         if self.phase == 0:
             self.turn_start()
         mine = [r for r in self.recs.values() if r.ship.side == self.side]
+        # each ship's order, read once (self.order(r) for each step below)
+        orders = self.orders
+        mine_data: list[tuple[Rec, Mapping[str, JSON]]] = []
         for r in mine:
-            if r.status == "active" and self.order(r).get("strike"):
+            o = orders.get(r.ship.id)
+            mine_data.append((r, o.data if o is not None else {}))
+        for r, data in mine_data:
+            if r.status == "active" and data.get("strike"):
                 self.strike(r, "strikes her colours by order (18.)")
         for r in mine:
-            self.sinking_countdown(r)
+            if isinstance(r.sheet.get("sink_in"), int):  # else sinking_countdown() does nothing
+                self.sinking_countdown(r)
         for r in mine:
             if not (
                 r.sheet.get("fires") or r.sheet.get("fires_out_of_control") or r.sheet.get("abandon_next")
@@ -304,32 +301,47 @@ class Phase:
                 self.move(r)
             elif r.status == "struck" and r.sheet.get("abandoned"):
                 self.drift_hulk(r)
-        for r in mine:
+        for r, data in mine_data:
             # actions() acts only on these order fields: most orders have none
-            if r.status == "active" and not ACTION_FIELDS.isdisjoint(self.order(r)):
+            if r.status == "active" and not ACTION_FIELDS.isdisjoint(data):
                 self.actions(r)
         # a vessel works with a battery her party raised (works-<her id>) or lands a party now
         sites = any(t.kind == "battery" for t in self.terrain)
-        for r in mine:
-            if r.status == "active" and (sites or S.inum(self.order(r).get("land_party")) > 0):
+        for r, data in mine_data:
+            land = data.get("land_party")  # S.inum() of None, 0 or False is 0: no call for them
+            if r.status == "active" and (sites or (land and S.inum(land) > 0)):
                 self.shore_works(r)
-        for r in mine:
+        for r, data in mine_data:
             if r.status == "active" and r.ship.id not in in_melee:
-                self.gunnery(r)
+                self.gunnery(r, data)
         self.batteries()
-        for r in mine:
-            if r.status == "active" and self.order(r).get("mortar_target"):
+        for r, data in mine_data:
+            if r.status == "active" and data.get("mortar_target"):
                 self.mortar(r)
         self.melees()
-        for r in mine:
-            if r.status == "active" and self.order(r).get("cast_off"):
+        for r, data in mine_data:
+            if r.status == "active" and data.get("cast_off"):
                 self.cast_off(r)
         self.end_of_move(mine)
         recs = self.recs
         ships = []
         for s in self.state.ships:
             r = recs[s.id]
-            ships.append(ship_after(s, r.pos, norm_deg(r.heading), r.speed, r.status, r.sheet))
+            sheet = r.sheet
+            h = r.heading
+            if type(h) is not float or not 0.0 <= h < 360.0:
+                h = norm_deg(h)  # (the call only where it changes something)
+            # the ship after the phase (its flags from its sheet, A2)
+            ships.append(
+                s.replace(
+                    position=r.pos,
+                    heading=h,
+                    speed=r.speed,
+                    status=r.status,
+                    flags=flags_of(sheet, r.status),
+                    sheet=sheet,
+                )
+            )
         new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
         return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start :]))
 
@@ -502,12 +514,15 @@ class Phase:
 
     def damage(self, r: Rec, pts: int, by_side: str | None, why: str) -> None:
         """Take ``pts`` crew/damage points off a ship; at zero it sinks (17.)."""
-        if pts <= 0 or not self.afloat(r):
+        if pts <= 0 or r.status in ("sunk", "withdrawn"):  # nothing, or not afloat
             return
-        left = S.inum(r.sheet.get("points")) - pts
-        r.sheet["points"] = left
+        sh = r.sheet
+        have = sh.get("points")
+        left = (have if type(have) is int else S.inum(have)) - pts  # S.inum(), the call only when needed
+        sh["points"] = left
         if by_side and by_side != r.ship.side:
-            r.sheet["damage_scored"] = S.inum(r.sheet.get("damage_scored")) + pts
+            scored = sh.get("damage_scored")
+            sh["damage_scored"] = (scored if type(scored) is int else S.inum(scored)) + pts
         if left <= 0:
             r.sheet["points"] = 0
             self.sink(r, f"all her crew/damage points are gone ({why}; 17.)")
@@ -1029,8 +1044,8 @@ class Phase:
 
     # --- 11.-13. gunnery ----------------------------------------------------------------------------
 
-    def gunnery(self, r: Rec) -> None:
-        data = self.order(r)
+    def gunnery(self, r: Rec, data: Mapping[str, JSON]) -> None:
+        """Fire ``r``'s broadsides as her order ``data`` says (11.-13.)."""
         used: set[str] = set()
         for key in ("target", "target_2"):
             tid = data.get(key)
@@ -1087,9 +1102,11 @@ class Phase:
             )
             return None
         side = shot.side
-        guns = S.guns_in(sheet, side)
+        g = sheet.get("guns")
+        n = g.get(side) if type(g) is dict else None
+        guns = n if type(n) is int else S.guns_in(sheet, side)  # guns_in(), the call only for an odd sheet
         firing_rule, wind = self.weather_now()
-        allowed = C.weather_guns_allowed(guns, rate, firing_rule)
+        allowed = guns if firing_rule == "all" else C.weather_guns_allowed(guns, rate, firing_rule)
         if allowed <= 0:
             self.ev(
                 "no_shot",
@@ -1099,27 +1116,34 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
+        # S.sval(), S.nation_of(), S.service_of() written out
+        stats = r.ship.stats
+        grade, nation, service = sheet.get("grade"), stats.get("nation"), stats.get("service")
         mods, base = fire_modifiers(
-            S.sval(sheet.get("grade"), "average"),
-            S.nation_of(r.ship),
+            grade if isinstance(grade, str) else "average",
+            nation if isinstance(nation, str) else "Other",
             shot.band,
             shot.rake,
             not sheet.get("fired_once"),
             wind,
-            S.service_of(r.ship) != "warship",
+            (service if isinstance(service, str) else "warship") != "warship",
         )
         purpose = f"{r.ship.name} firing factor (12.)"
-        a, r1 = self.roll("AVG", purpose)
-        b, r2 = self.roll("AVG", purpose)
+        dice = self.dice
+        a = dice.roll("AVG", purpose)
+        r1 = dice.rolls[-1]
+        b = dice.roll("AVG", purpose)
+        r2 = dice.rolls[-1]
         ff = base + a + b
         double = shot.double
         pts, lost = C.chart_result(allowed, ff, double)
         sheet["fired_once"] = True
-        br = dict(S.dval(sheet.get("broadsides")))
+        br = sheet.get("broadsides")
+        br = dict(br) if isinstance(br, dict) else {}
         br[side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
         sheet["broadsides"] = br
-        dbl = S.sval(data.get("load_double"), "none")
-        if dbl in (side, "both"):
+        dbl = data.get("load_double")
+        if dbl and (dbl == side or dbl == "both"):
             self.load_double(r, side, fired=True)
         weather_note = f" ({guns - allowed} may not fire in this weather, S44)" if allowed < guns else ""
         rake = shot.rake
@@ -1136,28 +1160,34 @@ class Phase:
             None if self.cond.visibility is None else tuple(sorted({r.ship.side, self.side_of_target(tid)}))
         )
         at = shot.at
-        self.ev(
-            "fire",
-            text,
-            ship_id=sid,
-            target_id=tid,
-            rolls=(r1, r2),
-            modifiers=mods,
-            needed=None,
-            outcome="hit" if pts else "no_effect",
-            data={
-                "points": pts,
-                "guns_destroyed": lost,
-                "ff": ff,
-                "guns": allowed,
-                "side": side,
-                "range": rnd(shot.range, 1),
-                "band": shot.band,
-                "rake": rake,
-                "double": double,
-                "at": {"x": rnd(at.x, 1), "y": rnd(at.y, 1)},
-            },
-            visible_to=visible,
+        rng, x, y = shot.range, at.x, at.y
+        self.events.append(
+            new_event(
+                "fire",
+                text,
+                self.turn,
+                self.phase,
+                sid,
+                tid,
+                (r1, r2),
+                mods,
+                None,
+                "hit" if pts else "no_effect",
+                {
+                    "points": pts,
+                    "guns_destroyed": lost,
+                    "ff": ff,
+                    "guns": allowed,
+                    "side": side,
+                    # rnd(v, 1) written out
+                    "range": round(rng, 1) if rng % 1 else rng,
+                    "band": shot.band,
+                    "rake": rake,
+                    "double": double,
+                    "at": {"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y},
+                },
+                visible,
+            )
         )
         if t is not None:
             self.hit_ship(t, r, pts, lost, rake, at)
@@ -1193,35 +1223,56 @@ class Phase:
         """Apply a volley: points, guns lost (13.; S26) and the damage-chart rolls (S24)."""
         side_by = by_side if by_side is not None else (firer_side_pos.ship.side if firer_side_pos else None)
         guns = S.dval(t.sheet.get("guns"))
-        sb, pt = S.inum(guns.get("starboard")), S.inum(guns.get("port"))
+        sb, pt = guns.get("starboard"), guns.get("port")
+        if type(sb) is not int or type(pt) is not int:  # S.inum(), the calls only for an odd sheet
+            sb, pt = S.inum(sb), S.inum(pt)
         if lost:
             guns = dict(guns)  # a new object: the old one is the starting state's (copy on write)
             if rake:
                 lsb, lpt = C.rake_gun_split(lost, sb, pt)
             else:
-                facing = side_of(t.heading, bearing(t.pos, at))
-                lsb, lpt = (lost, 0) if facing == "starboard" else (0, lost)
+                # side_of(t.heading, bearing(t.pos, at)), written out with their arithmetic: port when the
+                # bearing relative to the bow, normalised to [0, 360), is over 180 (signed_deg() < 0)
+                tp = t.pos
+                true = math.degrees(math.atan2(at.x - tp.x, -(at.y - tp.y)))
+                if not 0.0 <= true < 360.0:
+                    true = norm_deg(true)
+                rel = true - t.heading
+                if type(rel) is not float or not 0.0 <= rel < 360.0:
+                    rel = norm_deg(rel)
+                lsb, lpt = (0, lost) if rel > 180.0 else (lost, 0)
             guns["starboard"], guns["port"] = max(0, sb - lsb), max(0, pt - lpt)
             t.sheet["guns"] = guns
-            self.ev(
-                "guns_lost",
-                f"{t.ship.name} loses {min(sb, lsb)} starboard and {min(pt, lpt)} port guns "
-                f"(13.{', S26' if rake else ''}).",
-                ship_id=t.ship.id,
-                data={"starboard": min(sb, lsb), "port": min(pt, lpt)},
-                visible_to=(t.ship.side,),
+            lost_sb, lost_pt = min(sb, lsb), min(pt, lpt)
+            self.events.append(
+                new_event(
+                    "guns_lost",
+                    f"{t.ship.name} loses {lost_sb} starboard and {lost_pt} port guns "
+                    f"(13.{', S26' if rake else ''}).",
+                    self.turn,
+                    self.phase,
+                    t.ship.id,
+                    None,
+                    (),
+                    (),
+                    None,
+                    "",
+                    {"starboard": lost_sb, "port": lost_pt},
+                    (t.ship.side,),
+                )
             )
         self.damage(t, pts, side_by, "gunfire")
-        if not self.afloat(t):
+        if t.status in ("sunk", "withdrawn"):  # not afloat
             return
         n = C.damage_rolls(pts)
         for i in range(n):
-            if not self.afloat(t):
+            if t.status in ("sunk", "withdrawn"):
                 return
             self.damage_chart(t, i + 1, n)
 
     def damage_chart(self, t: Rec, i: int, n: int) -> None:
-        v, roll = self.roll("D100", f"{t.ship.name} damage chart {i}/{n} (13., S24)")
+        v = self.dice.roll("D100", f"{t.ship.name} damage chart {i}/{n} (13., S24)")
+        roll = self.dice.rolls[-1]
         code = C.damage_result(v)
         sh = t.sheet
         sid = t.ship.id
@@ -1281,14 +1332,21 @@ class Phase:
                 sh["dismasted_moves"] = 0
                 extra += " Speed reduced by 100%: dismasted, she drifts downwind (6., S11)."
                 public = True
-        self.ev(
-            "damage_chart",
-            f"{t.ship.name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}",
-            ship_id=sid,
-            rolls=(roll,),
-            outcome=code,
-            data={"roll": v, "result": code},
-            visible_to=None if public else (t.ship.side,),
+        self.events.append(
+            new_event(
+                "damage_chart",
+                f"{t.ship.name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}",
+                self.turn,
+                self.phase,
+                sid,
+                None,
+                (roll,),
+                (),
+                None,
+                code,
+                {"roll": v, "result": code},
+                None if public else (t.ship.side,),
+            )
         )
         if code == "magazine_explodes":
             self.explode(t, "her magazine")

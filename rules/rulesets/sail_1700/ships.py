@@ -238,9 +238,51 @@ def sail_speed(state: BattleState, ship: ShipState, heading: float) -> float:
     return sector_speed(state, ship, C.point_of_sailing(heading, wind_from(state))[0])
 
 
+_SECTORS: dict[tuple[float, float], str] = memo.table({})
+
+
+def sector_of(heading: float, wind_from: float) -> str:
+    """Return the point of sailing of :func:`.core.point_of_sailing` (the sector alone), worked out once per
+    heading and wind (a fleet sails on a few headings)."""
+    key = (heading, wind_from)
+    out = _SECTORS.get(key)
+    if out is None:
+        if len(_SECTORS) > 4096:
+            _SECTORS.clear()
+        out = _SECTORS[key] = C.point_of_sailing(heading, wind_from)[0]
+    return out
+
+
+_SPEEDS: dict[tuple[str, str, bool, bool, int, bool, str | None, str | None], float] = memo.table({})
+
+
 def sector_speed(state: BattleState, ship: ShipState, sector: str) -> float:
     """Return :func:`sail_speed` on a heading in ``sector`` (its point of sailing,
-    :func:`.core.point_of_sailing`)."""
+    :func:`.core.point_of_sailing`), worked out once per sector and what it depends on: rate, masts, hull
+    and weather."""
+    sheet = ship.sheet
+    get = sheet.get
+    hits = get("mast_hits")
+    cond = state.conditions
+    key = (
+        sector,
+        rate_of(ship),
+        bool(get("dismasted")),
+        bool(get("jury_mast")),
+        hits if type(hits) is int else inum(hits),
+        bool(get("severe_underwater")),
+        cond.weather,
+        cond.wind_force,
+    )
+    out = _SPEEDS.get(key)
+    if out is None:
+        if len(_SPEEDS) > 4096:
+            _SPEEDS.clear()
+        out = _SPEEDS[key] = _sector_speed(state, ship, sector)
+    return out
+
+
+def _sector_speed(state: BattleState, ship: ShipState, sector: str) -> float:
     sheet = ship.sheet
     if sheet.get("dismasted") and not sheet.get("jury_mast"):
         return 0.0
@@ -264,6 +306,10 @@ def half_speed_turns(ship: ShipState) -> bool:
     if service_of(ship) != "warship" or ship.sheet.get("wheel_hit"):
         return True
     return points(ship) <= points_start(ship) * T.HALF_SPEED_TURN_LOSS_FRACTION
+
+
+MOBILE_KEYS = ("entangled_with", "abandoned", "aground", "towed_by", "anchored", "dismasted", "drift_moves")
+"""Sheet keys of which one must be set (or the sails not set) for :func:`immobile_reason` to find a reason."""
 
 
 def immobile_reason(ship: ShipState) -> str | None:
@@ -391,8 +437,13 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     prev = max(0.0, ship.speed)
     rate = rate_of(ship)
     radius = C.turning_radius(rate)
-    turn = num(data.get("turn"), 0.0)
-    reason = immobile_reason(ship)
+    t = data.get("turn")
+    turn = t if type(t) is float else num(t, 0.0)  # num(), without the call for a float (most turns)
+    sails = sh.get("sails", "set")
+    if (sails == "set" or type(sails) is not str) and not any(map(sh.get, MOBILE_KEYS)):
+        reason = None  # immobile_reason() would find none: most ships (one test instead of eight calls)
+    else:
+        reason = immobile_reason(ship)
     wants_turn = abs(turn) > 1e-9
     if data.get("tack"):
         if reason:
@@ -488,7 +539,8 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             return _still(
                 pos, heading, radius, "No course changes this move: captain killed or wounded (13.)."
             )
-        wf = wind_from(state)
+        w = state.conditions.wind_from
+        wf = 0.0 if w is None else w  # wind_from()
         if wants_turn and C.crosses_fore(heading, turn, wf):
             return _still(
                 pos,
@@ -498,9 +550,9 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
                 "wind's eye (6., 7., S43); tack instead.",
             )
         new_h = norm_deg(heading + turn)
-        old_sector, _ = C.point_of_sailing(heading, wf)
+        old_sector = sector_of(heading, wf)
         s_old = sector_speed(state, ship, old_sector)
-        s_new = s_old if new_h == heading else sail_speed(state, ship, new_h)
+        s_new = s_old if new_h == heading else sector_speed(state, ship, sector_of(new_h, wf))
         if old_sector == "irons":
             maxd = s_new / 2.0 if wants_turn else 0.0  # NW-SAIL-2
         else:
@@ -531,7 +583,8 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         return plan
     end, end_h, path = turn_and_advance(pos, heading, turn, dist, radius)
     plan.end, plan.end_heading, plan.path = end, end_h, path
-    plan.samples = sample_track(pos, heading, turn, dist, radius)
+    # sample_track() of no distance is the start alone, which the end replaces
+    plan.samples = sample_track(pos, heading, turn, dist, radius) if dist > 0 else [(pos, heading)]
     plan.samples[-1] = (end, end_h)
     return plan
 
@@ -720,20 +773,21 @@ def shot_at(
     return shot
 
 
-_RANGE_LIMITS: dict[str, dict[bool, tuple[tuple[float, str], ...]]] = memo.table({})
+_RANGE_LIMITS: dict[str, tuple[dict[bool, tuple[tuple[float, str], ...]], float]] = memo.table({})
 
 
-def _range_limits(rate: str) -> dict[bool, tuple[tuple[float, str], ...]]:
+def _range_limits(rate: str) -> tuple[dict[bool, tuple[tuple[float, str], ...]], float]:
     """Return the upper bound (mm, inclusive) of each range band of :func:`.core.range_band`, with the same
-    arithmetic, for round (False) and double shot (True)."""
+    arithmetic, for round (False) and double shot (True); and :func:`.core.max_range` + 1 mm."""
     out = _RANGE_LIMITS.get(rate)
     if out is None:
         bands = T.GUNNERY_RANGES["rated" if C.is_rated(rate) else "unrated"]
         names = ("short", "medium", "long")
-        out = _RANGE_LIMITS[rate] = {
+        limits = {
             dbl: tuple(zip([b * f + 1e-9 for b in bands], names, strict=True))
             for dbl, f in ((False, 1.0), (True, T.DOUBLE_SHOT_RANGE_FACTOR))
         }
+        out = _RANGE_LIMITS[rate] = (limits, C.max_range(rate) + 1.0)
     return out
 
 
@@ -754,8 +808,7 @@ def aim(
     shot checked and fired.
     """
     best: Shot | None = None
-    limits = _range_limits(rate)
-    reach = C.max_range(rate) + 1.0
+    limits, reach = _range_limits(rate)
     arc = T.ARC_OF_FIRE_DEG + 1e-9
     bow = T.RAKE_ARC_DEG + 1e-9
     stern = 180.0 - T.RAKE_ARC_DEG - 1e-9
@@ -766,7 +819,13 @@ def aim(
         d = hypot(tx - px, ty - py)
         if d > reach:
             continue
-        rel = norm(norm(degrees(atan2(tx - px, -(ty - py)))) - h)
+        # norm(x) is x for a float in [0, 360): the call is made only for the others (the same values)
+        rel = degrees(atan2(tx - px, -(ty - py)))
+        if not 0.0 <= rel < 360.0:
+            rel = norm(rel)
+        rel -= h
+        if type(rel) is not float or not 0.0 <= rel < 360.0:
+            rel = norm(rel)
         if rel > 180.0:
             rel -= 360.0
         side = "starboard" if rel > 0 else "port"
@@ -782,7 +841,12 @@ def aim(
             continue
         rake: str | None = None
         if not target_is_battery:
-            back = norm(norm(degrees(atan2(px - tx, -(py - ty)))) - target_heading)
+            back = degrees(atan2(px - tx, -(py - ty)))
+            if not 0.0 <= back < 360.0:
+                back = norm(back)
+            back -= target_heading
+            if type(back) is not float or not 0.0 <= back < 360.0:
+                back = norm(back)
             r = abs(back - 360.0 if back > 180.0 else back)
             rake = "bow" if r <= bow else "stern" if r >= stern else None
         score = float(_BAND_SCORE[band] + (4 if rake == "stern" else 2 if rake == "bow" else 0))
