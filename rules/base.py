@@ -289,7 +289,8 @@ class RuleSet(ABC):
         """Return the ships of ``side`` that take orders this phase."""
         if side not in self.ordering_sides(state):
             return ()
-        return tuple(s for s in state.ships if s.side == side and s.active)
+        # (s.status == "active" is ShipState.active, without the property's call: 200 ships a phase)
+        return tuple(s for s in state.ships if s.side == side and s.status == "active")
 
     def validate_orders(self, state: BattleState, side: str, orders: Sequence[ShipOrder]) -> OrderErrors:
         """Return the errors of ``side``'s orders for the current phase.
@@ -317,7 +318,7 @@ class RuleSet(ABC):
                 invalid.setdefault(sid, {}).setdefault("ship_id", []).append("Two orders for one ship.")
                 continue
             seen.add(sid)
-            if not ship.active:
+            if ship.status != "active":  # not ship.active
                 illegal.setdefault(sid, {}).setdefault("ship_id", []).append(
                     f"{ship.name} is {ship.status} and takes no orders."
                 )
@@ -357,7 +358,7 @@ class RuleSet(ABC):
 
     def outcome(self, state: BattleState) -> tuple[bool, str | None]:
         """Return (finished, winner): finished when at most one side has a ship able to fight."""
-        able = {s.side for s in state.ships if s.active}
+        able = {s.side for s in state.ships if s.status == "active"}  # s.active, without the call
         if len(able) <= 1:
             return True, (next(iter(able)) if able else None)
         return False, None
