@@ -53,12 +53,6 @@ def modifiers_of(mods: list[tuple[str, int]]) -> tuple[Modifier, ...]:
     return out
 
 
-def rnd(x: float, ndigits: int) -> float:
-    """Return ``round(x, ndigits)``, the very value, without the decimal conversion ``round`` makes for a
-    float of an integral value (which rounds to itself, -0.0 included; an int stays an int)."""
-    return round(x, ndigits) if x % 1 else x
-
-
 _FIRE_MODS: dict[tuple[str, str, str, str | None, bool, str, bool], tuple[tuple[Modifier, ...], int]] = (
     memo.table({})
 )
@@ -296,9 +290,9 @@ class Phase:
         self.grid = self.build_grid()
         self.tracks: dict[str, list[tuple[Point, float]]] = {}
         in_melee = {sid for sid, r in self.recs.items() if r.sheet.get("melee")}
-        for r in mine:
+        for r, data in mine_data:
             if r.status == "active":
-                self.move(r)
+                self.move(r, data)
             elif r.status == "struck" and r.sheet.get("abandoned"):
                 self.drift_hulk(r)
         for r, data in mine_data:
@@ -695,15 +689,16 @@ class Phase:
             self._same_cond = (self.cond, self.cond == self.state.conditions)
         return self._same_cond[1]
 
-    def move(self, r: Rec) -> None:
-        st = self.cstate()
-        data = self.order(r)
+    def move(self, r: Rec, data: Mapping[str, JSON]) -> None:
+        """Move ``r`` as her order ``data`` says (6., 7., 9., 10., 21., 22.; NW-SAIL-4, -12, -14)."""
         sid = r.ship.id
         # the plan made when the order was checked, unless the ship or the conditions have changed since
-        plan = (
-            S.planned_move(self.state, r.ship, data) if self.unchanged(r) else S.plan_move(st, r.view(), data)
-        )
+        if self.unchanged(r):
+            plan = S.planned_move(self.state, r.ship, data)
+        else:
+            plan = S.plan_move(self.cstate(), r.view(), data)
         if plan.error:
+            st = self.cstate()
             # orders were validated against the state at the start of the phase; a fire or a hit since may
             # make them impossible: the ship then keeps her course and makes what she can (NW-SAIL-14).
             plan = S.plan_move(st, r.view(), {"speed": None})
@@ -717,6 +712,7 @@ class Phase:
         contact: str | None = None
         ground_at: Point | None = None
         if plan.distance > 0 and len(samples) > 1:
+            st = self.cstate()
             gdepth = C.grounding_depth(S.rate_of(r.ship), self.total_guns(r))
             towed = S.sval(r.sheet.get("towing"))
             cands = [c for c in self.near(samples, T.CONTACT_MM) if c != sid and c != towed]
@@ -760,32 +756,44 @@ class Phase:
             moved = sum(distance(samples[i - 1][0], samples[i][0]) for i in range(1, len(samples)))
         if plan.kind == "tack":
             moved = 0.0  # a tack is a full move; forward movement begins next move (7.)
+        kind = plan.kind
         old = r.pos
         r.pos, r.heading = end, end_h
-        r.speed = rnd(moved, 3) if plan.kind not in ("drift",) else 0.0
-        if plan.kind == "still":
-            r.speed = 0.0
-        if end is not old:  # the same point: the same grid cell
+        # round(v, n) is v for a float of an integral value (-0.0 included; an int stays an int): round() and
+        # its decimal conversion only for a fraction (x % 1), here and below; no way for a drift
+        r.speed = 0.0 if kind == "still" or kind == "drift" else round(moved, 3) if moved % 1 else moved
+        if end is not old and (end.x != old.x or end.y != old.y):  # the same point: the same grid cell
             self.grid_move(sid, old, end)
         self.tracks[sid] = samples
-        if plan.kind != "still" or plan.notes:
-            what = MOVE_VERB[plan.kind]
-            path: list[JSON] = [
-                {"x": rnd(p.x, 1), "y": rnd(p.y, 1)} for p, _ in samples[:: max(1, len(samples) // 12)]
-            ]
-            path.append({"x": rnd(end.x, 1), "y": rnd(end.y, 1)})
-            self.ev(
-                "move",
-                f"{r.ship.name} {what} {moved:.0f} mm to ({end.x:.0f}, {end.y:.0f}), heading "
-                f"{end_h:.0f}{'; ' + '; '.join(plan.notes) if plan.notes else ''}{note}.",
-                ship_id=sid,
-                data={
-                    "path": path,
-                    "heading": end_h,
-                    "distance": rnd(moved, 1),
-                    "kind": plan.kind,
-                },
-                visible_to=self.sides_seeing(r),
+        if kind != "still" or plan.notes:
+            what = MOVE_VERB[kind]
+            path: list[JSON] = []
+            for p, _ in samples[:: max(1, len(samples) // 12)]:
+                x, y = p.x, p.y
+                path.append({"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y})
+            x, y = end.x, end.y
+            path.append({"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y})
+            self.events.append(
+                new_event(
+                    "move",
+                    f"{r.ship.name} {what} {moved:.0f} mm to ({x:.0f}, {y:.0f}), heading "
+                    f"{end_h:.0f}{'; ' + '; '.join(plan.notes) if plan.notes else ''}{note}.",
+                    self.turn,
+                    self.phase,
+                    sid,
+                    None,
+                    (),
+                    (),
+                    None,
+                    "",
+                    {
+                        "path": path,
+                        "heading": end_h,
+                        "distance": round(moved, 1) if moved % 1 else moved,
+                        "kind": kind,
+                    },
+                    None if self.cond.visibility is None else self.sides_seeing(r),
+                )
             )
         if contact is not None:
             self.entangle(r, self.recs[contact], plan.distance, plan.end_heading)
@@ -1179,7 +1187,7 @@ class Phase:
                     "ff": ff,
                     "guns": allowed,
                     "side": side,
-                    # rnd(v, 1) written out
+                    # round(v, 1), only for a fraction (as in move())
                     "range": round(rng, 1) if rng % 1 else rng,
                     "band": shot.band,
                     "rake": rake,

@@ -618,7 +618,7 @@ class Sail1700(RuleSet):
         if t is not None:
             if t.side == ship.side:
                 return f"{t.name} is on your side."
-            if not t.active:
+            if t.status != "active":  # not t.active, without the property's call
                 return f"{t.name} is {t.status}."
             vis = state.conditions.visibility
             # unlimited visibility: every ship is seen (visible_to_side)
@@ -647,6 +647,7 @@ class Sail1700(RuleSet):
             return errors, shots
         used: set[str] = set()
         rate = S.rate_of(ship)
+        firing, _ = S.weather_effect(state)
         for key, tid in (("target", first), ("target_2", second)):
             if not tid:
                 continue
@@ -676,8 +677,11 @@ class Sail1700(RuleSet):
                     f"No loaded broadside bears on {name} within range during this move (11., S12)."
                 )
                 continue
-            firing, _ = S.weather_effect(state)
-            if C.weather_guns_allowed(S.guns_in(ship.sheet, shot.side), rate, firing) <= 0:
+            # in fair weather every gun of a loaded side (which has guns) may fire: no call to make
+            if (
+                firing != "all"
+                and C.weather_guns_allowed(S.guns_in(ship.sheet, shot.side), rate, firing) <= 0
+            ):
                 errors.setdefault(key, []).append("No firing in this weather for this vessel (5., S05).")
                 continue
             used.add(shot.side)

@@ -46,8 +46,8 @@ def dval(v: JSON) -> dict[str, JSON]:
 
 def rate_of(ship: ShipState) -> str:
     """Return the ship's rate (``1st`` ... ``6th`` or ``unrated``)."""
-    r = sval(ship.stats.get("rate"), "unrated")
-    return r if r in T.RATES else "unrated"
+    r = ship.stats.get("rate")
+    return r if isinstance(r, str) and r in T.RATES else "unrated"  # ("unrated" is a rate)
 
 
 def nation_of(ship: ShipState) -> str:
