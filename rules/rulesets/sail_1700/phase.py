@@ -84,6 +84,17 @@ def fire_modifiers(
 MOVE_VERB = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}
 """The verb of a move event, by kind of move."""
 
+END_OF_MOVE_KEYS = (
+    "no_turn_moves",
+    "no_signals_moves",
+    "drift_moves",
+    "dismasted",
+    "anchor_raise_left",
+    "make_sail_left",
+    "tow_target",
+)
+"""The sheet keys :meth:`Phase.end_of_move` acts on for a ship of the moving side, each only when set."""
+
 ACTION_FIELDS = frozenset(
     ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
 )
@@ -2081,6 +2092,8 @@ class Phase:
     def end_of_move(self, mine: list[Rec]) -> None:
         for r in mine:
             sh = r.sheet
+            if not any(map(sh.get, END_OF_MOVE_KEYS)):
+                continue  # nothing below to count down or check (most ships)
             # (a counter that is 0, None or absent is read as 0 without S.inum: most are)
             for key in ("no_turn_moves", "no_signals_moves", "drift_moves"):
                 if sh.get(key) and S.inum(sh.get(key)) > 0:
@@ -2136,8 +2149,10 @@ class Phase:
         for r in self.recs.values():
             if r.status != "active":
                 continue
-            start = S.points_start(r.ship)
-            if S.inum(r.sheet.get("points")) >= start * T.STRIKE_BELOW_FRACTION:
+            have, start = r.sheet.get("points"), r.ship.sheet.get("points_start")
+            if type(have) is not int or type(start) is not int:  # S.inum(), S.points_start(): their calls
+                have, start = S.inum(have), S.points_start(r.ship)  # only for an odd sheet
+            if have >= start * T.STRIKE_BELOW_FRACTION:
                 continue
             threat = self.threat(r)
             if threat:

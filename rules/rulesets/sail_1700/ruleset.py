@@ -641,8 +641,9 @@ class Sail1700(RuleSet):
         """Return errors of the fire orders, and the shots they give in order (target id, shot)."""
         errors: FieldErrors = {}
         shots: list[tuple[str, S.Shot]] = []
-        first = S.sval(data.get("target"))
-        second = S.sval(data.get("target_2"))
+        first, second = data.get("target"), data.get("target_2")  # S.sval(), written out
+        first = first if isinstance(first, str) else ""
+        second = second if isinstance(second, str) else ""
         if not first and not second:
             return errors, shots
         used: set[str] = set()

@@ -102,7 +102,8 @@ def weather_condition(state: BattleState) -> str:
 
 def weather_effect(state: BattleState) -> tuple[str, float]:
     """Return (firing rule, speed factor) of the current weather (5.)."""
-    return C.weather_effect(weather_condition(state), wind_force(state))
+    cond = state.conditions  # weather_condition(), wind_force() written out: every fire plan asks
+    return C.weather_effect(cond.weather or "clear", cond.wind_force or "moderate")
 
 
 def option(state: BattleState, name: str, default: JSON) -> JSON:
@@ -264,13 +265,14 @@ def sector_speed(state: BattleState, ship: ShipState, sector: str) -> float:
     get = sheet.get
     hits = get("mast_hits")
     cond = state.conditions
+    dismasted, jury, severe = get("dismasted"), get("jury_mast"), get("severe_underwater")
     key = (
         sector,
         rate_of(ship),
-        bool(get("dismasted")),
-        bool(get("jury_mast")),
+        dismasted if type(dismasted) is bool else bool(dismasted),  # (bool() called only for a non-bool)
+        jury if type(jury) is bool else bool(jury),
         hits if type(hits) is int else inum(hits),
-        bool(get("severe_underwater")),
+        severe if type(severe) is bool else bool(severe),
         cond.weather,
         cond.wind_force,
     )
