@@ -9,12 +9,13 @@ at what presented itself during the move (11.-13.), shore batteries and mortars 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 
 from ... import memo
 from ...dice import Dice, DieKind, decimal_as_1_100
-from ...geometry import advance, bearing, distance, norm_deg, on_table, relative_bearing, side_of
+from ...geometry import advance, bearing, distance, norm_deg, on_table, relative_bearing
 from ...model import (
     JSON,
     BattleState,
@@ -26,24 +27,14 @@ from ...model import (
     Roll,
     ShipOrder,
     ShipState,
-    ShipStatus,
     TerrainFeature,
+    new_event,
 )
 from . import core as C
 from . import ships as S
 from . import tables as T
 
 GRID = 100.0
-
-
-def ship_after(
-    s: ShipState, pos: Point, heading: float, speed: float, status: ShipStatus, sheet: dict[str, JSON]
-) -> ShipState:
-    """Return ``s`` with a new position, heading, speed, status, sheet and the flags of that sheet (by
-    :meth:`ShipState.replace`: a phase builds every ship)."""
-    return s.replace(
-        position=pos, heading=heading, speed=speed, status=status, flags=flags_of(sheet, status), sheet=sheet
-    )
 
 
 _MODIFIERS: dict[tuple[tuple[str, int, type], ...], tuple[Modifier, ...]] = memo.table({})
@@ -62,8 +53,47 @@ def modifiers_of(mods: list[tuple[str, int]]) -> tuple[Modifier, ...]:
     return out
 
 
+_FIRE_MODS: dict[tuple[str, str, str, str | None, bool, str, bool], tuple[tuple[Modifier, ...], int]] = (
+    memo.table({})
+)
+
+
+def fire_modifiers(
+    grade: str, nation: str, band: str, rake: str | None, first: bool, wind: str, merchant: bool
+) -> tuple[tuple[Modifier, ...], int]:
+    """Return the firing-factor modifiers of a broadside (:func:`.core.firing_factor_modifiers`; 12., S13,
+    S15) as the event logs them (:func:`modifiers_of`), and their sum; worked out once per combination."""
+    key = (grade, nation, band, rake, first, wind, merchant)
+    out = _FIRE_MODS.get(key)
+    if out is None:
+        mods = C.firing_factor_modifiers(
+            grade=grade,
+            nation=nation,
+            range_name=band,
+            rake=rake,
+            first_time=first,
+            wind_force=wind,
+            merchant=merchant,
+        )
+        if len(_FIRE_MODS) > 4096:
+            _FIRE_MODS.clear()
+        out = _FIRE_MODS[key] = (modifiers_of(mods), sum(v for _, v in mods))
+    return out
+
+
 MOVE_VERB = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}
 """The verb of a move event, by kind of move."""
+
+END_OF_MOVE_KEYS = (
+    "no_turn_moves",
+    "no_signals_moves",
+    "drift_moves",
+    "dismasted",
+    "anchor_raise_left",
+    "make_sail_left",
+    "tow_target",
+)
+"""The sheet keys :meth:`Phase.end_of_move` acts on for a ship of the moving side, each only when set."""
 
 ACTION_FIELDS = frozenset(
     ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
@@ -103,10 +133,30 @@ class Rec:
         )
 
 
+FLAG_KEYS = (
+    "fires",
+    "fires_out_of_control",
+    "dismasted",
+    "jury_mast",
+    "anchored",
+    "aground",
+    "abandoned",
+    "exploded",
+    "wheel_hit",
+    "entangled_with",
+    "melee",
+    "towing",
+    "towed_by",
+)
+"""The sheet keys :func:`flags_of` reads besides ``sink_in``: a flag needs one of them set."""
+
+
 def flags_of(sheet: Mapping[str, JSON], status: str) -> tuple[str, ...]:
     """Return the visible state of a ship (A2) from its sheet."""
-    out = []
     get = sheet.get
+    if get("sink_in") is None and not any(map(get, FLAG_KEYS)):
+        return ()  # most ships: none of the keys below is set
+    out = []
     fires, ooc = get("fires"), get("fires_out_of_control")
     if (isinstance(fires, list) and fires) or (ooc and S.inum(ooc) > 0):
         out.append("on_fire")
@@ -148,6 +198,7 @@ class Phase:
         self.visible_cache: dict[str, set[str]] = {}
         self._cstate: BattleState | None = None
         self._same_cond: tuple[Conditions, bool] | None = None
+        self._weather: tuple[Conditions, str, str] | None = None
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -187,21 +238,21 @@ class Phase:
         visible_to: tuple[str, ...] | None = None,
     ) -> None:
         """Log an event of this phase (:class:`Event`'s fields, its defaults; named, not ``**kw``: a phase
-        logs hundreds)."""
+        logs hundreds; built by :func:`~rules.model.new_event`, without a keyword call)."""
         self.events.append(
-            Event(
-                kind=kind,
-                text=text,
-                turn=self.turn,
-                phase=self.phase,
-                ship_id=ship_id,
-                target_id=target_id,
-                rolls=rolls,
-                modifiers=modifiers,
-                needed=needed,
-                outcome=outcome,
-                data=data,
-                visible_to=visible_to,
+            new_event(
+                kind,
+                text,
+                self.turn,
+                self.phase,
+                ship_id,
+                target_id,
+                rolls,
+                modifiers,
+                needed,
+                outcome,
+                {} if data is None else data,
+                visible_to,
             )
         )
 
@@ -228,11 +279,18 @@ class Phase:
         if self.phase == 0:
             self.turn_start()
         mine = [r for r in self.recs.values() if r.ship.side == self.side]
+        # each ship's order, read once (self.order(r) for each step below)
+        orders = self.orders
+        mine_data: list[tuple[Rec, Mapping[str, JSON]]] = []
         for r in mine:
-            if r.status == "active" and self.order(r).get("strike"):
+            o = orders.get(r.ship.id)
+            mine_data.append((r, o.data if o is not None else {}))
+        for r, data in mine_data:
+            if r.status == "active" and data.get("strike"):
                 self.strike(r, "strikes her colours by order (18.)")
         for r in mine:
-            self.sinking_countdown(r)
+            if isinstance(r.sheet.get("sink_in"), int):  # else sinking_countdown() does nothing
+                self.sinking_countdown(r)
         for r in mine:
             if not (
                 r.sheet.get("fires") or r.sheet.get("fires_out_of_control") or r.sheet.get("abandon_next")
@@ -243,37 +301,52 @@ class Phase:
         self.grid = self.build_grid()
         self.tracks: dict[str, list[tuple[Point, float]]] = {}
         in_melee = {sid for sid, r in self.recs.items() if r.sheet.get("melee")}
-        for r in mine:
+        for r, data in mine_data:
             if r.status == "active":
-                self.move(r)
+                self.move(r, data)
             elif r.status == "struck" and r.sheet.get("abandoned"):
                 self.drift_hulk(r)
-        for r in mine:
+        for r, data in mine_data:
             # actions() acts only on these order fields: most orders have none
-            if r.status == "active" and not ACTION_FIELDS.isdisjoint(self.order(r)):
+            if r.status == "active" and not ACTION_FIELDS.isdisjoint(data):
                 self.actions(r)
         # a vessel works with a battery her party raised (works-<her id>) or lands a party now
         sites = any(t.kind == "battery" for t in self.terrain)
-        for r in mine:
-            if r.status == "active" and (sites or S.inum(self.order(r).get("land_party")) > 0):
+        for r, data in mine_data:
+            land = data.get("land_party")  # S.inum() of None, 0 or False is 0: no call for them
+            if r.status == "active" and (sites or (land and S.inum(land) > 0)):
                 self.shore_works(r)
-        for r in mine:
+        for r, data in mine_data:
             if r.status == "active" and r.ship.id not in in_melee:
-                self.gunnery(r)
+                self.gunnery(r, data)
         self.batteries()
-        for r in mine:
-            if r.status == "active" and self.order(r).get("mortar_target"):
+        for r, data in mine_data:
+            if r.status == "active" and data.get("mortar_target"):
                 self.mortar(r)
         self.melees()
-        for r in mine:
-            if r.status == "active" and self.order(r).get("cast_off"):
+        for r, data in mine_data:
+            if r.status == "active" and data.get("cast_off"):
                 self.cast_off(r)
         self.end_of_move(mine)
         recs = self.recs
         ships = []
         for s in self.state.ships:
             r = recs[s.id]
-            ships.append(ship_after(s, r.pos, norm_deg(r.heading), r.speed, r.status, r.sheet))
+            sheet = r.sheet
+            h = r.heading
+            if type(h) is not float or not 0.0 <= h < 360.0:
+                h = norm_deg(h)  # (the call only where it changes something)
+            # the ship after the phase (its flags from its sheet, A2)
+            ships.append(
+                s.replace(
+                    position=r.pos,
+                    heading=h,
+                    speed=r.speed,
+                    status=r.status,
+                    flags=flags_of(sheet, r.status),
+                    sheet=sheet,
+                )
+            )
         new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
         return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start :]))
 
@@ -446,12 +519,15 @@ class Phase:
 
     def damage(self, r: Rec, pts: int, by_side: str | None, why: str) -> None:
         """Take ``pts`` crew/damage points off a ship; at zero it sinks (17.)."""
-        if pts <= 0 or not self.afloat(r):
+        if pts <= 0 or r.status in ("sunk", "withdrawn"):  # nothing, or not afloat
             return
-        left = S.inum(r.sheet.get("points")) - pts
-        r.sheet["points"] = left
+        sh = r.sheet
+        have = sh.get("points")
+        left = (have if type(have) is int else S.inum(have)) - pts  # S.inum(), the call only when needed
+        sh["points"] = left
         if by_side and by_side != r.ship.side:
-            r.sheet["damage_scored"] = S.inum(r.sheet.get("damage_scored")) + pts
+            scored = sh.get("damage_scored")
+            sh["damage_scored"] = (scored if type(scored) is int else S.inum(scored)) + pts
         if left <= 0:
             r.sheet["points"] = 0
             self.sink(r, f"all her crew/damage points are gone ({why}; 17.)")
@@ -624,15 +700,16 @@ class Phase:
             self._same_cond = (self.cond, self.cond == self.state.conditions)
         return self._same_cond[1]
 
-    def move(self, r: Rec) -> None:
-        st = self.cstate()
-        data = self.order(r)
+    def move(self, r: Rec, data: Mapping[str, JSON]) -> None:
+        """Move ``r`` as her order ``data`` says (6., 7., 9., 10., 21., 22.; NW-SAIL-4, -12, -14)."""
         sid = r.ship.id
         # the plan made when the order was checked, unless the ship or the conditions have changed since
-        plan = (
-            S.planned_move(self.state, r.ship, data) if self.unchanged(r) else S.plan_move(st, r.view(), data)
-        )
+        if self.unchanged(r):
+            plan = S.planned_move(self.state, r.ship, data)
+        else:
+            plan = S.plan_move(self.cstate(), r.view(), data)
         if plan.error:
+            st = self.cstate()
             # orders were validated against the state at the start of the phase; a fire or a hit since may
             # make them impossible: the ship then keeps her course and makes what she can (NW-SAIL-14).
             plan = S.plan_move(st, r.view(), {"speed": None})
@@ -646,6 +723,7 @@ class Phase:
         contact: str | None = None
         ground_at: Point | None = None
         if plan.distance > 0 and len(samples) > 1:
+            st = self.cstate()
             gdepth = C.grounding_depth(S.rate_of(r.ship), self.total_guns(r))
             towed = S.sval(r.sheet.get("towing"))
             cands = [c for c in self.near(samples, T.CONTACT_MM) if c != sid and c != towed]
@@ -689,32 +767,44 @@ class Phase:
             moved = sum(distance(samples[i - 1][0], samples[i][0]) for i in range(1, len(samples)))
         if plan.kind == "tack":
             moved = 0.0  # a tack is a full move; forward movement begins next move (7.)
+        kind = plan.kind
         old = r.pos
         r.pos, r.heading = end, end_h
-        r.speed = round(moved, 3) if plan.kind not in ("drift",) else 0.0
-        if plan.kind == "still":
-            r.speed = 0.0
-        if end is not old:  # the same point: the same grid cell
+        # round(v, n) is v for a float of an integral value (-0.0 included; an int stays an int): round() and
+        # its decimal conversion only for a fraction (x % 1), here and below; no way for a drift
+        r.speed = 0.0 if kind == "still" or kind == "drift" else round(moved, 3) if moved % 1 else moved
+        if end is not old and (end.x != old.x or end.y != old.y):  # the same point: the same grid cell
             self.grid_move(sid, old, end)
         self.tracks[sid] = samples
-        if plan.kind != "still" or plan.notes:
-            what = MOVE_VERB[plan.kind]
-            path: list[JSON] = [
-                {"x": round(p.x, 1), "y": round(p.y, 1)} for p, _ in samples[:: max(1, len(samples) // 12)]
-            ]
-            path.append({"x": round(end.x, 1), "y": round(end.y, 1)})
-            self.ev(
-                "move",
-                f"{r.ship.name} {what} {moved:.0f} mm to ({end.x:.0f}, {end.y:.0f}), heading "
-                f"{end_h:.0f}{'; ' + '; '.join(plan.notes) if plan.notes else ''}{note}.",
-                ship_id=sid,
-                data={
-                    "path": path,
-                    "heading": end_h,
-                    "distance": round(moved, 1),
-                    "kind": plan.kind,
-                },
-                visible_to=self.sides_seeing(r),
+        if kind != "still" or plan.notes:
+            what = MOVE_VERB[kind]
+            path: list[JSON] = []
+            for p, _ in samples[:: max(1, len(samples) // 12)]:
+                x, y = p.x, p.y
+                path.append({"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y})
+            x, y = end.x, end.y
+            path.append({"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y})
+            self.events.append(
+                new_event(
+                    "move",
+                    f"{r.ship.name} {what} {moved:.0f} mm to ({x:.0f}, {y:.0f}), heading "
+                    f"{end_h:.0f}{'; ' + '; '.join(plan.notes) if plan.notes else ''}{note}.",
+                    self.turn,
+                    self.phase,
+                    sid,
+                    None,
+                    (),
+                    (),
+                    None,
+                    "",
+                    {
+                        "path": path,
+                        "heading": end_h,
+                        "distance": round(moved, 1) if moved % 1 else moved,
+                        "kind": kind,
+                    },
+                    None if self.cond.visibility is None else self.sides_seeing(r),
+                )
             )
         if contact is not None:
             self.entangle(r, self.recs[contact], plan.distance, plan.end_heading)
@@ -973,8 +1063,8 @@ class Phase:
 
     # --- 11.-13. gunnery ----------------------------------------------------------------------------
 
-    def gunnery(self, r: Rec) -> None:
-        data = self.order(r)
+    def gunnery(self, r: Rec, data: Mapping[str, JSON]) -> None:
+        """Fire ``r``'s broadsides as her order ``data`` says (11.-13.)."""
         used: set[str] = set()
         for key in ("target", "target_2"):
             tid = data.get(key)
@@ -985,10 +1075,12 @@ class Phase:
 
     def fire_at(self, r: Rec, tid: str, sides: set[str], data: Mapping[str, JSON]) -> str | None:
         sid = r.ship.id
-        samples = self.tracks.get(sid, [(r.pos, r.heading)])
-        bat = None if tid in self.recs else S.battery_of(self.state, tid)
-        if tid in self.recs:
-            t = self.recs[tid]
+        samples = self.tracks.get(sid)
+        if samples is None:
+            samples = [(r.pos, r.heading)]
+        t = self.recs.get(tid)
+        bat = None if t is not None else S.battery_of(self.state, tid)
+        if t is not None:
             if t.status != "active":
                 self.ev(
                     "no_shot",
@@ -1010,10 +1102,11 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
+        sheet = r.sheet
         rate = S.rate_of(r.ship)
-        loaded = S.loaded_sides(r.sheet, self.turn, sides)
+        loaded = S.loaded_sides(sheet, self.turn, sides)
         shot = (
-            S.shot_at(self.state, sid, tid, rate, loaded, samples, tpos, thead, t_is_bat(bat, tid, self.recs))
+            S.shot_at(self.state, sid, tid, rate, loaded, samples, tpos, thead, t is None and bat is not None)
             if loaded
             else None
         )
@@ -1027,9 +1120,12 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
-        guns = S.guns_in(r.sheet, shot.side)
-        firing_rule, _ = S.weather_effect(self.cstate())
-        allowed = C.weather_guns_allowed(guns, rate, firing_rule)
+        side = shot.side
+        g = sheet.get("guns")
+        n = g.get(side) if type(g) is dict else None
+        guns = n if type(n) is int else S.guns_in(sheet, side)  # guns_in(), the call only for an odd sheet
+        firing_rule, wind = self.weather_now()
+        allowed = guns if firing_rule == "all" else C.weather_guns_allowed(guns, rate, firing_rule)
         if allowed <= 0:
             self.ev(
                 "no_shot",
@@ -1039,69 +1135,93 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
-        first = not r.sheet.get("fired_once")
-        mods = C.firing_factor_modifiers(
-            grade=S.sval(r.sheet.get("grade"), "average"),
-            nation=S.nation_of(r.ship),
-            range_name=shot.band,
-            rake=shot.rake,
-            first_time=first,
-            wind_force=S.wind_force(self.cstate()),
-            merchant=S.service_of(r.ship) != "warship",
+        # S.sval(), S.nation_of(), S.service_of() written out
+        stats = r.ship.stats
+        grade, nation, service = sheet.get("grade"), stats.get("nation"), stats.get("service")
+        mods, base = fire_modifiers(
+            grade if isinstance(grade, str) else "average",
+            nation if isinstance(nation, str) else "Other",
+            shot.band,
+            shot.rake,
+            not sheet.get("fired_once"),
+            wind,
+            (service if isinstance(service, str) else "warship") != "warship",
         )
-        a, r1 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
-        b, r2 = self.roll("AVG", f"{r.ship.name} firing factor (12.)")
-        base = sum(v for _, v in mods)
+        purpose = f"{r.ship.name} firing factor (12.)"
+        dice = self.dice
+        a = dice.roll("AVG", purpose)
+        r1 = dice.rolls[-1]
+        b = dice.roll("AVG", purpose)
+        r2 = dice.rolls[-1]
         ff = base + a + b
-        pts, lost = C.chart_result(allowed, ff, shot.double)
-        r.sheet["fired_once"] = True
-        br = dict(S.dval(r.sheet.get("broadsides")))
-        br[shot.side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
-        r.sheet["broadsides"] = br
-        dbl = S.sval(data.get("load_double"), "none")
-        if dbl in (shot.side, "both"):
-            self.load_double(r, shot.side, fired=True)
+        double = shot.double
+        pts, lost = C.chart_result(allowed, ff, double)
+        sheet["fired_once"] = True
+        br = sheet.get("broadsides")
+        br = dict(br) if isinstance(br, dict) else {}
+        br[side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
+        sheet["broadsides"] = br
+        dbl = data.get("load_double")
+        if dbl and (dbl == side or dbl == "both"):
+            self.load_double(r, side, fired=True)
         weather_note = f" ({guns - allowed} may not fire in this weather, S44)" if allowed < guns else ""
+        rake = shot.rake
         text = (
-            f"{r.ship.name} fires her {shot.side} broadside of {allowed} guns{weather_note}"
-            f"{' (double shot)' if shot.double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
-            f"{', ' + shot.rake + ' rake' if shot.rake else ''}): "
+            f"{r.ship.name} fires her {side} broadside of {allowed} guns{weather_note}"
+            f"{' (double shot)' if double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
+            f"{', ' + rake + ' rake' if rake else ''}): "
             f"FF {base:+d} + {a} + {b} = "
             f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
             f"-> {pts} points, "
-            f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if shot.double else ''})."
+            f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if double else ''})."
         )
         visible = (
             None if self.cond.visibility is None else tuple(sorted({r.ship.side, self.side_of_target(tid)}))
         )
-        self.ev(
-            "fire",
-            text,
-            ship_id=sid,
-            target_id=tid,
-            rolls=(r1, r2),
-            modifiers=modifiers_of(mods),
-            needed=None,
-            outcome="hit" if pts else "no_effect",
-            data={
-                "points": pts,
-                "guns_destroyed": lost,
-                "ff": ff,
-                "guns": allowed,
-                "side": shot.side,
-                "range": round(shot.range, 1),
-                "band": shot.band,
-                "rake": shot.rake,
-                "double": shot.double,
-                "at": {"x": round(shot.at.x, 1), "y": round(shot.at.y, 1)},
-            },
-            visible_to=visible,
+        at = shot.at
+        rng, x, y = shot.range, at.x, at.y
+        self.events.append(
+            new_event(
+                "fire",
+                text,
+                self.turn,
+                self.phase,
+                sid,
+                tid,
+                (r1, r2),
+                mods,
+                None,
+                "hit" if pts else "no_effect",
+                {
+                    "points": pts,
+                    "guns_destroyed": lost,
+                    "ff": ff,
+                    "guns": allowed,
+                    "side": side,
+                    # round(v, 1), only for a fraction (as in move())
+                    "range": round(rng, 1) if rng % 1 else rng,
+                    "band": shot.band,
+                    "rake": rake,
+                    "double": double,
+                    "at": {"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y},
+                },
+                visible,
+            )
         )
-        if tid in self.recs:
-            self.hit_ship(self.recs[tid], r, pts, lost, shot.rake, shot.at)
+        if t is not None:
+            self.hit_ship(t, r, pts, lost, rake, at)
         elif bat is not None:
             self.hit_battery(bat[0], pts, lost, r.ship.side)
-        return shot.side
+        return side
+
+    def weather_now(self) -> tuple[str, str]:
+        """Return the firing rule of the weather (5.) and the wind force now, worked out once per change of
+        conditions (every shot asks)."""
+        hit = self._weather
+        if hit is None or hit[0] is not self.cond:
+            st = self.cstate()
+            hit = self._weather = (self.cond, S.weather_effect(st)[0], S.wind_force(st))
+        return hit[1], hit[2]
 
     def side_of_target(self, tid: str) -> str:
         if tid in self.recs:
@@ -1122,35 +1242,56 @@ class Phase:
         """Apply a volley: points, guns lost (13.; S26) and the damage-chart rolls (S24)."""
         side_by = by_side if by_side is not None else (firer_side_pos.ship.side if firer_side_pos else None)
         guns = S.dval(t.sheet.get("guns"))
-        sb, pt = S.inum(guns.get("starboard")), S.inum(guns.get("port"))
+        sb, pt = guns.get("starboard"), guns.get("port")
+        if type(sb) is not int or type(pt) is not int:  # S.inum(), the calls only for an odd sheet
+            sb, pt = S.inum(sb), S.inum(pt)
         if lost:
             guns = dict(guns)  # a new object: the old one is the starting state's (copy on write)
             if rake:
                 lsb, lpt = C.rake_gun_split(lost, sb, pt)
             else:
-                facing = side_of(t.heading, bearing(t.pos, at))
-                lsb, lpt = (lost, 0) if facing == "starboard" else (0, lost)
+                # side_of(t.heading, bearing(t.pos, at)), written out with their arithmetic: port when the
+                # bearing relative to the bow, normalised to [0, 360), is over 180 (signed_deg() < 0)
+                tp = t.pos
+                true = math.degrees(math.atan2(at.x - tp.x, -(at.y - tp.y)))
+                if not 0.0 <= true < 360.0:
+                    true = norm_deg(true)
+                rel = true - t.heading
+                if type(rel) is not float or not 0.0 <= rel < 360.0:
+                    rel = norm_deg(rel)
+                lsb, lpt = (0, lost) if rel > 180.0 else (lost, 0)
             guns["starboard"], guns["port"] = max(0, sb - lsb), max(0, pt - lpt)
             t.sheet["guns"] = guns
-            self.ev(
-                "guns_lost",
-                f"{t.ship.name} loses {min(sb, lsb)} starboard and {min(pt, lpt)} port guns "
-                f"(13.{', S26' if rake else ''}).",
-                ship_id=t.ship.id,
-                data={"starboard": min(sb, lsb), "port": min(pt, lpt)},
-                visible_to=(t.ship.side,),
+            lost_sb, lost_pt = min(sb, lsb), min(pt, lpt)
+            self.events.append(
+                new_event(
+                    "guns_lost",
+                    f"{t.ship.name} loses {lost_sb} starboard and {lost_pt} port guns "
+                    f"(13.{', S26' if rake else ''}).",
+                    self.turn,
+                    self.phase,
+                    t.ship.id,
+                    None,
+                    (),
+                    (),
+                    None,
+                    "",
+                    {"starboard": lost_sb, "port": lost_pt},
+                    (t.ship.side,),
+                )
             )
         self.damage(t, pts, side_by, "gunfire")
-        if not self.afloat(t):
+        if t.status in ("sunk", "withdrawn"):  # not afloat
             return
         n = C.damage_rolls(pts)
         for i in range(n):
-            if not self.afloat(t):
+            if t.status in ("sunk", "withdrawn"):
                 return
             self.damage_chart(t, i + 1, n)
 
     def damage_chart(self, t: Rec, i: int, n: int) -> None:
-        v, roll = self.roll("D100", f"{t.ship.name} damage chart {i}/{n} (13., S24)")
+        v = self.dice.roll("D100", f"{t.ship.name} damage chart {i}/{n} (13., S24)")
+        roll = self.dice.rolls[-1]
         code = C.damage_result(v)
         sh = t.sheet
         sid = t.ship.id
@@ -1210,14 +1351,21 @@ class Phase:
                 sh["dismasted_moves"] = 0
                 extra += " Speed reduced by 100%: dismasted, she drifts downwind (6., S11)."
                 public = True
-        self.ev(
-            "damage_chart",
-            f"{t.ship.name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}",
-            ship_id=sid,
-            rolls=(roll,),
-            outcome=code,
-            data={"roll": v, "result": code},
-            visible_to=None if public else (t.ship.side,),
+        self.events.append(
+            new_event(
+                "damage_chart",
+                f"{t.ship.name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}",
+                self.turn,
+                self.phase,
+                sid,
+                None,
+                (roll,),
+                (),
+                None,
+                code,
+                {"roll": v, "result": code},
+                None if public else (t.ship.side,),
+            )
         )
         if code == "magazine_explodes":
             self.explode(t, "her magazine")
@@ -1944,6 +2092,8 @@ class Phase:
     def end_of_move(self, mine: list[Rec]) -> None:
         for r in mine:
             sh = r.sheet
+            if not any(map(sh.get, END_OF_MOVE_KEYS)):
+                continue  # nothing below to count down or check (most ships)
             # (a counter that is 0, None or absent is read as 0 without S.inum: most are)
             for key in ("no_turn_moves", "no_signals_moves", "drift_moves"):
                 if sh.get(key) and S.inum(sh.get(key)) > 0:
@@ -1999,8 +2149,10 @@ class Phase:
         for r in self.recs.values():
             if r.status != "active":
                 continue
-            start = S.points_start(r.ship)
-            if S.inum(r.sheet.get("points")) >= start * T.STRIKE_BELOW_FRACTION:
+            have, start = r.sheet.get("points"), r.ship.sheet.get("points_start")
+            if type(have) is not int or type(start) is not int:  # S.inum(), S.points_start(): their calls
+                have, start = S.inum(have), S.points_start(r.ship)  # only for an odd sheet
+            if have >= start * T.STRIKE_BELOW_FRACTION:
                 continue
             threat = self.threat(r)
             if threat:
@@ -2037,10 +2189,6 @@ class Phase:
             ):
                 return S.sval(t.props.get("name"), "a shore battery")
         return None
-
-
-def t_is_bat(bat: tuple[int, TerrainFeature] | None, tid: str, recs: Mapping[str, Rec]) -> bool:
-    return tid not in recs and bat is not None
 
 
 def state_map(state: BattleState) -> tuple[float, float]:

@@ -321,6 +321,13 @@ OPTIONS: tuple[FieldSpec, ...] = (
 )
 
 
+MOVE_AND_FIRE_KEYS = frozenset(
+    ("turn", "speed", "tack", "row", "target", "target_2", "load_double", "fight_fires", "strike")
+)
+"""Order fields checked by the move's plan and the fire plan alone (or not at all: ``load_double``,
+``fight_fires``, ``strike`` are always legal): an order of these only needs no other check."""
+
+
 def _enemies(state: BattleState, side: str) -> list[ShipState]:
     """Return the active enemies ``side`` can see (worked out once per state, :func:`.ships.state_memo`)."""
     memo = S.state_memo(state)
@@ -611,7 +618,7 @@ class Sail1700(RuleSet):
         if t is not None:
             if t.side == ship.side:
                 return f"{t.name} is on your side."
-            if not t.active:
+            if t.status != "active":  # not t.active, without the property's call
                 return f"{t.name} is {t.status}."
             vis = state.conditions.visibility
             # unlimited visibility: every ship is seen (visible_to_side)
@@ -634,12 +641,14 @@ class Sail1700(RuleSet):
         """Return errors of the fire orders, and the shots they give in order (target id, shot)."""
         errors: FieldErrors = {}
         shots: list[tuple[str, S.Shot]] = []
-        first = S.sval(data.get("target"))
-        second = S.sval(data.get("target_2"))
+        first, second = data.get("target"), data.get("target_2")  # S.sval(), written out
+        first = first if isinstance(first, str) else ""
+        second = second if isinstance(second, str) else ""
         if not first and not second:
             return errors, shots
         used: set[str] = set()
         rate = S.rate_of(ship)
+        firing, _ = S.weather_effect(state)
         for key, tid in (("target", first), ("target_2", second)):
             if not tid:
                 continue
@@ -656,7 +665,8 @@ class Sail1700(RuleSet):
                 errors.setdefault(key, []).append(tgt)
                 continue
             pos, heading, is_bat, name = tgt
-            sides = [side for side in ("starboard", "port") if side not in used]
+            # the sides not used by the first target, in this order
+            sides = ("starboard", "port") if not used else ("starboard",) if "port" in used else ("port",)
             loaded = S.loaded_sides(ship.sheet, state.turn, sides)
             shot = (
                 S.shot_at(state, ship.id, tid, rate, loaded, plan.samples, pos, heading, is_bat)
@@ -668,8 +678,11 @@ class Sail1700(RuleSet):
                     f"No loaded broadside bears on {name} within range during this move (11., S12)."
                 )
                 continue
-            firing, _ = S.weather_effect(state)
-            if C.weather_guns_allowed(S.guns_in(ship.sheet, shot.side), rate, firing) <= 0:
+            # in fair weather every gun of a loaded side (which has guns) may fire: no call to make
+            if (
+                firing != "all"
+                and C.weather_guns_allowed(S.guns_in(ship.sheet, shot.side), rate, firing) <= 0
+            ):
                 errors.setdefault(key, []).append("No firing in this weather for this vessel (5., S05).")
                 continue
             used.add(shot.side)
@@ -679,10 +692,29 @@ class Sail1700(RuleSet):
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
         data = order.data
         errors: FieldErrors = {}
-        sh = ship.sheet
         plan = S.planned_move(state, ship, data)
         if plan.error:
             errors.setdefault(plan.field, []).append(plan.error)
+        if not MOVE_AND_FIRE_KEYS.issuperset(data):
+            self.other_errors(state, ship, data, plan, errors)
+        if not plan.error:
+            ferr, _ = self.fire_plan(state, ship, plan, data)
+            for k, v in ferr.items():
+                errors.setdefault(k, []).extend(v)
+        return errors
+
+    def other_errors(
+        self,
+        state: BattleState,
+        ship: ShipState,
+        data: Mapping[str, JSON],
+        plan: S.MovePlan,
+        errors: FieldErrors,
+    ) -> None:
+        """Add to ``errors`` those of the order fields other than the move and the fire orders (9., 15., 19.,
+        21.-24.). Each check finds nothing when its field is left out: :meth:`check_order` skips them all for
+        an order of :data:`MOVE_AND_FIRE_KEYS` only (most orders)."""
+        sh = ship.sheet
         anchor = S.sval(data.get("anchor"), "none")
         if anchor == "drop":
             if sh.get("anchored"):
@@ -754,11 +786,6 @@ class Sail1700(RuleSet):
                 errors.setdefault("mortar_target", []).append(err)
         for k, v in self.works_errors(state, ship, data, anchor).items():
             errors.setdefault(k, []).extend(v)
-        if not plan.error:
-            ferr, _ = self.fire_plan(state, ship, plan, data)
-            for k, v in ferr.items():
-                errors.setdefault(k, []).extend(v)
-        return errors
 
     def mortar_error(self, state: BattleState, ship: ShipState, at: Point, tid: str) -> str:
         """Return why ``tid`` may not be the mortar's target from ``at`` (the end of the move), or "".

@@ -46,8 +46,8 @@ def dval(v: JSON) -> dict[str, JSON]:
 
 def rate_of(ship: ShipState) -> str:
     """Return the ship's rate (``1st`` ... ``6th`` or ``unrated``)."""
-    r = sval(ship.stats.get("rate"), "unrated")
-    return r if r in T.RATES else "unrated"
+    r = ship.stats.get("rate")
+    return r if isinstance(r, str) and r in T.RATES else "unrated"  # ("unrated" is a rate)
 
 
 def nation_of(ship: ShipState) -> str:
@@ -102,7 +102,8 @@ def weather_condition(state: BattleState) -> str:
 
 def weather_effect(state: BattleState) -> tuple[str, float]:
     """Return (firing rule, speed factor) of the current weather (5.)."""
-    return C.weather_effect(weather_condition(state), wind_force(state))
+    cond = state.conditions  # weather_condition(), wind_force() written out: every fire plan asks
+    return C.weather_effect(cond.weather or "clear", cond.wind_force or "moderate")
 
 
 def option(state: BattleState, name: str, default: JSON) -> JSON:
@@ -235,10 +236,58 @@ def reduction_pct_of(sheet: Mapping[str, JSON]) -> int:
 def sail_speed(state: BattleState, ship: ShipState, heading: float) -> float:
     """Return the sailing speed in mm per move on ``heading``: rate and point of sailing (6.), damage (S11),
     jury mast (S09) and the weather's speed factor (5.). Irons and dismasted: 0."""
+    return sector_speed(state, ship, C.point_of_sailing(heading, wind_from(state))[0])
+
+
+_SECTORS: dict[tuple[float, float], str] = memo.table({})
+
+
+def sector_of(heading: float, wind_from: float) -> str:
+    """Return the point of sailing of :func:`.core.point_of_sailing` (the sector alone), worked out once per
+    heading and wind (a fleet sails on a few headings)."""
+    key = (heading, wind_from)
+    out = _SECTORS.get(key)
+    if out is None:
+        if len(_SECTORS) > 4096:
+            _SECTORS.clear()
+        out = _SECTORS[key] = C.point_of_sailing(heading, wind_from)[0]
+    return out
+
+
+_SPEEDS: dict[tuple[str, str, bool, bool, int, bool, str | None, str | None], float] = memo.table({})
+
+
+def sector_speed(state: BattleState, ship: ShipState, sector: str) -> float:
+    """Return :func:`sail_speed` on a heading in ``sector`` (its point of sailing,
+    :func:`.core.point_of_sailing`), worked out once per sector and what it depends on: rate, masts, hull
+    and weather."""
+    sheet = ship.sheet
+    get = sheet.get
+    hits = get("mast_hits")
+    cond = state.conditions
+    dismasted, jury, severe = get("dismasted"), get("jury_mast"), get("severe_underwater")
+    key = (
+        sector,
+        rate_of(ship),
+        dismasted if type(dismasted) is bool else bool(dismasted),  # (bool() called only for a non-bool)
+        jury if type(jury) is bool else bool(jury),
+        hits if type(hits) is int else inum(hits),
+        severe if type(severe) is bool else bool(severe),
+        cond.weather,
+        cond.wind_force,
+    )
+    out = _SPEEDS.get(key)
+    if out is None:
+        if len(_SPEEDS) > 4096:
+            _SPEEDS.clear()
+        out = _SPEEDS[key] = _sector_speed(state, ship, sector)
+    return out
+
+
+def _sector_speed(state: BattleState, ship: ShipState, sector: str) -> float:
     sheet = ship.sheet
     if sheet.get("dismasted") and not sheet.get("jury_mast"):
         return 0.0
-    sector, _ = C.point_of_sailing(heading, wind_from(state))
     base = C.base_speed(rate_of(ship), sector)
     if sheet.get("jury_mast"):
         s = base * T.JURY_MAST_FRACTION
@@ -259,6 +308,10 @@ def half_speed_turns(ship: ShipState) -> bool:
     if service_of(ship) != "warship" or ship.sheet.get("wheel_hit"):
         return True
     return points(ship) <= points_start(ship) * T.HALF_SPEED_TURN_LOSS_FRACTION
+
+
+MOBILE_KEYS = ("entangled_with", "abandoned", "aground", "towed_by", "anchored", "dismasted", "drift_moves")
+"""Sheet keys of which one must be set (or the sails not set) for :func:`immobile_reason` to find a reason."""
 
 
 def immobile_reason(ship: ShipState) -> str | None:
@@ -354,19 +407,24 @@ def _still(
 ) -> MovePlan:
     """Return the plan of a vessel that stays where she is: ``error`` (on the order's ``field_name``) when the
     order is illegal, ``note`` saying why she does not move."""
+    # by position, in field order (a keyword call to a class costs a dict): kind, start, heading, end,
+    # end_heading, distance, max_distance, min_distance, turn, radius, samples, path, notes, error, field
     return MovePlan(
-        kind="still",
-        start=pos,
-        heading=heading,
-        end=pos,
-        end_heading=heading,
-        distance=0.0,
-        samples=[(pos, heading)],
-        path=[pos],
-        radius=radius,
-        notes=[] if note is None else [note],
-        error=error,
-        field=field_name,
+        "still",
+        pos,
+        heading,
+        pos,
+        heading,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        radius,
+        [(pos, heading)],
+        [pos],
+        [] if note is None else [note],
+        error,
+        field_name,
     )
 
 
@@ -381,8 +439,13 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     prev = max(0.0, ship.speed)
     rate = rate_of(ship)
     radius = C.turning_radius(rate)
-    turn = num(data.get("turn"), 0.0)
-    reason = immobile_reason(ship)
+    t = data.get("turn")
+    turn = t if type(t) is float else num(t, 0.0)  # num(), without the call for a float (most turns)
+    sails = sh.get("sails", "set")
+    if (sails == "set" or type(sails) is not str) and not any(map(sh.get, MOBILE_KEYS)):
+        reason = None  # immobile_reason() would find none: most ships (one test instead of eight calls)
+    else:
+        reason = immobile_reason(ship)
     wants_turn = abs(turn) > 1e-9
     if data.get("tack"):
         if reason:
@@ -478,7 +541,8 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             return _still(
                 pos, heading, radius, "No course changes this move: captain killed or wounded (13.)."
             )
-        wf = wind_from(state)
+        w = state.conditions.wind_from
+        wf = 0.0 if w is None else w  # wind_from()
         if wants_turn and C.crosses_fore(heading, turn, wf):
             return _still(
                 pos,
@@ -488,9 +552,9 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
                 "wind's eye (6., 7., S43); tack instead.",
             )
         new_h = norm_deg(heading + turn)
-        s_old = sail_speed(state, ship, heading)
-        s_new = s_old if new_h == heading else sail_speed(state, ship, new_h)
-        old_sector, _ = C.point_of_sailing(heading, wf)
+        old_sector = sector_of(heading, wf)
+        s_old = sector_speed(state, ship, old_sector)
+        s_new = s_old if new_h == heading else sector_speed(state, ship, sector_of(new_h, wf))
         if old_sector == "irons":
             maxd = s_new / 2.0 if wants_turn else 0.0  # NW-SAIL-2
         else:
@@ -506,18 +570,9 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     dist = maxd if speed_v is None else num(speed_v)
     if stop and speed_v is None:
         dist = 0.0
-    plan = MovePlan(
-        kind=kind,
-        start=pos,
-        heading=heading,
-        end=pos,
-        end_heading=heading,
-        distance=dist,
-        max_distance=maxd,
-        min_distance=mind,
-        turn=turn,
-        radius=radius,
-    )
+    # by position (as in _still): kind, start, heading, end, end_heading, distance, max_distance,
+    # min_distance, turn, radius, samples, path, notes
+    plan = MovePlan(kind, pos, heading, pos, heading, dist, maxd, mind, turn, radius, [], [], [])
     if dist > maxd + 1e-6:
         plan.error = f"At most {maxd:.0f} mm this move (6., 7.)."
         plan.field = "speed"
@@ -530,7 +585,8 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         return plan
     end, end_h, path = turn_and_advance(pos, heading, turn, dist, radius)
     plan.end, plan.end_heading, plan.path = end, end_h, path
-    plan.samples = sample_track(pos, heading, turn, dist, radius)
+    # sample_track() of no distance is the start alone, which the end replaces
+    plan.samples = sample_track(pos, heading, turn, dist, radius) if dist > 0 else [(pos, heading)]
     plan.samples[-1] = (end, end_h)
     return plan
 
@@ -719,20 +775,21 @@ def shot_at(
     return shot
 
 
-_RANGE_LIMITS: dict[str, dict[bool, tuple[tuple[float, str], ...]]] = memo.table({})
+_RANGE_LIMITS: dict[str, tuple[dict[bool, tuple[tuple[float, str], ...]], float]] = memo.table({})
 
 
-def _range_limits(rate: str) -> dict[bool, tuple[tuple[float, str], ...]]:
+def _range_limits(rate: str) -> tuple[dict[bool, tuple[tuple[float, str], ...]], float]:
     """Return the upper bound (mm, inclusive) of each range band of :func:`.core.range_band`, with the same
-    arithmetic, for round (False) and double shot (True)."""
+    arithmetic, for round (False) and double shot (True); and :func:`.core.max_range` + 1 mm."""
     out = _RANGE_LIMITS.get(rate)
     if out is None:
         bands = T.GUNNERY_RANGES["rated" if C.is_rated(rate) else "unrated"]
         names = ("short", "medium", "long")
-        out = _RANGE_LIMITS[rate] = {
+        limits = {
             dbl: tuple(zip([b * f + 1e-9 for b in bands], names, strict=True))
             for dbl, f in ((False, 1.0), (True, T.DOUBLE_SHOT_RANGE_FACTOR))
         }
+        out = _RANGE_LIMITS[rate] = (limits, C.max_range(rate) + 1.0)
     return out
 
 
@@ -753,8 +810,7 @@ def aim(
     shot checked and fired.
     """
     best: Shot | None = None
-    limits = _range_limits(rate)
-    reach = C.max_range(rate) + 1.0
+    limits, reach = _range_limits(rate)
     arc = T.ARC_OF_FIRE_DEG + 1e-9
     bow = T.RAKE_ARC_DEG + 1e-9
     stern = 180.0 - T.RAKE_ARC_DEG - 1e-9
@@ -765,7 +821,13 @@ def aim(
         d = hypot(tx - px, ty - py)
         if d > reach:
             continue
-        rel = norm(norm(degrees(atan2(tx - px, -(ty - py)))) - h)
+        # norm(x) is x for a float in [0, 360): the call is made only for the others (the same values)
+        rel = degrees(atan2(tx - px, -(ty - py)))
+        if not 0.0 <= rel < 360.0:
+            rel = norm(rel)
+        rel -= h
+        if type(rel) is not float or not 0.0 <= rel < 360.0:
+            rel = norm(rel)
         if rel > 180.0:
             rel -= 360.0
         side = "starboard" if rel > 0 else "port"
@@ -781,13 +843,18 @@ def aim(
             continue
         rake: str | None = None
         if not target_is_battery:
-            back = norm(norm(degrees(atan2(px - tx, -(py - ty)))) - target_heading)
+            back = degrees(atan2(px - tx, -(py - ty)))
+            if not 0.0 <= back < 360.0:
+                back = norm(back)
+            back -= target_heading
+            if type(back) is not float or not 0.0 <= back < 360.0:
+                back = norm(back)
             r = abs(back - 360.0 if back > 180.0 else back)
             rake = "bow" if r <= bow else "stern" if r >= stern else None
         score = float(_BAND_SCORE[band] + (4 if rake == "stern" else 2 if rake == "bow" else 0))
         score -= i * 1e-4 + d * 1e-7
         if best is None or score > best.score:
-            best = Shot(side=side, at=p, heading=h, range=d, band=band, rake=rake, double=double, score=score)
+            best = Shot(side, p, h, d, band, rake, double, score)  # by position: no keyword dict
     return best
 
 
