@@ -505,6 +505,14 @@ def remaining(ship: ShipState) -> int:
     return _int(ship.sheet.get("resistance"), 1) - _int(ship.sheet.get("lost"))
 
 
+_GRID_CELL = T.MAX_RANGE + 1
+"""Side of the squares (in q and r) of :meth:`AcwRiver._ship_grid`: a hex within the longest range of another
+(A05) is at most that many hexes from it in q and in r."""
+_GridEntry = tuple[int, str, str, tuple[Hex, ...]]
+"""A vessel in a square of :meth:`AcwRiver._ship_grid`: her index in the ships, side, id and hexes."""
+_GRID_CACHE: dict[int, tuple[tuple[ShipState, ...], dict[tuple[int, int], list[_GridEntry]]]] = memo.table({})
+
+
 # --- per-phase context -----------------------------------------------------------------------------
 
 
@@ -1002,24 +1010,56 @@ class AcwRiver(RuleSet):
         return {"course": "F" * n, "astern": astern}
 
     def _fire_choices(self, state: BattleState, ship: ShipState, pose: Pose) -> dict[str, JSON]:
-        """Return, for each arc with guns, the nearest enemy in it within range from ``pose``."""
+        """Return, for each arc with guns, the nearest enemy in it within range from ``pose`` (ties: the
+        lowest id), arcs in the order the enemies are first found in (ships in the state's order, then
+        batteries and forts in the terrain's).
+
+        Only the vessels in the squares of :meth:`_ship_grid` near ``pose`` are measured (the others are
+        farther than the longest range), in the state's order, so the choice is that of a scan of them all.
+        """
         out: dict[str, JSON] = {}
         length = ship_length(ship.stats)
         mine = footprint(pose, length)
+        bow = pose[0]
         best: dict[str, tuple[int, str]] = {}
-        candidates: list[tuple[str, tuple[Hex, ...]]] = [
-            (t.id, ship_hexes(t)) for t in self._enemy_ships(state, ship)
-        ]
+        dice = {arc: fire_dice(ship, arc) for arc in ARCS}
+        grid = self._ship_grid(state.ships)
+        reach = T.MAX_RANGE
+        qs = [h.q for h in mine]
+        rs = [h.r for h in mine]
+        side = ship.side
+        found: dict[int, tuple[str, tuple[Hex, ...]]] = {}
+        for cq in range((min(qs) - reach) // _GRID_CELL, (max(qs) + reach) // _GRID_CELL + 1):
+            for cr in range((min(rs) - reach) // _GRID_CELL, (max(rs) + reach) // _GRID_CELL + 1):
+                for i, their_side, tid, hexes in grid.get((cq, cr), ()):
+                    if their_side != side:
+                        found[i] = (tid, hexes)
+        candidates = [found[i] for i in sorted(found)]
         for t in state.terrain:
-            if t.kind in ("battery", "fort") and t.props.get("side") != ship.side and not self._silenced(t):
+            if t.kind in ("battery", "fort") and t.props.get("side") != side and not self._silenced(t):
                 candidates.append((str(t.props.get("id")), (cast(Hex, t.position),)))
+        single = mine[0] if len(mine) == 1 else None
+        heading = pose[1]
         for tid, hexes in candidates:
-            gap = nearest_distance(mine, hexes)
-            if gap > T.MAX_RANGE:
-                continue
-            near = min(hexes, key=lambda h: (hex_distance(pose[0], h), h.q, h.r))
-            arc = arc_of_target(pose, near)
-            if fire_dice(ship, arc) <= 0:
+            if single is not None and len(hexes) == 1:  # hex_gap of two one-hex vessels, written out
+                near = hexes[0]
+                dq = single.q - near.q
+                dr = single.r - near.r
+                gap = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+                if gap > reach:
+                    continue
+            else:
+                gap = hex_gap(mine, hexes)
+                if gap > reach:
+                    continue
+                near = (
+                    hexes[0]
+                    if len(hexes) == 1
+                    else min(hexes, key=lambda h: (hex_distance(bow, h), h.q, h.r))
+                )
+            known_arc = _ARC_MEMO.get((near.q - bow.q, near.r - bow.r, heading))
+            arc = known_arc if known_arc is not None else arc_of_target(pose, near)
+            if dice[arc] <= 0:
                 continue
             key = (gap, tid)
             if arc not in best or key < best[arc]:
@@ -1027,6 +1067,26 @@ class AcwRiver(RuleSet):
         for arc, (_, tid) in best.items():
             out[FIRE_FIELDS[arc]] = tid
         return out
+
+    def _ship_grid(self, ships: tuple[ShipState, ...]) -> dict[tuple[int, int], list[_GridEntry]]:
+        """Return the squares of :data:`_GRID_CELL` x :data:`_GRID_CELL` hexes (q, r) -> the vessels afloat
+        with a hex in the square (index in ``ships``, side, id, hexes), remembered for the last few ships
+        tuples (by identity; the tuple is kept, so its id() cannot be reused while the entry lives)."""
+        hit = _GRID_CACHE.get(id(ships))
+        if hit is not None and hit[0] is ships:
+            return hit[1]
+        grid: dict[tuple[int, int], list[_GridEntry]] = {}
+        for i, t in enumerate(ships):
+            if not t.active or not isinstance(t.position, Hex):
+                continue
+            hexes = ship_hexes(t)
+            entry = (i, t.side, t.id, hexes)
+            for key in {(h.q // _GRID_CELL, h.r // _GRID_CELL) for h in hexes}:
+                grid.setdefault(key, []).append(entry)
+        if len(_GRID_CACHE) >= 8:
+            _GRID_CACHE.clear()
+        _GRID_CACHE[id(ships)] = (ships, grid)
+        return grid
 
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
         data: dict[str, JSON] = self._keep_course(state, ship)
