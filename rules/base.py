@@ -57,8 +57,11 @@ def validate_fields(specs: Sequence[FieldSpec], data: Mapping[str, JSON], prefix
     Return errors keyed by field name (``rows`` fields report ``name.<i>.<sub>``). Unknown keys are
     reported under ``__all__``.
     """
-    # Written for speed (every order of a phase is checked while it is resolved): no closure, the common
+    # Written for speed (every order of a phase is checked while it is resolved): most data is valid, and
+    # _plainly_valid says so for a tuple of specs without building anything; else no closure, the common
     # field types first; the errors and their order are those of the plain checks, field by field.
+    if _plainly_valid(specs, data):
+        return {}
     errors: FieldErrors = {}
     known = _field_names(specs)
     if not known.issuperset(data):
@@ -138,6 +141,64 @@ def _field_names(specs: Sequence[FieldSpec]) -> frozenset[str] | set[str]:
         _NAMES.clear()
     _NAMES[id(specs)] = (specs, names)
     return names
+
+
+_Check = tuple[str, tuple[str, ...], float | None, float | None]
+"""A field's type, choices, min and max, for :func:`_plainly_valid`."""
+_CHECKS: dict[int, tuple[tuple[FieldSpec, ...], tuple[str, ...], dict[str, _Check] | None]] = memo.table({})
+
+
+def _plainly_valid(specs: Sequence[FieldSpec], data: Mapping[str, JSON]) -> bool:
+    """Return True if :func:`validate_fields` finds no error in ``data``; False if it may find one.
+
+    Only for a tuple of specs of distinct names (their checks remembered by the tuple, as
+    :func:`_field_names`): every required field present, no unknown key, each value of the plain type of
+    its field (text, true or false, a whole number, a finite number) within its choices and bounds.
+    Anything else (a float for an int, rows...) is left to the full checks.
+    """
+    if type(specs) is not tuple:
+        return False
+    entry = _CHECKS.get(id(specs))
+    if entry is None or entry[0] is not specs:
+        checks = {s.name: (s.type, s.choices, s.min, s.max) for s in specs}
+        distinct = len(checks) == len(specs)  # else a name twice: each spec is checked on its own
+        entry = (specs, tuple(s.name for s in specs if s.required), checks if distinct else None)
+        if len(_CHECKS) >= _NAMES_SIZE:
+            _CHECKS.clear()
+        _CHECKS[id(specs)] = entry
+    _, required, by_name = entry
+    if by_name is None:
+        return False
+    get = data.get
+    for name in required:
+        value = get(name)
+        if value is None or value == "":
+            return False
+    for name, value in data.items():
+        check = by_name.get(name)
+        if check is None:
+            return False  # unknown field
+        if value is None or value == "":
+            continue
+        kind, choices, lo, hi = check
+        if kind == "str" or kind == "choice":
+            if not isinstance(value, str) or (kind == "choice" and value not in choices):
+                return False
+            if hi is not None and len(value) > hi:
+                return False
+            continue
+        if isinstance(value, bool):
+            if kind != "bool":
+                return False
+            continue
+        if kind == "int":
+            if not isinstance(value, int):
+                return False
+        elif kind != "float" or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return False  # rows, or not a number
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            return False
+    return True
 
 
 def _add(errors: FieldErrors, name: str, msg: str) -> None:
