@@ -433,7 +433,9 @@ def ship_hexes(ship: ShipState) -> tuple[Hex, ...]:
     """Return the hexes the ship occupies (A14), as :func:`hexes_of` but a tuple that may be shared."""
     length = _int(ship.stats.get("hexes"), 1)  # ship_length, written out
     if length <= 1:
-        return (pose_of(ship)[0],)
+        bow = ship.position
+        assert isinstance(bow, Hex)
+        return (bow,)  # pose_of(ship)[0]
     hit = _HEXES_CACHE.get(id(ship))
     if hit is not None and hit[0] is ship:
         return hit[1]
@@ -874,7 +876,12 @@ class AcwRiver(RuleSet):
                     f"{ship.name}'s ram is in {embedded.name}: she must reverse engines to draw off "
                     "(section 8).",
                 )
-            mp = self.move_points(ship, astern)
+            mp = movement_points(  # self.move_points(ship, astern), written out
+                _int(sheet.get("speed_forward")),
+                _int(sheet.get("speed_back")),
+                astern,
+                bool(sheet.get("astern")),
+            )
             if course and course_cost(course) > mp:
                 rev_note = " after reversing engines (A09)" if astern != bool(sheet.get("astern")) else ""
                 _err(
