@@ -57,10 +57,11 @@ def validate_fields(specs: Sequence[FieldSpec], data: Mapping[str, JSON], prefix
     Return errors keyed by field name (``rows`` fields report ``name.<i>.<sub>``). Unknown keys are
     reported under ``__all__``.
     """
-    # Written for speed (every order of a phase is checked while it is resolved): no closure, the common
+    # Written for speed (every order of a phase is checked while it is resolved): most data is valid, and
+    # _plainly_valid says so for a tuple of specs without building anything; else no closure, the common
     # field types first; the errors and their order are those of the plain checks, field by field.
-    if type(specs) is tuple and _clean(_compiled(specs), data):
-        return {}  # the common case: a well-formed payload, checked key by key against the compiled specs
+    if _plainly_valid(specs, data):
+        return {}
     errors: FieldErrors = {}
     known = _field_names(specs)
     if not known.issuperset(data):
@@ -142,62 +143,60 @@ def _field_names(specs: Sequence[FieldSpec]) -> frozenset[str] | set[str]:
     return names
 
 
-_Compiled = tuple[dict[str, tuple[str, tuple[str, ...], float | None, float | None]], tuple[str, ...]]
-
-_COMPILED: dict[int, tuple[tuple[FieldSpec, ...], _Compiled]] = memo.table({})
-
-
-def _compiled(specs: tuple[FieldSpec, ...]) -> _Compiled:
-    """Return ``specs`` compiled for :func:`_clean`: name -> (type, choices, min, max), and the names of the
-    required fields; remembered per tuple (an entry holds the tuple, so its id() is not reused)."""
-    entry = _COMPILED.get(id(specs))
-    if entry is not None and entry[0] is specs:
-        return entry[1]
-    out: _Compiled = (
-        {s.name: (s.type, s.choices, s.min, s.max) for s in specs},
-        tuple(s.name for s in specs if s.required),
-    )
-    if len(_COMPILED) >= _NAMES_SIZE:
-        _COMPILED.clear()
-    _COMPILED[id(specs)] = (specs, out)
-    return out
+_Check = tuple[str, tuple[str, ...], float | None, float | None]
+"""A field's type, choices, min and max, for :func:`_plainly_valid`."""
+_CHECKS: dict[int, tuple[tuple[FieldSpec, ...], tuple[str, ...], dict[str, _Check] | None]] = memo.table({})
 
 
-def _clean(compiled: _Compiled, data: Mapping[str, JSON]) -> bool:
-    """Return True only when :func:`validate_fields` would find no error in ``data``.
+def _plainly_valid(specs: Sequence[FieldSpec], data: Mapping[str, JSON]) -> bool:
+    """Return True if :func:`validate_fields` finds no error in ``data``; False if it may find one.
 
-    Goes over ``data``'s own keys (an order gives a few of dozens of fields) with the plain checks' tests,
-    the common types only (exact ``str``, ``bool``, ``int``, ``float``); anything else (an error, a ``rows``
-    field, an integral float for an ``int`` field, a subclass) returns False and the plain checks decide.
+    Only for a tuple of specs of distinct names (their checks remembered by the tuple, as
+    :func:`_field_names`): every required field present, no unknown key, each value of the plain type of
+    its field (text, true or false, a whole number, a finite number) within its choices and bounds.
+    Anything else (a float for an int, rows...) is left to the full checks.
     """
-    by_name, required = compiled
-    isfinite = math.isfinite
+    if type(specs) is not tuple:
+        return False
+    entry = _CHECKS.get(id(specs))
+    if entry is None or entry[0] is not specs:
+        checks = {s.name: (s.type, s.choices, s.min, s.max) for s in specs}
+        distinct = len(checks) == len(specs)  # else a name twice: each spec is checked on its own
+        entry = (specs, tuple(s.name for s in specs if s.required), checks if distinct else None)
+        if len(_CHECKS) >= _NAMES_SIZE:
+            _CHECKS.clear()
+        _CHECKS[id(specs)] = entry
+    _, required, by_name = entry
+    if by_name is None:
+        return False
+    get = data.get
+    for name in required:
+        value = get(name)
+        if value is None or value == "":
+            return False
     for name, value in data.items():
-        spec = by_name.get(name)
-        if spec is None:
+        check = by_name.get(name)
+        if check is None:
             return False  # unknown field
         if value is None or value == "":
-            continue  # a required one is checked below
-        kind, choices, lo, hi = spec
-        t = type(value)
-        if kind == "float" or kind == "int":
-            if not (t is int or (t is float and kind == "float")):
+            continue
+        kind, choices, lo, hi = check
+        if kind == "str" or kind == "choice":
+            if not isinstance(value, str) or (kind == "choice" and value not in choices):
                 return False
-            # (no typing.cast: a call; the type was just tested)
-            if kind == "float" and not isfinite(value):  # type: ignore[arg-type]  # an int too, as the plain check
+            if hi is not None and len(value) > hi:
                 return False
-            if (lo is not None and value < lo) or (hi is not None and value > hi):  # type: ignore[operator]
+            continue
+        if isinstance(value, bool):
+            if kind != "bool":
                 return False
-        elif kind == "str" or kind == "choice":
-            if t is not str or (kind == "choice" and value not in choices):
+            continue
+        if kind == "int":
+            if not isinstance(value, int):
                 return False
-            if hi is not None and len(value) > hi:  # type: ignore[arg-type]
-                return False
-        elif kind != "bool" or t is not bool:
-            return False
-    for name in required:
-        value = data.get(name)
-        if value is None or value == "":
+        elif kind != "float" or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return False  # rows, or not a number
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
             return False
     return True
 

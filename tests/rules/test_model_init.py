@@ -18,6 +18,7 @@ from rules.model import (
     ShipOrder,
     ShipState,
     SideInfo,
+    new_event,
 )
 
 
@@ -107,3 +108,14 @@ def test_event_init_stores_as_given_and_stays_frozen() -> None:
 
     s = Sub(kind="hit", text="t", turn=2, outcome="hit")
     assert type(s) is Sub and s.outcome == "hit" and s.data == {}
+
+
+def test_new_event_is_the_event_init_builds() -> None:
+    data: dict[str, object] = {"a": 1}
+    args = ("fire", "t", 3, 1, "s", "t2", (), (), 5, "hit", data, ("x",))
+    e = new_event(*args)  # type: ignore[arg-type]
+    names = [f.name for f in dataclasses.fields(Event)]
+    assert type(e) is Event and e == Event(**dict(zip(names, args, strict=True)))  # type: ignore[arg-type]
+    assert e.data is data
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        e.kind = "miss"  # type: ignore[misc]

@@ -115,7 +115,7 @@ def test_same_errors_as_the_plain_checks(data: dict[str, JSON]) -> None:
     assert list(got.items()) == list(plain_validate_fields(SPECS, data).items())
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)  # the first example loads every rule set
 @given(st.data())
 def test_same_errors_for_every_rule_sets_orders(data: st.DataObject) -> None:
     for rs in all_rulesets():
@@ -123,3 +123,18 @@ def test_same_errors_for_every_rule_sets_orders(data: st.DataObject) -> None:
         payload = data.draw(st.dictionaries(st.sampled_from([f.name for f in specs] + ["zz"]), SCALARS))
         got = validate_fields(specs, payload, prefix="p.")
         assert list(got.items()) == list(plain_validate_fields(specs, payload, prefix="p.").items())
+
+
+@settings(max_examples=400)
+@given(st.dictionaries(KEYS, SCALARS, max_size=6))
+def test_same_errors_without_rows(data: dict[str, JSON]) -> None:
+    # SPECS without its rows field: most payloads go through _plainly_valid first
+    specs = SPECS[:-1]
+    got = validate_fields(specs, data)
+    assert list(got.items()) == list(plain_validate_fields(specs, data).items())
+
+
+def test_plainly_valid_payloads_have_no_errors() -> None:
+    specs = SPECS[:-1]
+    for data in ({"n": 1}, {"n": 5, "x": 0.5, "b": True, "c": "a", "s": "abc"}, {"n": 2, "x": 3, "s": ""}):
+        assert validate_fields(specs, data) == {} == plain_validate_fields(specs, data)

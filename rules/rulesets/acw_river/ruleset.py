@@ -103,6 +103,7 @@ from ...model import (
     ShipState,
     ShipStatus,
     TerrainFeature,
+    new_event,
 )
 from . import tables as T
 from .arcs import ship_arcs
@@ -124,6 +125,10 @@ from .movement import (
 
 ARCS: tuple[str, ...] = ("front", "port", "starboard", "rear")
 FIRE_FIELDS: dict[str, str] = {a: f"fire_{a}" for a in ARCS}
+_ARC_FIELDS: tuple[tuple[str, str], ...] = tuple(FIRE_FIELDS.items())
+"""(arc, order field) of each arc, in the order of ARCS."""
+_POINTS_PER_HIT_ASTERN: int = T.REVERSING["points_per_hit_astern"]
+"""Points a gunfire hit removes from a vessel going astern (A09)."""
 ASTERN_PENALTY = 0.5
 """What the automatic captain (A7) gives up to move astern, where each gunfire hit costs 2 points (A09)."""
 
@@ -340,21 +345,29 @@ def is_ram(stats: Mapping[str, JSON]) -> bool:
 
 
 def fire_dice(ship: ShipState, arc: str) -> int:
-    """Return the D6 an arc fires (A04): front, either side, rear."""
-    dice = class_facts(ship.stats).fire.get(arc)
-    if dice is not None:
-        return dice
-    return _int(ship.stats.get(f"fire_{arc}"))
+    """Return the D6 an arc fires (A04): front, either side (``fire_side``), rear."""
+    return _int(ship.stats.get(FIRE_STATS.get(arc) or f"fire_{arc}"))
+
+
+FIRE_STATS: dict[str, str] = {
+    "front": "fire_front",
+    "port": "fire_side",
+    "starboard": "fire_side",
+    "rear": "fire_rear",
+}
+"""The class stat of each arc's firepower (A04)."""
+
+
+def ship_length(stats: Mapping[str, JSON]) -> int:
+    """Return the hexes a vessel of these stats occupies (A14): the ``hexes`` stat, 1 when absent."""
+    return _int(stats.get("hexes"), 1)
 
 
 @dataclass(frozen=True, slots=True)
 class ClassFacts:
-    """The figures of a class that a phase reads again and again, read once from its stats JSON."""
+    """The figures of a class that fall back on its type's row, read once from its stats JSON (a stat read
+    straight from the stats, such as the length or the firepower, costs no more than a look-up here)."""
 
-    length: int
-    """Hexes the vessel occupies (A14): the ``hexes`` stat, 1 when absent."""
-    fire: Mapping[str, int]
-    """D6 fired by each arc (A04): ``front``, ``port`` and ``starboard`` (``fire_side``), ``rear``."""
     ram: bool
     """The vessel mounts a ram (:func:`is_ram`, line 11)."""
     protection: str
@@ -394,21 +407,10 @@ def class_facts(stats: Mapping[str, JSON]) -> ClassFacts:
 
 def _read_facts(stats: Mapping[str, JSON]) -> ClassFacts:
     """Return the :class:`ClassFacts` read from a class's stats (only the stats in :data:`_FACT_STATS`)."""
-    side = _int(stats.get("fire_side"))
-    return ClassFacts(
-        length=_int(stats.get("hexes"), 1),
-        fire={
-            "front": _int(stats.get("fire_front")),
-            "port": side,
-            "starboard": side,
-            "rear": _int(stats.get("fire_rear")),
-        },
-        ram=is_ram(stats),
-        protection=protection_of(stats),
-    )
+    return ClassFacts(ram=is_ram(stats), protection=protection_of(stats))
 
 
-_FACT_STATS = ("hexes", "fire_front", "fire_side", "fire_rear", "ram", "protection", "type")
+_FACT_STATS = ("ram", "protection", "type")
 """The stats :func:`_read_facts` reads (``ram`` and ``protection`` fall back on ``type``'s row)."""
 
 _FACTS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassFacts]] = memo.table({})
@@ -429,9 +431,11 @@ def hexes_of(ship: ShipState) -> list[Hex]:
 
 def ship_hexes(ship: ShipState) -> tuple[Hex, ...]:
     """Return the hexes the ship occupies (A14), as :func:`hexes_of` but a tuple that may be shared."""
-    length = class_facts(ship.stats).length
+    length = _int(ship.stats.get("hexes"), 1)  # ship_length, written out
     if length <= 1:
-        return (pose_of(ship)[0],)
+        bow = ship.position
+        assert isinstance(bow, Hex)
+        return (bow,)  # pose_of(ship)[0]
     hit = _HEXES_CACHE.get(id(ship))
     if hit is not None and hit[0] is ship:
         return hit[1]
@@ -479,59 +483,9 @@ def aim(pose: Pose, mine: Sequence[Hex], target: Sequence[Hex]) -> tuple[int, st
     return rng, arc_of_target(pose, near)
 
 
-def changed_ship(
-    ship: ShipState,
-    *,
-    position: Hex | None = None,
-    heading: float | None = None,
-    speed: float | None = None,
-    status: ShipStatus | None = None,
-    flags: tuple[str, ...] | None = None,
-    offset: int | None = None,
-    sheet: dict[str, JSON] | None = None,
-) -> ShipState:
-    """Return ``ship`` with the fields given changed (None: kept), by :meth:`ShipState.replace` (a phase
-    changes hundreds of ships; ``dataclasses.replace`` looks the fields up at every call)."""
-    return ship.replace(
-        position=ship.position if position is None else position,
-        heading=ship.heading if heading is None else heading,
-        speed=ship.speed if speed is None else speed,
-        status=ship.status if status is None else status,
-        flags=ship.flags if flags is None else flags,
-        offset=ship.offset if offset is None else offset,
-        sheet=ship.sheet if sheet is None else sheet,
-    )
-
-
-def _event(
-    kind: str,
-    text: str,
-    turn: int,
-    ship_id: str | None,
-    target_id: str | None,
-    rolls: tuple[Roll, ...],
-    modifiers: tuple[Modifier, ...],
-    needed: int | None,
-    outcome: str,
-    data: dict[str, JSON],
-    visible_to: tuple[str, ...] | None,
-) -> Event:
-    """Return ``Event(kind=kind, text=text, ...)`` of phase 0: the fire, move, no-shot and damage events of
-    a phase, written positionally."""
-    return Event(
-        kind=kind,
-        text=text,
-        turn=turn,
-        phase=0,
-        ship_id=ship_id,
-        target_id=target_id,
-        rolls=rolls,
-        modifiers=modifiers,
-        needed=needed,
-        outcome=outcome,
-        data=data,
-        visible_to=visible_to,
-    )
+def _err(errors: FieldErrors, key: str, msg: str) -> None:
+    """Add ``msg`` to the errors of field ``key``."""
+    errors.setdefault(key, []).append(msg)
 
 
 def _beyond_reach(gap: int, slack: int) -> str | None:
@@ -551,6 +505,14 @@ def _same_float(value: float, other: float) -> bool:
 def remaining(ship: ShipState) -> int:
     """Return the resistance points the vessel has left (section 5)."""
     return _int(ship.sheet.get("resistance"), 1) - _int(ship.sheet.get("lost"))
+
+
+_GRID_CELL = T.MAX_RANGE + 1
+"""Side of the squares (in q and r) of :meth:`AcwRiver._ship_grid`: a hex within the longest range of another
+(A05) is at most that many hexes from it in q and in r."""
+_GridEntry = tuple[int, str, str, tuple[Hex, ...]]
+"""A vessel in a square of :meth:`AcwRiver._ship_grid`: her index in the ships, side, id and hexes."""
+_GRID_CACHE: dict[int, tuple[tuple[ShipState, ...], dict[tuple[int, int], list[_GridEntry]]]] = memo.table({})
 
 
 # --- per-phase context -----------------------------------------------------------------------------
@@ -807,7 +769,7 @@ class AcwRiver(RuleSet):
             pos = s.position
             if not isinstance(pos, Hex):
                 hexes: tuple[Hex, ...] = ()
-            elif class_facts(s.stats).length <= 1:
+            elif _int(s.stats.get("hexes"), 1) <= 1:  # ship_length, written out
                 hexes = (pos,)  # what ship_hexes gives a one-hex vessel
             else:
                 hexes = ship_hexes(s)
@@ -886,82 +848,71 @@ class AcwRiver(RuleSet):
     # --- orders -----------------------------------------------------------------------------------
 
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
+        # Written for speed (every order of a phase is checked while it is resolved): no closure, each
+        # sheet value read once; the errors and their order are those of the checks one by one.
         errors: FieldErrors = {}
-
-        def err(k: str, msg: str) -> None:
-            errors.setdefault(k, []).append(msg)
-
         data = order.data
         course = str(data.get("course") or "")
         astern = bool(data.get("astern", False))
         ram = data.get("ram")
         if course.strip("FLR"):  # a letter other than F, L, R somewhere
             bad = sorted(set(course) - {"F", "L", "R"})
-            err("course", f"Use only F (one hex), L and R (30-degree turns); not {', '.join(bad)}.")
+            _err(errors, "course", f"Use only F (one hex), L and R (30-degree turns); not {', '.join(bad)}.")
             return errors
+        sheet = ship.sheet
         mp = 0
-        if ship.sheet.get("aground"):
-            if course or ram or astern != bool(ship.sheet.get("astern")):
-                err("course", f"{ship.name} is aground and cannot move (section 9).")
+        aground_now = bool(sheet.get("aground"))
+        if aground_now:
+            if course or ram or astern != bool(sheet.get("astern")):
+                _err(errors, "course", f"{ship.name} is aground and cannot move (section 9).")
         else:
-            if astern and _int(ship.sheet.get("speed_back")) <= 0:
-                err("astern", f"{ship.name} has no speed astern (Speed Back 0).")
-            embedded = self.embedded_target(state, ship) if ship.sheet.get("embedded_in") else None
+            if astern and _int(sheet.get("speed_back")) <= 0:
+                _err(errors, "astern", f"{ship.name} has no speed astern (Speed Back 0).")
+            embedded = self.embedded_target(state, ship) if sheet.get("embedded_in") else None
             if embedded is not None and not astern and (course or ram):
-                err(
+                _err(
+                    errors,
                     "astern",
                     f"{ship.name}'s ram is in {embedded.name}: she must reverse engines to draw off "
                     "(section 8).",
                 )
-            mp = self.move_points(ship, astern)
+            mp = movement_points(  # self.move_points(ship, astern), written out
+                _int(sheet.get("speed_forward")),
+                _int(sheet.get("speed_back")),
+                astern,
+                bool(sheet.get("astern")),
+            )
             if course and course_cost(course) > mp:
-                rev_note = (
-                    " after reversing engines (A09)" if astern != bool(ship.sheet.get("astern")) else ""
-                )
-                err(
+                rev_note = " after reversing engines (A09)" if astern != bool(sheet.get("astern")) else ""
+                _err(
+                    errors,
                     "course",
                     f"The course costs {course_cost(course)} hexes (turning included, A08); "
                     f"{ship.name} has {mp} this move{rev_note}.",
                 )
             if ram:
-                if course:
-                    err("ram", "Give a course or a ram target, not both.")
-                if astern:
-                    err("ram", "A vessel rams going ahead, not astern.")
-                tgt = state.ship_map().get(str(ram))
-                if tgt is None:
-                    err("ram", f"No ship {ram!r} in this battle.")
-                elif tgt.side == ship.side:
-                    err("ram", f"{tgt.name} is on your side.")
-                elif not tgt.active:
-                    err("ram", f"{tgt.name} is {tgt.status}.")
-                else:
-                    gap = nearest_distance(ship_hexes(ship), ship_hexes(tgt))
-                    reach = self.move_points(ship, False) + _int(tgt.sheet.get("speed_forward"))
-                    if gap > reach:
-                        err("ram", f"{tgt.name} is {gap} hexes away: out of reach this move.")
-        aground_now = bool(ship.sheet.get("aground"))
+                self._check_ram(state, ship, course, astern, ram, errors)
         mp_any = 0 if aground_now else max(mp, 0)
-        fire = class_facts(ship.stats).fire
+        stats = ship.stats
         index = self._ship_index(state.ships)
         own = index.get(ship.id)
         mine = own[1] if own is not None and own[0] is ship else ship_hexes(ship)
         single = len(mine) == 1
         max_range = T.MAX_RANGE + mp_any
-        for arc in ARCS:
-            key = FIRE_FIELDS[arc]
+        side = ship.side
+        for arc, key in _ARC_FIELDS:
             tid = data.get(key)
             if not tid:
                 continue
-            if fire[arc] <= 0:
-                err(key, f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
+            if _int(stats.get(FIRE_STATS[arc])) <= 0:  # fire_dice, written out
+                _err(errors, key, f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
                 continue
             entry = index.get(tid if type(tid) is str else str(tid))
             if entry is None:
                 msg = self._target_error(state, ship, str(tid), mp_any, mine)
             else:  # a vessel: on the other side, afloat, and in reach after both move
                 tgt, theirs, speed = entry
-                if tgt.side == ship.side:
+                if tgt.side == side:
                     msg = f"{tgt.name} is on your side."
                 elif tgt.status != "active":
                     msg = f"{tgt.name} is {tgt.status}."
@@ -977,8 +928,29 @@ class AcwRiver(RuleSet):
                         continue  # _beyond_reach: in reach
                     msg = _beyond_reach(gap, mp_any + speed)
             if msg:
-                err(key, msg)
+                _err(errors, key, msg)
         return errors
+
+    def _check_ram(
+        self, state: BattleState, ship: ShipState, course: str, astern: bool, ram: JSON, errors: FieldErrors
+    ) -> None:
+        """Add to ``errors`` what forbids ``ship``'s order to ram ``ram`` (sections 6-8)."""
+        if course:
+            _err(errors, "ram", "Give a course or a ram target, not both.")
+        if astern:
+            _err(errors, "ram", "A vessel rams going ahead, not astern.")
+        tgt = state.ship_map().get(str(ram))
+        if tgt is None:
+            _err(errors, "ram", f"No ship {ram!r} in this battle.")
+        elif tgt.side == ship.side:
+            _err(errors, "ram", f"{tgt.name} is on your side.")
+        elif not tgt.active:
+            _err(errors, "ram", f"{tgt.name} is {tgt.status}.")
+        else:
+            gap = nearest_distance(ship_hexes(ship), ship_hexes(tgt))
+            reach = self.move_points(ship, False) + _int(tgt.sheet.get("speed_forward"))
+            if gap > reach:
+                _err(errors, "ram", f"{tgt.name} is {gap} hexes away: out of reach this move.")
 
     def _target_error(
         self, state: BattleState, ship: ShipState, tid: str, mp: int, mine: tuple[Hex, ...]
@@ -1035,7 +1007,7 @@ class AcwRiver(RuleSet):
         free = self._free_fn(state, ship)
         pose = pose_of(ship)
         n = 0
-        length = class_facts(ship.stats).length
+        length = ship_length(ship.stats)
         while n < min(int(ship.speed), mp):
             nxt = step_astern(pose) if astern else step_ahead(pose)
             if not all(free(h) for h in footprint(nxt, length)):
@@ -1045,24 +1017,56 @@ class AcwRiver(RuleSet):
         return {"course": "F" * n, "astern": astern}
 
     def _fire_choices(self, state: BattleState, ship: ShipState, pose: Pose) -> dict[str, JSON]:
-        """Return, for each arc with guns, the nearest enemy in it within range from ``pose``."""
+        """Return, for each arc with guns, the nearest enemy in it within range from ``pose`` (ties: the
+        lowest id), arcs in the order the enemies are first found in (ships in the state's order, then
+        batteries and forts in the terrain's).
+
+        Only the vessels in the squares of :meth:`_ship_grid` near ``pose`` are measured (the others are
+        farther than the longest range), in the state's order, so the choice is that of a scan of them all.
+        """
         out: dict[str, JSON] = {}
-        length = class_facts(ship.stats).length
+        length = ship_length(ship.stats)
         mine = footprint(pose, length)
+        bow = pose[0]
         best: dict[str, tuple[int, str]] = {}
-        candidates: list[tuple[str, tuple[Hex, ...]]] = [
-            (t.id, ship_hexes(t)) for t in self._enemy_ships(state, ship)
-        ]
+        dice = {arc: fire_dice(ship, arc) for arc in ARCS}
+        grid = self._ship_grid(state.ships)
+        reach = T.MAX_RANGE
+        qs = [h.q for h in mine]
+        rs = [h.r for h in mine]
+        side = ship.side
+        found: dict[int, tuple[str, tuple[Hex, ...]]] = {}
+        for cq in range((min(qs) - reach) // _GRID_CELL, (max(qs) + reach) // _GRID_CELL + 1):
+            for cr in range((min(rs) - reach) // _GRID_CELL, (max(rs) + reach) // _GRID_CELL + 1):
+                for i, their_side, tid, hexes in grid.get((cq, cr), ()):
+                    if their_side != side:
+                        found[i] = (tid, hexes)
+        candidates = [found[i] for i in sorted(found)]
         for t in state.terrain:
-            if t.kind in ("battery", "fort") and t.props.get("side") != ship.side and not self._silenced(t):
+            if t.kind in ("battery", "fort") and t.props.get("side") != side and not self._silenced(t):
                 candidates.append((str(t.props.get("id")), (cast(Hex, t.position),)))
+        single = mine[0] if len(mine) == 1 else None
+        heading = pose[1]
         for tid, hexes in candidates:
-            gap = nearest_distance(mine, hexes)
-            if gap > T.MAX_RANGE:
-                continue
-            near = min(hexes, key=lambda h: (hex_distance(pose[0], h), h.q, h.r))
-            arc = arc_of_target(pose, near)
-            if fire_dice(ship, arc) <= 0:
+            if single is not None and len(hexes) == 1:  # hex_gap of two one-hex vessels, written out
+                near = hexes[0]
+                dq = single.q - near.q
+                dr = single.r - near.r
+                gap = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+                if gap > reach:
+                    continue
+            else:
+                gap = hex_gap(mine, hexes)
+                if gap > reach:
+                    continue
+                near = (
+                    hexes[0]
+                    if len(hexes) == 1
+                    else min(hexes, key=lambda h: (hex_distance(bow, h), h.q, h.r))
+                )
+            known_arc = _ARC_MEMO.get((near.q - bow.q, near.r - bow.r, heading))
+            arc = known_arc if known_arc is not None else arc_of_target(pose, near)
+            if dice[arc] <= 0:
                 continue
             key = (gap, tid)
             if arc not in best or key < best[arc]:
@@ -1070,6 +1074,26 @@ class AcwRiver(RuleSet):
         for arc, (_, tid) in best.items():
             out[FIRE_FIELDS[arc]] = tid
         return out
+
+    def _ship_grid(self, ships: tuple[ShipState, ...]) -> dict[tuple[int, int], list[_GridEntry]]:
+        """Return the squares of :data:`_GRID_CELL` x :data:`_GRID_CELL` hexes (q, r) -> the vessels afloat
+        with a hex in the square (index in ``ships``, side, id, hexes), remembered for the last few ships
+        tuples (by identity; the tuple is kept, so its id() cannot be reused while the entry lives)."""
+        hit = _GRID_CACHE.get(id(ships))
+        if hit is not None and hit[0] is ships:
+            return hit[1]
+        grid: dict[tuple[int, int], list[_GridEntry]] = {}
+        for i, t in enumerate(ships):
+            if not t.active or not isinstance(t.position, Hex):
+                continue
+            hexes = ship_hexes(t)
+            entry = (i, t.side, t.id, hexes)
+            for key in {(h.q // _GRID_CELL, h.r // _GRID_CELL) for h in hexes}:
+                grid.setdefault(key, []).append(entry)
+        if len(_GRID_CACHE) >= 8:
+            _GRID_CACHE.clear()
+        _GRID_CACHE[id(ships)] = (ships, grid)
+        return grid
 
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
         data: dict[str, JSON] = self._keep_course(state, ship)
@@ -1103,7 +1127,7 @@ class AcwRiver(RuleSet):
         enemies = self._enemy_ships(state, ship)
         if not enemies:
             return self._keep_course(state, ship)
-        length = class_facts(ship.stats).length
+        length = ship_length(ship.stats)
         was_astern = bool(ship.sheet.get("astern"))
         if self.embedded_target(state, ship) is not None:
             mp = self.move_points(ship, True)
@@ -1255,14 +1279,15 @@ class AcwRiver(RuleSet):
     ) -> ShipState:
         """Apply a loss of resistance at once (movement step) and sink the vessel at 0 (A11)."""
         lost = _int(ship.sheet.get("lost")) + pts
-        ship = changed_ship(ship, sheet={**ship.sheet, "lost": lost})
+        ship = ship.replace(sheet={**ship.sheet, "lost": lost})
         left = _int(ship.sheet.get("resistance"), 1) - lost
         if pts:
             ctx.events.append(
-                _event(
+                new_event(
                     "damage",
                     f"{ship.name} loses {pts} resistance point(s) ({why}): {max(left, 0)} left.",
                     ctx.turn,
+                    0,
                     ship.id,
                     None,
                     (),
@@ -1289,7 +1314,7 @@ class AcwRiver(RuleSet):
                 text=f"{ship.name} is lost: {why}.",
             )
         )
-        return changed_ship(ship, status="sunk", flags=tuple(sorted(set(ship.flags) | {"sinking"})))
+        return ship.replace(status="sunk", flags=tuple(sorted(set(ship.flags) | {"sinking"})))
 
     def _ground(self, ctx: _Ctx, ship: ShipState, where: Hex, why: str) -> ShipState:
         ship = replace(
@@ -1320,7 +1345,7 @@ class AcwRiver(RuleSet):
         was = bool(ship.sheet.get("astern"))
         ram_id = data.get("ram")
         course = str(data.get("course") or "")
-        length = class_facts(ship.stats).length
+        length = ship_length(ship.stats)
         ram_target: ShipState | None = None
         note = ""
         if ram_id:
@@ -1376,29 +1401,11 @@ class AcwRiver(RuleSet):
         # She is stored where the move ends, or where a mine may lie (section 10), not at every hex: in
         # between only she asks about the hexes, and ctx.taken() ignores her own. Her hexes are claimed
         # now, as storing her with the new engines did.
-        pending = not (ship.sheet.get("astern") is astern and "astern" in ship.sheet and flags == ship.flags)
+        engines: tuple[dict[str, JSON], tuple[str, ...]] | None = None
+        if not (ship.sheet.get("astern") is astern and "astern" in ship.sheet and flags == ship.flags):
+            engines = ({**ship.sheet, "astern": astern}, flags)
         for h in ctx.hexes[sid]:
             ctx.occ[h.q, h.r] = sid
-
-        def stored(at: Pose, speed: float | None = None, status: ShipStatus | None = None) -> ShipState:
-            """Return ``ctx.ships``' copy of the ship at pose ``at``, with the pending engines and flags,
-            and ``speed`` and ``status`` if given."""
-            nonlocal pending
-            cur = ctx.ships[sid]
-            sheet, flags_now = cur.sheet, cur.flags
-            if pending:
-                sheet, flags_now = {**ship.sheet, "astern": astern}, flags
-                pending = False
-            return changed_ship(
-                cur,
-                sheet=sheet,
-                flags=flags_now,
-                position=at[0],
-                heading=at[1],
-                offset=at[2],
-                speed=speed,
-                status=status,
-            )
 
         pose = pose_of(ship)
         start_hex = pose[0]
@@ -1419,7 +1426,7 @@ class AcwRiver(RuleSet):
             nxt_pose = step_astern(pose) if astern else step_ahead(pose)
             bow = nxt_pose[0]
             if not on_hex_map(bow, map_w, map_h):
-                ship = stored(pose, float(moved), "withdrawn")
+                ship = self._placed(ctx, sid, pose, engines, float(moved), "withdrawn")
                 ctx.put(ship)
                 ctx.events.append(
                     Event(
@@ -1440,7 +1447,7 @@ class AcwRiver(RuleSet):
                 ended = "; stopped: next hex taken (NW-ACW-08)"
                 break
             if shore and bow in shore:
-                ship = stored(pose)
+                ship = self._placed(ctx, sid, pose, engines)
                 path.append({"q": bow.q, "r": bow.r})
                 ctx.events.append(
                     Event(
@@ -1457,30 +1464,32 @@ class AcwRiver(RuleSet):
             moved += 1
             path.append({"q": bow.q, "r": bow.r})
             if ctx.mine_hexes and bow in ctx.mine_hexes:
-                ship = stored(pose)
+                ship = self._placed(ctx, sid, pose, engines)
+                engines = None
                 ctx.put(ship)
                 ship = self._mine_check(ctx, ship, bow)
                 if not ship.active:
                     return
         cur = ctx.ships[sid]
         if (
-            pending
+            engines is not None
             or pose[0] is not cur.position
             or pose[1] is not cur.heading
             or pose[2] is not cur.offset
             or not _same_float(cur.speed, float(moved))
         ):
-            ship = stored(pose, float(moved))
+            ship = self._placed(ctx, sid, pose, engines, float(moved))
             ctx.put(ship)
         else:
             ship = cur  # the same ship in every field: storing her again would change nothing
         rev = " (engines reversed: -1 hex, A09)" if switched else ""
         ctx.events.append(
-            _event(
+            new_event(
                 "move",
                 f"{ship.name} {'backs' if astern else 'moves'} {course or '(stays)'}{rev} to "
                 f"({pose[0].q},{pose[0].r}) heading {pose[1]:g}{note}{ended}.",
                 ctx.turn,
+                0,
                 sid,
                 None,
                 (),
@@ -1499,6 +1508,29 @@ class AcwRiver(RuleSet):
         )
         if ram_target is not None and not ended and ram_target.active and ctx.ships[ram_target.id].active:
             self._ram(ctx, ctx.ships[ship.id], ctx.ships[ram_target.id])
+
+    @staticmethod
+    def _placed(
+        ctx: _Ctx,
+        sid: str,
+        at: Pose,
+        engines: tuple[dict[str, JSON], tuple[str, ...]] | None,
+        speed: float | None = None,
+        status: ShipStatus | None = None,
+    ) -> ShipState:
+        """Return ``ctx.ships``' copy of ship ``sid`` at pose ``at``, with ``engines`` (the sheet and flags of
+        her new engine setting, A09) if given, and ``speed`` and ``status`` if given."""
+        cur = ctx.ships[sid]
+        sheet, flags = (cur.sheet, cur.flags) if engines is None else engines
+        return cur.replace(
+            sheet=sheet,
+            flags=flags,
+            position=at[0],
+            heading=at[1],
+            offset=at[2],
+            speed=cur.speed if speed is None else speed,
+            status=cur.status if status is None else status,
+        )
 
     def _mine_check(self, ctx: _Ctx, ship: ShipState, at: Hex) -> ShipState:
         """Section 10: an enemy entering a mined hex makes the miner roll: even detonates, odd surfaces."""
@@ -1695,11 +1727,11 @@ class AcwRiver(RuleSet):
         ships, hexes = ctx.ships, ctx.hexes
         pose: Pose | None = None
         mine: tuple[Hex, ...] = ()
-        for arc in ARCS:
-            ordered = data.get(FIRE_FIELDS[arc])
+        for arc, key in _ARC_FIELDS:
+            ordered = data.get(key)
             if not ordered:
                 continue
-            tid = str(ordered)
+            tid = ordered if type(ordered) is str else str(ordered)
             tgt = ships.get(tid)
             now: str | None = None
             if tgt is None:
@@ -1762,10 +1794,11 @@ class AcwRiver(RuleSet):
     def _no_shot(ctx: _Ctx, ship: ShipState, arc: str, tid: str, name: str, why: str) -> None:
         """Log that ``ship``'s ``arc`` guns hold their fire at ``tid`` (called ``name``), and why."""
         ctx.events.append(
-            _event(
+            new_event(
                 "no_shot",
                 f"{ship.name} holds her {arc} fire at {name}: {why}.",
                 ctx.turn,
+                0,
                 ship.id,
                 tid,
                 (),
@@ -1790,78 +1823,114 @@ class AcwRiver(RuleSet):
         mines_hit: set[str],
         aims: dict[str, tuple[int, str]],
     ) -> None:
-        tgt: ShipState | TerrainFeature | None = ctx.ships.get(tid) or ctx.feature(tid)
-        name = tgt.name if isinstance(tgt, ShipState) else (str(tgt.props.get("name") or tid) if tgt else tid)
+        """Fire ``ship``'s ``arc`` guns at ``tid`` (sections 4-5, A04-A07): a vessel here, a battery, a fort
+        or a surfaced mine in :meth:`_fire_at_feature`; the hits go to ``points`` / ``outright`` /
+        ``land_points`` / ``mines_hit``, applied after all fire (A1)."""
+        tgt = ctx.ships.get(tid)
         if tgt is None:
-            self._no_shot(ctx, ship, arc, tid, name, "no longer there")
+            self._fire_at_feature(ctx, ship, arc, tid, land_points, mines_hit)
             return
-        if isinstance(tgt, ShipState):
-            if tgt.status != "active":
-                self._no_shot(ctx, ship, arc, tid, name, f"she is {tgt.status}")
-                return
-            sight = aims.get(tid)
-            if sight is None:
-                sight = aims[tid] = aim(pose_of(ship), ctx.hexes[ship.id], ctx.hexes[tid])
-        else:
-            if tgt.kind == "mine" and (not tgt.props.get("surfaced") or tid in mines_hit):
-                self._no_shot(ctx, ship, arc, tid, name, "no mine to be seen")
-                return
-            if tgt.kind != "mine" and self._silenced(tgt):
-                self._no_shot(ctx, ship, arc, tid, name, "silenced")
-                return
-            sight = aim(pose_of(ship), ctx.hexes[ship.id], (cast(Hex, tgt.position),))
+        if tgt.status != "active":
+            self._no_shot(ctx, ship, arc, tid, tgt.name, f"she is {tgt.status}")
+            return
+        sight = aims.get(tid)
+        if sight is None:
+            sight = aims[tid] = aim(pose_of(ship), ctx.hexes[ship.id], ctx.hexes[tid])
         rng, actual_arc = sight
+        needed = self._needed(ctx, ship, arc, tid, tgt.name, rng, actual_arc)
+        if needed is None:
+            return
+        n = _int(ship.stats.get(FIRE_STATS[arc]))  # fire_dice, written out
+        first = len(ctx.dice.rolls)
+        lost_then = lost_before.get(tid, 0)
+        values, hits, ric, lost, confirms = self._roll_vessel_hits(
+            ctx, n, needed, tgt, lost_then, f"{ship.name} {arc} guns at {tgt.name}"
+        )
+        astern = tgt.sheet.get("astern")
+        per_hit = _POINTS_PER_HIT_ASTERN if astern else T.POINTS_PER_HIT
+        pts = hits * per_hit
+        mods: tuple[Modifier, ...] = ()
+        if per_hit != 1 and hits:
+            mods = (Modifier(label=f"{tgt.name} is going astern: 2 points a hit (A09)", value=per_hit),)
+        if lost:
+            after = lost_then >= no_confirm_threshold(_int(tgt.sheet.get("resistance"), 1))
+            how = "a 6 after 3/4 of her resistance was gone, A07" if after else "a 6 confirmed by a 6, A06"
+            outright[tid] = f"a lucky hit from {ship.name} ({how})"
+        if pts:
+            points[tid] = points.get(tid, 0) + pts
+        outcome = "lost" if lost else ("hit" if hits else ("ricochet" if ric else "miss"))
+        confirmed = f"; confirmation {' '.join(map(str, confirms))}" if confirms else ""
+        ricochets = f", {ric} ricochet(s)" if ric else ""
+        text = (
+            f"{ship.name} fires {n} D6 {arc} at {tgt.name}, {rng} hexes, needing {needed}+: "
+            f"{' '.join(map(str, values))}{confirmed} -> {hits} hit(s){ricochets}"
+            f"{', the vessel is lost' if lost else ''}."
+        )
+        data: dict[str, JSON] = {
+            "arc": arc,
+            "range": rng,
+            "dice": n,
+            "hits": hits,
+            "ricochets": ric,
+            "lost": lost,
+            "points": pts,
+            "confirmations": list(confirms),
+        }
+        ctx.events.append(
+            new_event(
+                "fire",
+                text,
+                ctx.turn,
+                0,
+                ship.id,
+                tid,
+                tuple(ctx.dice.rolls[first:]),
+                mods,
+                needed,
+                outcome,
+                data,
+                None,
+            )
+        )
+
+    def _needed(
+        self, ctx: _Ctx, ship: ShipState, arc: str, tid: str, name: str, rng: int, actual_arc: str
+    ) -> int | None:
+        """Return the score ``ship``'s ``arc`` guns need to hit ``tid`` (called ``name``), ``rng`` hexes away
+        in her ``actual_arc`` (A05); or None, logged, when they cannot fire at it (NW-ACW-10, A05)."""
         if actual_arc != arc:
             self._no_shot(ctx, ship, arc, tid, name, f"after the move it lies in the {actual_arc} arc")
-            return
+            return None
         needed = _TO_HIT[rng] if 0 <= rng < len(_TO_HIT) else to_hit(rng)
         if needed is None:
             self._no_shot(ctx, ship, arc, tid, name, f"{rng} hexes, beyond 10 (A05)")
+        return needed
+
+    def _fire_at_feature(
+        self, ctx: _Ctx, ship: ShipState, arc: str, tid: str, land_points: dict[str, int], mines_hit: set[str]
+    ) -> None:
+        """:meth:`_fire` at what is not a vessel: a surfaced mine (section 10), a battery or a fort (A13)."""
+        tgt = ctx.feature(tid)
+        if tgt is None:
+            self._no_shot(ctx, ship, arc, tid, tid, "no longer there")
             return
-        n = class_facts(ship.stats).fire[arc]
+        name = str(tgt.props.get("name") or tid)
+        if tgt.kind == "mine" and (not tgt.props.get("surfaced") or tid in mines_hit):
+            self._no_shot(ctx, ship, arc, tid, name, "no mine to be seen")
+            return
+        if tgt.kind != "mine" and self._silenced(tgt):
+            self._no_shot(ctx, ship, arc, tid, name, "silenced")
+            return
+        rng, actual_arc = aim(pose_of(ship), ctx.hexes[ship.id], (cast(Hex, tgt.position),))
+        needed = self._needed(ctx, ship, arc, tid, name, rng, actual_arc)
+        if needed is None:
+            return
+        n = fire_dice(ship, arc)
         first = len(ctx.dice.rolls)
         purpose = f"{ship.name} {arc} guns at {name}"
-        if isinstance(tgt, ShipState):
-            values, hits, ric, lost, confirms = self._roll_vessel_hits(
-                ctx, n, needed, tgt, lost_before.get(tgt.id, 0), purpose
-            )
-            per_hit = T.REVERSING["points_per_hit_astern"] if tgt.sheet.get("astern") else T.POINTS_PER_HIT
-            pts = hits * per_hit
-            mods: list[Modifier] = []
-            if per_hit != 1 and hits:
-                mods.append(
-                    Modifier(label=f"{tgt.name} is going astern: 2 points a hit (A09)", value=per_hit)
-                )
-            if lost:
-                after = lost_before.get(tgt.id, 0) >= no_confirm_threshold(
-                    _int(tgt.sheet.get("resistance"), 1)
-                )
-                how = (
-                    "a 6 after 3/4 of her resistance was gone, A07" if after else "a 6 confirmed by a 6, A06"
-                )
-                outright[tgt.id] = f"a lucky hit from {ship.name} ({how})"
-            if pts:
-                points[tgt.id] = points.get(tgt.id, 0) + pts
-            outcome = "lost" if lost else ("hit" if hits else ("ricochet" if ric else "miss"))
-            text = (
-                f"{ship.name} fires {n} D6 {arc} at {tgt.name}, {rng} hexes, needing {needed}+: "
-                f"{' '.join(map(str, values))}"
-                + (f"; confirmation {' '.join(map(str, confirms))}" if confirms else "")
-                + f" -> {hits} hit(s){', ' + str(ric) + ' ricochet(s)' if ric else ''}"
-                + (", the vessel is lost" if lost else "")
-                + "."
-            )
-            data: dict[str, JSON] = {
-                "arc": arc,
-                "range": rng,
-                "dice": n,
-                "hits": hits,
-                "ricochets": ric,
-                "lost": lost,
-                "points": pts,
-                "confirmations": list(confirms),
-            }
-        elif tgt.kind == "mine":
+        mods: list[Modifier]
+        data: dict[str, JSON]
+        if tgt.kind == "mine":
             values = [ctx.dice.roll("D6", purpose) for _ in range(n)]
             det = any(v in cast(list[int], T.MINES["surfaced_detonated_by_fire_on"]) for v in values)
             if det:
@@ -1888,10 +1957,11 @@ class AcwRiver(RuleSet):
             )
             data = {"arc": arc, "range": rng, "dice": n, "hits": hits, "points": pts}
         ctx.events.append(
-            _event(
+            new_event(
                 "fire",
                 text,
                 ctx.turn,
+                0,
                 ship.id,
                 tid,
                 tuple(ctx.dice.rolls[first:]),
