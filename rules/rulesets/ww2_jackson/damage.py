@@ -48,6 +48,9 @@ class Ctx:
 
     turn: int
     dice: Dice
+    rolls: list[Roll] = field(init=False)
+    """``dice.rolls``, read once: the recorder's own list of the rolls made, which grows as the dice fall
+    (``SeededDice``, ``ScriptedDice``); bookmarks and events read it without a property call each."""
     events: list[Event] = field(default_factory=list)
     carrier_table: str = "capital"
     shell_flooding: bool = False
@@ -56,13 +59,16 @@ class Ctx:
     claimed_max: int = -1
     """The highest index in ``claimed`` (-1: none): rolls after it are all free."""
 
+    def __post_init__(self) -> None:
+        self.rolls = self.dice.rolls
+
     def roll(self, purpose: str) -> int:
         """Roll a D20 for ``purpose``."""
         return self.dice.roll("D20", purpose)
 
     def mark(self) -> int:
         """Return a bookmark in the dice record (see :meth:`since`)."""
-        return len(self.dice.rolls)
+        return len(self.rolls)
 
     def since(self, mark: int) -> tuple[Roll, ...]:
         """Return the rolls made after ``mark`` for a new event, less those an earlier event carries.
@@ -70,7 +76,7 @@ class Ctx:
         Nested results log first (a W34 flooding roll inside a critical inside a shell hit), so each die goes
         to the event of the rule it served, and a side's view lists it once (A2, A8).
         """
-        rolls = self.dice.rolls
+        rolls = self.rolls
         n = len(rolls)
         if n <= mark:
             return ()
@@ -352,7 +358,7 @@ def shell_hit(
     sh, cd, turn = hull.sheet, hull.cd, ctx.turn
     cal = f"{calibre:g}"  # formatted once: a 200-ship phase resolves over a thousand hits
     dice = ctx.dice
-    m = len(dice.rolls)
+    m = len(ctx.rolls)
     loc_roll = dice.roll("D20", f"hit location on {hull.name} ({band})")
     location = _LOCATION_BY_ROLL[band][loc_roll]
     # Which box the shell strikes: the owner's choice inside the area (NW-WW2-05).
@@ -437,7 +443,7 @@ def shell_hit(
     rest = available - 2
     sh.half = rest % 2
     collateral = rest // 2
-    m2 = len(dice.rolls)
+    m2 = len(ctx.rolls)
     marked: list[tuple[str, int | None]] = []
     note = ""
     if location == "specialized":

@@ -74,12 +74,9 @@ class Solution:
     needed: int
     modifiers: tuple[Modifier, ...]
     halved: bool
+    total: int
+    """The sum of the modifiers to the die."""
     note: str = ""
-
-    @property
-    def total(self) -> int:
-        """Return the sum of the modifiers to the die."""
-        return int(sum(m.value for m in self.modifiers))
 
 
 @dataclass(slots=True)
@@ -264,12 +261,13 @@ class WW2Jackson(RuleSet):
         )
 
     def _working(self, s: ShipState) -> Live:
-        """Return a ship's Live to change during resolution: a copy of the sheet :meth:`_seen` parsed (the
-        order checks of the phase parsed it already)."""
-        seen = self._seen(s)
-        return Live(
-            ship=s, cd=seen.cd, sheet=seen.sheet.copy(), pos=seen.pos, heading=s.heading, speed=s.speed
-        )
+        """Return a ship's Live to change during resolution: the one :meth:`_seen` parsed (the order checks
+        of the phase parsed it already), taken out of the cache, so no later reader sees it changed (a later
+        :meth:`_seen` of the same ShipState parses its unchanged JSON again)."""
+        hit = _LIVE_CACHE.pop(id(s), None)
+        if hit is not None and hit[0] is s:
+            return hit[1]
+        return self._live(s)
 
     def _seen(self, s: ShipState) -> Live:
         """Return a ship's Live to read, never to change: cached by the (immutable) ShipState.
@@ -458,6 +456,7 @@ class WW2Jackson(RuleSet):
                     needed=T.TO_HIT[band],
                     modifiers=tuple(mods),
                     halved=halved,
+                    total=int(sum([m.value for m in mods])),
                 )
             )
         if not out:
@@ -824,6 +823,7 @@ class WW2Jackson(RuleSet):
                     setattr(lv.sheet, key, tid)
         # (2) gunfire, all at once; hits applied after all fire (A1).
         roll = dice.roll
+        all_rolls = ctx.rolls
         pending_hits: list[tuple[str, GunRow, float, str, str, str, int]] = []
         for sid, lv in lives.items():
             if sid in withdrawn or sid not in orders:
@@ -864,7 +864,7 @@ class WW2Jackson(RuleSet):
                 targets[battery] = tid
                 lv.sheet.fired = True
                 for sol in sols:
-                    m = len(dice.rolls)
+                    m = len(all_rolls)
                     purpose = f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}"
                     # the dice in a plain loop, each counted as it falls (no comprehension frame)
                     total, needed = sol.total, sol.needed
@@ -882,7 +882,7 @@ class WW2Jackson(RuleSet):
                             turn=turn,
                             ship_id=sid,
                             target_id=tid,
-                            rolls=tuple(dice.rolls[m:]),
+                            rolls=tuple(all_rolls[m:]),
                             modifiers=sol.modifiers,
                             needed=sol.needed,
                             outcome="hit" if hits else "miss",
@@ -1174,7 +1174,7 @@ class WW2Jackson(RuleSet):
             number = halve(number)
         total = int(sum(m.value for m in mods))
         needed = T.TORPEDO_TO_HIT[band]
-        m = len(ctx.dice.rolls)
+        m = len(ctx.rolls)
         rolls = [ctx.roll(f"{fname} torpedo at {tgt.ship.name}") for _ in range(number)]
         hits = sum(1 for r in rolls if r + total >= needed)
         mods_text = "".join(f", {mm.value:+g} {mm.label}" for mm in mods)
