@@ -16,6 +16,7 @@ from . import tables as T
 from .gunnery import GunRow, halve
 from .record import (
     ALL_AREAS,
+    COUNT_AREAS,
     GUN_AREAS,
     UNDERWATER_AREAS,
     ClassData,
@@ -156,13 +157,30 @@ _LOCATION_BY_ROLL: dict[str, tuple[str, ...]] = {
 # --- boxes ------------------------------------------------------------------------------------
 
 
+_AREA_TEXT: dict[str, str] = {a: a.replace("_", " ") for a in ALL_AREAS}
+"""How the log names a box of each area that has no name of its own (``above_armoured``: "above armoured")."""
+
+_COUNTED: frozenset[str] = frozenset(COUNT_AREAS)
+
+
 def _box_text(cd: ClassData, box: tuple[str, int | None]) -> str:
     area, idx = box
-    if area in GUN_AREAS and idx is not None:
+    if idx is None:
+        return _AREA_TEXT.get(area) or area.replace("_", " ")
+    if area in GUN_AREAS:
         return cd.guns[idx].name
-    if area == "torpedo" and idx is not None:
+    if area == "torpedo":
         return cd.torpedoes[idx].name
     return area.replace("_", " ")
+
+
+def _boxes(cd: ClassData, boxes: list[tuple[str, int | None]]) -> tuple[str, list[JSON]]:
+    """Return the log's list of ``boxes`` (``-`` for none) and their JSON, in one pass: what
+    ``', '.join(_box_text(...)) or '-'`` and ``[_box_json(...)]`` give (a shell hit writes both)."""
+    if not boxes:
+        return "-", []
+    names = [_box_text(cd, b) for b in boxes]
+    return ", ".join(names) or "-", [{"area": a, "index": i} for a, i in boxes]
 
 
 def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | None]]:
@@ -183,10 +201,15 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
     # Every area's count is 0 or more: the first area of the preference with a box left is taken, and the
     # whole sheet is counted only to spare the last underwater box.
     remaining = sh.remaining
+    counts, marks = cd.counts, sh.marked
     for _ in range(n):
         chosen = None
         for area in order:
-            if remaining(cd, area) <= 0:
+            # Sheet.remaining(), written out for the counted areas (the first choices of every preference)
+            if area in _COUNTED:
+                if counts.get(area, 0) - marks.get(area, 0) <= 0:
+                    continue
+            elif remaining(cd, area) <= 0:
                 continue
             if (
                 area in UNDERWATER_AREAS
@@ -435,7 +458,7 @@ def shell_hit(
             data={"location": location, "calibre": calibre, "penetrated": True},
         )
     )
-    available = row.damage_halves + sh.half
+    available = T.DAMAGE_HALVES[row.damage] + sh.half  # GunRow.damage_halves
     if available < 2:
         sh.half = available
         ctx.own(hull, "damage", f"{cal}-inch hit: half a box carried (W32).", data={"half": sh.half})
@@ -459,22 +482,18 @@ def shell_hit(
     else:
         marked.extend(allocate(ctx, hull, 1, "substitution"))
         note = " (area used up: substituted, line 139)"
-    coll = allocate(ctx, hull, collateral, "collateral")
+    coll = allocate(ctx, hull, collateral, "collateral") if collateral > 0 else []
     if location == "underwater" and ctx.shell_flooding:
         start_torpedo_flooding(ctx, hull)
+    marked_text, marked_json = _boxes(cd, marked)
+    coll_text, coll_json = _boxes(cd, coll)
     ctx.own(
         hull,
         "damage",
-        f"{cal}-inch hit on {location}{note}: "
-        f"marked {', '.join([_box_text(cd, b) for b in marked]) or '-'}"
-        f"; collateral {', '.join([_box_text(cd, b) for b in coll]) or '-'}"
+        f"{cal}-inch hit on {location}{note}: marked {marked_text}; collateral {coll_text}"
         f"{'; half a box carried' if sh.half else ''}.",
         mark=m2,
-        data={
-            "located": [_box_json(b) for b in marked],
-            "collateral": [_box_json(b) for b in coll] if coll else [],
-            "half": sh.half,
-        },
+        data={"located": marked_json, "collateral": coll_json, "half": sh.half},
     )
 
 
@@ -980,5 +999,5 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
     if not hull.sunk:
         if sh.underwater_remaining(cd) <= 0 and (cd.capacity("underwater") + cd.capacity("engine")) > 0:
             hull.sunk = "all underwater boxes marked"
-        elif sh.total_remaining(cd) <= 0:
+        elif not sh.any_remaining(cd):
             hull.sunk = "every box marked"

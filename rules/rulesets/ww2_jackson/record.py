@@ -474,6 +474,19 @@ class Sheet:
         """Return every intact box on the sheet."""
         return sum(self.remaining_by_area(cd).values())
 
+    def any_remaining(self, cd: ClassData) -> bool:
+        """Return ``total_remaining(cd) > 0``, stopping at the first area with a box left (the end of every
+        turn asks it of every ship afloat)."""
+        if len(self.torpedo_lost) > len(cd.torpedoes):
+            return self.total_remaining(cd) > 0  # never from play: an area counts below zero
+        counts, marked = cd.counts, self.marked
+        for area in COUNT_AREAS:
+            if counts.get(area, 0) - marked.get(area, 0) > 0:
+                return True
+        if len(cd.torpedoes) > len(self.torpedo_lost):
+            return True
+        return self.remaining(cd, "main") > 0 or self.remaining(cd, "secondary") > 0
+
     def underwater_remaining(self, cd: ClassData) -> int:
         """Return the intact underwater boxes: general underwater and engine rooms (A6)."""
         return self.remaining(cd, "underwater") + self.remaining(cd, "engine")
@@ -525,59 +538,83 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     else:
         marked = dict.fromkeys(COUNT_AREAS, 0)
     last_marks: list[tuple[str, int | None]] = []
-    for m in _rows(get("last_marks")):
-        idx = m.get("index")
-        last_marks.append((_s(m.get("area")), None if idx is None else _i(idx)))
-    fires = [Fire(intensity=_i(f.get("intensity"), 1), since=_i(f.get("since"))) for f in _rows(get("fires"))]
-    floods = [
-        Flood(
-            kind=_s(f.get("kind"), "torpedo"),
-            since=_i(f.get("since")),
-            per_turn=_i(f.get("per_turn"), 1),
-            per_turn_fast=_i(f.get("per_turn_fast"), 1),
-            fail=_s(f.get("fail")),
-            fail_on=_i(f.get("fail_on")),
-        )
-        for f in _rows(get("floods"))
-    ]
+    v = get("last_marks")
+    if v:  # most sheets have none: no row filter, no comprehension (the same for the lists below)
+        for m in _rows(v):
+            idx = m.get("index")
+            last_marks.append((_s(m.get("area")), None if idx is None else _i(idx)))
+    v = get("fires")
+    fires = (
+        [Fire(intensity=_i(f.get("intensity"), 1), since=_i(f.get("since"))) for f in _rows(v)] if v else []
+    )
+    v = get("floods")
+    floods = (
+        [
+            Flood(
+                kind=_s(f.get("kind"), "torpedo"),
+                since=_i(f.get("since")),
+                per_turn=_i(f.get("per_turn"), 1),
+                per_turn_fast=_i(f.get("per_turn_fast"), 1),
+                fail=_s(f.get("fail")),
+                fail_on=_i(f.get("fail_on")),
+            )
+            for f in _rows(v)
+        ]
+        if v
+        else []
+    )
     conditions: dict[str, Cond] = {}
     conds = get("conditions")
-    if isinstance(conds, dict):
-        for k, v in conds.items():
-            if isinstance(v, dict):
-                until = v.get("until")
+    if conds and isinstance(conds, dict):
+        for k, c in conds.items():
+            if isinstance(c, dict):
+                until = c.get("until")
                 conditions[k] = Cond(
-                    since=_i(v.get("since")),
+                    since=_i(c.get("since")),
                     until=None if until is None else _i(until),
-                    fixed=_b(v.get("fixed")),
+                    fixed=_b(c.get("fixed")),
                 )
     helm_v = get("helm")
     helm = (_f(helm_v.get("course")), _f(helm_v.get("speed"))) if isinstance(helm_v, dict) else None
     lt = get("last_targets")
-    last_targets = {k: v for k, v in lt.items() if isinstance(v, str)} if isinstance(lt, dict) else {}
+    last_targets = {k: t for k, t in lt.items() if isinstance(t, str)} if lt and isinstance(lt, dict) else {}
+    gl = get("guns_lost")
+    tl = get("torpedo_lost")
+    hits = get("hits")
+    # The scalars: a value of the right type is taken as it is (what _i/_f/_b/_s give for it), without a call.
+    reloads = get("reloads")
+    wrecked = get("wrecked_engines")
+    half = get("half")
+    cleared = get("cleared")
+    fired = get("fired")
+    turned = get("turned")
+    searchlight = get("searchlight")
+    star_shell = get("star_shell")
+    preference = get("preference")
+    max_spd = get("max_speed")
     return Sheet(
-        guns_lost=sorted(_i(v) for v in cast(list[JSON], get("guns_lost") or [])),
-        torpedo_lost=sorted(_i(v) for v in cast(list[JSON], get("torpedo_lost") or [])),
+        guns_lost=sorted(_i(x) for x in cast(list[JSON], gl)) if gl else [],
+        torpedo_lost=sorted(_i(x) for x in cast(list[JSON], tl)) if tl else [],
         loaded=loaded,
-        reloads=_i(get("reloads"), cd.torpedo_reloads),
+        reloads=reloads if type(reloads) is int else _i(reloads, cd.torpedo_reloads),
         marked=marked,
-        wrecked_engines=_i(get("wrecked_engines")),
-        half=_i(get("half")),
+        wrecked_engines=wrecked if type(wrecked) is int else _i(wrecked),
+        half=half if type(half) is int else _i(half),
         last_marks=last_marks,
         fresh=[],
         fires=fires,
         floods=floods,
         conditions=conditions,
         helm=helm,
-        cleared=_b(get("cleared"), True),
+        cleared=cleared if type(cleared) is bool else True,
         last_targets=last_targets,
-        fired=_b(get("fired")),
-        turned=_f(get("turned")),
-        searchlight=_s(get("searchlight")),
-        star_shell=_s(get("star_shell")),
-        preference=_s(get("preference"), "keep_afloat"),
-        max_speed=_f(get("max_speed")),
-        hits=[dict(h) for h in _rows(get("hits"))],
+        fired=fired if type(fired) is bool else False,
+        turned=turned if type(turned) is float else _f(turned),
+        searchlight=searchlight if type(searchlight) is str else "",
+        star_shell=star_shell if type(star_shell) is str else "",
+        preference=preference if type(preference) is str else "keep_afloat",
+        max_speed=max_spd if type(max_spd) is float else _f(max_spd),
+        hits=[dict(h) for h in _rows(hits)] if hits else [],
     )
 
 

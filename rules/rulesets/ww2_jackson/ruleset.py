@@ -14,6 +14,7 @@ Rulings of our own: ``docs/rulings.md`` NW-WW2-01..
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
@@ -22,7 +23,7 @@ from ... import memo
 from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet
 from ...dice import Dice
-from ...geometry import arc_of, bearing, distance, norm_deg, on_table, side_of, turn_between
+from ...geometry import bearing, distance, norm_deg, on_table, turn_between
 from ...hints import FieldHint
 from ...model import (
     JSON,
@@ -36,6 +37,7 @@ from ...model import (
     Point,
     ShipOrder,
     ShipState,
+    _ship_index,
 )
 from . import tables as T
 from .arcs import ship_arcs
@@ -56,6 +58,8 @@ from .record import (
 from .schema import CLASS_SCHEMA, OPTIONS, ORDER_TYPES, check_class
 
 BATTERIES: tuple[str, ...] = ("main", "secondary")
+_TARGET_KEYS: tuple[tuple[str, str], ...] = tuple((b, f"target_{b}") for b in BATTERIES)
+"""Each battery and the order field naming its target."""
 _CLASS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassData]] = memo.table({})
 _LIVE_CACHE: dict[int, tuple[ShipState, Live]] = memo.table({})
 _CLASS_BY_VALUE: dict[str, list[tuple[Mapping[str, JSON], ClassData]]] = memo.table({})
@@ -205,12 +209,8 @@ class WW2Jackson(RuleSet):
     # --- helpers ---------------------------------------------------------------------------------
 
     def _opt(self, state: BattleState, name: str) -> JSON:
-        if name in state.options:
-            return state.options[name]
-        for spec in OPTIONS:
-            if spec.name == name:
-                return spec.default
-        return None
+        """Return the battle option ``name``: the state's, else the default of :data:`.schema.OPTIONS`."""
+        return state.options.get(name, _OPTION_DEFAULTS.get(name))
 
     def _flags(self, cd: ClassData, sh: Sheet, speed: float, old: tuple[str, ...] = ()) -> tuple[str, ...]:
         flags = []
@@ -342,9 +342,16 @@ class WW2Jackson(RuleSet):
             if live.sheet.helm is not None:
                 return live.sheet.helm[0], min(live.sheet.helm[1], cap), "auto"
             return live.heading, min(live.speed, cap), "auto"
-        course = _f(data.get("course"), live.heading)
-        speed = min(_f(data.get("speed"), live.speed), cap)
-        return norm_deg(course), speed, _s(data.get("turn_direction")) or "auto"
+        course = data.get("course")
+        if type(course) is not float:  # a float is what _f gives for it
+            course = _f(course, live.heading)
+        speed = data.get("speed")
+        if type(speed) is not float:
+            speed = _f(speed, live.speed)
+        direction = data.get("turn_direction")
+        if not direction or type(direction) is not str:
+            direction = "auto"
+        return norm_deg(course), min(speed, cap), direction
 
     def _predict(
         self, live: Live, data: Mapping[str, JSON], turn: int, cap: float | None = None
@@ -475,12 +482,14 @@ class WW2Jackson(RuleSet):
     ) -> tuple[list[tuple[float, str, int]], str, float, tuple[str, int] | None]:
         """Return what :meth:`solutions` needs before its calibres: the (calibre, kind, BFN) groups that bear,
         why the battery cannot fire ("" when it may), the range in inches and the best night modifier."""
-        reason = self._no_fire_reason(firer.sheet, battery, state.turn)
-        if reason:
-            return [], reason, 0.0, None
+        sheet = firer.sheet
+        if not sheet.cleared or sheet.conditions:  # most ships are cleared and have no condition: no call
+            reason = self._no_fire_reason(sheet, battery, state.turn)
+            if reason:
+                return [], reason, 0.0, None
         dist, arc, side = _sight(pos or firer.pos, firer.heading if heading is None else heading, target.pos)
         night: tuple[str, int] | None = None
-        if self._night(state):
+        if state.conditions.night:  # :meth:`_night`
             night = night_modifier(self._night_keys(state, firer, target, lit or {}, dist))
             if night is None:
                 return (
@@ -535,17 +544,15 @@ class WW2Jackson(RuleSet):
             live = self._live(ship)  # a copy to change: the cached one is shared
             live.sheet.cleared = cleared
         pos = heading = None
-        if any(data.get(k) for k in ("target_main", "target_secondary", "torpedo_target")):
+        if data.get("target_main") or data.get("target_secondary") or data.get("torpedo_target"):
             pos, heading, _, _ = self._predict(live, data, turn, cap)
+        ships = _ship_index(state.ships)  # the state's own index: no copy per order
 
         def enemy(key: str) -> ShipState | None:
-            tid = _s(data.get(key))
-            if not tid:
+            tid = data.get(key)
+            if not tid or type(tid) is not str:  # what _s() gives: none
                 return None
-            try:
-                t: ShipState | None = state.ship(tid)  # the state's own index: no copy per order
-            except KeyError:
-                t = None
+            t = ships.get(tid)
             if t is None:
                 add(key, f"No ship {tid!r} in this battle.")
             elif t.side == ship.side:
@@ -558,8 +565,8 @@ class WW2Jackson(RuleSet):
                 return t
             return None
 
-        for battery in BATTERIES:
-            t = enemy(f"target_{battery}")
+        for battery, key in _TARGET_KEYS:
+            t = enemy(key)
             if t is None:
                 continue
             why = self._fire_reason(state, live, self._seen(t), battery, pos, heading)
@@ -865,7 +872,8 @@ class WW2Jackson(RuleSet):
                 lv.sheet.fired = True
                 for sol in sols:
                     m = len(all_rolls)
-                    purpose = f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}"
+                    cal_text = f"{sol.calibre:g}"  # formatted once for the dice and the log
+                    purpose = f"{lv.ship.name} {cal_text}in at {tgt.ship.name}"
                     # the dice in a plain loop, each counted as it falls (no comprehension frame)
                     total, needed = sol.total, sol.needed
                     rolls = []
@@ -887,7 +895,7 @@ class WW2Jackson(RuleSet):
                             needed=sol.needed,
                             outcome="hit" if hits else "miss",
                             text=(
-                                f"{lv.ship.name} {battery} {sol.calibre:g}-inch at {tgt.ship.name}: BFN "
+                                f"{lv.ship.name} {battery} {cal_text}-inch at {tgt.ship.name}: BFN "
                                 f"{sol.bfn} -> "
                                 f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} "
                                 f"range, "
@@ -1355,6 +1363,10 @@ found here is that very modifier): the fire log writes a few per salvo, and hash
 a call."""
 
 
+_OPTION_DEFAULTS: dict[str, JSON] = {}
+for _spec in OPTIONS:
+    _OPTION_DEFAULTS.setdefault(_spec.name, _spec.default)  # the first spec of a name, as a search finds it
+
 _SIGHTS: dict[tuple[float, float, float, float, float], tuple[float, str, str]] = memo.table({})
 
 
@@ -1368,12 +1380,20 @@ def _sight(pos: Point, heading: float, tpos: Point) -> tuple[float, str, str]:
     key = (pos.x, pos.y, heading, tpos.x, tpos.y)
     hit = _SIGHTS.get(key)
     if hit is None:
-        brg = bearing(pos, tpos)
-        hit = (
-            distance(pos, tpos),
-            arc_of(heading, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG),
-            side_of(heading, brg),
-        )
+        # distance(), bearing(), arc_of() and side_of() of rules.geometry, written out: the bearing relative
+        # to the bow (relative_bearing) is worked out once for the arc and the side.
+        dx, dy = tpos.x - pos.x, tpos.y - pos.y
+        rel = norm_deg(norm_deg(math.degrees(math.atan2(dx, -dy))) - heading)
+        if rel > 180.0:
+            rel -= 360.0
+        off = abs(rel)
+        if off <= T.ARC_FORWARD_DEG + 1e-9:
+            arc = "forward"
+        elif off >= 180.0 - T.ARC_AFT_DEG - 1e-9:
+            arc = "aft"
+        else:
+            arc = "broadside"
+        hit = (math.hypot(dx, dy), arc, "port" if rel < 0 else "starboard")
         if len(_SIGHTS) >= 8192:
             _SIGHTS.clear()
         _SIGHTS[key] = hit
