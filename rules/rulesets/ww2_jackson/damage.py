@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ... import memo
 from ...dice import Dice
 from ...model import JSON, Event, Modifier, Roll
 from . import tables as T
@@ -367,6 +368,9 @@ def penetrates(ctx: Ctx, row: str, letter: str, band: str, what: str) -> tuple[b
 
 # --- shell hits ---------------------------------------------------------------------------------
 
+_CALIBRE_TEXT: dict[float, str] = memo.table({})
+"""A calibre as the log writes it (``f"{calibre:g}"``), by calibre: a phase's guns have a few calibres."""
+
 
 def shell_hit(
     ctx: Ctx, hull: Hull, row: GunRow, calibre: float, band: str, firer: str, firer_side: str
@@ -379,7 +383,13 @@ def shell_hit(
     specialized or critical hit takes the located box's place.
     """
     sh, cd, turn = hull.sheet, hull.cd, ctx.turn
-    cal = f"{calibre:g}"  # formatted once: a 200-ship phase resolves over a thousand hits
+    cal = _CALIBRE_TEXT.get(calibre)
+    if cal is None:  # formatted once a calibre: a 200-ship phase resolves over a thousand hits
+        cal = f"{calibre:g}"
+        if calibre > 0:  # (-0.0 == 0.0 as keys, but not as text)
+            if len(_CALIBRE_TEXT) >= 256:
+                _CALIBRE_TEXT.clear()
+            _CALIBRE_TEXT[calibre] = cal
     dice = ctx.dice
     m = len(ctx.rolls)
     loc_roll = dice.roll("D20", f"hit location on {hull.name} ({band})")
@@ -486,7 +496,7 @@ def shell_hit(
     if location == "underwater" and ctx.shell_flooding:
         start_torpedo_flooding(ctx, hull)
     marked_text, marked_json = _boxes(cd, marked)
-    coll_text, coll_json = _boxes(cd, coll)
+    coll_text, coll_json = _boxes(cd, coll) if coll else ("-", [])
     ctx.own(
         hull,
         "damage",

@@ -322,6 +322,8 @@ class Sheet:
     preference: str = "keep_afloat"
     max_speed: float = 0.0
     hits: list[dict[str, JSON]] = field(default_factory=list)
+    """The hits scored on the ship (see the module docstring): a hit is appended, never changed, so a sheet
+    and its JSON share them."""
 
     # --- boxes ----------------------------------------------------------------------------------
 
@@ -425,46 +427,6 @@ class Sheet:
             return False
         self.marked[area] -= 1
         return True
-
-    def copy(self) -> Sheet:
-        """Return a working copy that shares nothing mutable with this sheet: what :func:`sheet_from_json`
-        gives from :func:`sheet_to_json` of it, without the round trip (a phase copies every ship's sheet)."""
-        return Sheet(
-            guns_lost=list(self.guns_lost),
-            torpedo_lost=list(self.torpedo_lost),
-            loaded=list(self.loaded),
-            reloads=self.reloads,
-            marked=dict(self.marked),
-            wrecked_engines=self.wrecked_engines,
-            half=self.half,
-            last_marks=list(self.last_marks),
-            fresh=list(self.fresh),
-            fires=[Fire(intensity=f.intensity, since=f.since) for f in self.fires],
-            floods=[
-                Flood(
-                    kind=f.kind,
-                    since=f.since,
-                    per_turn=f.per_turn,
-                    per_turn_fast=f.per_turn_fast,
-                    fail=f.fail,
-                    fail_on=f.fail_on,
-                )
-                for f in self.floods
-            ],
-            conditions={
-                k: Cond(since=c.since, until=c.until, fixed=c.fixed) for k, c in self.conditions.items()
-            },
-            helm=self.helm,
-            cleared=self.cleared,
-            last_targets=dict(self.last_targets),
-            fired=self.fired,
-            turned=self.turned,
-            searchlight=self.searchlight,
-            star_shell=self.star_shell,
-            preference=self.preference,
-            max_speed=self.max_speed,
-            hits=[dict(h) for h in self.hits],
-        )
 
     def total_boxes(self, cd: ClassData) -> int:
         """Return every box on the sheet."""
@@ -614,7 +576,7 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
         star_shell=star_shell if type(star_shell) is str else "",
         preference=preference if type(preference) is str else "keep_afloat",
         max_speed=max_spd if type(max_spd) is float else _f(max_spd),
-        hits=[dict(h) for h in _rows(hits)] if hits else [],
+        hits=_rows(hits) if hits else [],  # a new list; the hits themselves are never changed: shared
     )
 
 
@@ -654,5 +616,5 @@ def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
         "star_shell": sh.star_shell,
         "preference": sh.preference,
         "max_speed": sh.max_speed,
-        "hits": [dict(h) for h in sh.hits],
+        "hits": list(sh.hits),  # a hit is never changed once written (damage.shell_hit): shared
     }

@@ -65,7 +65,7 @@ _LIVE_CACHE: dict[int, tuple[ShipState, Live]] = memo.table({})
 _CLASS_BY_VALUE: dict[str, list[tuple[Mapping[str, JSON], ClassData]]] = memo.table({})
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Solution:
     """What one calibre of a battery rolls at a target: BFN, MFN, band, number needed and modifiers."""
 
@@ -623,15 +623,18 @@ class WW2Jackson(RuleSet):
             return [], "Not cleared for action (W11)."
         if not live.cd.torpedoes:
             return [], "No torpedo tubes aboard."
-        want = _i(data.get("torpedo_mount"), -1)
         dist, arc, side = _sight(pos, heading, tpos)
         out: list[tuple[int, int, str]] = []
         why = "No loaded torpedo mount bears on the target (broadside arc, NW-WW2-11)."
+        if arc != "broadside":  # no mount bears outside the broadside arc (:meth:`_bears_torpedo`)
+            return out, why
+        want = _i(data.get("torpedo_mount"), -1)
+        tubes, lost = live.sheet.loaded, live.sheet.torpedo_lost
         for m in live.cd.torpedoes:
             if want >= 0 and m.index != want:
                 continue
-            loaded = live.sheet.loaded[m.index] if m.index < len(live.sheet.loaded) else 0
-            if m.index in live.sheet.torpedo_lost or loaded <= 0:
+            loaded = tubes[m.index] if m.index < len(tubes) else 0
+            if loaded <= 0 or m.index in lost:
                 continue
             if not self._bears_torpedo(m.side, arc, side):
                 continue
