@@ -476,6 +476,9 @@ def new_sheet(cd: ClassData) -> Sheet:
     return Sheet(loaded=[t.tubes for t in cd.torpedoes], reloads=cd.torpedo_reloads)
 
 
+_INT: frozenset[type] = frozenset({int})
+
+
 def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     """Return the working sheet of a ship from its JSON (missing keys take fresh values).
 
@@ -487,16 +490,23 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     get = data.get
     torps = cd.torpedoes
     loaded_v = get("loaded")
-    loaded = [_i(v) for v in loaded_v] if isinstance(loaded_v, list) else [t.tubes for t in torps]
+    if isinstance(loaded_v, list):
+        # ints as they are (what _i gives for them), checked in one pass: a sheet's JSON holds nothing else
+        loaded = (
+            cast(list[int], list(loaded_v)) if set(map(type, loaded_v)) <= _INT else [_i(v) for v in loaded_v]
+        )
+    else:
+        loaded = [t.tubes for t in torps]
     while len(loaded) < len(torps):
         loaded.append(torps[len(loaded)].tubes)
     marked_v = get("marked")
     if isinstance(marked_v, dict):
         mget = marked_v.get
-        marked = {}
-        for a in COUNT_AREAS:
-            v = mget(a)
-            marked[a] = v if type(v) is int else _i(v)
+        raw = {a: mget(a) for a in COUNT_AREAS}
+        if set(map(type, raw.values())) == _INT:
+            marked = cast(dict[str, int], raw)
+        else:  # a value missing or not an int: _i() of each
+            marked = {a: _i(v) for a, v in raw.items()}
     else:
         marked = dict.fromkeys(COUNT_AREAS, 0)
     last_marks: list[tuple[str, int | None]] = []

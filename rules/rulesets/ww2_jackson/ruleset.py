@@ -1048,7 +1048,7 @@ class WW2Jackson(RuleSet):
         pos, heading, turned, path = planned_move(
             lv.pos, lv.heading, course, speed, turning_radius(lv.cd), direction
         )
-        lv.sheet.turned = round(turned, 4)
+        lv.sheet.turned = turned if turned.is_integer() else round(turned, 4)  # (no turn: 0.0 as it is)
         w, h = state.map.width, state.map.height
         if not on_table(pos, w, h):
             if leave:
