@@ -368,8 +368,21 @@ def penetrates(ctx: Ctx, row: str, letter: str, band: str, what: str) -> tuple[b
 
 # --- shell hits ---------------------------------------------------------------------------------
 
-_CALIBRE_TEXT: dict[float, str] = memo.table({})
-"""A calibre as the log writes it (``f"{calibre:g}"``), by calibre: a phase's guns have a few calibres."""
+_G_TEXT: dict[float, str] = memo.table({})
+
+
+def g_text(x: float) -> str:
+    """Return ``f"{x:g}"``, remembered: the log writes calibres, speeds and moves over and over (a phase's
+    guns have a few calibres, its ships a few speeds), and formatting a float costs far more than a look-up.
+    Only positive numbers are kept: -0.0 and 0.0 are one key but two texts."""
+    text = _G_TEXT.get(x)
+    if text is None:
+        text = f"{x:g}"
+        if x > 0:
+            if len(_G_TEXT) >= 1024:
+                _G_TEXT.clear()
+            _G_TEXT[x] = text
+    return text
 
 
 def shell_hit(
@@ -383,13 +396,7 @@ def shell_hit(
     specialized or critical hit takes the located box's place.
     """
     sh, cd, turn = hull.sheet, hull.cd, ctx.turn
-    cal = _CALIBRE_TEXT.get(calibre)
-    if cal is None:  # formatted once a calibre: a 200-ship phase resolves over a thousand hits
-        cal = f"{calibre:g}"
-        if calibre > 0:  # (-0.0 == 0.0 as keys, but not as text)
-            if len(_CALIBRE_TEXT) >= 256:
-                _CALIBRE_TEXT.clear()
-            _CALIBRE_TEXT[calibre] = cal
+    cal = g_text(calibre)
     dice = ctx.dice
     m = len(ctx.rolls)
     loc_roll = dice.roll("D20", f"hit location on {hull.name} ({band})")

@@ -41,7 +41,7 @@ from ...model import (
 )
 from . import tables as T
 from .arcs import ship_arcs
-from .damage import Ctx, Hull, end_of_turn, shell_hit, torpedo_hit
+from .damage import Ctx, Hull, end_of_turn, g_text, shell_hit, torpedo_hit
 from .gunnery import GunRow, bfn_by_calibre, gun_row, halve, mfn, night_modifier, range_band
 from .hints import ship_hints
 from .hints import standing_orders as sheet_standing_orders
@@ -875,7 +875,7 @@ class WW2Jackson(RuleSet):
                 lv.sheet.fired = True
                 for sol in sols:
                     m = len(all_rolls)
-                    cal_text = f"{sol.calibre:g}"  # formatted once for the dice and the log
+                    cal_text = g_text(sol.calibre)  # formatted once for the dice and the log
                     purpose = f"{lv.ship.name} {cal_text}in at {tgt.ship.name}"
                     # the dice in a plain loop, each counted as it falls (no comprehension frame)
                     total, needed = sol.total, sol.needed
@@ -1061,9 +1061,10 @@ class WW2Jackson(RuleSet):
                 kind="move",
                 turn=turn,
                 ship_id=lv.id,
-                text=f"{lv.ship.name} steers {heading:.0f} at {speed:g} knots ({inches(speed):g} in){note}.",
+                text=f"{lv.ship.name} steers {heading:.0f} at {g_text(speed)} knots "
+                f"({g_text(inches(speed))} in){note}.",
                 data={
-                    "path": [{"x": round(p.x, 3), "y": round(p.y, 3)} for p in path],
+                    "path": [{"x": _round3(p.x), "y": _round3(p.y)} for p in path],
                     "heading": heading,
                     "speed": speed,
                     "turned": lv.sheet.turned,
@@ -1413,6 +1414,12 @@ def _spotters(option: str) -> frozenset[str]:
 def _mod_text(m: Modifier) -> str:
     """Return a modifier as the fire log writes it: ``, +1 label``."""
     return f", {m.value:+g} {m.label}"
+
+
+def _round3(x: float) -> float:
+    """Return ``round(x, 3)``; a whole number (a ship's starting place, often) as it is, which round leaves
+    unchanged, without the cost of rounding a float."""
+    return x if type(x) is int or x.is_integer() else round(x, 3)
 
 
 def _beyond(target: Live, battery: str, dist: float) -> str:
