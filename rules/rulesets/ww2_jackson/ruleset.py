@@ -412,12 +412,14 @@ class WW2Jackson(RuleSet):
         halved = bool(firer.sheet.conditions) and (
             firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
         )
-        spotted = firer.ship.side in _spotters(_s(self._opt(state, "spotting_aircraft")))
+        spot = self._opt(state, "spotting_aircraft")
+        spotted = bool(spot) and isinstance(spot, str) and firer.ship.side in _spotters(spot)
         # The modifiers that do not depend on the calibre or the band, in the order the log lists them.
         firer_small = firer.cd.small
         target_small = target.cd.small
-        no_fc = not firer.sheet.fire_control(firer.cd)
-        first = firer.sheet.last_targets.get(battery) != target.id
+        # Sheet.fire_control(), written out: no fire control box left
+        no_fc = firer.cd.counts.get("fire_control", 0) - firer.sheet.marked.get("fire_control", 0) <= 0
+        first = firer.sheet.last_targets.get(battery) != target.ship.id
         out: list[Solution] = []
         for cal, kind, bfn in groups:
             row = gun_row(cal, kind)
@@ -949,7 +951,7 @@ class WW2Jackson(RuleSet):
             for mt in lv.cd.torpedoes:
                 # NW-WW2-11: a mount that did not fire this turn reloads from the reloads aboard.
                 if (
-                    mt.index not in fired_mounts.get(sid, set())
+                    mt.index not in fired_mounts.get(sid, ())
                     and mt.index not in lv.sheet.torpedo_lost
                     and lv.sheet.loaded[mt.index] < mt.tubes
                     and lv.sheet.reloads > 0
@@ -972,7 +974,7 @@ class WW2Jackson(RuleSet):
                     f"withdraws from the battle: {hull.withdrawn or withdrawn[sid]}.",
                     outcome="withdrawn",
                 )
-            lit_now = any(sid in v for v in lit.values())
+            lit_now = bool(lit) and any(sid in v for v in lit.values())  # (no lights by day)
             flags = self._flags(lv.cd, lv.sheet, lv.speed, ("illuminated",) if lit_now else ())
             if status == "sunk":
                 flags = ("sinking",)
