@@ -808,7 +808,8 @@ class WW2Jackson(RuleSet):
             pref = _s(data.get("damage_preference"))
             if pref in T.DAMAGE_PREFERENCES:
                 lv.sheet.preference = pref
-            self._damage_control(ctx, lv, data)
+            if data.get("dc_action"):  # none ordered: nothing to spend
+                self._damage_control(ctx, lv, data)
             lv.sheet.last_marks = []
         # (1) movement, all at once.
         leave = self._opt(state, "leave_table") != "stays"
@@ -820,7 +821,7 @@ class WW2Jackson(RuleSet):
             hulls[sid].speed = lv.speed
         # Lights of this turn (searchlights, star shell), per side.
         lit: dict[str, set[str]] = {}
-        for sid, lv in lives.items():
+        for sid, lv in lives.items() if self._night(state) else ():  # no lights by day
             if sid in withdrawn or sid not in orders:
                 continue
             data = orders[sid].data
@@ -842,8 +843,8 @@ class WW2Jackson(RuleSet):
                 lv.sheet.last_targets = {}
                 continue
             targets: dict[str, str] = {}
-            for battery in BATTERIES:
-                tid = _s(orders[sid].data.get(f"target_{battery}"))
+            for battery, key in _TARGET_KEYS:
+                tid = _s(orders[sid].data.get(key))
                 if not tid:
                     continue
                 tgt = lives.get(tid)
@@ -879,15 +880,10 @@ class WW2Jackson(RuleSet):
                     m = len(all_rolls)
                     cal_text = g_text(sol.calibre)  # formatted once for the dice and the log
                     purpose = f"{lv.ship.name} {cal_text}in at {tgt.ship.name}"
-                    # the dice in a plain loop, each counted as it falls (no comprehension frame)
                     total, needed = sol.total, sol.needed
-                    rolls = []
-                    hits = 0
-                    for _ in range(sol.mfn):
-                        r = roll("D20", purpose)
-                        rolls.append(r)
-                        if r + total >= needed:
-                            hits += 1
+                    rolls = [roll("D20", purpose) for _ in range(sol.mfn)]
+                    # a die hits when die + total >= needed: counted as needed - total <= die, in C
+                    hits = sum(map((needed - total).__le__, rolls))
                     mods_text = "".join([_GUN_MOD_TEXT.get(id(mm)) or _mod_text(mm) for mm in sol.modifiers])
                     ctx.events.append(
                         Event(
