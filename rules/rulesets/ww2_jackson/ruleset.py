@@ -88,6 +88,8 @@ class Live:
     """A ship during resolution: its state fields that change, its class data and working sheet."""
 
     ship: ShipState
+    id: str
+    """``ship.id`` (read over a thousand times a phase: a slot, not a property)."""
     cd: ClassData
     sheet: Sheet
     pos: Point
@@ -95,10 +97,6 @@ class Live:
     speed: float
     prev_fired: bool = False
     prev_lit: bool = False
-
-    @property
-    def id(self) -> str:
-        return self.ship.id
 
 
 def _f(v: JSON, default: float = 0.0) -> float:
@@ -253,6 +251,7 @@ class WW2Jackson(RuleSet):
         cd = self._class(s.stats)
         return Live(
             ship=s,
+            id=s.id,
             cd=cd,
             sheet=sheet_from_json(cd, s.sheet),
             pos=_pt(s.position),
