@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ... import memo
 from ...dice import Dice
 from ...model import JSON, Event, Modifier, Roll
 from . import tables as T
 from .gunnery import GunRow, halve
 from .record import (
     ALL_AREAS,
+    COUNT_AREAS,
     GUN_AREAS,
     UNDERWATER_AREAS,
     ClassData,
@@ -48,6 +50,9 @@ class Ctx:
 
     turn: int
     dice: Dice
+    rolls: list[Roll] = field(init=False)
+    """``dice.rolls``, read once: the recorder's own list of the rolls made, which grows as the dice fall
+    (``SeededDice``, ``ScriptedDice``); bookmarks and events read it without a property call each."""
     events: list[Event] = field(default_factory=list)
     carrier_table: str = "capital"
     shell_flooding: bool = False
@@ -56,13 +61,16 @@ class Ctx:
     claimed_max: int = -1
     """The highest index in ``claimed`` (-1: none): rolls after it are all free."""
 
+    def __post_init__(self) -> None:
+        self.rolls = self.dice.rolls
+
     def roll(self, purpose: str) -> int:
         """Roll a D20 for ``purpose``."""
         return self.dice.roll("D20", purpose)
 
     def mark(self) -> int:
         """Return a bookmark in the dice record (see :meth:`since`)."""
-        return len(self.dice.rolls)
+        return len(self.rolls)
 
     def since(self, mark: int) -> tuple[Roll, ...]:
         """Return the rolls made after ``mark`` for a new event, less those an earlier event carries.
@@ -70,7 +78,7 @@ class Ctx:
         Nested results log first (a W34 flooding roll inside a critical inside a shell hit), so each die goes
         to the event of the rule it served, and a side's view lists it once (A2, A8).
         """
-        rolls = self.dice.rolls
+        rolls = self.rolls
         n = len(rolls)
         if n <= mark:
             return ()
@@ -150,13 +158,30 @@ _LOCATION_BY_ROLL: dict[str, tuple[str, ...]] = {
 # --- boxes ------------------------------------------------------------------------------------
 
 
+_AREA_TEXT: dict[str, str] = {a: a.replace("_", " ") for a in ALL_AREAS}
+"""How the log names a box of each area that has no name of its own (``above_armoured``: "above armoured")."""
+
+_COUNTED: frozenset[str] = frozenset(COUNT_AREAS)
+
+
 def _box_text(cd: ClassData, box: tuple[str, int | None]) -> str:
     area, idx = box
-    if area in GUN_AREAS and idx is not None:
+    if idx is None:
+        return _AREA_TEXT.get(area) or area.replace("_", " ")
+    if area in GUN_AREAS:
         return cd.guns[idx].name
-    if area == "torpedo" and idx is not None:
+    if area == "torpedo":
         return cd.torpedoes[idx].name
     return area.replace("_", " ")
+
+
+def _boxes(cd: ClassData, boxes: list[tuple[str, int | None]]) -> tuple[str, list[JSON]]:
+    """Return the log's list of ``boxes`` (``-`` for none) and their JSON, in one pass: what
+    ``', '.join(_box_text(...)) or '-'`` and ``[_box_json(...)]`` give (a shell hit writes both)."""
+    if not boxes:
+        return "-", []
+    names = [_box_text(cd, b) for b in boxes]
+    return ", ".join(names) or "-", [{"area": a, "index": i} for a, i in boxes]
 
 
 def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | None]]:
@@ -177,10 +202,15 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
     # Every area's count is 0 or more: the first area of the preference with a box left is taken, and the
     # whole sheet is counted only to spare the last underwater box.
     remaining = sh.remaining
+    counts, marks = cd.counts, sh.marked
     for _ in range(n):
         chosen = None
         for area in order:
-            if remaining(cd, area) <= 0:
+            # Sheet.remaining(), written out for the counted areas (the first choices of every preference)
+            if area in _COUNTED:
+                if counts.get(area, 0) - marks.get(area, 0) <= 0:
+                    continue
+            elif remaining(cd, area) <= 0:
                 continue
             if (
                 area in UNDERWATER_AREAS
@@ -338,6 +368,22 @@ def penetrates(ctx: Ctx, row: str, letter: str, band: str, what: str) -> tuple[b
 
 # --- shell hits ---------------------------------------------------------------------------------
 
+_G_TEXT: dict[float, str] = memo.table({})
+
+
+def g_text(x: float) -> str:
+    """Return ``f"{x:g}"``, remembered: the log writes calibres, speeds and moves over and over (a phase's
+    guns have a few calibres, its ships a few speeds), and formatting a float costs far more than a look-up.
+    Only positive numbers are kept: -0.0 and 0.0 are one key but two texts."""
+    text = _G_TEXT.get(x)
+    if text is None:
+        text = f"{x:g}"
+        if x > 0:
+            if len(_G_TEXT) >= 1024:
+                _G_TEXT.clear()
+            _G_TEXT[x] = text
+    return text
+
 
 def shell_hit(
     ctx: Ctx, hull: Hull, row: GunRow, calibre: float, band: str, firer: str, firer_side: str
@@ -350,9 +396,9 @@ def shell_hit(
     specialized or critical hit takes the located box's place.
     """
     sh, cd, turn = hull.sheet, hull.cd, ctx.turn
-    cal = f"{calibre:g}"  # formatted once: a 200-ship phase resolves over a thousand hits
+    cal = g_text(calibre)
     dice = ctx.dice
-    m = len(dice.rolls)
+    m = len(ctx.rolls)
     loc_roll = dice.roll("D20", f"hit location on {hull.name} ({band})")
     location = _LOCATION_BY_ROLL[band][loc_roll]
     # Which box the shell strikes: the owner's choice inside the area (NW-WW2-05).
@@ -429,7 +475,7 @@ def shell_hit(
             data={"location": location, "calibre": calibre, "penetrated": True},
         )
     )
-    available = row.damage_halves + sh.half
+    available = T.DAMAGE_HALVES[row.damage] + sh.half  # GunRow.damage_halves
     if available < 2:
         sh.half = available
         ctx.own(hull, "damage", f"{cal}-inch hit: half a box carried (W32).", data={"half": sh.half})
@@ -437,7 +483,7 @@ def shell_hit(
     rest = available - 2
     sh.half = rest % 2
     collateral = rest // 2
-    m2 = len(dice.rolls)
+    m2 = len(ctx.rolls)
     marked: list[tuple[str, int | None]] = []
     note = ""
     if location == "specialized":
@@ -453,22 +499,18 @@ def shell_hit(
     else:
         marked.extend(allocate(ctx, hull, 1, "substitution"))
         note = " (area used up: substituted, line 139)"
-    coll = allocate(ctx, hull, collateral, "collateral")
+    coll = allocate(ctx, hull, collateral, "collateral") if collateral > 0 else []
     if location == "underwater" and ctx.shell_flooding:
         start_torpedo_flooding(ctx, hull)
+    marked_text, marked_json = _boxes(cd, marked)
+    coll_text, coll_json = _boxes(cd, coll) if coll else ("-", [])
     ctx.own(
         hull,
         "damage",
-        f"{cal}-inch hit on {location}{note}: "
-        f"marked {', '.join([_box_text(cd, b) for b in marked]) or '-'}"
-        f"; collateral {', '.join([_box_text(cd, b) for b in coll]) or '-'}"
+        f"{cal}-inch hit on {location}{note}: marked {marked_text}; collateral {coll_text}"
         f"{'; half a box carried' if sh.half else ''}.",
         mark=m2,
-        data={
-            "located": [_box_json(b) for b in marked],
-            "collateral": [_box_json(b) for b in coll] if coll else [],
-            "half": sh.half,
-        },
+        data={"located": marked_json, "collateral": coll_json, "half": sh.half},
     )
 
 
@@ -974,5 +1016,5 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
     if not hull.sunk:
         if sh.underwater_remaining(cd) <= 0 and (cd.capacity("underwater") + cd.capacity("engine")) > 0:
             hull.sunk = "all underwater boxes marked"
-        elif sh.total_remaining(cd) <= 0:
+        elif not sh.any_remaining(cd):
             hull.sunk = "every box marked"

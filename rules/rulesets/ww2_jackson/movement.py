@@ -49,7 +49,8 @@ def max_speed(cd: ClassData, sheet: Sheet, turn: int) -> float:
             base *= 1 - T.UNDERWATER_SPEED_LOSS["half"]
     if conditions and (sheet.has("boiler", turn) or sheet.has("fuel", turn)):
         base *= T.HALF_SPEED_FACTOR
-    return round(base, 4)
+    # round(base, 4), skipped for a whole number of knots (an intact ship's), which it leaves as it is
+    return base if base.is_integer() else round(base, 4)
 
 
 def turning_radius(cd: ClassData) -> float:

@@ -322,6 +322,8 @@ class Sheet:
     preference: str = "keep_afloat"
     max_speed: float = 0.0
     hits: list[dict[str, JSON]] = field(default_factory=list)
+    """The hits scored on the ship (see the module docstring): a hit is appended, never changed, so a sheet
+    and its JSON share them."""
 
     # --- boxes ----------------------------------------------------------------------------------
 
@@ -426,46 +428,6 @@ class Sheet:
         self.marked[area] -= 1
         return True
 
-    def copy(self) -> Sheet:
-        """Return a working copy that shares nothing mutable with this sheet: what :func:`sheet_from_json`
-        gives from :func:`sheet_to_json` of it, without the round trip (a phase copies every ship's sheet)."""
-        return Sheet(
-            guns_lost=list(self.guns_lost),
-            torpedo_lost=list(self.torpedo_lost),
-            loaded=list(self.loaded),
-            reloads=self.reloads,
-            marked=dict(self.marked),
-            wrecked_engines=self.wrecked_engines,
-            half=self.half,
-            last_marks=list(self.last_marks),
-            fresh=list(self.fresh),
-            fires=[Fire(intensity=f.intensity, since=f.since) for f in self.fires],
-            floods=[
-                Flood(
-                    kind=f.kind,
-                    since=f.since,
-                    per_turn=f.per_turn,
-                    per_turn_fast=f.per_turn_fast,
-                    fail=f.fail,
-                    fail_on=f.fail_on,
-                )
-                for f in self.floods
-            ],
-            conditions={
-                k: Cond(since=c.since, until=c.until, fixed=c.fixed) for k, c in self.conditions.items()
-            },
-            helm=self.helm,
-            cleared=self.cleared,
-            last_targets=dict(self.last_targets),
-            fired=self.fired,
-            turned=self.turned,
-            searchlight=self.searchlight,
-            star_shell=self.star_shell,
-            preference=self.preference,
-            max_speed=self.max_speed,
-            hits=[dict(h) for h in self.hits],
-        )
-
     def total_boxes(self, cd: ClassData) -> int:
         """Return every box on the sheet."""
         return sum(cd.capacity(a) for a in ALL_AREAS)
@@ -473,6 +435,19 @@ class Sheet:
     def total_remaining(self, cd: ClassData) -> int:
         """Return every intact box on the sheet."""
         return sum(self.remaining_by_area(cd).values())
+
+    def any_remaining(self, cd: ClassData) -> bool:
+        """Return ``total_remaining(cd) > 0``, stopping at the first area with a box left (the end of every
+        turn asks it of every ship afloat)."""
+        if len(self.torpedo_lost) > len(cd.torpedoes):
+            return self.total_remaining(cd) > 0  # never from play: an area counts below zero
+        counts, marked = cd.counts, self.marked
+        for area in COUNT_AREAS:
+            if counts.get(area, 0) - marked.get(area, 0) > 0:
+                return True
+        if len(cd.torpedoes) > len(self.torpedo_lost):
+            return True
+        return self.remaining(cd, "main") > 0 or self.remaining(cd, "secondary") > 0
 
     def underwater_remaining(self, cd: ClassData) -> int:
         """Return the intact underwater boxes: general underwater and engine rooms (A6)."""
@@ -501,6 +476,9 @@ def new_sheet(cd: ClassData) -> Sheet:
     return Sheet(loaded=[t.tubes for t in cd.torpedoes], reloads=cd.torpedo_reloads)
 
 
+_INT: frozenset[type] = frozenset({int})
+
+
 def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     """Return the working sheet of a ship from its JSON (missing keys take fresh values).
 
@@ -512,72 +490,103 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     get = data.get
     torps = cd.torpedoes
     loaded_v = get("loaded")
-    loaded = [_i(v) for v in loaded_v] if isinstance(loaded_v, list) else [t.tubes for t in torps]
+    if isinstance(loaded_v, list):
+        # ints as they are (what _i gives for them), checked in one pass: a sheet's JSON holds nothing else
+        loaded = (
+            cast(list[int], list(loaded_v)) if set(map(type, loaded_v)) <= _INT else [_i(v) for v in loaded_v]
+        )
+    else:
+        loaded = [t.tubes for t in torps]
     while len(loaded) < len(torps):
         loaded.append(torps[len(loaded)].tubes)
     marked_v = get("marked")
     if isinstance(marked_v, dict):
         mget = marked_v.get
-        marked = {}
-        for a in COUNT_AREAS:
-            v = mget(a)
-            marked[a] = v if type(v) is int else _i(v)
+        raw = {a: mget(a) for a in COUNT_AREAS}
+        if set(map(type, raw.values())) == _INT:
+            marked = cast(dict[str, int], raw)
+        else:  # a value missing or not an int: _i() of each
+            marked = {a: _i(v) for a, v in raw.items()}
     else:
         marked = dict.fromkeys(COUNT_AREAS, 0)
     last_marks: list[tuple[str, int | None]] = []
-    for m in _rows(get("last_marks")):
-        idx = m.get("index")
-        last_marks.append((_s(m.get("area")), None if idx is None else _i(idx)))
-    fires = [Fire(intensity=_i(f.get("intensity"), 1), since=_i(f.get("since"))) for f in _rows(get("fires"))]
-    floods = [
-        Flood(
-            kind=_s(f.get("kind"), "torpedo"),
-            since=_i(f.get("since")),
-            per_turn=_i(f.get("per_turn"), 1),
-            per_turn_fast=_i(f.get("per_turn_fast"), 1),
-            fail=_s(f.get("fail")),
-            fail_on=_i(f.get("fail_on")),
-        )
-        for f in _rows(get("floods"))
-    ]
+    v = get("last_marks")
+    if v:  # most sheets have none: no row filter, no comprehension (the same for the lists below)
+        for m in _rows(v):
+            idx = m.get("index")
+            last_marks.append((_s(m.get("area")), None if idx is None else _i(idx)))
+    v = get("fires")
+    fires = (
+        [Fire(intensity=_i(f.get("intensity"), 1), since=_i(f.get("since"))) for f in _rows(v)] if v else []
+    )
+    v = get("floods")
+    floods = (
+        [
+            Flood(
+                kind=_s(f.get("kind"), "torpedo"),
+                since=_i(f.get("since")),
+                per_turn=_i(f.get("per_turn"), 1),
+                per_turn_fast=_i(f.get("per_turn_fast"), 1),
+                fail=_s(f.get("fail")),
+                fail_on=_i(f.get("fail_on")),
+            )
+            for f in _rows(v)
+        ]
+        if v
+        else []
+    )
     conditions: dict[str, Cond] = {}
     conds = get("conditions")
-    if isinstance(conds, dict):
-        for k, v in conds.items():
-            if isinstance(v, dict):
-                until = v.get("until")
+    if conds and isinstance(conds, dict):
+        for k, c in conds.items():
+            if isinstance(c, dict):
+                until = c.get("until")
                 conditions[k] = Cond(
-                    since=_i(v.get("since")),
+                    since=_i(c.get("since")),
                     until=None if until is None else _i(until),
-                    fixed=_b(v.get("fixed")),
+                    fixed=_b(c.get("fixed")),
                 )
     helm_v = get("helm")
     helm = (_f(helm_v.get("course")), _f(helm_v.get("speed"))) if isinstance(helm_v, dict) else None
     lt = get("last_targets")
-    last_targets = {k: v for k, v in lt.items() if isinstance(v, str)} if isinstance(lt, dict) else {}
+    last_targets = {k: t for k, t in lt.items() if isinstance(t, str)} if lt and isinstance(lt, dict) else {}
+    gl = get("guns_lost")
+    tl = get("torpedo_lost")
+    hits = get("hits")
+    # The scalars: a value of the right type is taken as it is (what _i/_f/_b/_s give for it), without a call.
+    reloads = get("reloads")
+    wrecked = get("wrecked_engines")
+    half = get("half")
+    cleared = get("cleared")
+    fired = get("fired")
+    turned = get("turned")
+    searchlight = get("searchlight")
+    star_shell = get("star_shell")
+    preference = get("preference")
+    max_spd = get("max_speed")
     return Sheet(
-        guns_lost=sorted(_i(v) for v in cast(list[JSON], get("guns_lost") or [])),
-        torpedo_lost=sorted(_i(v) for v in cast(list[JSON], get("torpedo_lost") or [])),
+        guns_lost=sorted(_i(x) for x in cast(list[JSON], gl)) if gl else [],
+        torpedo_lost=sorted(_i(x) for x in cast(list[JSON], tl)) if tl else [],
         loaded=loaded,
-        reloads=_i(get("reloads"), cd.torpedo_reloads),
+        reloads=reloads if type(reloads) is int else _i(reloads, cd.torpedo_reloads),
         marked=marked,
-        wrecked_engines=_i(get("wrecked_engines")),
-        half=_i(get("half")),
+        wrecked_engines=wrecked if type(wrecked) is int else _i(wrecked),
+        half=half if type(half) is int else _i(half),
         last_marks=last_marks,
         fresh=[],
         fires=fires,
         floods=floods,
         conditions=conditions,
         helm=helm,
-        cleared=_b(get("cleared"), True),
+        cleared=cleared if type(cleared) is bool else True,
         last_targets=last_targets,
-        fired=_b(get("fired")),
-        turned=_f(get("turned")),
-        searchlight=_s(get("searchlight")),
-        star_shell=_s(get("star_shell")),
-        preference=_s(get("preference"), "keep_afloat"),
-        max_speed=_f(get("max_speed")),
-        hits=[dict(h) for h in _rows(get("hits"))],
+        fired=fired if type(fired) is bool else False,
+        turned=turned if type(turned) is float else _f(turned),
+        searchlight=searchlight if type(searchlight) is str else "",
+        star_shell=star_shell if type(star_shell) is str else "",
+        preference=preference if type(preference) is str else "keep_afloat",
+        max_speed=max_spd if type(max_spd) is float else _f(max_spd),
+        hits=_rows(hits) if hits else [],  # a new list; the hits themselves are never changed: shared
     )
 
 
@@ -617,5 +626,5 @@ def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
         "star_shell": sh.star_shell,
         "preference": sh.preference,
         "max_speed": sh.max_speed,
-        "hits": [dict(h) for h in sh.hits],
+        "hits": list(sh.hits),  # a hit is never changed once written (damage.shell_hit): shared
     }

@@ -14,6 +14,7 @@ Rulings of our own: ``docs/rulings.md`` NW-WW2-01..
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
@@ -22,7 +23,7 @@ from ... import memo
 from ...arcs import ArcSpec
 from ...base import DefaultPolicy, RuleSet
 from ...dice import Dice
-from ...geometry import arc_of, bearing, distance, norm_deg, on_table, side_of, turn_between
+from ...geometry import bearing, distance, norm_deg, on_table, turn_between
 from ...hints import FieldHint
 from ...model import (
     JSON,
@@ -36,10 +37,11 @@ from ...model import (
     Point,
     ShipOrder,
     ShipState,
+    _ship_index,
 )
 from . import tables as T
 from .arcs import ship_arcs
-from .damage import Ctx, Hull, end_of_turn, shell_hit, torpedo_hit
+from .damage import Ctx, Hull, end_of_turn, g_text, shell_hit, torpedo_hit
 from .gunnery import GunRow, bfn_by_calibre, gun_row, halve, mfn, night_modifier, range_band
 from .hints import ship_hints
 from .hints import standing_orders as sheet_standing_orders
@@ -56,12 +58,14 @@ from .record import (
 from .schema import CLASS_SCHEMA, OPTIONS, ORDER_TYPES, check_class
 
 BATTERIES: tuple[str, ...] = ("main", "secondary")
+_TARGET_KEYS: tuple[tuple[str, str], ...] = tuple((b, f"target_{b}") for b in BATTERIES)
+"""Each battery and the order field naming its target."""
 _CLASS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassData]] = memo.table({})
 _LIVE_CACHE: dict[int, tuple[ShipState, Live]] = memo.table({})
 _CLASS_BY_VALUE: dict[str, list[tuple[Mapping[str, JSON], ClassData]]] = memo.table({})
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Solution:
     """What one calibre of a battery rolls at a target: BFN, MFN, band, number needed and modifiers."""
 
@@ -74,12 +78,9 @@ class Solution:
     needed: int
     modifiers: tuple[Modifier, ...]
     halved: bool
+    total: int
+    """The sum of the modifiers to the die."""
     note: str = ""
-
-    @property
-    def total(self) -> int:
-        """Return the sum of the modifiers to the die."""
-        return int(sum(m.value for m in self.modifiers))
 
 
 @dataclass(slots=True)
@@ -87,6 +88,8 @@ class Live:
     """A ship during resolution: its state fields that change, its class data and working sheet."""
 
     ship: ShipState
+    id: str
+    """``ship.id`` (read over a thousand times a phase: a slot, not a property)."""
     cd: ClassData
     sheet: Sheet
     pos: Point
@@ -94,10 +97,6 @@ class Live:
     speed: float
     prev_fired: bool = False
     prev_lit: bool = False
-
-    @property
-    def id(self) -> str:
-        return self.ship.id
 
 
 def _f(v: JSON, default: float = 0.0) -> float:
@@ -208,12 +207,8 @@ class WW2Jackson(RuleSet):
     # --- helpers ---------------------------------------------------------------------------------
 
     def _opt(self, state: BattleState, name: str) -> JSON:
-        if name in state.options:
-            return state.options[name]
-        for spec in OPTIONS:
-            if spec.name == name:
-                return spec.default
-        return None
+        """Return the battle option ``name``: the state's, else the default of :data:`.schema.OPTIONS`."""
+        return state.options.get(name, _OPTION_DEFAULTS.get(name))
 
     def _flags(self, cd: ClassData, sh: Sheet, speed: float, old: tuple[str, ...] = ()) -> tuple[str, ...]:
         flags = []
@@ -256,6 +251,7 @@ class WW2Jackson(RuleSet):
         cd = self._class(s.stats)
         return Live(
             ship=s,
+            id=s.id,
             cd=cd,
             sheet=sheet_from_json(cd, s.sheet),
             pos=_pt(s.position),
@@ -264,12 +260,13 @@ class WW2Jackson(RuleSet):
         )
 
     def _working(self, s: ShipState) -> Live:
-        """Return a ship's Live to change during resolution: a copy of the sheet :meth:`_seen` parsed (the
-        order checks of the phase parsed it already)."""
-        seen = self._seen(s)
-        return Live(
-            ship=s, cd=seen.cd, sheet=seen.sheet.copy(), pos=seen.pos, heading=s.heading, speed=s.speed
-        )
+        """Return a ship's Live to change during resolution: the one :meth:`_seen` parsed (the order checks
+        of the phase parsed it already), taken out of the cache, so no later reader sees it changed (a later
+        :meth:`_seen` of the same ShipState parses its unchanged JSON again)."""
+        hit = _LIVE_CACHE.pop(id(s), None)
+        if hit is not None and hit[0] is s:
+            return hit[1]
+        return self._live(s)
 
     def _seen(self, s: ShipState) -> Live:
         """Return a ship's Live to read, never to change: cached by the (immutable) ShipState.
@@ -344,9 +341,16 @@ class WW2Jackson(RuleSet):
             if live.sheet.helm is not None:
                 return live.sheet.helm[0], min(live.sheet.helm[1], cap), "auto"
             return live.heading, min(live.speed, cap), "auto"
-        course = _f(data.get("course"), live.heading)
-        speed = min(_f(data.get("speed"), live.speed), cap)
-        return norm_deg(course), speed, _s(data.get("turn_direction")) or "auto"
+        course = data.get("course")
+        if type(course) is not float:  # a float is what _f gives for it
+            course = _f(course, live.heading)
+        speed = data.get("speed")
+        if type(speed) is not float:
+            speed = _f(speed, live.speed)
+        direction = data.get("turn_direction")
+        if not direction or type(direction) is not str:
+            direction = "auto"
+        return norm_deg(course), min(speed, cap), direction
 
     def _predict(
         self, live: Live, data: Mapping[str, JSON], turn: int, cap: float | None = None
@@ -407,12 +411,14 @@ class WW2Jackson(RuleSet):
         halved = bool(firer.sheet.conditions) and (
             firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
         )
-        spotted = firer.ship.side in _spotters(_s(self._opt(state, "spotting_aircraft")))
+        spot = self._opt(state, "spotting_aircraft")
+        spotted = bool(spot) and isinstance(spot, str) and firer.ship.side in _spotters(spot)
         # The modifiers that do not depend on the calibre or the band, in the order the log lists them.
         firer_small = firer.cd.small
         target_small = target.cd.small
-        no_fc = not firer.sheet.fire_control(firer.cd)
-        first = firer.sheet.last_targets.get(battery) != target.id
+        # Sheet.fire_control(), written out: no fire control box left
+        no_fc = firer.cd.counts.get("fire_control", 0) - firer.sheet.marked.get("fire_control", 0) <= 0
+        first = firer.sheet.last_targets.get(battery) != target.ship.id
         out: list[Solution] = []
         for cal, kind, bfn in groups:
             row = gun_row(cal, kind)
@@ -458,6 +464,7 @@ class WW2Jackson(RuleSet):
                     needed=T.TO_HIT[band],
                     modifiers=tuple(mods),
                     halved=halved,
+                    total=int(sum([m.value for m in mods])),
                 )
             )
         if not out:
@@ -476,12 +483,14 @@ class WW2Jackson(RuleSet):
     ) -> tuple[list[tuple[float, str, int]], str, float, tuple[str, int] | None]:
         """Return what :meth:`solutions` needs before its calibres: the (calibre, kind, BFN) groups that bear,
         why the battery cannot fire ("" when it may), the range in inches and the best night modifier."""
-        reason = self._no_fire_reason(firer.sheet, battery, state.turn)
-        if reason:
-            return [], reason, 0.0, None
+        sheet = firer.sheet
+        if not sheet.cleared or sheet.conditions:  # most ships are cleared and have no condition: no call
+            reason = self._no_fire_reason(sheet, battery, state.turn)
+            if reason:
+                return [], reason, 0.0, None
         dist, arc, side = _sight(pos or firer.pos, firer.heading if heading is None else heading, target.pos)
         night: tuple[str, int] | None = None
-        if self._night(state):
+        if state.conditions.night:  # :meth:`_night`
             night = night_modifier(self._night_keys(state, firer, target, lit or {}, dist))
             if night is None:
                 return (
@@ -536,17 +545,15 @@ class WW2Jackson(RuleSet):
             live = self._live(ship)  # a copy to change: the cached one is shared
             live.sheet.cleared = cleared
         pos = heading = None
-        if any(data.get(k) for k in ("target_main", "target_secondary", "torpedo_target")):
+        if data.get("target_main") or data.get("target_secondary") or data.get("torpedo_target"):
             pos, heading, _, _ = self._predict(live, data, turn, cap)
+        ships = _ship_index(state.ships)  # the state's own index: no copy per order
 
         def enemy(key: str) -> ShipState | None:
-            tid = _s(data.get(key))
-            if not tid:
+            tid = data.get(key)
+            if not tid or type(tid) is not str:  # what _s() gives: none
                 return None
-            try:
-                t: ShipState | None = state.ship(tid)  # the state's own index: no copy per order
-            except KeyError:
-                t = None
+            t = ships.get(tid)
             if t is None:
                 add(key, f"No ship {tid!r} in this battle.")
             elif t.side == ship.side:
@@ -559,8 +566,8 @@ class WW2Jackson(RuleSet):
                 return t
             return None
 
-        for battery in BATTERIES:
-            t = enemy(f"target_{battery}")
+        for battery, key in _TARGET_KEYS:
+            t = enemy(key)
             if t is None:
                 continue
             why = self._fire_reason(state, live, self._seen(t), battery, pos, heading)
@@ -617,15 +624,18 @@ class WW2Jackson(RuleSet):
             return [], "Not cleared for action (W11)."
         if not live.cd.torpedoes:
             return [], "No torpedo tubes aboard."
-        want = _i(data.get("torpedo_mount"), -1)
         dist, arc, side = _sight(pos, heading, tpos)
         out: list[tuple[int, int, str]] = []
         why = "No loaded torpedo mount bears on the target (broadside arc, NW-WW2-11)."
+        if arc != "broadside":  # no mount bears outside the broadside arc (:meth:`_bears_torpedo`)
+            return out, why
+        want = _i(data.get("torpedo_mount"), -1)
+        tubes, lost = live.sheet.loaded, live.sheet.torpedo_lost
         for m in live.cd.torpedoes:
             if want >= 0 and m.index != want:
                 continue
-            loaded = live.sheet.loaded[m.index] if m.index < len(live.sheet.loaded) else 0
-            if m.index in live.sheet.torpedo_lost or loaded <= 0:
+            loaded = tubes[m.index] if m.index < len(tubes) else 0
+            if loaded <= 0 or m.index in lost:
                 continue
             if not self._bears_torpedo(m.side, arc, side):
                 continue
@@ -797,7 +807,8 @@ class WW2Jackson(RuleSet):
             pref = _s(data.get("damage_preference"))
             if pref in T.DAMAGE_PREFERENCES:
                 lv.sheet.preference = pref
-            self._damage_control(ctx, lv, data)
+            if data.get("dc_action"):  # none ordered: nothing to spend
+                self._damage_control(ctx, lv, data)
             lv.sheet.last_marks = []
         # (1) movement, all at once.
         leave = self._opt(state, "leave_table") != "stays"
@@ -809,7 +820,7 @@ class WW2Jackson(RuleSet):
             hulls[sid].speed = lv.speed
         # Lights of this turn (searchlights, star shell), per side.
         lit: dict[str, set[str]] = {}
-        for sid, lv in lives.items():
+        for sid, lv in lives.items() if self._night(state) else ():  # no lights by day
             if sid in withdrawn or sid not in orders:
                 continue
             data = orders[sid].data
@@ -824,14 +835,15 @@ class WW2Jackson(RuleSet):
                     setattr(lv.sheet, key, tid)
         # (2) gunfire, all at once; hits applied after all fire (A1).
         roll = dice.roll
+        all_rolls = ctx.rolls
         pending_hits: list[tuple[str, GunRow, float, str, str, str, int]] = []
         for sid, lv in lives.items():
             if sid in withdrawn or sid not in orders:
                 lv.sheet.last_targets = {}
                 continue
             targets: dict[str, str] = {}
-            for battery in BATTERIES:
-                tid = _s(orders[sid].data.get(f"target_{battery}"))
+            for battery, key in _TARGET_KEYS:
+                tid = _s(orders[sid].data.get(key))
                 if not tid:
                     continue
                 tgt = lives.get(tid)
@@ -864,17 +876,13 @@ class WW2Jackson(RuleSet):
                 targets[battery] = tid
                 lv.sheet.fired = True
                 for sol in sols:
-                    m = len(dice.rolls)
-                    purpose = f"{lv.ship.name} {sol.calibre:g}in at {tgt.ship.name}"
-                    # the dice in a plain loop, each counted as it falls (no comprehension frame)
+                    m = len(all_rolls)
+                    cal_text = g_text(sol.calibre)  # formatted once for the dice and the log
+                    purpose = f"{lv.ship.name} {cal_text}in at {tgt.ship.name}"
                     total, needed = sol.total, sol.needed
-                    rolls = []
-                    hits = 0
-                    for _ in range(sol.mfn):
-                        r = roll("D20", purpose)
-                        rolls.append(r)
-                        if r + total >= needed:
-                            hits += 1
+                    rolls = [roll("D20", purpose) for _ in range(sol.mfn)]
+                    # a die hits when die + total >= needed: counted as needed - total <= die, in C
+                    hits = sum(map((needed - total).__le__, rolls))
                     mods_text = "".join([_GUN_MOD_TEXT.get(id(mm)) or _mod_text(mm) for mm in sol.modifiers])
                     ctx.events.append(
                         Event(
@@ -882,12 +890,12 @@ class WW2Jackson(RuleSet):
                             turn=turn,
                             ship_id=sid,
                             target_id=tid,
-                            rolls=tuple(dice.rolls[m:]),
+                            rolls=tuple(all_rolls[m:]),
                             modifiers=sol.modifiers,
                             needed=sol.needed,
                             outcome="hit" if hits else "miss",
                             text=(
-                                f"{lv.ship.name} {battery} {sol.calibre:g}-inch at {tgt.ship.name}: BFN "
+                                f"{lv.ship.name} {battery} {cal_text}-inch at {tgt.ship.name}: BFN "
                                 f"{sol.bfn} -> "
                                 f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} "
                                 f"range, "
@@ -938,7 +946,7 @@ class WW2Jackson(RuleSet):
             for mt in lv.cd.torpedoes:
                 # NW-WW2-11: a mount that did not fire this turn reloads from the reloads aboard.
                 if (
-                    mt.index not in fired_mounts.get(sid, set())
+                    mt.index not in fired_mounts.get(sid, ())
                     and mt.index not in lv.sheet.torpedo_lost
                     and lv.sheet.loaded[mt.index] < mt.tubes
                     and lv.sheet.reloads > 0
@@ -961,7 +969,7 @@ class WW2Jackson(RuleSet):
                     f"withdraws from the battle: {hull.withdrawn or withdrawn[sid]}.",
                     outcome="withdrawn",
                 )
-            lit_now = any(sid in v for v in lit.values())
+            lit_now = bool(lit) and any(sid in v for v in lit.values())  # (no lights by day)
             flags = self._flags(lv.cd, lv.sheet, lv.speed, ("illuminated",) if lit_now else ())
             if status == "sunk":
                 flags = ("sinking",)
@@ -1037,7 +1045,7 @@ class WW2Jackson(RuleSet):
         pos, heading, turned, path = planned_move(
             lv.pos, lv.heading, course, speed, turning_radius(lv.cd), direction
         )
-        lv.sheet.turned = round(turned, 4)
+        lv.sheet.turned = turned if turned.is_integer() else round(turned, 4)  # (no turn: 0.0 as it is)
         w, h = state.map.width, state.map.height
         if not on_table(pos, w, h):
             if leave:
@@ -1050,9 +1058,10 @@ class WW2Jackson(RuleSet):
                 kind="move",
                 turn=turn,
                 ship_id=lv.id,
-                text=f"{lv.ship.name} steers {heading:.0f} at {speed:g} knots ({inches(speed):g} in){note}.",
+                text=f"{lv.ship.name} steers {heading:.0f} at {g_text(speed)} knots "
+                f"({g_text(inches(speed))} in){note}.",
                 data={
-                    "path": [{"x": round(p.x, 3), "y": round(p.y, 3)} for p in path],
+                    "path": [{"x": _round3(p.x), "y": _round3(p.y)} for p in path],
                     "heading": heading,
                     "speed": speed,
                     "turned": lv.sheet.turned,
@@ -1174,7 +1183,7 @@ class WW2Jackson(RuleSet):
             number = halve(number)
         total = int(sum(m.value for m in mods))
         needed = T.TORPEDO_TO_HIT[band]
-        m = len(ctx.dice.rolls)
+        m = len(ctx.rolls)
         rolls = [ctx.roll(f"{fname} torpedo at {tgt.ship.name}") for _ in range(number)]
         hits = sum(1 for r in rolls if r + total >= needed)
         mods_text = "".join(f", {mm.value:+g} {mm.label}" for mm in mods)
@@ -1355,6 +1364,10 @@ found here is that very modifier): the fire log writes a few per salvo, and hash
 a call."""
 
 
+_OPTION_DEFAULTS: dict[str, JSON] = {}
+for _spec in OPTIONS:
+    _OPTION_DEFAULTS.setdefault(_spec.name, _spec.default)  # the first spec of a name, as a search finds it
+
 _SIGHTS: dict[tuple[float, float, float, float, float], tuple[float, str, str]] = memo.table({})
 
 
@@ -1368,12 +1381,20 @@ def _sight(pos: Point, heading: float, tpos: Point) -> tuple[float, str, str]:
     key = (pos.x, pos.y, heading, tpos.x, tpos.y)
     hit = _SIGHTS.get(key)
     if hit is None:
-        brg = bearing(pos, tpos)
-        hit = (
-            distance(pos, tpos),
-            arc_of(heading, brg, T.ARC_FORWARD_DEG, T.ARC_AFT_DEG),
-            side_of(heading, brg),
-        )
+        # distance(), bearing(), arc_of() and side_of() of rules.geometry, written out: the bearing relative
+        # to the bow (relative_bearing) is worked out once for the arc and the side.
+        dx, dy = tpos.x - pos.x, tpos.y - pos.y
+        rel = norm_deg(norm_deg(math.degrees(math.atan2(dx, -dy))) - heading)
+        if rel > 180.0:
+            rel -= 360.0
+        off = abs(rel)
+        if off <= T.ARC_FORWARD_DEG + 1e-9:
+            arc = "forward"
+        elif off >= 180.0 - T.ARC_AFT_DEG - 1e-9:
+            arc = "aft"
+        else:
+            arc = "broadside"
+        hit = (math.hypot(dx, dy), arc, "port" if rel < 0 else "starboard")
         if len(_SIGHTS) >= 8192:
             _SIGHTS.clear()
         _SIGHTS[key] = hit
@@ -1390,6 +1411,12 @@ def _spotters(option: str) -> frozenset[str]:
 def _mod_text(m: Modifier) -> str:
     """Return a modifier as the fire log writes it: ``, +1 label``."""
     return f", {m.value:+g} {m.label}"
+
+
+def _round3(x: float) -> float:
+    """Return ``round(x, 3)``; a whole number (a ship's starting place, often) as it is, which round leaves
+    unchanged, without the cost of rounding a float."""
+    return x if type(x) is int or x.is_integer() else round(x, 3)
 
 
 def _beyond(target: Live, battery: str, dist: float) -> str:
