@@ -1103,13 +1103,31 @@ class Phase:
             )
             return None
         sheet = r.sheet
-        rate = S.rate_of(r.ship)
-        loaded = S.loaded_sides(sheet, self.turn, sides)
+        ship = r.ship
+        rate = S.rate_of(ship)
+        start = ship.sheet
         shot = (
-            S.shot_at(self.state, sid, tid, rate, loaded, samples, tpos, thead, t is None and bat is not None)
-            if loaded
+            # the shot the check of her order found (S.aimed_shot), when it was aimed with both broadsides
+            # free, along this very track, and neither her broadsides and guns (what loaded_sides() reads)
+            # nor the target's position and heading changed since: the same aim() of the same inputs
+            S.aimed_shot(self.state, ship, tid, samples)
+            if len(sides) == 2
+            and t is not None
+            and tpos is t.ship.position
+            and thead == t.ship.heading
+            and sheet.get("broadsides") is start.get("broadsides")
+            and sheet.get("guns") is start.get("guns")
             else None
         )
+        if shot is None:
+            loaded = S.loaded_sides(sheet, self.turn, sides)
+            shot = (
+                S.shot_at(
+                    self.state, sid, tid, rate, loaded, samples, tpos, thead, t is None and bat is not None
+                )
+                if loaded
+                else None
+            )
         if shot is None:
             self.ev(
                 "no_shot",

@@ -678,6 +678,9 @@ class Sail1700(RuleSet):
                     f"No loaded broadside bears on {name} within range during this move (11., S12)."
                 )
                 continue
+            if not used and not is_bat:
+                # both broadsides free: the phase fires this very shot (S.aimed_shot) if nothing changed
+                S.state_memo(state).aimed[(ship.id, tid)] = (ship, plan.samples, shot)
             # in fair weather every gun of a loaded side (which has guns) may fire: no call to make
             if (
                 firing != "all"

@@ -602,7 +602,10 @@ class StateMemo:
     from the same state (:class:`.phase.Phase`): both plan the same moves. ``ships`` is the ships by id and
     ``seen`` the ships each side can see (:func:`visible_to_side`); ``plans`` holds, per ship id, the ship,
     the order (a copy) and its :func:`plan_move`; ``enemies`` is the ruleset's per-side list of visible
-    enemies; ``shots`` the last :func:`aim` per (firer id, target id) with what it was worked out from.
+    enemies; ``shots`` the last :func:`aim` per (firer id, target id) with what it was worked out from;
+    ``aimed`` the shot the check of a fire order found per (firer id, target id) with both broadsides
+    free (:meth:`.ruleset.Sail1700.fire_plan`), with the firer (the very ship of the state) and the samples
+    it was aimed along, at the target as the state has it (:func:`aimed_shot` reads it back).
     Nothing in it may be changed by its readers.
     """
 
@@ -612,6 +615,9 @@ class StateMemo:
     plans: dict[str, tuple[ShipState, dict[str, JSON], MovePlan]] = field(default_factory=dict)
     enemies: dict[str, list[ShipState]] = field(default_factory=dict)
     shots: dict[tuple[str, str], tuple[ShotKey, Shot | None]] = field(default_factory=dict)
+    aimed: dict[tuple[str, str], tuple[ShipState, list[tuple[Point, float]], Shot]] = field(
+        default_factory=dict
+    )
 
 
 _MEMO: dict[str, StateMemo] = memo.table({})
@@ -773,6 +779,20 @@ def shot_at(
         shot,
     )
     return shot
+
+
+def aimed_shot(
+    state: BattleState, ship: ShipState, target_id: str, samples: list[tuple[Point, float]]
+) -> Shot | None:
+    """Return the shot the check of ``ship``'s fire order at ``target_id`` found with both broadsides free
+    (``StateMemo.aimed``), if it was aimed along the very ``samples`` by the very ``ship`` of ``state``; else
+    None (then work it out: :func:`loaded_sides`, :func:`shot_at`). The caller must know that the firer's
+    broadsides and guns and the target's position and heading are still those of ``state``: the shot is then
+    the one :func:`shot_at` would give (the same :func:`aim` of the same inputs)."""
+    hit = state_memo(state).aimed.get((ship.id, target_id))
+    if hit is not None and hit[0] is ship and hit[1] is samples:
+        return hit[2]
+    return None
 
 
 _RANGE_LIMITS: dict[str, tuple[dict[bool, tuple[tuple[float, str], ...]], float]] = memo.table({})
