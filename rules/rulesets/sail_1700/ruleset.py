@@ -668,19 +668,21 @@ class Sail1700(RuleSet):
             # the sides not used by the first target, in this order
             sides = ("starboard", "port") if not used else ("starboard",) if "port" in used else ("port",)
             loaded = S.loaded_sides(ship.sheet, state.turn, sides)
-            shot = (
-                S.shot_at(state, ship.id, tid, rate, loaded, plan.samples, pos, heading, is_bat)
-                if loaded
-                else None
-            )
+            if not loaded:
+                shot = None
+            elif used or is_bat:
+                shot = S.shot_at(state, ship.id, tid, rate, loaded, plan.samples, pos, heading, is_bat)
+            else:
+                # both broadsides free at a ship: aimed here, and fired by the phase (S.aimed_shot) if
+                # nothing it was aimed from changed (so not through shot_at()'s memo: one key fewer)
+                shot = S.aim(rate, loaded, plan.samples, pos, heading)
+                if shot is not None:
+                    S.state_memo(state).aimed[(ship.id, tid)] = (ship, plan.samples, shot)
             if shot is None:
                 errors.setdefault(key, []).append(
                     f"No loaded broadside bears on {name} within range during this move (11., S12)."
                 )
                 continue
-            if not used and not is_bat:
-                # both broadsides free: the phase fires this very shot (S.aimed_shot) if nothing changed
-                S.state_memo(state).aimed[(ship.id, tid)] = (ship, plan.samples, shot)
             # in fair weather every gun of a loaded side (which has guns) may fire: no call to make
             if (
                 firing != "all"

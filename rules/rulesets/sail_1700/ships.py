@@ -759,7 +759,8 @@ def shot_at(
 ) -> Shot | None:
     """Return :func:`aim` of ``ship_id`` at ``target_id``, worked out once for the same inputs (the very same
     ``samples``, the move's plan) while ``state`` is checked and resolved: the check of the fire order and
-    the fire in the phase share it. The shot is shared: never change it."""
+    the fire in the phase share it (a second target, a battery, or a shot :func:`aimed_shot` cannot give).
+    The shot is shared: never change it."""
     shots = state_memo(state).shots
     hit = shots.get((ship_id, target_id))
     if hit is not None:
