@@ -180,6 +180,9 @@ def _boxes(cd: ClassData, boxes: list[tuple[str, int | None]]) -> tuple[str, lis
     ``', '.join(_box_text(...)) or '-'`` and ``[_box_json(...)]`` give (a shell hit writes both)."""
     if not boxes:
         return "-", []
+    if len(boxes) == 1:  # the commonest list (a located box, one box of collateral): no list building
+        area, idx = box = boxes[0]
+        return _box_text(cd, box) or "-", [{"area": area, "index": idx}]
     names = [_box_text(cd, b) for b in boxes]
     return ", ".join(names) or "-", [{"area": a, "index": i} for a, i in boxes]
 
@@ -463,13 +466,23 @@ def shell_hit(
             )
             return
     sh.hits.append({"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": True})
-    ctx.events.append(
+    # Ctx.since(m), written out: the rolls since m are this hit's own (location, penetration), none claimed
+    # yet (m was the record's length and every claimed index is below it).
+    rolls = ctx.rolls
+    n = len(rolls)
+    if n - m == 1:
+        ctx.claimed.add(m)
+    else:
+        ctx.claimed.update(range(m, n))
+    ctx.claimed_max = n - 1
+    events = ctx.events
+    events.append(
         Event(
             kind="hit",
             turn=turn,
             ship_id=firer,
             target_id=hull.ship_id,
-            rolls=ctx.since(m),
+            rolls=tuple(rolls[m:n]),
             text=f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}.",
             outcome="hit",
             data={"location": location, "calibre": calibre, "penetrated": True},
@@ -478,7 +491,16 @@ def shell_hit(
     available = T.DAMAGE_HALVES[row.damage] + sh.half  # GunRow.damage_halves
     if available < 2:
         sh.half = available
-        ctx.own(hull, "damage", f"{cal}-inch hit: half a box carried (W32).", data={"half": sh.half})
+        events.append(  # Ctx.own(), written out
+            Event(
+                kind="damage",
+                turn=turn,
+                ship_id=hull.ship_id,
+                text=f"{hull.name}: {cal}-inch hit: half a box carried (W32).",
+                data={"half": available},
+                visible_to=(hull.side,),
+            )
+        )
         return
     rest = available - 2
     sh.half = rest % 2
@@ -504,13 +526,18 @@ def shell_hit(
         start_torpedo_flooding(ctx, hull)
     marked_text, marked_json = _boxes(cd, marked)
     coll_text, coll_json = _boxes(cd, coll) if coll else ("-", [])
-    ctx.own(
-        hull,
-        "damage",
-        f"{cal}-inch hit on {location}{note}: marked {marked_text}; collateral {coll_text}"
-        f"{'; half a box carried' if sh.half else ''}.",
-        mark=m2,
-        data={"located": marked_json, "collateral": coll_json, "half": sh.half},
+    # Ctx.own(), written out (one call and its keywords less per hit that does damage).
+    events.append(
+        Event(
+            kind="damage",
+            turn=turn,
+            ship_id=hull.ship_id,
+            text=f"{hull.name}: {cal}-inch hit on {location}{note}: marked {marked_text}; "
+            f"collateral {coll_text}{'; half a box carried' if sh.half else ''}.",
+            rolls=ctx.since(m2),
+            data={"located": marked_json, "collateral": coll_json, "half": sh.half},
+            visible_to=(hull.side,),
+        )
     )
 
 

@@ -627,6 +627,7 @@ class WW2Jackson(RuleSet):
         dist, arc, side = _sight(pos, heading, tpos)
         out: list[tuple[int, int, str]] = []
         why = "No loaded torpedo mount bears on the target (broadside arc, NW-WW2-11)."
+        far: tuple[int, float] | None = None
         if arc != "broadside":  # no mount bears outside the broadside arc (:meth:`_bears_torpedo`)
             return out, why
         want = _i(data.get("torpedo_mount"), -1)
@@ -644,9 +645,11 @@ class WW2Jackson(RuleSet):
                 "short" if dist <= short else "medium" if dist <= medium else "long" if dist <= long_ else ""
             )
             if not band:
-                why = f"Out of torpedo range ({dist:.1f} in; {m.calibre}-inch runs {long_:g} in, A6)."
+                far = (m.calibre, long_)  # the last mount out of range names the reason
                 continue
             out.append((m.index, loaded, band))
+        if not out and far is not None:  # formatted only when it is the answer (floats format slowly)
+            why = f"Out of torpedo range ({dist:.1f} in; {far[0]}-inch runs {far[1]:g} in, A6)."
         return out, why
 
     # --- default orders (A7) -----------------------------------------------------------------------
