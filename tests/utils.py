@@ -80,16 +80,25 @@ def run_python(code: str, env: Mapping[str, str], timeout: float = 60) -> subpro
 
 
 def wait_until(
-    predicate: Callable[[], T], *, timeout: float = 20.0, interval: float = 0.1, what: str = ""
+    predicate: Callable[[], T],
+    *,
+    timeout: float = 20.0,
+    interval: float = 0.1,
+    what: str | Callable[[], str] = "",
 ) -> T:
-    """Poll ``predicate`` until it returns a truthy value and return that; raise AssertionError on timeout."""
+    """Poll ``predicate`` until it returns a truthy value and return that; raise AssertionError on timeout.
+
+    ``what`` names the wait in the error; pass a callable (``lambda: f"...{worker.log[-3000:]}"``) for text that
+    must be read when the wait fails, such as a worker's log, not when it starts.
+    """
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what or predicate!r}")
+            text = what() if callable(what) else what
+            raise AssertionError(f"timed out after {timeout:.0f} s waiting for {text or predicate!r}")
         time.sleep(interval)
 
 

@@ -62,7 +62,7 @@ def _wait_resolved(phase_id: int, worker: CeleryWorker, timeout: float = 60) -> 
     wait_until(
         lambda: _status(phase_id, worker) == "resolved",
         timeout=timeout,
-        what=f"phase {phase_id} to be resolved\n{worker.log[-3000:]}",
+        what=lambda: f"phase {phase_id} to be resolved\n{worker.log[-3000:]}",
     )
     return Phase.objects.get(pk=phase_id)
 
@@ -116,7 +116,7 @@ def test_five_concurrent_deliveries_resolve_once(celery_worker: CeleryWorker, wo
     wait_until(
         lambda: worker.log.count("Task battles.tasks.resolve_phase[") >= 10,
         timeout=30,
-        what=f"five deliveries to finish\n{worker.log[-3000:]}",
+        what=lambda: f"five deliveries to finish\n{worker.log[-3000:]}",
     )
     log = worker.log
 
@@ -147,11 +147,13 @@ def test_a_worker_killed_during_resolution_leaves_nothing_and_the_sweep_resolves
 
     doomed = worker_with_env(env={services.TEST_SLEEP_ENV: "60"}, queue=queue)
     resolve_phase.apply_async((phase.pk,), queue=queue)
-    # The worker holds the phase row inside its transaction: a NOWAIT lock attempt from here fails.
+    # The worker holds the phase row inside its transaction. Watched in pg_locks, without taking a lock: a
+    # probe that locked the row (NOWAIT) could hold it at the instant the worker claims with SKIP LOCKED,
+    # and the worker would skip the phase (a flaky CI run did that).
     wait_until(
-        lambda: doomed.assert_alive() or _row_is_locked(phase.pk),
+        lambda: doomed.assert_alive() or _phase_claimers(),
         timeout=30,
-        what=f"the doomed worker to claim the phase\n{doomed.log[-2000:]}",
+        what=lambda: f"the doomed worker to claim the phase\n{doomed.log[-2000:]}",
     )
     doomed.process.send_signal(signal.SIGKILL)
     doomed.process.wait(timeout=10)
@@ -172,6 +174,20 @@ def test_a_worker_killed_during_resolution_leaves_nothing_and_the_sweep_resolves
     # A second sweep finds nothing to do and the phase is not resolved again.
     assert services.phases_sweep(stale_seconds=0).requeued == ()
     assert Phase.objects.get(pk=phase.pk).attempts == 1
+
+
+PHASE_CLAIMERS = """
+SELECT DISTINCT l.pid FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+WHERE c.relname = 'battles_phase' AND l.mode = 'RowShareLock' AND l.granted AND l.pid <> pg_backend_pid()
+"""
+
+
+def _phase_claimers() -> list[int]:
+    """Return the other backends holding a FOR UPDATE lock in battles_phase (read from pg_locks, locking
+    nothing; only one phase is in play in the test that uses it)."""
+    with connection.cursor() as cursor:
+        cursor.execute(PHASE_CLAIMERS)
+        return [row[0] for row in cursor.fetchall()]
 
 
 def _row_is_locked(phase_id: int) -> bool:

@@ -50,7 +50,7 @@ def test_orders_survive_a_redis_outage_and_the_phase_resolves_once_it_is_back(
         wait_until(
             lambda: worker.assert_alive() or WorkerHeartbeat.objects.filter(token=token).exists(),
             timeout=30,
-            what=f"the heartbeat through the private Redis\n{worker.log[-2000:]}",
+            what=lambda: f"the heartbeat through the private Redis\n{worker.log[-2000:]}",
         )
         game = scenario_campaign()
         phase = game.phase
@@ -96,7 +96,7 @@ def test_orders_survive_a_redis_outage_and_the_phase_resolves_once_it_is_back(
         wait_until(
             lambda: worker.assert_alive() or Phase.objects.get(pk=phase.pk).status == "resolved",
             timeout=90,
-            what=f"the phase to be resolved after the outage\n{worker.log[-3000:]}",
+            what=lambda: f"the phase to be resolved after the outage\n{worker.log[-3000:]}",
         )
     resolved = Phase.objects.get(pk=phase.pk)
     assert (resolved.attempts, resolved.enqueue_failed_at) == (1, None)

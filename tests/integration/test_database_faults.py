@@ -139,7 +139,7 @@ def test_a_connection_killed_mid_request_gives_an_error_page_and_no_partial_writ
     wait_until(
         lambda: celery_worker.assert_alive() or Phase.objects.get(pk=phase.pk).status == "resolved",
         timeout=60,
-        what=f"the phase to be resolved\n{celery_worker.log[-3000:]}",
+        what=lambda: f"the phase to be resolved\n{celery_worker.log[-3000:]}",
     )
     assert Phase.objects.get(pk=phase.pk).attempts == 1
     assert len(killed) == 1

@@ -69,7 +69,7 @@ def test_a_resolution_whose_connection_is_killed_is_retried_by_the_sweep_and_res
         pids = wait_until(
             lambda: [row[0] for row in killer.execute(LOCK_HOLDER).fetchall()],
             timeout=30,
-            what=f"the worker to lock the phase\n{worker.log[-3000:]}",
+            what=lambda: f"the worker to lock the phase\n{worker.log[-3000:]}",
         )
         assert len(pids) == 1
         assert killer.execute("SELECT pg_terminate_backend(%s)", pids).fetchone() == (True,)
@@ -77,7 +77,7 @@ def test_a_resolution_whose_connection_is_killed_is_retried_by_the_sweep_and_res
     failed = wait_until(
         lambda: worker.assert_alive() or Phase.objects.filter(pk=phase.pk, error_kind="transient").first(),
         timeout=30,
-        what=f"the transient failure to be recorded\n{worker.log[-3000:]}",
+        what=lambda: f"the transient failure to be recorded\n{worker.log[-3000:]}",
     )
     assert (failed.status, failed.auto_retries, failed.attempts) == ("resolving", 0, 1)
     assert failed.error.startswith("django.db.utils.")
@@ -93,7 +93,7 @@ def test_a_resolution_whose_connection_is_killed_is_retried_by_the_sweep_and_res
     resolved = wait_until(
         lambda: worker.assert_alive() or Phase.objects.filter(pk=phase.pk, status="resolved").first(),
         timeout=60,
-        what=f"the retried phase to be resolved\n{worker.log[-3000:]}",
+        what=lambda: f"the retried phase to be resolved\n{worker.log[-3000:]}",
     )
     assert (resolved.auto_retries, resolved.attempts, resolved.error, resolved.error_kind) == (1, 2, "", "")
     assert resolved.retry_at is None
