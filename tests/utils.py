@@ -88,8 +88,8 @@ def wait_until(
 ) -> T:
     """Poll ``predicate`` until it returns a truthy value and return that; raise AssertionError on timeout.
 
-    ``what`` names the wait in the error; pass a callable (``lambda: f"...{worker.log[-3000:]}"``) for text that
-    must be read when the wait fails, such as a worker's log, not when it starts.
+    ``what`` names the wait in the error; pass a callable (``lambda: f"...{worker.log[-3000:]}"``) for text
+    that must be read when the wait fails, such as a worker's log, not when it starts.
     """
     deadline = time.monotonic() + timeout
     while True:
