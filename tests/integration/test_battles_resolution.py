@@ -241,7 +241,15 @@ def test_orders_racing_the_close_are_saved_before_it_or_refused(
                 services.phase_close(phase=phase, user=game.umpire)
             else:
                 time.sleep(0.6)
-                services.phases_sweep()
+                # The sweep passes over a phase whose row is locked (SKIP LOCKED; beat's next run takes
+                # it), and the submitting threads lock the row for each order: sweep again, as beat would,
+                # until a sweep has closed the phase.
+                wait_until(
+                    lambda: phase.pk in services.phases_sweep().closed,
+                    timeout=30,
+                    interval=0.05,
+                    what="a sweep to close the overdue phase",
+                )
         finally:
             connections.close_all()
 
