@@ -87,6 +87,7 @@ def test_a_turn_in_the_browser(live_server: Any, chromium_page: Any) -> None:
     # The other side, in its own browser context: Britain is ready, and not one British order shows.
     other = page.context.browser.new_context(viewport={"width": 1280, "height": 900})
     enemy = other.new_page()
+    enemy.set_default_timeout(60_000)  # as chromium_page's: not Playwright's 30 s on a loaded machine
     _log_in(enemy, live_server.url, germany.username)
     enemy.goto(url)
     enemy.wait_for_selector("#phase li:has-text('Royal Navy: ready')")
@@ -97,11 +98,13 @@ def test_a_turn_in_the_browser(live_server: Any, chromium_page: Any) -> None:
     enemy.screenshot(path=str(ARTIFACTS / "orders-desktop-other-side.png"), full_page=True)
 
     # The last side ready: the phase closes and resolves (tasks run in-process here); the German page reloads
-    # at once, the British one at its next poll, and both show the result and the next phase.
+    # at once, the British one at its next poll, and both show the result and the next phase. The British
+    # page's wait keeps the fixture's 60 s: its poll comes up to 10 s later (POLL_SECONDS of an open
+    # phase), and then the whole page reloads.
     enemy.click("#ready-toggle")
     enemy.wait_for_selector("text=Phase 2: Open for orders")
     assert enemy.locator("text=Log of phase 1 (turn 1)").count() == 1
-    page.wait_for_selector("text=Phase 2: Open for orders", timeout=20_000)
+    page.wait_for_selector("text=Phase 2: Open for orders")
     assert page.locator("text=Log of phase 1 (turn 1)").count() == 1
     assert page.locator("#ship-hood .badge").inner_text() == "no orders yet: defaults apply"
     other.close()
