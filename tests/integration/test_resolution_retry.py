@@ -65,6 +65,14 @@ def test_a_resolution_whose_connection_is_killed_is_retried_by_the_sweep_and_res
     db_url = database_url_for(connection.settings_dict)
 
     services.phase_close(phase=phase, user=game.umpire)
+    # This worker gets every battles task, the phase-opened mails of scenario_campaign() first: inserting
+    # their Notification rows takes a key-share lock on the phase (the foreign key), which LOCK_HOLDER sees
+    # too. The solo worker runs one task at a time: once it has taken the resolve task, the lock is its.
+    wait_until(
+        lambda: worker.assert_alive() or re.search(r"resolve_phase\[[0-9a-f-]+\] received", worker.log),
+        timeout=30,
+        what=lambda: f"the worker to take the resolve task\n{worker.log[-3000:]}",
+    )
     with psycopg.connect(db_url, autocommit=True) as killer:
         pids = wait_until(
             lambda: [row[0] for row in killer.execute(LOCK_HOLDER).fetchall()],
