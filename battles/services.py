@@ -71,6 +71,11 @@ DEFAULT_REMINDER_HOURS = 12
 INVITATION_DAYS = 7
 # A phase in "resolving" longer than this with no worker holding it is re-enqueued by the sweep.
 RESOLVE_STALE_SECONDS = 120
+# A resolve task that finds its phase still resolving but its row locked tries to claim it again for this
+# long, CLAIM_RETRY_SECONDS apart: a request holds the lock for a moment (an order refused after the close
+# locks the row to check it), another run of the task for the whole resolution (that one is left to it).
+CLAIM_WAIT_SECONDS = 2.0
+CLAIM_RETRY_SECONDS = 0.1
 # The battle page says resolution is delayed for a phase in "resolving" longer than this (a worker normally
 # takes well under a second), or at once when its resolve task could not be sent (the broker was down).
 RESOLVE_DELAYED_SECONDS = 60
@@ -1112,17 +1117,34 @@ def retry_delay(attempt: int) -> timedelta:
 def phase_resolve(*, phase_id: int) -> str:
     """Resolve a closed phase exactly once; return ``resolved``, ``skipped``, ``retrying`` or ``failed``.
 
-    Claims the phase with ``select_for_update(skip_locked=True)`` on status ``resolving``: another run that
-    holds it, or a phase already resolved (or open, failed, superseded), makes this run return ``skipped`` at
-    once. The orders, default orders (A7, filled in by ``rules.resolve_turn``), the new state, the events,
-    the ship statuses and the next phase are written in the same transaction as the claim, so a run killed
-    half-way leaves nothing behind and the phase stays ``resolving`` for the sweep.
+    Claims the phase with ``select_for_update(skip_locked=True)`` on status ``resolving``: a phase already
+    resolved (or open, failed, superseded) makes this run return ``skipped`` at once. A phase still
+    ``resolving`` whose row is locked is tried again every ``CLAIM_RETRY_SECONDS`` for ``CLAIM_WAIT_SECONDS``:
+    a request that locked it for a moment (an order refused after the close) lets go, and the phase is
+    resolved now rather than by the sweep minutes later; another run that holds it resolves it (this run
+    returns ``skipped`` once it has, or once the wait is over). The orders, default orders (A7, filled in by
+    ``rules.resolve_turn``), the new state, the events, the ship statuses and the next phase are written in
+    the same transaction as the claim, so a run killed half-way leaves nothing behind and the phase stays
+    ``resolving`` for the sweep.
 
     On failure the transaction rolls back and the error is kept on the phase (:func:`_resolve_failed`): a
     transient one (``TRANSIENT_RESOLVE_ERRORS``: database or broker unavailable) leaves it ``resolving`` with
     a ``retry_at`` for the sweep and returns ``retrying``; any other (the rules raised on this state and
     these orders) marks it ``failed``, tells the umpires and returns ``failed``: only an umpire retries it.
     """
+    give_up_at = time.monotonic() + CLAIM_WAIT_SECONDS
+    while True:
+        outcome = _resolve_claimed(phase_id)
+        if outcome != "locked":
+            return outcome
+        if time.monotonic() >= give_up_at:
+            return "skipped"
+        time.sleep(CLAIM_RETRY_SECONDS)
+
+
+def _resolve_claimed(phase_id: int) -> str:
+    """Claim the phase and resolve it (see :func:`phase_resolve`); return ``locked`` when it is still
+    ``resolving`` but its row is locked by someone else."""
     try:
         with transaction.atomic():
             phase = (
@@ -1132,7 +1154,8 @@ def phase_resolve(*, phase_id: int) -> str:
                 .first()
             )
             if phase is None:
-                return "skipped"
+                waiting = Phase.objects.filter(pk=phase_id, status=PhaseStatus.RESOLVING, superseded=False)
+                return "locked" if waiting.exists() else "skipped"
             _resolve_locked(phase)
             return "resolved"
     except TRANSIENT_RESOLVE_ERRORS as exc:  # rolled back; the sweep sends it again after a backoff

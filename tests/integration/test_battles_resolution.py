@@ -20,6 +20,7 @@ import uuid
 from datetime import timedelta
 from typing import Any
 
+import psycopg
 import pytest
 from django.db import connection, connections
 from django.test import Client
@@ -32,7 +33,7 @@ from battles.models import LogEvent, Order, Phase
 from battles.tasks import resolve_phase
 from navalwar.errors import ApplicationError
 from tests.factories import big_battle, scenario_campaign
-from tests.utils import CeleryWorker, wait_until
+from tests.utils import CeleryWorker, database_url_for, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -174,6 +175,34 @@ def test_a_worker_killed_during_resolution_leaves_nothing_and_the_sweep_resolves
     # A second sweep finds nothing to do and the phase is not resolved again.
     assert services.phases_sweep(stale_seconds=0).requeued == ()
     assert Phase.objects.get(pk=phase.pk).attempts == 1
+
+
+def test_a_phase_whose_row_is_locked_for_a_moment_is_resolved_once_it_is_free(
+    celery_worker: CeleryWorker,
+) -> None:
+    """An order refused just after the close locks the phase row for a moment; a resolve task that claims
+    the phase then waits for it (it was skipped, and the phase waited minutes for the sweep)."""
+    game = scenario_campaign()
+    phase = game.phase
+    Phase.objects.filter(pk=phase.pk).update(status="resolving", closed_at=timezone.now())
+    db_url = database_url_for(connection.settings_dict)
+    locked = threading.Event()
+
+    def hold_the_row() -> None:
+        with psycopg.connect(db_url) as conn:  # one transaction, committed when the block ends
+            conn.execute("SELECT id FROM battles_phase WHERE id = %s FOR UPDATE", [phase.pk])
+            locked.set()
+            time.sleep(0.5)
+
+    holder = threading.Thread(target=hold_the_row)
+    holder.start()
+    try:
+        assert locked.wait(timeout=30)
+        assert services.phase_resolve(phase_id=phase.pk) == "resolved"
+    finally:
+        holder.join(timeout=30)
+    assert Phase.objects.get(pk=phase.pk).attempts == 1
+    assert Phase.objects.filter(battle=game.battle, number=2).count() == 1
 
 
 PHASE_CLAIMERS = """
