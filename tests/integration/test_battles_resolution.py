@@ -148,11 +148,12 @@ def test_a_worker_killed_during_resolution_leaves_nothing_and_the_sweep_resolves
 
     doomed = worker_with_env(env={services.TEST_SLEEP_ENV: "60"}, queue=queue)
     resolve_phase.apply_async((phase.pk,), queue=queue)
-    # The worker holds the phase row inside its transaction. Watched in pg_locks, without taking a lock: a
-    # probe that locked the row (NOWAIT) could hold it at the instant the worker claims with SKIP LOCKED,
-    # and the worker would skip the phase (a flaky CI run did that).
+    # The worker holds the phase row inside its transaction, asleep. Watched in pg_locks, without taking a
+    # lock: a probe that locked the row (NOWAIT) could hold it at the instant the worker claims with SKIP
+    # LOCKED (a flaky CI run did that). Only a backend idle in its transaction for a second counts: the
+    # session worker's mail tasks take a key-share lock on the phase too, for a moment.
     wait_until(
-        lambda: doomed.assert_alive() or _phase_claimers(),
+        lambda: doomed.assert_alive() or ("resolve_phase[" in doomed.log and _phase_claimers()),
         timeout=30,
         what=lambda: f"the doomed worker to claim the phase\n{doomed.log[-2000:]}",
     )
@@ -206,14 +207,17 @@ def test_a_phase_whose_row_is_locked_for_a_moment_is_resolved_once_it_is_free(
 
 
 PHASE_CLAIMERS = """
-SELECT DISTINCT l.pid FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+SELECT DISTINCT l.pid FROM pg_locks l
+JOIN pg_class c ON c.oid = l.relation JOIN pg_stat_activity a ON a.pid = l.pid
 WHERE c.relname = 'battles_phase' AND l.mode = 'RowShareLock' AND l.granted AND l.pid <> pg_backend_pid()
+  AND a.state = 'idle in transaction' AND a.state_change < now() - interval '1 second'
 """
 
 
 def _phase_claimers() -> list[int]:
-    """Return the other backends holding a FOR UPDATE lock in battles_phase (read from pg_locks, locking
-    nothing; only one phase is in play in the test that uses it)."""
+    """Return the other backends holding a lock in battles_phase while idle in their transaction for over a
+    second (the doomed worker asleep in its resolution; read from pg_locks, locking nothing; only one phase
+    is in play in the test that uses it)."""
     with connection.cursor() as cursor:
         cursor.execute(PHASE_CLAIMERS)
         return [row[0] for row in cursor.fetchall()]
