@@ -29,6 +29,7 @@ from ...model import (
     ShipState,
     TerrainFeature,
     new_event,
+    ship_after,
 )
 from . import core as C
 from . import ships as S
@@ -298,7 +299,10 @@ class Phase:
                 continue  # fires() has nothing to do
             if r.status == "active" or (r.sheet.get("abandoned") and r.status == "struck"):
                 self.fires(r)
-        self.grid = self.build_grid()
+        # the grid of the ships afloat now, for the contacts of a move: built when a ship first moves
+        # (grid_near()); most phases of a close action have none who does (build_grid())
+        self.grid: dict[tuple[int, int], set[str]] | None = None
+        self.left_before_grid: list[str] = []
         self.tracks: dict[str, list[tuple[Point, float]]] = {}
         in_melee = {sid for sid, r in self.recs.items() if r.sheet.get("melee")}
         for r, data in mine_data:
@@ -337,16 +341,8 @@ class Phase:
             if type(h) is not float or not 0.0 <= h < 360.0:
                 h = norm_deg(h)  # (the call only where it changes something)
             # the ship after the phase (its flags from its sheet, A2)
-            ships.append(
-                s.replace(
-                    position=r.pos,
-                    heading=h,
-                    speed=r.speed,
-                    status=r.status,
-                    flags=flags_of(sheet, r.status),
-                    sheet=sheet,
-                )
-            )
+            status = r.status
+            ships.append(ship_after(s, r.pos, h, r.speed, status, flags_of(sheet, status), sheet))
         new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
         return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start :]))
 
@@ -656,13 +652,20 @@ class Phase:
     # --- movement -----------------------------------------------------------------------------------
 
     def build_grid(self) -> dict[tuple[int, int], set[str]]:
+        """Return the grid of the ships afloat when the moves began, at their positions now: the ships
+        afloat now and those that left the battle since (``left_before_grid``, as :meth:`move` and
+        :meth:`drift_hulk` note them; they stay in the grid, as they would had it been built before the moves,
+        and :meth:`grid_move` keeps it up to date from then on)."""
         grid: dict[tuple[int, int], set[str]] = {}
+        left = self.left_before_grid
         for sid, r in self.recs.items():
-            if self.afloat(r):
+            if self.afloat(r) or sid in left:
                 grid.setdefault((int(r.pos.x // GRID), int(r.pos.y // GRID)), set()).add(sid)
         return grid
 
     def grid_move(self, sid: str, old: Point, new: Point) -> None:
+        if self.grid is None:
+            return  # build_grid() will place her where she is
         a = (int(old.x // GRID), int(old.y // GRID))
         b = (int(new.x // GRID), int(new.y // GRID))
         if a != b:
@@ -675,9 +678,12 @@ class Phase:
         x0, x1 = int((min(xs) - pad) // GRID), int((max(xs) + pad) // GRID)
         y0, y1 = int((min(ys) - pad) // GRID), int((max(ys) + pad) // GRID)
         out: list[str] = []
+        grid = self.grid
+        if grid is None:
+            grid = self.grid = self.build_grid()
         for gx in range(x0, x1 + 1):
             for gy in range(y0, y1 + 1):
-                out.extend(self.grid.get((gx, gy), ()))
+                out.extend(grid.get((gx, gy), ()))
         return out
 
     def unchanged(self, r: Rec) -> bool:
@@ -817,6 +823,8 @@ class Phase:
             self.grid_move(towed_id, t.pos, newp)
             t.pos, t.heading, t.speed = newp, r.heading, r.speed
         if not on_table(r.pos, self.state.map.width, self.state.map.height):
+            if self.grid is None:
+                self.left_before_grid.append(sid)
             r.status = "withdrawn"
             self.release(r)
             self.ev(
@@ -844,6 +852,8 @@ class Phase:
         )
         m = state_map(self.state)
         if not on_table(r.pos, m[0], m[1]):
+            if self.grid is None:
+                self.left_before_grid.append(r.ship.id)
             r.status = "withdrawn" if r.status == "active" else r.status
 
     def entangle(self, a: Rec, b: Rec, a_speed: float, a_heading: float) -> None:
