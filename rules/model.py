@@ -390,6 +390,7 @@ _EVENT_SET = _slot_setters(Event)
 _SHIP_SET = _slot_setters(ShipState)
 _EVENT_TWIN = _slot_twin(Event)
 _SHIP_TWIN = _slot_twin(ShipState)
+_POINT_TWIN = _slot_twin(Point)
 
 
 def new_event(
@@ -429,6 +430,18 @@ def new_event(
     me.__class__ = Event
     event: Event = me
     return event
+
+
+def new_point(x: float, y: float) -> Point:
+    """Return ``Point(x=x, y=y)``: the same object, built as :func:`new_event` builds an event (stored in
+    the twin class, then given back ``Point``), without the keyword call to the class
+    (:func:`rules.geometry.advance` makes a point for every move)."""
+    me: Any = _new(_POINT_TWIN)
+    me.x = x
+    me.y = y
+    me.__class__ = Point
+    point: Point = me
+    return point
 
 
 def ship_after(

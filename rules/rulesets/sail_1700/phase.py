@@ -54,16 +54,17 @@ def modifiers_of(mods: list[tuple[str, int]]) -> tuple[Modifier, ...]:
     return out
 
 
-_FIRE_MODS: dict[tuple[str, str, str, str | None, bool, str, bool], tuple[tuple[Modifier, ...], int]] = (
+_FIRE_MODS: dict[tuple[str, str, str, str | None, bool, str, bool], tuple[tuple[Modifier, ...], int, str]] = (
     memo.table({})
 )
 
 
 def fire_modifiers(
     grade: str, nation: str, band: str, rake: str | None, first: bool, wind: str, merchant: bool
-) -> tuple[tuple[Modifier, ...], int]:
+) -> tuple[tuple[Modifier, ...], int, str]:
     """Return the firing-factor modifiers of a broadside (:func:`.core.firing_factor_modifiers`; 12., S13,
-    S15) as the event logs them (:func:`modifiers_of`), and their sum; worked out once per combination."""
+    S15) as the event logs them (:func:`modifiers_of`), their sum, and the sum as the fire event writes it
+    (``f"{sum:+d}"``); worked out once per combination."""
     key = (grade, nation, band, rake, first, wind, merchant)
     out = _FIRE_MODS.get(key)
     if out is None:
@@ -78,9 +79,13 @@ def fire_modifiers(
         )
         if len(_FIRE_MODS) > 4096:
             _FIRE_MODS.clear()
-        out = _FIRE_MODS[key] = (modifiers_of(mods), sum(v for _, v in mods))
+        total = sum(v for _, v in mods)
+        out = _FIRE_MODS[key] = (modifiers_of(mods), total, f"{total:+d}")
     return out
 
+
+TWO_DIGITS = tuple(f"{v:02d}" for v in range(100))
+"""``f"{v:02d}"`` of the rolls 00-99 of a D100 (the damage chart's events write the roll so)."""
 
 MOVE_VERB = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}
 """The verb of a move event, by kind of move."""
@@ -100,6 +105,13 @@ ACTION_FIELDS = frozenset(
     ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
 )
 """The order fields :meth:`Phase.actions` reads: without any of them it does nothing."""
+
+
+BOTH_SIDES = ("starboard", "port")
+"""The broadsides a ship may fire at her first target."""
+
+OTHER_SIDE = {"starboard": ("port",), "port": ("starboard",)}
+"""The broadside left for a second target, by the side fired at the first (11.: no split fire)."""
 
 
 class Rec:
@@ -191,7 +203,8 @@ class Phase:
         self.phase = state.phase
         self.events: list[Event] = []
         self.recs: dict[str, Rec] = {s.id: Rec(s) for s in state.ships}
-        self.order_index: dict[str, int] = {s.id: i for i, s in enumerate(state.ships)}
+        self._order_index: dict[str, int] | None = None
+        self.memo = S.state_memo(state)  # what the checks of the orders worked out from this state
         self.terrain = list(state.terrain)
         self.cond = state.conditions
         self.shoals = S.shoals(state.terrain)
@@ -202,6 +215,13 @@ class Phase:
         self._weather: tuple[Conditions, str, str] | None = None
 
     # --- helpers ---------------------------------------------------------------------------------
+
+    def order_index(self) -> dict[str, int]:
+        """Return each ship's place in the battle's order, by id (worked out when first asked)."""
+        out = self._order_index
+        if out is None:
+            out = self._order_index = {s.id: i for i, s in enumerate(self.state.ships)}
+        return out
 
     def cur(self) -> BattleState:
         """Return the battle as it stands now (ships, conditions, terrain)."""
@@ -286,9 +306,12 @@ class Phase:
         for r in mine:
             o = orders.get(r.ship.id)
             mine_data.append((r, o.data if o is not None else {}))
-        for r, data in mine_data:
-            if r.status == "active" and data.get("strike"):
-                self.strike(r, "strikes her colours by order (18.)")
+        # the fields given in any of these orders: a step below acting on a field none gives is skipped
+        given: set[str] = set().union(*[data for _, data in mine_data])
+        if "strike" in given:
+            for r, data in mine_data:
+                if r.status == "active" and data.get("strike"):
+                    self.strike(r, "strikes her colours by order (18.)")
         for r in mine:
             if isinstance(r.sheet.get("sink_in"), int):  # else sinking_countdown() does nothing
                 self.sinking_countdown(r)
@@ -300,7 +323,7 @@ class Phase:
             if r.status == "active" or (r.sheet.get("abandoned") and r.status == "struck"):
                 self.fires(r)
         # the grid of the ships afloat now, for the contacts of a move: built when a ship first moves
-        # (grid_near()); most phases of a close action have none who does (build_grid())
+        # (near()); most phases of a close action have none who does (build_grid())
         self.grid: dict[tuple[int, int], set[str]] | None = None
         self.left_before_grid: list[str] = []
         self.tracks: dict[str, list[tuple[Point, float]]] = {}
@@ -310,27 +333,31 @@ class Phase:
                 self.move(r, data)
             elif r.status == "struck" and r.sheet.get("abandoned"):
                 self.drift_hulk(r)
-        for r, data in mine_data:
-            # actions() acts only on these order fields: most orders have none
-            if r.status == "active" and not ACTION_FIELDS.isdisjoint(data):
-                self.actions(r)
+        if not ACTION_FIELDS.isdisjoint(given):
+            for r, data in mine_data:
+                # actions() acts only on these order fields: most orders have none
+                if r.status == "active" and not ACTION_FIELDS.isdisjoint(data):
+                    self.actions(r)
         # a vessel works with a battery her party raised (works-<her id>) or lands a party now
         sites = any(t.kind == "battery" for t in self.terrain)
-        for r, data in mine_data:
-            land = data.get("land_party")  # S.inum() of None, 0 or False is 0: no call for them
-            if r.status == "active" and (sites or (land and S.inum(land) > 0)):
-                self.shore_works(r)
+        if sites or "land_party" in given:
+            for r, data in mine_data:
+                land = data.get("land_party")  # S.inum() of None, 0 or False is 0: no call for them
+                if r.status == "active" and (sites or (land and S.inum(land) > 0)):
+                    self.shore_works(r)
         for r, data in mine_data:
             if r.status == "active" and r.ship.id not in in_melee:
                 self.gunnery(r, data)
         self.batteries()
-        for r, data in mine_data:
-            if r.status == "active" and data.get("mortar_target"):
-                self.mortar(r)
-        self.melees()
-        for r, data in mine_data:
-            if r.status == "active" and data.get("cast_off"):
-                self.cast_off(r)
+        if "mortar_target" in given:
+            for r, data in mine_data:
+                if r.status == "active" and data.get("mortar_target"):
+                    self.mortar(r)
+        self.melees("board" in given, bool(in_melee))
+        if "cast_off" in given:
+            for r, data in mine_data:
+                if r.status == "active" and data.get("cast_off"):
+                    self.cast_off(r)
         self.end_of_move(mine)
         recs = self.recs
         ships = []
@@ -711,7 +738,7 @@ class Phase:
         sid = r.ship.id
         # the plan made when the order was checked, unless the ship or the conditions have changed since
         if self.unchanged(r):
-            plan = S.planned_move(self.state, r.ship, data)
+            plan = self.memo.planned(r.ship, data)  # S.planned_move()
         else:
             plan = S.plan_move(self.cstate(), r.view(), data)
         if plan.error:
@@ -736,7 +763,7 @@ class Phase:
             # battle order, not the grid's set order (which varies with the process's string hashing, A8)
             cands = sorted(
                 (c for c in cands if distance(self.recs[c].pos, r.pos) >= T.CONTACT_MM),
-                key=self.order_index.__getitem__,
+                key=self.order_index().__getitem__,
             )
             for i in range(1, len(samples)):
                 p = samples[i][0]
@@ -1075,15 +1102,14 @@ class Phase:
 
     def gunnery(self, r: Rec, data: Mapping[str, JSON]) -> None:
         """Fire ``r``'s broadsides as her order ``data`` says (11.-13.)."""
-        used: set[str] = set()
-        for key in ("target", "target_2"):
-            tid = data.get(key)
-            if tid and isinstance(tid, str):
-                side = self.fire_at(r, tid, {"starboard", "port"} - used, data)
-                if side:
-                    used.add(side)
+        tid = data.get("target")
+        side = self.fire_at(r, tid, BOTH_SIDES, data) if tid and isinstance(tid, str) else None
+        tid = data.get("target_2")
+        if tid and isinstance(tid, str):
+            # the broadsides the first target did not use
+            self.fire_at(r, tid, BOTH_SIDES if side is None else OTHER_SIDE[side], data)
 
-    def fire_at(self, r: Rec, tid: str, sides: set[str], data: Mapping[str, JSON]) -> str | None:
+    def fire_at(self, r: Rec, tid: str, sides: tuple[str, ...], data: Mapping[str, JSON]) -> str | None:
         sid = r.ship.id
         samples = self.tracks.get(sid)
         if samples is None:
@@ -1114,13 +1140,12 @@ class Phase:
             return None
         sheet = r.sheet
         ship = r.ship
-        rate = S.rate_of(ship)
         start = ship.sheet
         shot = (
             # the shot the check of her order found (S.aimed_shot), when it was aimed with both broadsides
             # free, along this very track, and neither her broadsides and guns (what loaded_sides() reads)
             # nor the target's position and heading changed since: the same aim() of the same inputs
-            S.aimed_shot(self.state, ship, tid, samples)
+            self.memo.aimed_shot(ship, tid, samples)  # S.aimed_shot()
             if len(sides) == 2
             and t is not None
             and tpos is t.ship.position
@@ -1133,7 +1158,15 @@ class Phase:
             loaded = S.loaded_sides(sheet, self.turn, sides)
             shot = (
                 S.shot_at(
-                    self.state, sid, tid, rate, loaded, samples, tpos, thead, t is None and bat is not None
+                    self.state,
+                    sid,
+                    tid,
+                    S.rate_of(ship),
+                    loaded,
+                    samples,
+                    tpos,
+                    thead,
+                    t is None and bat is not None,
                 )
                 if loaded
                 else None
@@ -1153,7 +1186,7 @@ class Phase:
         n = g.get(side) if type(g) is dict else None
         guns = n if type(n) is int else S.guns_in(sheet, side)  # guns_in(), the call only for an odd sheet
         firing_rule, wind = self.weather_now()
-        allowed = guns if firing_rule == "all" else C.weather_guns_allowed(guns, rate, firing_rule)
+        allowed = guns if firing_rule == "all" else C.weather_guns_allowed(guns, S.rate_of(ship), firing_rule)
         if allowed <= 0:
             self.ev(
                 "no_shot",
@@ -1166,7 +1199,7 @@ class Phase:
         # S.sval(), S.nation_of(), S.service_of() written out
         stats = r.ship.stats
         grade, nation, service = sheet.get("grade"), stats.get("nation"), stats.get("service")
-        mods, base = fire_modifiers(
+        mods, base, base_text = fire_modifiers(
             grade if isinstance(grade, str) else "average",
             nation if isinstance(nation, str) else "Other",
             shot.band,
@@ -1198,7 +1231,7 @@ class Phase:
             f"{r.ship.name} fires her {side} broadside of {allowed} guns{weather_note}"
             f"{' (double shot)' if double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
             f"{', ' + rake + ' rake' if rake else ''}): "
-            f"FF {base:+d} + {a} + {b} = "
+            f"FF {base_text} + {a} + {b} = "
             f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
             f"-> {pts} points, "
             f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if double else ''})."
@@ -1382,7 +1415,8 @@ class Phase:
         self.events.append(
             new_event(
                 "damage_chart",
-                f"{t.ship.name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}",
+                f"{t.ship.name}: damage chart {TWO_DIGITS[v] if 0 <= v < 100 else f'{v:02d}'}: "
+                f"{T.DAMAGE_RESULT_TEXT[code]}.{extra}",
                 self.turn,
                 self.phase,
                 sid,
@@ -1954,7 +1988,12 @@ class Phase:
 
     # --- 15. boarding --------------------------------------------------------------------------------
 
-    def melees(self) -> None:
+    def melees(self, boarding: bool = True, fighting: bool = True) -> None:
+        """Board as ordered, then fight every melee (15.). ``boarding`` False: no order of the phase has a
+        ``board`` field; ``fighting`` False: no ship was in a melee when the moves began. (A melee starts only
+        here: with neither, there is nothing to do.)"""
+        if not boarding and not fighting:
+            return
         for r in [x for x in self.recs.values() if x.ship.side == self.side and x.status == "active"]:
             tid = S.sval(self.order(r).get("board"))
             if tid and r.sheet.get("entangled_with") == tid and not r.sheet.get("melee") and tid in self.recs:
