@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import replace
+from operator import itemgetter
 
 from ... import memo
 from ...dice import Dice, DieKind, decimal_as_1_100
@@ -101,6 +102,10 @@ END_OF_MOVE_KEYS = (
 )
 """The sheet keys :meth:`Phase.end_of_move` acts on for a ship of the moving side, each only when set."""
 
+END_OF_MOVE_VALUES = itemgetter(*END_OF_MOVE_KEYS)
+"""The values of :data:`END_OF_MOVE_KEYS` in a sheet, as a tuple (of two keys or more), or KeyError when
+one is missing."""
+
 ACTION_FIELDS = frozenset(
     ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
 )
@@ -163,12 +168,21 @@ FLAG_KEYS = (
 )
 """The sheet keys :func:`flags_of` reads besides ``sink_in``: a flag needs one of them set."""
 
+FLAG_VALUES = itemgetter(*FLAG_KEYS)
+"""The values of :data:`FLAG_KEYS` in a sheet, as a tuple (of two keys or more), or KeyError when
+one is missing."""
+
 
 def flags_of(sheet: Mapping[str, JSON], status: str) -> tuple[str, ...]:
     """Return the visible state of a ship (A2) from its sheet."""
     get = sheet.get
-    if get("sink_in") is None and not any(map(get, FLAG_KEYS)):
-        return ()  # most ships: none of the keys below is set
+    if get("sink_in") is None:
+        try:
+            flagged = any(FLAG_VALUES(sheet))  # any(map(get, FLAG_KEYS)), in one call for a full sheet
+        except KeyError:
+            flagged = any(map(get, FLAG_KEYS))
+        if not flagged:
+            return ()  # most ships: none of the keys below is set
     out = []
     fires, ooc = get("fires"), get("fires_out_of_control")
     if (isinstance(fires, list) and fires) or (ooc and S.inum(ooc) > 0):
@@ -812,7 +826,7 @@ class Phase:
         if kind != "still" or plan.notes:
             what = MOVE_VERB[kind]
             path: list[JSON] = []
-            for p, _ in samples[:: max(1, len(samples) // 12)]:
+            for p, _ in samples[:: len(samples) // 12 or 1]:  # max(1, ...), without the builtin's call
                 x, y = p.x, p.y
                 path.append({"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y})
             x, y = end.x, end.y
@@ -1321,9 +1335,12 @@ class Phase:
                 if type(rel) is not float or not 0.0 <= rel < 360.0:
                     rel = norm_deg(rel)
                 lsb, lpt = (0, lost) if rel > 180.0 else (lost, 0)
-            guns["starboard"], guns["port"] = max(0, sb - lsb), max(0, pt - lpt)
+            # max(0, ...) and min() below written out (the builtins' calls cost more than the tests)
+            left_sb, left_pt = sb - lsb, pt - lpt
+            guns["starboard"] = left_sb if left_sb > 0 else 0
+            guns["port"] = left_pt if left_pt > 0 else 0
             t.sheet["guns"] = guns
-            lost_sb, lost_pt = min(sb, lsb), min(pt, lpt)
+            lost_sb, lost_pt = lsb if lsb < sb else sb, lpt if lpt < pt else pt
             self.events.append(
                 new_event(
                     "guns_lost",
@@ -2159,7 +2176,11 @@ class Phase:
     def end_of_move(self, mine: list[Rec]) -> None:
         for r in mine:
             sh = r.sheet
-            if not any(map(sh.get, END_OF_MOVE_KEYS)):
+            try:
+                due = any(END_OF_MOVE_VALUES(sh))  # any(map(sh.get, END_OF_MOVE_KEYS)), in one call
+            except KeyError:
+                due = any(map(sh.get, END_OF_MOVE_KEYS))
+            if not due:
                 continue  # nothing below to count down or check (most ships)
             # (a counter that is 0, None or absent is read as 0 without S.inum: most are)
             for key in ("no_turn_moves", "no_signals_moves", "drift_moves"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from ... import memo
 from ...geometry import advance, bearing, distance, norm_deg, signed_deg, turn_and_advance
@@ -313,6 +314,10 @@ def half_speed_turns(ship: ShipState) -> bool:
 MOBILE_KEYS = ("entangled_with", "abandoned", "aground", "towed_by", "anchored", "dismasted", "drift_moves")
 """Sheet keys of which one must be set (or the sails not set) for :func:`immobile_reason` to find a reason."""
 
+MOBILE_VALUES = itemgetter(*MOBILE_KEYS)
+"""The values of :data:`MOBILE_KEYS` in a sheet, as a tuple (of two keys or more), or KeyError when
+one is missing."""
+
 
 PLAIN_MOVE_KEYS = frozenset(("turn", "speed", "target", "target_2"))
 """Order fields of a plain move (and fire): without any other, :func:`plan_move` need not look for a tack,
@@ -441,16 +446,22 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     assert isinstance(ship.position, Point)
     pos, heading = ship.position, ship.heading
     sh = ship.sheet
-    prev = max(0.0, ship.speed)
+    speed = ship.speed
+    prev = speed if speed > 0.0 else 0.0  # max(0.0, speed), without the builtin's call (so min() below)
     rate = rate_of(ship)
     radius = C.turning_radius(rate)
     t = data.get("turn")
     turn = t if type(t) is float else num(t, 0.0)  # num(), without the call for a float (most turns)
     sails = sh.get("sails", "set")
-    if (sails == "set" or type(sails) is not str) and not any(map(sh.get, MOBILE_KEYS)):
-        reason = None  # immobile_reason() would find none: most ships (one test instead of eight calls)
+    if sails == "set" or type(sails) is not str:
+        try:
+            held = any(MOBILE_VALUES(sh))  # any(map(sh.get, MOBILE_KEYS)), in one call for a full sheet
+        except KeyError:
+            held = any(map(sh.get, MOBILE_KEYS))
     else:
-        reason = immobile_reason(ship)
+        held = True
+    # immobile_reason() finds none when no key is set and the sails are: most ships (one test, no call)
+    reason = immobile_reason(ship) if held else None
     wants_turn = abs(turn) > 1e-9
     # no tack, row, anchor, sails or assist field (most orders): none of their tests below can pass
     plain = PLAIN_MOVE_KEYS.issuperset(data)
@@ -567,12 +578,13 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         if old_sector == "irons":
             maxd = s_new / 2.0 if wants_turn else 0.0  # NW-SAIL-2
         else:
-            maxd = min(s_old, s_new) if wants_turn else s_old
+            maxd = (s_new if s_new < s_old else s_old) if wants_turn else s_old
         if wants_turn and half_speed_turns(ship):
             maxd /= 2.0
         if sh.get("towing"):
             maxd *= T.TOW_SPEED_FRACTION
-        mind = min(maxd, prev * T.MIN_MOVE_FRACTION)
+        least = prev * T.MIN_MOVE_FRACTION
+        mind = least if least < maxd else maxd
     if stop:
         mind = 0.0
     speed_v = data.get("speed")
