@@ -1316,7 +1316,9 @@ class Phase:
     ) -> None:
         """Apply a volley: points, guns lost (13.; S26) and the damage-chart rolls (S24)."""
         side_by = by_side if by_side is not None else (firer_side_pos.ship.side if firer_side_pos else None)
-        guns = S.dval(t.sheet.get("guns"))
+        guns = t.sheet.get("guns")
+        if not isinstance(guns, dict):  # S.dval(), without its call
+            guns = {}
         sb, pt = guns.get("starboard"), guns.get("port")
         if type(sb) is not int or type(pt) is not int:  # S.inum(), the calls only for an odd sheet
             sb, pt = S.inum(sb), S.inum(pt)
