@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterator
 
 from . import memo
-from .model import Hex, Point, Position
+from .model import Hex, Point, Position, new_point
 
 SQRT3 = math.sqrt(3.0)
 
@@ -88,7 +88,7 @@ def side_of(heading: float, true_bearing: float) -> str:
 def advance(p: Point, heading: float, dist: float) -> Point:
     """Return the point ``dist`` units from ``p`` along ``heading``."""
     rad = math.radians(heading)
-    return Point(x=p.x + dist * math.sin(rad), y=p.y - dist * math.cos(rad))
+    return new_point(p.x + dist * math.sin(rad), p.y - dist * math.cos(rad))  # Point(x=..., y=...)
 
 
 def turn_and_advance(

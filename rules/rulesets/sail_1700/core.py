@@ -260,6 +260,12 @@ def split_count(count: int) -> list[int]:
 
 def chart_result(count: int, ff: int, double: bool = False) -> tuple[int, int]:
     """Return (points, bracket figure) for any number of guns or men (28.; S22 split; double shot doubles)."""
+    if 0 < count <= T.CHART_MAX_ROW:
+        # one part (S22 splits beyond 30 rows only): chart_cell() of it, written out (every broadside)
+        if ff < T.FF_MIN_EFFECT:
+            return 0, 0
+        pts, bracket = T.GUNNERY_CHART[count - 1][(ff if ff < T.FF_MAX_COLUMN else T.FF_MAX_COLUMN) - 1]
+        return (2 * pts, 2 * bracket) if double else (pts, bracket)
     pts = 0
     bracket = 0
     for part in split_count(count):

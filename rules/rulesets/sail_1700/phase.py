@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import replace
+from operator import itemgetter
 
 from ... import memo
 from ...dice import Dice, DieKind, decimal_as_1_100
@@ -29,6 +30,7 @@ from ...model import (
     ShipState,
     TerrainFeature,
     new_event,
+    ship_after,
 )
 from . import core as C
 from . import ships as S
@@ -53,16 +55,17 @@ def modifiers_of(mods: list[tuple[str, int]]) -> tuple[Modifier, ...]:
     return out
 
 
-_FIRE_MODS: dict[tuple[str, str, str, str | None, bool, str, bool], tuple[tuple[Modifier, ...], int]] = (
+_FIRE_MODS: dict[tuple[str, str, str, str | None, bool, str, bool], tuple[tuple[Modifier, ...], int, str]] = (
     memo.table({})
 )
 
 
 def fire_modifiers(
     grade: str, nation: str, band: str, rake: str | None, first: bool, wind: str, merchant: bool
-) -> tuple[tuple[Modifier, ...], int]:
+) -> tuple[tuple[Modifier, ...], int, str]:
     """Return the firing-factor modifiers of a broadside (:func:`.core.firing_factor_modifiers`; 12., S13,
-    S15) as the event logs them (:func:`modifiers_of`), and their sum; worked out once per combination."""
+    S15) as the event logs them (:func:`modifiers_of`), their sum, and the sum as the fire event writes it
+    (``f"{sum:+d}"``); worked out once per combination."""
     key = (grade, nation, band, rake, first, wind, merchant)
     out = _FIRE_MODS.get(key)
     if out is None:
@@ -77,9 +80,13 @@ def fire_modifiers(
         )
         if len(_FIRE_MODS) > 4096:
             _FIRE_MODS.clear()
-        out = _FIRE_MODS[key] = (modifiers_of(mods), sum(v for _, v in mods))
+        total = sum(v for _, v in mods)
+        out = _FIRE_MODS[key] = (modifiers_of(mods), total, f"{total:+d}")
     return out
 
+
+TWO_DIGITS = tuple(f"{v:02d}" for v in range(100))
+"""``f"{v:02d}"`` of the rolls 00-99 of a D100 (the damage chart's events write the roll so)."""
 
 MOVE_VERB = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}
 """The verb of a move event, by kind of move."""
@@ -95,10 +102,21 @@ END_OF_MOVE_KEYS = (
 )
 """The sheet keys :meth:`Phase.end_of_move` acts on for a ship of the moving side, each only when set."""
 
+END_OF_MOVE_VALUES = itemgetter(*END_OF_MOVE_KEYS)
+"""The values of :data:`END_OF_MOVE_KEYS` in a sheet, as a tuple (of two keys or more), or KeyError when
+one is missing."""
+
 ACTION_FIELDS = frozenset(
     ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
 )
 """The order fields :meth:`Phase.actions` reads: without any of them it does nothing."""
+
+
+BOTH_SIDES = ("starboard", "port")
+"""The broadsides a ship may fire at her first target."""
+
+OTHER_SIDE = {"starboard": ("port",), "port": ("starboard",)}
+"""The broadside left for a second target, by the side fired at the first (11.: no split fire)."""
 
 
 class Rec:
@@ -150,12 +168,21 @@ FLAG_KEYS = (
 )
 """The sheet keys :func:`flags_of` reads besides ``sink_in``: a flag needs one of them set."""
 
+FLAG_VALUES = itemgetter(*FLAG_KEYS)
+"""The values of :data:`FLAG_KEYS` in a sheet, as a tuple (of two keys or more), or KeyError when
+one is missing."""
+
 
 def flags_of(sheet: Mapping[str, JSON], status: str) -> tuple[str, ...]:
     """Return the visible state of a ship (A2) from its sheet."""
     get = sheet.get
-    if get("sink_in") is None and not any(map(get, FLAG_KEYS)):
-        return ()  # most ships: none of the keys below is set
+    if get("sink_in") is None:
+        try:
+            flagged = any(FLAG_VALUES(sheet))  # any(map(get, FLAG_KEYS)), in one call for a full sheet
+        except KeyError:
+            flagged = any(map(get, FLAG_KEYS))
+        if not flagged:
+            return ()  # most ships: none of the keys below is set
     out = []
     fires, ooc = get("fires"), get("fires_out_of_control")
     if (isinstance(fires, list) and fires) or (ooc and S.inum(ooc) > 0):
@@ -190,7 +217,8 @@ class Phase:
         self.phase = state.phase
         self.events: list[Event] = []
         self.recs: dict[str, Rec] = {s.id: Rec(s) for s in state.ships}
-        self.order_index: dict[str, int] = {s.id: i for i, s in enumerate(state.ships)}
+        self._order_index: dict[str, int] | None = None
+        self.memo = S.state_memo(state)  # what the checks of the orders worked out from this state
         self.terrain = list(state.terrain)
         self.cond = state.conditions
         self.shoals = S.shoals(state.terrain)
@@ -201,6 +229,13 @@ class Phase:
         self._weather: tuple[Conditions, str, str] | None = None
 
     # --- helpers ---------------------------------------------------------------------------------
+
+    def order_index(self) -> dict[str, int]:
+        """Return each ship's place in the battle's order, by id (worked out when first asked)."""
+        out = self._order_index
+        if out is None:
+            out = self._order_index = {s.id: i for i, s in enumerate(self.state.ships)}
+        return out
 
     def cur(self) -> BattleState:
         """Return the battle as it stands now (ships, conditions, terrain)."""
@@ -285,9 +320,12 @@ class Phase:
         for r in mine:
             o = orders.get(r.ship.id)
             mine_data.append((r, o.data if o is not None else {}))
-        for r, data in mine_data:
-            if r.status == "active" and data.get("strike"):
-                self.strike(r, "strikes her colours by order (18.)")
+        # the fields given in any of these orders: a step below acting on a field none gives is skipped
+        given: set[str] = set().union(*[data for _, data in mine_data])
+        if "strike" in given:
+            for r, data in mine_data:
+                if r.status == "active" and data.get("strike"):
+                    self.strike(r, "strikes her colours by order (18.)")
         for r in mine:
             if isinstance(r.sheet.get("sink_in"), int):  # else sinking_countdown() does nothing
                 self.sinking_countdown(r)
@@ -298,7 +336,10 @@ class Phase:
                 continue  # fires() has nothing to do
             if r.status == "active" or (r.sheet.get("abandoned") and r.status == "struck"):
                 self.fires(r)
-        self.grid = self.build_grid()
+        # the grid of the ships afloat now, for the contacts of a move: built when a ship first moves
+        # (near()); most phases of a close action have none who does (build_grid())
+        self.grid: dict[tuple[int, int], set[str]] | None = None
+        self.left_before_grid: list[str] = []
         self.tracks: dict[str, list[tuple[Point, float]]] = {}
         in_melee = {sid for sid, r in self.recs.items() if r.sheet.get("melee")}
         for r, data in mine_data:
@@ -306,27 +347,31 @@ class Phase:
                 self.move(r, data)
             elif r.status == "struck" and r.sheet.get("abandoned"):
                 self.drift_hulk(r)
-        for r, data in mine_data:
-            # actions() acts only on these order fields: most orders have none
-            if r.status == "active" and not ACTION_FIELDS.isdisjoint(data):
-                self.actions(r)
+        if not ACTION_FIELDS.isdisjoint(given):
+            for r, data in mine_data:
+                # actions() acts only on these order fields: most orders have none
+                if r.status == "active" and not ACTION_FIELDS.isdisjoint(data):
+                    self.actions(r)
         # a vessel works with a battery her party raised (works-<her id>) or lands a party now
         sites = any(t.kind == "battery" for t in self.terrain)
-        for r, data in mine_data:
-            land = data.get("land_party")  # S.inum() of None, 0 or False is 0: no call for them
-            if r.status == "active" and (sites or (land and S.inum(land) > 0)):
-                self.shore_works(r)
+        if sites or "land_party" in given:
+            for r, data in mine_data:
+                land = data.get("land_party")  # S.inum() of None, 0 or False is 0: no call for them
+                if r.status == "active" and (sites or (land and S.inum(land) > 0)):
+                    self.shore_works(r)
         for r, data in mine_data:
             if r.status == "active" and r.ship.id not in in_melee:
                 self.gunnery(r, data)
         self.batteries()
-        for r, data in mine_data:
-            if r.status == "active" and data.get("mortar_target"):
-                self.mortar(r)
-        self.melees()
-        for r, data in mine_data:
-            if r.status == "active" and data.get("cast_off"):
-                self.cast_off(r)
+        if "mortar_target" in given:
+            for r, data in mine_data:
+                if r.status == "active" and data.get("mortar_target"):
+                    self.mortar(r)
+        self.melees("board" in given, bool(in_melee))
+        if "cast_off" in given:
+            for r, data in mine_data:
+                if r.status == "active" and data.get("cast_off"):
+                    self.cast_off(r)
         self.end_of_move(mine)
         recs = self.recs
         ships = []
@@ -337,16 +382,8 @@ class Phase:
             if type(h) is not float or not 0.0 <= h < 360.0:
                 h = norm_deg(h)  # (the call only where it changes something)
             # the ship after the phase (its flags from its sheet, A2)
-            ships.append(
-                s.replace(
-                    position=r.pos,
-                    heading=h,
-                    speed=r.speed,
-                    status=r.status,
-                    flags=flags_of(sheet, r.status),
-                    sheet=sheet,
-                )
-            )
+            status = r.status
+            ships.append(ship_after(s, r.pos, h, r.speed, status, flags_of(sheet, status), sheet))
         new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
         return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start :]))
 
@@ -656,13 +693,20 @@ class Phase:
     # --- movement -----------------------------------------------------------------------------------
 
     def build_grid(self) -> dict[tuple[int, int], set[str]]:
+        """Return the grid of the ships afloat when the moves began, at their positions now: the ships
+        afloat now and those that left the battle since (``left_before_grid``, as :meth:`move` and
+        :meth:`drift_hulk` note them; they stay in the grid, as they would had it been built before the moves,
+        and :meth:`grid_move` keeps it up to date from then on)."""
         grid: dict[tuple[int, int], set[str]] = {}
+        left = self.left_before_grid
         for sid, r in self.recs.items():
-            if self.afloat(r):
+            if self.afloat(r) or sid in left:
                 grid.setdefault((int(r.pos.x // GRID), int(r.pos.y // GRID)), set()).add(sid)
         return grid
 
     def grid_move(self, sid: str, old: Point, new: Point) -> None:
+        if self.grid is None:
+            return  # build_grid() will place her where she is
         a = (int(old.x // GRID), int(old.y // GRID))
         b = (int(new.x // GRID), int(new.y // GRID))
         if a != b:
@@ -675,9 +719,12 @@ class Phase:
         x0, x1 = int((min(xs) - pad) // GRID), int((max(xs) + pad) // GRID)
         y0, y1 = int((min(ys) - pad) // GRID), int((max(ys) + pad) // GRID)
         out: list[str] = []
+        grid = self.grid
+        if grid is None:
+            grid = self.grid = self.build_grid()
         for gx in range(x0, x1 + 1):
             for gy in range(y0, y1 + 1):
-                out.extend(self.grid.get((gx, gy), ()))
+                out.extend(grid.get((gx, gy), ()))
         return out
 
     def unchanged(self, r: Rec) -> bool:
@@ -705,7 +752,7 @@ class Phase:
         sid = r.ship.id
         # the plan made when the order was checked, unless the ship or the conditions have changed since
         if self.unchanged(r):
-            plan = S.planned_move(self.state, r.ship, data)
+            plan = self.memo.planned(r.ship, data)  # S.planned_move()
         else:
             plan = S.plan_move(self.cstate(), r.view(), data)
         if plan.error:
@@ -730,7 +777,7 @@ class Phase:
             # battle order, not the grid's set order (which varies with the process's string hashing, A8)
             cands = sorted(
                 (c for c in cands if distance(self.recs[c].pos, r.pos) >= T.CONTACT_MM),
-                key=self.order_index.__getitem__,
+                key=self.order_index().__getitem__,
             )
             for i in range(1, len(samples)):
                 p = samples[i][0]
@@ -779,7 +826,7 @@ class Phase:
         if kind != "still" or plan.notes:
             what = MOVE_VERB[kind]
             path: list[JSON] = []
-            for p, _ in samples[:: max(1, len(samples) // 12)]:
+            for p, _ in samples[:: len(samples) // 12 or 1]:  # max(1, ...), without the builtin's call
                 x, y = p.x, p.y
                 path.append({"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y})
             x, y = end.x, end.y
@@ -817,6 +864,8 @@ class Phase:
             self.grid_move(towed_id, t.pos, newp)
             t.pos, t.heading, t.speed = newp, r.heading, r.speed
         if not on_table(r.pos, self.state.map.width, self.state.map.height):
+            if self.grid is None:
+                self.left_before_grid.append(sid)
             r.status = "withdrawn"
             self.release(r)
             self.ev(
@@ -844,6 +893,8 @@ class Phase:
         )
         m = state_map(self.state)
         if not on_table(r.pos, m[0], m[1]):
+            if self.grid is None:
+                self.left_before_grid.append(r.ship.id)
             r.status = "withdrawn" if r.status == "active" else r.status
 
     def entangle(self, a: Rec, b: Rec, a_speed: float, a_heading: float) -> None:
@@ -1065,15 +1116,14 @@ class Phase:
 
     def gunnery(self, r: Rec, data: Mapping[str, JSON]) -> None:
         """Fire ``r``'s broadsides as her order ``data`` says (11.-13.)."""
-        used: set[str] = set()
-        for key in ("target", "target_2"):
-            tid = data.get(key)
-            if tid and isinstance(tid, str):
-                side = self.fire_at(r, tid, {"starboard", "port"} - used, data)
-                if side:
-                    used.add(side)
+        tid = data.get("target")
+        side = self.fire_at(r, tid, BOTH_SIDES, data) if tid and isinstance(tid, str) else None
+        tid = data.get("target_2")
+        if tid and isinstance(tid, str):
+            # the broadsides the first target did not use
+            self.fire_at(r, tid, BOTH_SIDES if side is None else OTHER_SIDE[side], data)
 
-    def fire_at(self, r: Rec, tid: str, sides: set[str], data: Mapping[str, JSON]) -> str | None:
+    def fire_at(self, r: Rec, tid: str, sides: tuple[str, ...], data: Mapping[str, JSON]) -> str | None:
         sid = r.ship.id
         samples = self.tracks.get(sid)
         if samples is None:
@@ -1104,13 +1154,12 @@ class Phase:
             return None
         sheet = r.sheet
         ship = r.ship
-        rate = S.rate_of(ship)
         start = ship.sheet
         shot = (
             # the shot the check of her order found (S.aimed_shot), when it was aimed with both broadsides
             # free, along this very track, and neither her broadsides and guns (what loaded_sides() reads)
             # nor the target's position and heading changed since: the same aim() of the same inputs
-            S.aimed_shot(self.state, ship, tid, samples)
+            self.memo.aimed_shot(ship, tid, samples)  # S.aimed_shot()
             if len(sides) == 2
             and t is not None
             and tpos is t.ship.position
@@ -1123,7 +1172,15 @@ class Phase:
             loaded = S.loaded_sides(sheet, self.turn, sides)
             shot = (
                 S.shot_at(
-                    self.state, sid, tid, rate, loaded, samples, tpos, thead, t is None and bat is not None
+                    self.state,
+                    sid,
+                    tid,
+                    S.rate_of(ship),
+                    loaded,
+                    samples,
+                    tpos,
+                    thead,
+                    t is None and bat is not None,
                 )
                 if loaded
                 else None
@@ -1143,7 +1200,7 @@ class Phase:
         n = g.get(side) if type(g) is dict else None
         guns = n if type(n) is int else S.guns_in(sheet, side)  # guns_in(), the call only for an odd sheet
         firing_rule, wind = self.weather_now()
-        allowed = guns if firing_rule == "all" else C.weather_guns_allowed(guns, rate, firing_rule)
+        allowed = guns if firing_rule == "all" else C.weather_guns_allowed(guns, S.rate_of(ship), firing_rule)
         if allowed <= 0:
             self.ev(
                 "no_shot",
@@ -1156,7 +1213,7 @@ class Phase:
         # S.sval(), S.nation_of(), S.service_of() written out
         stats = r.ship.stats
         grade, nation, service = sheet.get("grade"), stats.get("nation"), stats.get("service")
-        mods, base = fire_modifiers(
+        mods, base, base_text = fire_modifiers(
             grade if isinstance(grade, str) else "average",
             nation if isinstance(nation, str) else "Other",
             shot.band,
@@ -1188,7 +1245,7 @@ class Phase:
             f"{r.ship.name} fires her {side} broadside of {allowed} guns{weather_note}"
             f"{' (double shot)' if double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
             f"{', ' + rake + ' rake' if rake else ''}): "
-            f"FF {base:+d} + {a} + {b} = "
+            f"FF {base_text} + {a} + {b} = "
             f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
             f"-> {pts} points, "
             f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if double else ''})."
@@ -1259,7 +1316,9 @@ class Phase:
     ) -> None:
         """Apply a volley: points, guns lost (13.; S26) and the damage-chart rolls (S24)."""
         side_by = by_side if by_side is not None else (firer_side_pos.ship.side if firer_side_pos else None)
-        guns = S.dval(t.sheet.get("guns"))
+        guns = t.sheet.get("guns")
+        if not isinstance(guns, dict):  # S.dval(), without its call
+            guns = {}
         sb, pt = guns.get("starboard"), guns.get("port")
         if type(sb) is not int or type(pt) is not int:  # S.inum(), the calls only for an odd sheet
             sb, pt = S.inum(sb), S.inum(pt)
@@ -1278,9 +1337,12 @@ class Phase:
                 if type(rel) is not float or not 0.0 <= rel < 360.0:
                     rel = norm_deg(rel)
                 lsb, lpt = (0, lost) if rel > 180.0 else (lost, 0)
-            guns["starboard"], guns["port"] = max(0, sb - lsb), max(0, pt - lpt)
+            # max(0, ...) and min() below written out (the builtins' calls cost more than the tests)
+            left_sb, left_pt = sb - lsb, pt - lpt
+            guns["starboard"] = left_sb if left_sb > 0 else 0
+            guns["port"] = left_pt if left_pt > 0 else 0
             t.sheet["guns"] = guns
-            lost_sb, lost_pt = min(sb, lsb), min(pt, lpt)
+            lost_sb, lost_pt = lsb if lsb < sb else sb, lpt if lpt < pt else pt
             self.events.append(
                 new_event(
                     "guns_lost",
@@ -1372,7 +1434,8 @@ class Phase:
         self.events.append(
             new_event(
                 "damage_chart",
-                f"{t.ship.name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}",
+                f"{t.ship.name}: damage chart {TWO_DIGITS[v] if 0 <= v < 100 else f'{v:02d}'}: "
+                f"{T.DAMAGE_RESULT_TEXT[code]}.{extra}",
                 self.turn,
                 self.phase,
                 sid,
@@ -1944,7 +2007,12 @@ class Phase:
 
     # --- 15. boarding --------------------------------------------------------------------------------
 
-    def melees(self) -> None:
+    def melees(self, boarding: bool = True, fighting: bool = True) -> None:
+        """Board as ordered, then fight every melee (15.). ``boarding`` False: no order of the phase has a
+        ``board`` field; ``fighting`` False: no ship was in a melee when the moves began. (A melee starts only
+        here: with neither, there is nothing to do.)"""
+        if not boarding and not fighting:
+            return
         for r in [x for x in self.recs.values() if x.ship.side == self.side and x.status == "active"]:
             tid = S.sval(self.order(r).get("board"))
             if tid and r.sheet.get("entangled_with") == tid and not r.sheet.get("melee") and tid in self.recs:
@@ -2110,7 +2178,11 @@ class Phase:
     def end_of_move(self, mine: list[Rec]) -> None:
         for r in mine:
             sh = r.sheet
-            if not any(map(sh.get, END_OF_MOVE_KEYS)):
+            try:
+                due = any(END_OF_MOVE_VALUES(sh))  # any(map(sh.get, END_OF_MOVE_KEYS)), in one call
+            except KeyError:
+                due = any(map(sh.get, END_OF_MOVE_KEYS))
+            if not due:
                 continue  # nothing below to count down or check (most ships)
             # (a counter that is 0, None or absent is read as 0 without S.inum: most are)
             for key in ("no_turn_moves", "no_signals_moves", "drift_moves"):

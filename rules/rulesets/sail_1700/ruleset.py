@@ -697,7 +697,7 @@ class Sail1700(RuleSet):
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
         data = order.data
         errors: FieldErrors = {}
-        plan = S.planned_move(state, ship, data)
+        plan = S.state_memo(state).planned(ship, data)  # S.planned_move()
         if plan.error:
             errors.setdefault(plan.field, []).append(plan.error)
         if not MOVE_AND_FIRE_KEYS.issuperset(data):

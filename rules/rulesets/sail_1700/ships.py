@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from ... import memo
 from ...geometry import advance, bearing, distance, norm_deg, signed_deg, turn_and_advance
-from ...model import JSON, BattleState, Point, ShipState, TerrainFeature
+from ...model import JSON, BattleState, Point, ShipState, TerrainFeature, _ship_index
 from . import core as C
 from . import tables as T
 
@@ -257,10 +258,10 @@ def sector_of(heading: float, wind_from: float) -> str:
 _SPEEDS: dict[tuple[str, str, bool, bool, int, bool, str | None, str | None], float] = memo.table({})
 
 
-def sector_speed(state: BattleState, ship: ShipState, sector: str) -> float:
+def sector_speed(state: BattleState, ship: ShipState, sector: str, rate: str | None = None) -> float:
     """Return :func:`sail_speed` on a heading in ``sector`` (its point of sailing,
     :func:`.core.point_of_sailing`), worked out once per sector and what it depends on: rate, masts, hull
-    and weather."""
+    and weather. ``rate``: the ship's :func:`rate_of`, when the caller has it."""
     sheet = ship.sheet
     get = sheet.get
     hits = get("mast_hits")
@@ -268,7 +269,7 @@ def sector_speed(state: BattleState, ship: ShipState, sector: str) -> float:
     dismasted, jury, severe = get("dismasted"), get("jury_mast"), get("severe_underwater")
     key = (
         sector,
-        rate_of(ship),
+        rate_of(ship) if rate is None else rate,
         dismasted if type(dismasted) is bool else bool(dismasted),  # (bool() called only for a non-bool)
         jury if type(jury) is bool else bool(jury),
         hits if type(hits) is int else inum(hits),
@@ -312,6 +313,15 @@ def half_speed_turns(ship: ShipState) -> bool:
 
 MOBILE_KEYS = ("entangled_with", "abandoned", "aground", "towed_by", "anchored", "dismasted", "drift_moves")
 """Sheet keys of which one must be set (or the sails not set) for :func:`immobile_reason` to find a reason."""
+
+MOBILE_VALUES = itemgetter(*MOBILE_KEYS)
+"""The values of :data:`MOBILE_KEYS` in a sheet, as a tuple (of two keys or more), or KeyError when
+one is missing."""
+
+
+PLAIN_MOVE_KEYS = frozenset(("turn", "speed", "target", "target_2"))
+"""Order fields of a plain move (and fire): without any other, :func:`plan_move` need not look for a tack,
+oars, an anchor dropped, sails furled or help to refloat."""
 
 
 def immobile_reason(ship: ShipState) -> str | None:
@@ -436,18 +446,26 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     assert isinstance(ship.position, Point)
     pos, heading = ship.position, ship.heading
     sh = ship.sheet
-    prev = max(0.0, ship.speed)
+    speed = ship.speed
+    prev = speed if speed > 0.0 else 0.0  # max(0.0, speed), without the builtin's call (so min() below)
     rate = rate_of(ship)
     radius = C.turning_radius(rate)
     t = data.get("turn")
     turn = t if type(t) is float else num(t, 0.0)  # num(), without the call for a float (most turns)
     sails = sh.get("sails", "set")
-    if (sails == "set" or type(sails) is not str) and not any(map(sh.get, MOBILE_KEYS)):
-        reason = None  # immobile_reason() would find none: most ships (one test instead of eight calls)
+    if sails == "set" or type(sails) is not str:
+        try:
+            held = any(MOBILE_VALUES(sh))  # any(map(sh.get, MOBILE_KEYS)), in one call for a full sheet
+        except KeyError:
+            held = any(map(sh.get, MOBILE_KEYS))
     else:
-        reason = immobile_reason(ship)
+        held = True
+    # immobile_reason() finds none when no key is set and the sails are: most ships (one test, no call)
+    reason = immobile_reason(ship) if held else None
     wants_turn = abs(turn) > 1e-9
-    if data.get("tack"):
+    # no tack, row, anchor, sails or assist field (most orders): none of their tests below can pass
+    plain = PLAIN_MOVE_KEYS.issuperset(data)
+    if not plain and data.get("tack"):
         if reason:
             return _still(pos, heading, radius, f"Cannot tack: {reason}.", "tack")
         if inum(sh.get("mast_hits")) > 0:
@@ -522,8 +540,10 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             f"Cannot change course: {reason}." if wants_turn else None,
             note=f"does not move: {reason}",
         )
-    stop = data.get("anchor") == "drop" or data.get("sails") == "furl" or bool(data.get("assist"))
-    if data.get("row"):
+    stop = not plain and (
+        data.get("anchor") == "drop" or data.get("sails") == "furl" or bool(data.get("assist"))
+    )
+    if not plain and data.get("row"):
         if not C.can_row(points_start(ship)):
             return _still(
                 pos,
@@ -553,17 +573,18 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             )
         new_h = norm_deg(heading + turn)
         old_sector = sector_of(heading, wf)
-        s_old = sector_speed(state, ship, old_sector)
-        s_new = s_old if new_h == heading else sector_speed(state, ship, sector_of(new_h, wf))
+        s_old = sector_speed(state, ship, old_sector, rate)
+        s_new = s_old if new_h == heading else sector_speed(state, ship, sector_of(new_h, wf), rate)
         if old_sector == "irons":
             maxd = s_new / 2.0 if wants_turn else 0.0  # NW-SAIL-2
         else:
-            maxd = min(s_old, s_new) if wants_turn else s_old
+            maxd = (s_new if s_new < s_old else s_old) if wants_turn else s_old
         if wants_turn and half_speed_turns(ship):
             maxd /= 2.0
         if sh.get("towing"):
             maxd *= T.TOW_SPEED_FRACTION
-        mind = min(maxd, prev * T.MIN_MOVE_FRACTION)
+        least = prev * T.MIN_MOVE_FRACTION
+        mind = least if least < maxd else maxd
     if stop:
         mind = 0.0
     speed_v = data.get("speed")
@@ -619,6 +640,23 @@ class StateMemo:
         default_factory=dict
     )
 
+    def planned(self, ship: ShipState, data: Mapping[str, JSON]) -> MovePlan:
+        """:func:`planned_move` of this memo's state (for a caller that holds the memo)."""
+        plans = self.plans
+        hit = plans.get(ship.id)
+        if hit is not None and hit[0] is ship and hit[1] == data:
+            return hit[2]
+        plan = plan_move(self.state, ship, data)
+        plans[ship.id] = (ship, dict(data), plan)
+        return plan
+
+    def aimed_shot(self, ship: ShipState, target_id: str, samples: list[tuple[Point, float]]) -> Shot | None:
+        """:func:`aimed_shot` of this memo's state (for a caller that holds the memo)."""
+        hit = self.aimed.get((ship.id, target_id))
+        if hit is not None and hit[0] is ship and hit[1] is samples:
+            return hit[2]
+        return None
+
 
 _MEMO: dict[str, StateMemo] = memo.table({})
 """The memo of the state being checked and resolved, under ``"last"``. Read once per call (one atomic
@@ -632,7 +670,7 @@ def state_memo(state: BattleState) -> StateMemo:
     last = _MEMO.get("last")
     if last is not None and last.state is state:
         return last
-    memo = StateMemo(state=state, ships={s.id: s for s in state.ships})
+    memo = StateMemo(state=state, ships=_ship_index(state.ships))  # (the engine's index: read only)
     _MEMO["last"] = memo
     return memo
 
@@ -657,13 +695,7 @@ def planned_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) 
     """Return :func:`plan_move` for ``ship`` of ``state`` (the very object) and its order ``data``, planned
     once: the check of an order and the move in the phase share the plan. The plan is shared: never change
     it."""
-    plans = state_memo(state).plans
-    hit = plans.get(ship.id)
-    if hit is not None and hit[0] is ship and hit[1] == data:
-        return hit[2]
-    plan = plan_move(state, ship, data)
-    plans[ship.id] = (ship, dict(data), plan)
-    return plan
+    return state_memo(state).planned(ship, data)
 
 
 # --- gunnery ------------------------------------------------------------------------------------------------
@@ -790,10 +822,7 @@ def aimed_shot(
     None (then work it out: :func:`loaded_sides`, :func:`shot_at`). The caller must know that the firer's
     broadsides and guns and the target's position and heading are still those of ``state``: the shot is then
     the one :func:`shot_at` would give (the same :func:`aim` of the same inputs)."""
-    hit = state_memo(state).aimed.get((ship.id, target_id))
-    if hit is not None and hit[0] is ship and hit[1] is samples:
-        return hit[2]
-    return None
+    return state_memo(state).aimed_shot(ship, target_id, samples)
 
 
 _RANGE_LIMITS: dict[str, tuple[dict[bool, tuple[tuple[float, str], ...]], float]] = memo.table({})
@@ -814,6 +843,12 @@ def _range_limits(rate: str) -> tuple[dict[bool, tuple[tuple[float, str], ...]],
     return out
 
 
+_AIM_ARC = T.ARC_OF_FIRE_DEG + 1e-9
+_AIM_BOW = T.RAKE_ARC_DEG + 1e-9
+_AIM_STERN = 180.0 - T.RAKE_ARC_DEG - 1e-9
+"""The bounds :func:`aim` tests against (arc of fire from the beam, bow rake, stern rake; degrees)."""
+
+
 def aim(
     rate: str,
     loaded: Mapping[str, bool],
@@ -832,9 +867,7 @@ def aim(
     """
     best: Shot | None = None
     limits, reach = _range_limits(rate)
-    arc = T.ARC_OF_FIRE_DEG + 1e-9
-    bow = T.RAKE_ARC_DEG + 1e-9
-    stern = 180.0 - T.RAKE_ARC_DEG - 1e-9
+    arc, bow, stern = _AIM_ARC, _AIM_BOW, _AIM_STERN
     tx, ty = target_pos.x, target_pos.y
     hypot, atan2, degrees, norm = math.hypot, math.atan2, math.degrees, norm_deg
     for i, (p, h) in enumerate(samples):
