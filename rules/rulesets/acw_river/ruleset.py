@@ -518,6 +518,8 @@ _GRID_CACHE: dict[int, tuple[tuple[ShipState, ...], dict[tuple[int, int], list[_
 # --- per-phase context -----------------------------------------------------------------------------
 
 
+_Sight = tuple[int, str]
+"""The (range in hexes, arc) of a target from a vessel (:func:`aim`)."""
 _Indexed = tuple[ShipState, tuple[Hex, ...], int]
 """A ship of :meth:`AcwRiver._ship_index`: the ship, her hexes (:func:`ship_hexes`), her Speed Forward."""
 
@@ -546,9 +548,20 @@ class _Ctx:
     """The turn resolved (``state.turn``)."""
     known: Mapping[str, _Indexed] = field(default_factory=dict)
     """Footprints already worked out (:meth:`AcwRiver._ship_index`), used for the ships they belong to."""
+    rolls: list[Roll] = field(default_factory=list)
+    """``dice.rolls``, read once: the recorder's own list of the rolls made, which grows as the dice fall."""
+    points: dict[str, int] = field(default_factory=dict)
+    """Fire (A1: applied after all fire): resistance points each vessel loses to gunfire."""
+    outright: dict[str, str] = field(default_factory=dict)
+    """Fire: vessels lost outright to a lucky 6 (A06, A07), and by whose fire."""
+    land_points: dict[str, int] = field(default_factory=dict)
+    """Fire: points each battery or fort loses (A13)."""
+    mines_hit: set[str] = field(default_factory=set)
+    """Fire: surfaced mines detonated by gunfire (section 10)."""
 
     def __post_init__(self) -> None:
         self.turn = self.state.turn
+        self.rolls = self.dice.rolls
         self.mine_hexes = frozenset(cast(Hex, t.position) for t in self.terrain if t.kind == "mine")
         for s in self.ships.values():
             entry = self.known.get(s.id)
@@ -1235,25 +1248,25 @@ class AcwRiver(RuleSet):
                 if cur.side == side and cur.status == "active":
                     self._move_ship(ctx, cur, orders[sid])
 
-        # Fire, all at once: every hit is applied after all fire (A1).
-        lost_before = {sid: _int(s.sheet.get("lost")) for sid, s in ctx.ships.items()}
-        points: dict[str, int] = {}
-        outright: dict[str, str] = {}
-        land_points: dict[str, int] = {}
-        mines_hit: set[str] = set()
+        # Fire, all at once: every hit is applied after all fire (A1), so the ships stay as they are until
+        # _apply_fire (the points a target had lost before the fire are those on her sheet).
+        ships = ctx.ships
         for sid in ordered:
-            cur = ctx.ships[sid]
+            cur = ships[sid]
             if cur.status != "active":
                 continue
-            if cur.sheet.get("aground") and cur.sheet.get("aground_turn") == state.turn:
+            sheet = cur.sheet
+            if sheet.get("aground") and sheet.get("aground_turn") == state.turn:
                 continue  # section 9: fires again the turn after running aground
-            aims: dict[str, tuple[int, str]] = {}
-            for arc, tid in self._lay_guns(ctx, cur, orders[sid], aims):
-                self._fire(ctx, cur, arc, tid, lost_before, points, outright, land_points, mines_hit, aims)
+            for arc, tid, sight in self._lay_guns(ctx, cur, orders[sid]):
+                if sight is not None:
+                    self._fire(ctx, cur, arc, tid, sight)
+                else:
+                    self._fire_elsewhere(ctx, cur, arc, tid)
         for t in list(ctx.terrain):
             if t.kind in ("battery", "fort") and not self._silenced(t):
-                self._battery_fire(ctx, t, lost_before, points, outright)
-        self._apply_fire(ctx, points, outright, land_points, mines_hit)
+                self._battery_fire(ctx, t)
+        self._apply_fire(ctx)
 
         # A ram's bow stays in its target until it reverses (section 8): clear it when no longer in contact.
         for sid, s in list(ctx.ships.items()):
@@ -1539,9 +1552,9 @@ class AcwRiver(RuleSet):
                 continue
             miner = str(t.props.get("side"))
             mid = str(t.props.get("id"))
-            first = len(ctx.dice.rolls)
+            first = len(ctx.rolls)
             v = ctx.dice.roll("D6", f"mine {mid} under {ship.name} (rolled by {miner})")
-            rolls = tuple(ctx.dice.rolls[first:])
+            rolls = tuple(ctx.rolls[first:])
             if v % 2 == 0:
                 del ctx.terrain[i]
                 effect = str(self._opt(ctx.state, "mine_effect"))
@@ -1583,11 +1596,11 @@ class AcwRiver(RuleSet):
 
     def _ram(self, ctx: _Ctx, rammer: ShipState, target: ShipState) -> None:
         """Resolve a ram (section 8) or a collision by a vessel without one (section 7, A10)."""
-        first = len(ctx.dice.rolls)
+        first = len(ctx.rolls)
         ram = class_facts(rammer.stats).ram
         d1 = ctx.dice.roll("D6", f"{rammer.name} {'rams' if ram else 'collides with'} {target.name}")
         d2 = ctx.dice.roll("D6", f"{rammer.name} {'rams' if ram else 'collides with'} {target.name}")
-        rolls = tuple(ctx.dice.rolls[first:])
+        rolls = tuple(ctx.rolls[first:])
         if ram:
             loss, own = ram_result(d1, d2)
             text = (
@@ -1676,18 +1689,19 @@ class AcwRiver(RuleSet):
 
     # --- fire -----------------------------------------------------------------------------------------
 
+    @staticmethod
     def _roll_vessel_hits(
-        self, ctx: _Ctx, n: int, needed: int, target: ShipState, lost_before: int, purpose: str
-    ) -> tuple[list[int], int, int, bool, list[int]]:
-        """Roll ``n`` D6 at a vessel; return (dice, hits, ricochets, lost outright, confirmation dice)."""
+        ctx: _Ctx, n: int, needed: int, target: ShipState, purpose: str
+    ) -> tuple[list[int], int, int, bool, list[JSON]]:
+        """Roll ``n`` D6 at a vessel (as she was before the fire: nothing is applied until all have fired,
+        A1); return (dice, hits, ricochets, lost outright, confirmation dice: a new list, for the event)."""
         roll = ctx.dice.roll
-        values: list[int] = []
-        for _ in range(n):
-            values.append(roll("D6", purpose))
+        values = [roll("D6", purpose) for _ in range(n)]
         hits = ricochets = 0
         lost = False
-        confirms: list[int] = []
+        confirms: list[JSON] = []
         threshold: int | None = None
+        lost_before = 0
         for v in values:
             if v < needed:
                 continue
@@ -1696,6 +1710,7 @@ class AcwRiver(RuleSet):
                 continue
             if threshold is None:
                 threshold = no_confirm_threshold(_int(target.sheet.get("resistance"), 1))
+                lost_before = _int(target.sheet.get("lost"))
             if lost_before >= threshold:
                 lost = True  # A07: no confirmation after 3/4 of the resistance is gone
                 continue
@@ -1710,19 +1725,16 @@ class AcwRiver(RuleSet):
                 ricochets += 1
         return values, hits, ricochets, lost, confirms
 
-    def _lay_guns(
-        self, ctx: _Ctx, ship: ShipState, order: ShipOrder, aims: dict[str, tuple[int, str]]
-    ) -> list[tuple[str, str]]:
-        """Return the (arc, target) pairs that fire (NW-ACW-10: the guns are laid on a target, not a bearing).
+    def _lay_guns(self, ctx: _Ctx, ship: ShipState, order: ShipOrder) -> list[tuple[str, str, _Sight | None]]:
+        """Return the (arc, target, sight) triples that fire (NW-ACW-10: the guns are laid on a target, not a
+        bearing); the sight is the (range, arc) of a vessel afloat (:func:`aim`), None for any other target.
 
         A target still in the arc ordered is fired at by that arc. A target that the move has carried into
         another arc is fired at by that arc if it has guns and no target of its own; else it is not fired at
         (the order was for that arc) and goes to the arc ordered, which reports the miss of the target.
-        ``aims`` receives the (range, arc) of each vessel afloat among the targets (:func:`aim`), for
-        :meth:`_fire`: nothing moves between the two.
         """
-        pairs: list[tuple[str, str]] = []
-        moved: list[tuple[str, str, str]] = []
+        out: list[tuple[str, str, _Sight | None]] = []
+        moved: list[tuple[str, str, str, _Sight | None]] = []
         data = order.data
         ships, hexes = ctx.ships, ctx.hexes
         pose: Pose | None = None
@@ -1733,40 +1745,40 @@ class AcwRiver(RuleSet):
                 continue
             tid = ordered if type(ordered) is str else str(ordered)
             tgt = ships.get(tid)
-            now: str | None = None
+            sight: _Sight | None = None
             if tgt is None:
                 now = self._arc_now(ctx, ship, tid)
             elif tgt.status == "active":
-                sight = aims.get(tid)
-                if sight is None:
-                    if pose is None:
-                        pose = pose_of(ship)
-                        mine = hexes[ship.id]
-                    theirs = hexes[tid]
-                    if len(mine) == 1 and len(theirs) == 1:  # aim() for two one-hex vessels, written out
-                        x, near = mine[0], theirs[0]
-                        bow, heading = pose[0], pose[1]
-                        dq = x.q - near.q
-                        dr = x.r - near.r
-                        known_arc = _ARC_MEMO.get((near.q - bow.q, near.r - bow.r, heading))
-                        sight = aims[tid] = (
-                            (abs(dq) + abs(dr) + abs(dq + dr)) // 2,
-                            known_arc if known_arc is not None else arc_of_target(pose, near),
-                        )
-                    else:
-                        sight = aims[tid] = aim(pose, mine, theirs)
+                if pose is None:
+                    mine = hexes[ship.id]
+                    pose = mine[0], ship.heading, ship.offset  # pose_of(ship): her hexes begin at the bow
+                theirs = hexes[tid]
+                if len(mine) == 1 and len(theirs) == 1:  # aim() for two one-hex vessels, written out
+                    x, near = mine[0], theirs[0]
+                    bow = pose[0]
+                    dq = x.q - near.q
+                    dr = x.r - near.r
+                    known_arc = _ARC_MEMO.get((near.q - bow.q, near.r - bow.r, pose[1]))
+                    sight = (
+                        (abs(dq) + abs(dr) + abs(dq + dr)) // 2,
+                        known_arc if known_arc is not None else arc_of_target(pose, near),
+                    )
+                else:
+                    sight = aim(pose, mine, theirs)
                 now = sight[1]
-            if now is None or now == arc:
-                pairs.append((arc, tid))
             else:
-                moved.append((arc, tid, now))
+                now = None
+            if now is None or now == arc:
+                out.append((arc, tid, sight))
+            else:
+                moved.append((arc, tid, now, sight))
         if not moved:
-            return pairs  # one per arc, in the order of ARCS
-        taken = {a for a, _ in pairs}
-        for arc, tid, now in moved:
+            return out  # one per arc, in the order of ARCS
+        taken = {a for a, _, _ in out}
+        for arc, tid, now, sight in moved:
             if now not in taken and fire_dice(ship, now) > 0:
                 taken.add(now)
-                pairs.append((now, tid))
+                out.append((now, tid, sight))
                 ctx.events.append(
                     Event(
                         kind="guns_follow",
@@ -1779,9 +1791,9 @@ class AcwRiver(RuleSet):
                     )
                 )
             else:
-                pairs.append((arc, tid))
+                out.append((arc, tid, sight))
         order_of_arcs = {a: i for i, a in enumerate(ARCS)}
-        return sorted(pairs, key=lambda p: order_of_arcs[p[0]])
+        return sorted(out, key=lambda p: order_of_arcs[p[0]])
 
     def _arc_now(self, ctx: _Ctx, ship: ShipState, tid: str) -> str | None:
         """Return the arc the terrain feature ``tid`` (not a ship) lies in, or None if it is gone."""
@@ -1810,53 +1822,45 @@ class AcwRiver(RuleSet):
             )
         )
 
-    def _fire(
-        self,
-        ctx: _Ctx,
-        ship: ShipState,
-        arc: str,
-        tid: str,
-        lost_before: dict[str, int],
-        points: dict[str, int],
-        outright: dict[str, str],
-        land_points: dict[str, int],
-        mines_hit: set[str],
-        aims: dict[str, tuple[int, str]],
-    ) -> None:
-        """Fire ``ship``'s ``arc`` guns at ``tid`` (sections 4-5, A04-A07): a vessel here, a battery, a fort
-        or a surfaced mine in :meth:`_fire_at_feature`; the hits go to ``points`` / ``outright`` /
-        ``land_points`` / ``mines_hit``, applied after all fire (A1)."""
+    def _fire_elsewhere(self, ctx: _Ctx, ship: ShipState, arc: str, tid: str) -> None:
+        """:meth:`_fire` at what is not a vessel afloat: a vessel sunk or gone (no shot), a battery, a fort or
+        a surfaced mine (:meth:`_fire_at_feature`)."""
         tgt = ctx.ships.get(tid)
         if tgt is None:
-            self._fire_at_feature(ctx, ship, arc, tid, land_points, mines_hit)
-            return
-        if tgt.status != "active":
+            self._fire_at_feature(ctx, ship, arc, tid)
+        else:
             self._no_shot(ctx, ship, arc, tid, tgt.name, f"she is {tgt.status}")
-            return
-        sight = aims.get(tid)
-        if sight is None:
-            sight = aims[tid] = aim(pose_of(ship), ctx.hexes[ship.id], ctx.hexes[tid])
+
+    def _fire(self, ctx: _Ctx, ship: ShipState, arc: str, tid: str, sight: _Sight) -> None:
+        """Fire ``ship``'s ``arc`` guns at the vessel afloat ``tid``, at ``sight`` (range, arc: :func:`aim`)
+        (sections 4-5, A04-A07); the hits go to ``ctx.points`` / ``ctx.outright``, applied after all fire
+        (A1)."""
+        tgt = ctx.ships[tid]
         rng, actual_arc = sight
-        needed = self._needed(ctx, ship, arc, tid, tgt.name, rng, actual_arc)
+        if actual_arc != arc:
+            self._needed(ctx, ship, arc, tid, tgt.name, rng, actual_arc)  # logs why the guns hold fire
+            return
+        needed = _TO_HIT[rng] if rng < len(_TO_HIT) else to_hit(rng)  # a range is never negative
         if needed is None:
+            self._needed(ctx, ship, arc, tid, tgt.name, rng, actual_arc)
             return
         n = _int(ship.stats.get(FIRE_STATS[arc]))  # fire_dice, written out
-        first = len(ctx.dice.rolls)
-        lost_then = lost_before.get(tid, 0)
+        rolls = ctx.rolls
+        first = len(rolls)
         values, hits, ric, lost, confirms = self._roll_vessel_hits(
-            ctx, n, needed, tgt, lost_then, f"{ship.name} {arc} guns at {tgt.name}"
+            ctx, n, needed, tgt, f"{ship.name} {arc} guns at {tgt.name}"
         )
-        astern = tgt.sheet.get("astern")
-        per_hit = _POINTS_PER_HIT_ASTERN if astern else T.POINTS_PER_HIT
+        per_hit = _POINTS_PER_HIT_ASTERN if tgt.sheet.get("astern") else T.POINTS_PER_HIT
         pts = hits * per_hit
         mods: tuple[Modifier, ...] = ()
         if per_hit != 1 and hits:
             mods = (Modifier(label=f"{tgt.name} is going astern: 2 points a hit (A09)", value=per_hit),)
         if lost:
-            after = lost_then >= no_confirm_threshold(_int(tgt.sheet.get("resistance"), 1))
+            after = _int(tgt.sheet.get("lost")) >= no_confirm_threshold(_int(tgt.sheet.get("resistance"), 1))
             how = "a 6 after 3/4 of her resistance was gone, A07" if after else "a 6 confirmed by a 6, A06"
-            outright[tid] = f"a lucky hit from {ship.name} ({how})"
+            ctx.outright[tid] = f"a lucky hit from {ship.name} ({how})"
         if pts:
+            points = ctx.points
             points[tid] = points.get(tid, 0) + pts
         outcome = "lost" if lost else ("hit" if hits else ("ricochet" if ric else "miss"))
         confirmed = f"; confirmation {' '.join(map(str, confirms))}" if confirms else ""
@@ -1874,7 +1878,7 @@ class AcwRiver(RuleSet):
             "ricochets": ric,
             "lost": lost,
             "points": pts,
-            "confirmations": list(confirms),
+            "confirmations": confirms,  # a list of its own
         }
         ctx.events.append(
             new_event(
@@ -1884,7 +1888,7 @@ class AcwRiver(RuleSet):
                 0,
                 ship.id,
                 tid,
-                tuple(ctx.dice.rolls[first:]),
+                tuple(rolls[first:]),
                 mods,
                 needed,
                 outcome,
@@ -1906,15 +1910,14 @@ class AcwRiver(RuleSet):
             self._no_shot(ctx, ship, arc, tid, name, f"{rng} hexes, beyond 10 (A05)")
         return needed
 
-    def _fire_at_feature(
-        self, ctx: _Ctx, ship: ShipState, arc: str, tid: str, land_points: dict[str, int], mines_hit: set[str]
-    ) -> None:
+    def _fire_at_feature(self, ctx: _Ctx, ship: ShipState, arc: str, tid: str) -> None:
         """:meth:`_fire` at what is not a vessel: a surfaced mine (section 10), a battery or a fort (A13)."""
         tgt = ctx.feature(tid)
         if tgt is None:
             self._no_shot(ctx, ship, arc, tid, tid, "no longer there")
             return
         name = str(tgt.props.get("name") or tid)
+        mines_hit, land_points = ctx.mines_hit, ctx.land_points
         if tgt.kind == "mine" and (not tgt.props.get("surfaced") or tid in mines_hit):
             self._no_shot(ctx, ship, arc, tid, name, "no mine to be seen")
             return
@@ -1926,7 +1929,7 @@ class AcwRiver(RuleSet):
         if needed is None:
             return
         n = fire_dice(ship, arc)
-        first = len(ctx.dice.rolls)
+        first = len(ctx.rolls)
         purpose = f"{ship.name} {arc} guns at {name}"
         mods: list[Modifier]
         data: dict[str, JSON]
@@ -1964,7 +1967,7 @@ class AcwRiver(RuleSet):
                 0,
                 ship.id,
                 tid,
-                tuple(ctx.dice.rolls[first:]),
+                tuple(ctx.rolls[first:]),
                 tuple(mods),
                 needed,
                 outcome,
@@ -1973,14 +1976,7 @@ class AcwRiver(RuleSet):
             )
         )
 
-    def _battery_fire(
-        self,
-        ctx: _Ctx,
-        bat: TerrainFeature,
-        lost_before: dict[str, int],
-        points: dict[str, int],
-        outright: dict[str, str],
-    ) -> None:
+    def _battery_fire(self, ctx: _Ctx, bat: TerrainFeature) -> None:
         """NW-ACW-07: a battery or fort fires its dice at the nearest enemy vessel it can hurt, in range."""
         side = bat.props.get("side")
         n = _int(bat.props.get("dice"))
@@ -2006,10 +2002,11 @@ class AcwRiver(RuleSet):
         needed = to_hit(rng)
         assert needed is not None
         name = str(bat.props.get("name") or bat.props.get("id"))
-        first = len(ctx.dice.rolls)
+        first = len(ctx.rolls)
         values, hits, ric, lost, confirms = self._roll_vessel_hits(
-            ctx, n, needed, tgt, lost_before.get(sid, 0), f"{name} at {tgt.name}"
+            ctx, n, needed, tgt, f"{name} at {tgt.name}"
         )
+        points, outright = ctx.points, ctx.outright
         per_hit = T.REVERSING["points_per_hit_astern"] if tgt.sheet.get("astern") else T.POINTS_PER_HIT
         pts = hits * per_hit
         if pts:
@@ -2022,7 +2019,7 @@ class AcwRiver(RuleSet):
                 turn=ctx.turn,
                 ship_id=None,
                 target_id=sid,
-                rolls=tuple(ctx.dice.rolls[first:]),
+                rolls=tuple(ctx.rolls[first:]),
                 needed=needed,
                 outcome="lost" if lost else ("hit" if hits else "miss"),
                 text=(
@@ -2046,14 +2043,10 @@ class AcwRiver(RuleSet):
             )
         )
 
-    def _apply_fire(
-        self,
-        ctx: _Ctx,
-        points: dict[str, int],
-        outright: dict[str, str],
-        land_points: dict[str, int],
-        mines_hit: set[str],
-    ) -> None:
+    def _apply_fire(self, ctx: _Ctx) -> None:
+        """Apply the fire's tallies in ``ctx`` (A1: after all fire): the vessels' losses, the batteries' and
+        forts', the surfaced mines detonated."""
+        points, outright, land_points, mines_hit = ctx.points, ctx.outright, ctx.land_points, ctx.mines_hit
         for s in ctx.state.ships:
             sid = s.id
             if sid not in points and sid not in outright:
