@@ -129,6 +129,8 @@ _ARC_FIELDS: tuple[tuple[str, str], ...] = tuple(FIRE_FIELDS.items())
 """(arc, order field) of each arc, in the order of ARCS."""
 _POINTS_PER_HIT_ASTERN: int = T.REVERSING["points_per_hit_astern"]
 """Points a gunfire hit removes from a vessel going astern (A09)."""
+_SWITCH_COST: int = T.REVERSING["switch_cost_hexes"]
+"""Hexes lost by the move that switches the engines (A09, NW-ACW-03)."""
 ASTERN_PENALTY = 0.5
 """What the automatic captain (A7) gives up to move astern, where each gunfire hit costs 2 points (A09)."""
 
@@ -358,6 +360,20 @@ FIRE_STATS: dict[str, str] = {
 """The class stat of each arc's firepower (A04)."""
 
 
+def arc_dice(stats: Mapping[str, JSON]) -> dict[str, int]:
+    """Return arc -> the D6 it fires (A04), as :func:`fire_dice` gives them, from a class's stats."""
+    front, side, rear = stats.get("fire_front"), stats.get("fire_side"), stats.get("fire_rear")
+    if (
+        type(front) is int
+        and type(side) is int
+        and type(rear) is int
+        and -_EXACT_INT <= min(front, side, rear)
+        and max(front, side, rear) <= _EXACT_INT
+    ):  # what _int gives each of them
+        return {"front": front, "port": side, "starboard": side, "rear": rear}
+    return {"front": _int(front), "port": _int(side), "starboard": _int(side), "rear": _int(rear)}
+
+
 def ship_length(stats: Mapping[str, JSON]) -> int:
     """Return the hexes a vessel of these stats occupies (A14): the ``hexes`` stat, 1 when absent."""
     return _int(stats.get("hexes"), 1)
@@ -520,8 +536,9 @@ _GRID_CACHE: dict[int, tuple[tuple[ShipState, ...], dict[tuple[int, int], list[_
 
 _Sight = tuple[int, str]
 """The (range in hexes, arc) of a target from a vessel (:func:`aim`)."""
-_Indexed = tuple[ShipState, tuple[Hex, ...], int]
-"""A ship of :meth:`AcwRiver._ship_index`: the ship, her hexes (:func:`ship_hexes`), her Speed Forward."""
+_Indexed = tuple[ShipState, tuple[Hex, ...], int, dict[str, int]]
+"""A ship of :meth:`AcwRiver._ship_index`: the ship, her hexes (:func:`ship_hexes`), her Speed Forward, the D6
+each arc fires (:func:`arc_dice`)."""
 
 
 @dataclass(slots=True)
@@ -769,8 +786,9 @@ class AcwRiver(RuleSet):
         return free
 
     def _ship_index(self, ships: tuple[ShipState, ...]) -> dict[str, _Indexed]:
-        """Return ship id -> (the first ship with that id, her hexes (:func:`ship_hexes`), her Speed Forward),
-        remembered for the last ships tuple seen (order checks look every target up)."""
+        """Return ship id -> (the first ship with that id, her hexes (:func:`ship_hexes`), her Speed Forward,
+        her arcs' D6 (:func:`arc_dice`)), remembered for the last ships tuple seen (order checks look every
+        target up; the phase reads the firepower of every ship that has not changed class)."""
         hit = self._index_cache
         if hit is not None and hit[0] is ships:
             return hit[1]
@@ -786,7 +804,7 @@ class AcwRiver(RuleSet):
                 hexes = (pos,)  # what ship_hexes gives a one-hex vessel
             else:
                 hexes = ship_hexes(s)
-            index[sid] = (s, hexes, _int(s.sheet.get("speed_forward")))
+            index[sid] = (s, hexes, _int(s.sheet.get("speed_forward")), arc_dice(s.stats))
         self._index_cache = (ships, index)
         return index
 
@@ -865,18 +883,25 @@ class AcwRiver(RuleSet):
         # sheet value read once; the errors and their order are those of the checks one by one.
         errors: FieldErrors = {}
         data = order.data
-        course = str(data.get("course") or "")
-        astern = bool(data.get("astern", False))
+        course = data.get("course") or ""
+        if type(course) is not str:
+            course = str(course)
+        astern = True if data.get("astern") else False  # bool(), without the call
         ram = data.get("ram")
         if course.strip("FLR"):  # a letter other than F, L, R somewhere
             bad = sorted(set(course) - {"F", "L", "R"})
             _err(errors, "course", f"Use only F (one hex), L and R (30-degree turns); not {', '.join(bad)}.")
             return errors
         sheet = ship.sheet
+        index = self._ship_index(state.ships)
+        own = index.get(ship.id)
+        if own is None or own[0] is not ship:
+            own = (ship, ship_hexes(ship), _int(sheet.get("speed_forward")), arc_dice(ship.stats))
         mp = 0
-        aground_now = bool(sheet.get("aground"))
+        aground_now = True if sheet.get("aground") else False
+        was_astern = True if sheet.get("astern") else False
         if aground_now:
-            if course or ram or astern != bool(sheet.get("astern")):
+            if course or ram or astern != was_astern:
                 _err(errors, "course", f"{ship.name} is aground and cannot move (section 9).")
         else:
             if astern and _int(sheet.get("speed_back")) <= 0:
@@ -889,14 +914,14 @@ class AcwRiver(RuleSet):
                     f"{ship.name}'s ram is in {embedded.name}: she must reverse engines to draw off "
                     "(section 8).",
                 )
-            mp = movement_points(  # self.move_points(ship, astern), written out
-                _int(sheet.get("speed_forward")),
-                _int(sheet.get("speed_back")),
-                astern,
-                bool(sheet.get("astern")),
-            )
+            # movement_points (self.move_points(ship, astern)), written out
+            mp = _int(sheet.get("speed_back")) if astern else own[2]
+            if astern != was_astern:
+                mp -= _SWITCH_COST
+            if mp < 0:
+                mp = 0
             if course and course_cost(course) > mp:
-                rev_note = " after reversing engines (A09)" if astern != bool(sheet.get("astern")) else ""
+                rev_note = " after reversing engines (A09)" if astern != was_astern else ""
                 _err(
                     errors,
                     "course",
@@ -905,11 +930,9 @@ class AcwRiver(RuleSet):
                 )
             if ram:
                 self._check_ram(state, ship, course, astern, ram, errors)
-        mp_any = 0 if aground_now else max(mp, 0)
-        stats = ship.stats
-        index = self._ship_index(state.ships)
-        own = index.get(ship.id)
-        mine = own[1] if own is not None and own[0] is ship else ship_hexes(ship)
+        mp_any = 0 if aground_now else mp
+        mine = own[1]
+        dice = own[3]
         single = len(mine) == 1
         max_range = T.MAX_RANGE + mp_any
         side = ship.side
@@ -917,14 +940,14 @@ class AcwRiver(RuleSet):
             tid = data.get(key)
             if not tid:
                 continue
-            if _int(stats.get(FIRE_STATS[arc])) <= 0:  # fire_dice, written out
+            if dice[arc] <= 0:
                 _err(errors, key, f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
                 continue
             entry = index.get(tid if type(tid) is str else str(tid))
             if entry is None:
                 msg = self._target_error(state, ship, str(tid), mp_any, mine)
             else:  # a vessel: on the other side, afloat, and in reach after both move
-                tgt, theirs, speed = entry
+                tgt, theirs, speed, _ = entry
                 if tgt.side == side:
                     msg = f"{tgt.name} is on your side."
                 elif tgt.status != "active":
@@ -1250,7 +1273,7 @@ class AcwRiver(RuleSet):
 
         # Fire, all at once: every hit is applied after all fire (A1), so the ships stay as they are until
         # _apply_fire (the points a target had lost before the fire are those on her sheet).
-        ships = ctx.ships
+        ships, known = ctx.ships, ctx.known
         for sid in ordered:
             cur = ships[sid]
             if cur.status != "active":
@@ -1258,9 +1281,11 @@ class AcwRiver(RuleSet):
             sheet = cur.sheet
             if sheet.get("aground") and sheet.get("aground_turn") == state.turn:
                 continue  # section 9: fires again the turn after running aground
+            entry = known.get(sid)
+            guns = entry[3] if entry is not None and entry[0].stats is cur.stats else arc_dice(cur.stats)
             for arc, tid, sight in self._lay_guns(ctx, cur, orders[sid]):
                 if sight is not None:
-                    self._fire(ctx, cur, arc, tid, sight)
+                    self._fire(ctx, cur, arc, tid, sight, guns[arc])
                 else:
                     self._fire_elsewhere(ctx, cur, arc, tid)
         for t in list(ctx.terrain):
@@ -1831,10 +1856,10 @@ class AcwRiver(RuleSet):
         else:
             self._no_shot(ctx, ship, arc, tid, tgt.name, f"she is {tgt.status}")
 
-    def _fire(self, ctx: _Ctx, ship: ShipState, arc: str, tid: str, sight: _Sight) -> None:
-        """Fire ``ship``'s ``arc`` guns at the vessel afloat ``tid``, at ``sight`` (range, arc: :func:`aim`)
-        (sections 4-5, A04-A07); the hits go to ``ctx.points`` / ``ctx.outright``, applied after all fire
-        (A1)."""
+    def _fire(self, ctx: _Ctx, ship: ShipState, arc: str, tid: str, sight: _Sight, n: int) -> None:
+        """Fire ``ship``'s ``arc`` guns (``n`` D6: :func:`fire_dice`) at the vessel afloat ``tid``, at
+        ``sight`` (range, arc: :func:`aim`) (sections 4-5, A04-A07); the hits go to ``ctx.points`` /
+        ``ctx.outright``, applied after all fire (A1)."""
         tgt = ctx.ships[tid]
         rng, actual_arc = sight
         if actual_arc != arc:
@@ -1844,7 +1869,6 @@ class AcwRiver(RuleSet):
         if needed is None:
             self._needed(ctx, ship, arc, tid, tgt.name, rng, actual_arc)
             return
-        n = _int(ship.stats.get(FIRE_STATS[arc]))  # fire_dice, written out
         rolls = ctx.rolls
         first = len(rolls)
         values, hits, ric, lost, confirms = self._roll_vessel_hits(
