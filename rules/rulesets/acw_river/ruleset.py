@@ -282,6 +282,10 @@ _TO_HIT: tuple[int | None, ...] = tuple(
 """The score needed at each range from 0 to one beyond the longest, from ``T.RANGE_TABLE``."""
 
 
+_D6_TEXT: tuple[str, ...] = tuple(str(v) for v in range(7))
+"""``str(v)`` of each score a D6 can show (and 0), for the dice of the fire events (hundreds a phase)."""
+
+
 def no_confirm_threshold(resistance: int) -> int:
     """Return the points lost from which a 6 destroys the vessel without confirmation (A07)."""
     return T.NO_CONFIRM_LOST.get(resistance, math.ceil(T.NO_CONFIRM_FRACTION * resistance - 1e-9))
@@ -367,7 +371,7 @@ def arc_dice(stats: Mapping[str, JSON]) -> dict[str, int]:
         type(front) is int
         and type(side) is int
         and type(rear) is int
-        and -_EXACT_INT <= min(front, side, rear)
+        and min(front, side, rear) >= -_EXACT_INT
         and max(front, side, rear) <= _EXACT_INT
     ):  # what _int gives each of them
         return {"front": front, "port": side, "starboard": side, "rear": rear}
@@ -798,13 +802,18 @@ class AcwRiver(RuleSet):
             if sid in index:
                 continue
             pos = s.position
+            stats = s.stats
+            length = stats.get("hexes")
             if not isinstance(pos, Hex):
                 hexes: tuple[Hex, ...] = ()
-            elif _int(s.stats.get("hexes"), 1) <= 1:  # ship_length, written out
-                hexes = (pos,)  # what ship_hexes gives a one-hex vessel
+            elif length is None or (length <= 1 if type(length) is int else _int(length, 1) <= 1):
+                hexes = (pos,)  # what ship_hexes gives a one-hex vessel (ship_length, written out)
             else:
                 hexes = ship_hexes(s)
-            index[sid] = (s, hexes, _int(s.sheet.get("speed_forward")), arc_dice(s.stats))
+            speed = s.sheet.get("speed_forward")
+            if type(speed) is not int or not -_EXACT_INT <= speed <= _EXACT_INT:
+                speed = _int(speed)
+            index[sid] = (s, hexes, speed, arc_dice(stats))
         self._index_cache = (ships, index)
         return index
 
@@ -886,7 +895,7 @@ class AcwRiver(RuleSet):
         course = data.get("course") or ""
         if type(course) is not str:
             course = str(course)
-        astern = True if data.get("astern") else False  # bool(), without the call
+        astern = bool(data.get("astern"))
         ram = data.get("ram")
         if course.strip("FLR"):  # a letter other than F, L, R somewhere
             bad = sorted(set(course) - {"F", "L", "R"})
@@ -898,8 +907,8 @@ class AcwRiver(RuleSet):
         if own is None or own[0] is not ship:
             own = (ship, ship_hexes(ship), _int(sheet.get("speed_forward")), arc_dice(ship.stats))
         mp = 0
-        aground_now = True if sheet.get("aground") else False
-        was_astern = True if sheet.get("astern") else False
+        aground_now = bool(sheet.get("aground"))
+        was_astern = bool(sheet.get("astern"))
         if aground_now:
             if course or ram or astern != was_astern:
                 _err(errors, "course", f"{ship.name} is aground and cannot move (section 9).")
@@ -1265,15 +1274,20 @@ class AcwRiver(RuleSet):
 
         # Movement in initiative order, one ship at a time; rams, groundings and mines as they happen.
         ordered = [s.id for s in state.ships if s.id in orders]
+        by_side: dict[str, list[str]] = {}
+        for s in state.ships:
+            if s.id in orders:
+                by_side.setdefault(s.side, []).append(s.id)  # a ship's side never changes
+        ships = ctx.ships
         for side in order_of_sides:
-            for sid in ordered:
-                cur = ctx.ships[sid]
-                if cur.side == side and cur.status == "active":
+            for sid in by_side.get(side, ()):
+                cur = ships[sid]
+                if cur.status == "active":
                     self._move_ship(ctx, cur, orders[sid])
 
         # Fire, all at once: every hit is applied after all fire (A1), so the ships stay as they are until
         # _apply_fire (the points a target had lost before the fire are those on her sheet).
-        ships, known = ctx.ships, ctx.known
+        known = ctx.known
         for sid in ordered:
             cur = ships[sid]
             if cur.status != "active":
@@ -1298,10 +1312,13 @@ class AcwRiver(RuleSet):
             if s.sheet.get("embedded_in") and self.embedded_target(state.with_ships(ctx.ships), s) is None:
                 ctx.ships[sid] = replace(s, sheet={**s.sheet, "embedded_in": None})
 
-        new = replace(
-            state.with_ships(ctx.ships), terrain=tuple(ctx.terrain), initiative=tuple(order_of_sides)
+        new = replace(  # state.with_ships(ctx.ships), with the terrain and initiative: one copy
+            state,
+            ships=tuple([ships.get(s.id, s) for s in state.ships]),
+            terrain=tuple(ctx.terrain),
+            initiative=tuple(order_of_sides),
         )
-        return PhaseResult(state=new, events=tuple(ctx.events), rolls=tuple(dice.rolls[start:]))
+        return PhaseResult(state=new, events=tuple(ctx.events), rolls=tuple(ctx.rolls[start:]))
 
     # --- movement ------------------------------------------------------------------------------------
 
@@ -1721,7 +1738,9 @@ class AcwRiver(RuleSet):
         """Roll ``n`` D6 at a vessel (as she was before the fire: nothing is applied until all have fired,
         A1); return (dice, hits, ricochets, lost outright, confirmation dice: a new list, for the event)."""
         roll = ctx.dice.roll
-        values = [roll("D6", purpose) for _ in range(n)]
+        values: list[int] = []
+        for _ in range(n):
+            values.append(roll("D6", purpose))
         hits = ricochets = 0
         lost = False
         confirms: list[JSON] = []
@@ -1891,7 +1910,7 @@ class AcwRiver(RuleSet):
         ricochets = f", {ric} ricochet(s)" if ric else ""
         text = (
             f"{ship.name} fires {n} D6 {arc} at {tgt.name}, {rng} hexes, needing {needed}+: "
-            f"{' '.join(map(str, values))}{confirmed} -> {hits} hit(s){ricochets}"
+            f"{' '.join(map(_D6_TEXT.__getitem__, values))}{confirmed} -> {hits} hit(s){ricochets}"
             f"{', the vessel is lost' if lost else ''}."
         )
         data: dict[str, JSON] = {
