@@ -282,6 +282,8 @@ _TO_HIT: tuple[int | None, ...] = tuple(
 """The score needed at each range from 0 to one beyond the longest, from ``T.RANGE_TABLE``."""
 
 
+_FACING_TEXT: dict[float, str] = {float(d): f"{float(d):g}" for d in range(30, 360, 30)}
+"""``f"{h:g}"`` of each facing but 0 (whose text depends on the sign of a zero), for the move events."""
 _D6_TEXT: tuple[str, ...] = tuple(str(v) for v in range(7))
 """``str(v)`` of each score a D6 can show (and 0), for the dice of the fire events (hundreds a phase)."""
 
@@ -1393,18 +1395,24 @@ class AcwRiver(RuleSet):
         return self._lose(ctx, ship, T.AGROUND["resistance_lost"], "running aground")
 
     def _move_ship(self, ctx: _Ctx, ship: ShipState, order: ShipOrder) -> None:
-        if ship.sheet.get("aground"):
+        sheet = ship.sheet
+        if sheet.get("aground"):
             return
         data = order.data
-        astern = bool(data.get("astern", False))
-        was = bool(ship.sheet.get("astern"))
+        astern = bool(data.get("astern"))
+        was = bool(sheet.get("astern"))
         ram_id = data.get("ram")
-        course = str(data.get("course") or "")
-        length = ship_length(ship.stats)
+        course = data.get("course") or ""
+        if type(course) is not str:
+            course = str(course)
+        sid = ship.id
+        mine = ctx.hexes[sid]  # begins at her bow
+        length = len(mine)  # ship_length(ship.stats) where it matters: more than one hex (footprint, A14)
         ram_target: ShipState | None = None
         note = ""
         if ram_id:
             astern = False
+            length = ship_length(ship.stats)
             tgt = ctx.ships.get(str(ram_id))
             mp = self.move_points(ship, False)
             land_, shore_ = ctx.land, ctx.shore
@@ -1445,7 +1453,6 @@ class AcwRiver(RuleSet):
             else:
                 note = "; ram target gone"
         switched = astern != was
-        sid = ship.id
         flags = ship.flags
         if len(flags) > 1 or ("astern" in flags) != astern:  # else already sorted, with "astern" if astern
             flag_set = set(flags) - {"astern"}
@@ -1457,13 +1464,14 @@ class AcwRiver(RuleSet):
         # between only she asks about the hexes, and ctx.taken() ignores her own. Her hexes are claimed
         # now, as storing her with the new engines did.
         engines: tuple[dict[str, JSON], tuple[str, ...]] | None = None
-        if not (ship.sheet.get("astern") is astern and "astern" in ship.sheet and flags == ship.flags):
-            engines = ({**ship.sheet, "astern": astern}, flags)
-        for h in ctx.hexes[sid]:
-            ctx.occ[h.q, h.r] = sid
+        if not (sheet.get("astern") is astern and "astern" in sheet and flags == ship.flags):
+            engines = ({**sheet, "astern": astern}, flags)
+        occ = ctx.occ
+        for h in mine:
+            occ[h.q, h.r] = sid
 
-        pose = pose_of(ship)
-        start_hex = pose[0]
+        start_hex = mine[0]
+        pose: Pose = (start_hex, ship.heading, ship.offset)  # pose_of(ship)
         path: list[JSON] = [{"q": start_hex.q, "r": start_hex.r}]
         land, shore = ctx.land, ctx.shore
         map_w, map_h = ctx.state.map.width, ctx.state.map.height
@@ -1538,11 +1546,12 @@ class AcwRiver(RuleSet):
         else:
             ship = cur  # the same ship in every field: storing her again would change nothing
         rev = " (engines reversed: -1 hex, A09)" if switched else ""
+        heading = _FACING_TEXT.get(pose[1]) or f"{pose[1]:g}"
         ctx.events.append(
             new_event(
                 "move",
                 f"{ship.name} {'backs' if astern else 'moves'} {course or '(stays)'}{rev} to "
-                f"({pose[0].q},{pose[0].r}) heading {pose[1]:g}{note}{ended}.",
+                f"({pose[0].q},{pose[0].r}) heading {heading}{note}{ended}.",
                 ctx.turn,
                 0,
                 sid,
