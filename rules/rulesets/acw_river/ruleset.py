@@ -284,8 +284,9 @@ _TO_HIT: tuple[int | None, ...] = tuple(
 
 _FACING_TEXT: dict[float, str] = {float(d): f"{float(d):g}" for d in range(30, 360, 30)}
 """``f"{h:g}"`` of each facing but 0 (whose text depends on the sign of a zero), for the move events."""
-_D6_TEXT: tuple[str, ...] = tuple(str(v) for v in range(7))
-"""``str(v)`` of each score a D6 can show (and 0), for the dice of the fire events (hundreds a phase)."""
+_NUM_TEXT: tuple[str, ...] = tuple(str(v) for v in range(max(7, T.MAX_RANGE + 1)))
+"""``str(v)`` of each score a D6 can show and each range a gun reaches (from 0), for the fire events
+(hundreds a phase)."""
 
 
 def no_confirm_threshold(resistance: int) -> int:
@@ -622,7 +623,12 @@ class _Ctx:
             key = (h.q, h.r)
             if occ.get(key) == sid:
                 del occ[key]
-        hexes = self.hexes[sid] = ship_hexes(ship)
+        pos = ship.position
+        if len(old_hexes) == 1 and old is not None and old.stats is ship.stats and isinstance(pos, Hex):
+            hexes: tuple[Hex, ...] = (pos,)  # a one-hex vessel still: what ship_hexes gives her
+        else:
+            hexes = ship_hexes(ship)
+        self.hexes[sid] = hexes
         if afloat:
             for h in hexes:
                 occ[h.q, h.r] = sid
@@ -915,7 +921,8 @@ class AcwRiver(RuleSet):
             if course or ram or astern != was_astern:
                 _err(errors, "course", f"{ship.name} is aground and cannot move (section 9).")
         else:
-            if astern and _int(sheet.get("speed_back")) <= 0:
+            speed_back = _int(sheet.get("speed_back")) if astern else 0
+            if astern and speed_back <= 0:
                 _err(errors, "astern", f"{ship.name} has no speed astern (Speed Back 0).")
             embedded = self.embedded_target(state, ship) if sheet.get("embedded_in") else None
             if embedded is not None and not astern and (course or ram):
@@ -926,7 +933,7 @@ class AcwRiver(RuleSet):
                     "(section 8).",
                 )
             # movement_points (self.move_points(ship, astern)), written out
-            mp = _int(sheet.get("speed_back")) if astern else own[2]
+            mp = speed_back if astern else own[2]
             if astern != was_astern:
                 mp -= _SWITCH_COST
             if mp < 0:
@@ -1917,9 +1924,10 @@ class AcwRiver(RuleSet):
         outcome = "lost" if lost else ("hit" if hits else ("ricochet" if ric else "miss"))
         confirmed = f"; confirmation {' '.join(map(str, confirms))}" if confirms else ""
         ricochets = f", {ric} ricochet(s)" if ric else ""
-        text = (
-            f"{ship.name} fires {n} D6 {arc} at {tgt.name}, {rng} hexes, needing {needed}+: "
-            f"{' '.join(map(_D6_TEXT.__getitem__, values))}{confirmed} -> {hits} hit(s){ricochets}"
+        text = (  # the range and the score needed (0-10, 5-6 here) as text from a table, without str()
+            f"{ship.name} fires {n} D6 {arc} at {tgt.name}, {_NUM_TEXT[rng]} hexes, needing "
+            f"{_NUM_TEXT[needed]}+: {' '.join(map(_NUM_TEXT.__getitem__, values))}{confirmed} -> "
+            f"{hits} hit(s){ricochets}"
             f"{', the vessel is lost' if lost else ''}."
         )
         data: dict[str, JSON] = {
