@@ -1752,29 +1752,38 @@ class AcwRiver(RuleSet):
         ctx: _Ctx, n: int, needed: int, target: ShipState, purpose: str
     ) -> tuple[list[int], int, int, bool, list[JSON]]:
         """Roll ``n`` D6 at a vessel (as she was before the fire: nothing is applied until all have fired,
-        A1); return (dice, hits, ricochets, lost outright, confirmation dice: a new list, for the event)."""
+        A1); return (dice, hits, ricochets, lost outright, confirmation dice: a new list, for the event).
+        :meth:`_fire` writes it out."""
         roll = ctx.dice.roll
         values: list[int] = []
         for _ in range(n):
             values.append(roll("D6", purpose))
+        hits = sixes = 0
+        for v in values:
+            if v >= needed:
+                if v < 6:
+                    hits += 1
+                else:
+                    sixes += 1
+        if not sixes:
+            return values, hits, 0, False, []
+        more, ricochets, lost, confirms = AcwRiver._confirm_sixes(ctx, sixes, target)
+        return values, hits + more, ricochets, lost, confirms
+
+    @staticmethod
+    def _confirm_sixes(ctx: _Ctx, sixes: int, target: ShipState) -> tuple[int, int, bool, list[JSON]]:
+        """Confirm the ``sixes`` 6s scored on a vessel, after all the dice of the shot (A06: 6 = lost, 2 or
+        4 = a hit, odd = ricochet); once 3/4 of her resistance is gone (before the fire), every 6 destroys her
+        unconfirmed (A07). Return (hits, ricochets, lost outright, confirmation dice: a new list)."""
+        if _int(target.sheet.get("lost")) >= no_confirm_threshold(_int(target.sheet.get("resistance"), 1)):
+            return 0, 0, True, []
+        roll = ctx.dice.roll
+        purpose = f"confirm the 6 on {target.name}"
         hits = ricochets = 0
         lost = False
         confirms: list[JSON] = []
-        threshold: int | None = None
-        lost_before = 0
-        for v in values:
-            if v < needed:
-                continue
-            if v < 6:
-                hits += 1
-                continue
-            if threshold is None:
-                threshold = no_confirm_threshold(_int(target.sheet.get("resistance"), 1))
-                lost_before = _int(target.sheet.get("lost"))
-            if lost_before >= threshold:
-                lost = True  # A07: no confirmation after 3/4 of the resistance is gone
-                continue
-            c = roll("D6", f"confirm the 6 on {target.name}")
+        for _ in range(sixes):
+            c = roll("D6", purpose)
             confirms.append(c)
             result = T.CONFIRMATION[c]
             if result == "lost":
@@ -1783,7 +1792,7 @@ class AcwRiver(RuleSet):
                 hits += 1
             else:
                 ricochets += 1
-        return values, hits, ricochets, lost, confirms
+        return hits, ricochets, lost, confirms
 
     def _lay_guns(self, ctx: _Ctx, ship: ShipState, order: ShipOrder) -> list[tuple[str, str, _Sight | None]]:
         """Return the (arc, target, sight) triples that fire (NW-ACW-10: the guns are laid on a target, not a
@@ -1906,9 +1915,25 @@ class AcwRiver(RuleSet):
             return
         rolls = ctx.rolls
         first = len(rolls)
-        values, hits, ric, lost, confirms = self._roll_vessel_hits(
-            ctx, n, needed, tgt, f"{ship.name} {arc} guns at {tgt.name}"
-        )
+        # _roll_vessel_hits, written out (one call fewer a shot)
+        roll = ctx.dice.roll
+        purpose = f"{ship.name} {arc} guns at {tgt.name}"
+        values: list[int] = []
+        for _ in range(n):
+            values.append(roll("D6", purpose))
+        hits = sixes = 0
+        for v in values:
+            if v >= needed:
+                if v < 6:
+                    hits += 1
+                else:
+                    sixes += 1
+        ric = 0
+        lost = False
+        confirms: list[JSON] = []
+        if sixes:
+            more, ric, lost, confirms = self._confirm_sixes(ctx, sixes, tgt)
+            hits += more
         per_hit = _POINTS_PER_HIT_ASTERN if tgt.sheet.get("astern") else T.POINTS_PER_HIT
         pts = hits * per_hit
         mods: tuple[Modifier, ...] = ()
