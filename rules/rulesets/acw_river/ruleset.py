@@ -374,9 +374,10 @@ def arc_dice(stats: Mapping[str, JSON]) -> dict[str, int]:
         type(front) is int
         and type(side) is int
         and type(rear) is int
-        and min(front, side, rear) >= -_EXACT_INT
-        and max(front, side, rear) <= _EXACT_INT
-    ):  # what _int gives each of them
+        and -_EXACT_INT <= front <= _EXACT_INT
+        and -_EXACT_INT <= side <= _EXACT_INT
+        and -_EXACT_INT <= rear <= _EXACT_INT
+    ):  # what _int gives each of them (min() and max() would cost more than the comparisons)
         return {"front": front, "port": side, "starboard": side, "rear": rear}
     return {"front": _int(front), "port": _int(side), "starboard": _int(side), "rear": _int(rear)}
 
@@ -1471,7 +1472,11 @@ class AcwRiver(RuleSet):
         # between only she asks about the hexes, and ctx.taken() ignores her own. Her hexes are claimed
         # now, as storing her with the new engines did.
         engines: tuple[dict[str, JSON], tuple[str, ...]] | None = None
-        if not (sheet.get("astern") is astern and "astern" in sheet and flags == ship.flags):
+        if not (
+            sheet.get("astern") is astern
+            and "astern" in sheet
+            and (flags is ship.flags or flags == ship.flags)
+        ):
             engines = ({**sheet, "astern": astern}, flags)
         occ = ctx.occ
         for h in mine:
@@ -1803,7 +1808,7 @@ class AcwRiver(RuleSet):
         (the order was for that arc) and goes to the arc ordered, which reports the miss of the target.
         """
         out: list[tuple[str, str, _Sight | None]] = []
-        moved: list[tuple[str, str, str, _Sight | None]] = []
+        moved: list[tuple[str, str, str, _Sight | None]] | None = None  # made when a target has moved
         data = order.data
         ships, hexes = ctx.ships, ctx.hexes
         pose: Pose | None = None
@@ -1839,9 +1844,11 @@ class AcwRiver(RuleSet):
                 now = None
             if now is None or now == arc:
                 out.append((arc, tid, sight))
+            elif moved is None:
+                moved = [(arc, tid, now, sight)]
             else:
                 moved.append((arc, tid, now, sight))
-        if not moved:
+        if moved is None:
             return out  # one per arc, in the order of ARCS
         taken = {a for a, _, _ in out}
         for arc, tid, now, sight in moved:
