@@ -287,6 +287,7 @@ _FACING_TEXT: dict[float, str] = {float(d): f"{float(d):g}" for d in range(30, 3
 _NUM_TEXT: tuple[str, ...] = tuple(str(v) for v in range(max(7, T.MAX_RANGE + 1)))
 """``str(v)`` of each score a D6 can show and each range a gun reaches (from 0), for the fire events
 (hundreds a phase)."""
+_NUM_TEXT_SIZE = len(_NUM_TEXT)
 
 
 def no_confirm_threshold(resistance: int) -> int:
@@ -1926,10 +1927,12 @@ class AcwRiver(RuleSet):
         roll = ctx.dice.roll
         purpose = f"{ship.name} {arc} guns at {tgt.name}"
         values: list[int] = []
-        for _ in range(n):
-            values.append(roll("D6", purpose))
+        shown: list[str] = []  # the dice as the event's text shows them
         hits = sixes = 0
-        for v in values:
+        for _ in range(n):
+            v = roll("D6", purpose)
+            values.append(v)
+            shown.append(_NUM_TEXT[v])
             if v >= needed:
                 if v < 6:
                     hits += 1
@@ -1956,10 +1959,13 @@ class AcwRiver(RuleSet):
         outcome = "lost" if lost else ("hit" if hits else ("ricochet" if ric else "miss"))
         confirmed = f"; confirmation {' '.join(map(str, confirms))}" if confirms else ""
         ricochets = f", {ric} ricochet(s)" if ric else ""
-        text = (  # the range and the score needed (0-10, 5-6 here) as text from a table, without str()
-            f"{ship.name} fires {n} D6 {arc} at {tgt.name}, {_NUM_TEXT[rng]} hexes, needing "
-            f"{_NUM_TEXT[needed]}+: {' '.join(map(_NUM_TEXT.__getitem__, values))}{confirmed} -> "
-            f"{hits} hit(s){ricochets}"
+        # The numbers as text from a table, not formatted (the range is 0-10 and the score 5-6 here; the dice
+        # and the hits are as a rule fewer than ten): the text of hundreds of shots a phase.
+        dice_text = _NUM_TEXT[n] if 0 <= n < _NUM_TEXT_SIZE else str(n)
+        hits_text = _NUM_TEXT[hits] if hits < _NUM_TEXT_SIZE else str(hits)
+        text = (
+            f"{ship.name} fires {dice_text} D6 {arc} at {tgt.name}, {_NUM_TEXT[rng]} hexes, needing "
+            f"{_NUM_TEXT[needed]}+: {' '.join(shown)}{confirmed} -> {hits_text} hit(s){ricochets}"
             f"{', the vessel is lost' if lost else ''}."
         )
         data: dict[str, JSON] = {
