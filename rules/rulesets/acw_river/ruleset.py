@@ -912,7 +912,8 @@ class AcwRiver(RuleSet):
             _err(errors, "course", f"Use only F (one hex), L and R (30-degree turns); not {', '.join(bad)}.")
             return errors
         sheet = ship.sheet
-        index = self._ship_index(state.ships)
+        known = self._index_cache  # self._ship_index(state.ships), its remembered index read in place
+        index = known[1] if known is not None and known[0] is state.ships else self._ship_index(state.ships)
         own = index.get(ship.id)
         if own is None or own[0] is not ship:
             own = (ship, ship_hexes(ship), _int(sheet.get("speed_forward")), arc_dice(ship.stats))
@@ -1555,7 +1556,10 @@ class AcwRiver(RuleSet):
             or not _same_float(cur.speed, float(moved))
         ):
             ship = self._placed(ctx, sid, pose, engines, float(moved))
-            ctx.put(ship)
+            if moved or pose[0] is not cur.position or pose[1] != cur.heading or pose[2] != cur.offset:
+                ctx.put(ship)
+            else:  # where she was, afloat, her hexes claimed above: what ctx.put comes to
+                ctx.ships[sid] = ship
         else:
             ship = cur  # the same ship in every field: storing her again would change nothing
         rev = " (engines reversed: -1 hex, A09)" if switched else ""
