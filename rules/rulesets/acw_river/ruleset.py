@@ -129,6 +129,8 @@ _ARC_FIELDS: tuple[tuple[str, str], ...] = tuple(FIRE_FIELDS.items())
 """(arc, order field) of each arc, in the order of ARCS."""
 _POINTS_PER_HIT_ASTERN: int = T.REVERSING["points_per_hit_astern"]
 """Points a gunfire hit removes from a vessel going astern (A09)."""
+_SWITCH_COST: int = T.REVERSING["switch_cost_hexes"]
+"""Hexes lost by the move that switches the engines (A09, NW-ACW-03)."""
 ASTERN_PENALTY = 0.5
 """What the automatic captain (A7) gives up to move astern, where each gunfire hit costs 2 points (A09)."""
 
@@ -280,6 +282,14 @@ _TO_HIT: tuple[int | None, ...] = tuple(
 """The score needed at each range from 0 to one beyond the longest, from ``T.RANGE_TABLE``."""
 
 
+_FACING_TEXT: dict[float, str] = {float(d): f"{float(d):g}" for d in range(30, 360, 30)}
+"""``f"{h:g}"`` of each facing but 0 (whose text depends on the sign of a zero), for the move events."""
+_NUM_TEXT: tuple[str, ...] = tuple(str(v) for v in range(max(7, T.MAX_RANGE + 1)))
+"""``str(v)`` of each score a D6 can show and each range a gun reaches (from 0), for the fire events
+(hundreds a phase)."""
+_NUM_TEXT_SIZE = len(_NUM_TEXT)
+
+
 def no_confirm_threshold(resistance: int) -> int:
     """Return the points lost from which a 6 destroys the vessel without confirmation (A07)."""
     return T.NO_CONFIRM_LOST.get(resistance, math.ceil(T.NO_CONFIRM_FRACTION * resistance - 1e-9))
@@ -356,6 +366,21 @@ FIRE_STATS: dict[str, str] = {
     "rear": "fire_rear",
 }
 """The class stat of each arc's firepower (A04)."""
+
+
+def arc_dice(stats: Mapping[str, JSON]) -> dict[str, int]:
+    """Return arc -> the D6 it fires (A04), as :func:`fire_dice` gives them, from a class's stats."""
+    front, side, rear = stats.get("fire_front"), stats.get("fire_side"), stats.get("fire_rear")
+    if (
+        type(front) is int
+        and type(side) is int
+        and type(rear) is int
+        and -_EXACT_INT <= front <= _EXACT_INT
+        and -_EXACT_INT <= side <= _EXACT_INT
+        and -_EXACT_INT <= rear <= _EXACT_INT
+    ):  # what _int gives each of them (min() and max() would cost more than the comparisons)
+        return {"front": front, "port": side, "starboard": side, "rear": rear}
+    return {"front": _int(front), "port": _int(side), "starboard": _int(side), "rear": _int(rear)}
 
 
 def ship_length(stats: Mapping[str, JSON]) -> int:
@@ -518,8 +543,11 @@ _GRID_CACHE: dict[int, tuple[tuple[ShipState, ...], dict[tuple[int, int], list[_
 # --- per-phase context -----------------------------------------------------------------------------
 
 
-_Indexed = tuple[ShipState, tuple[Hex, ...], int]
-"""A ship of :meth:`AcwRiver._ship_index`: the ship, her hexes (:func:`ship_hexes`), her Speed Forward."""
+_Sight = tuple[int, str]
+"""The (range in hexes, arc) of a target from a vessel (:func:`aim`)."""
+_Indexed = tuple[ShipState, tuple[Hex, ...], int, dict[str, int]]
+"""A ship of :meth:`AcwRiver._ship_index`: the ship, her hexes (:func:`ship_hexes`), her Speed Forward, the D6
+each arc fires (:func:`arc_dice`)."""
 
 
 @dataclass(slots=True)
@@ -546,9 +574,20 @@ class _Ctx:
     """The turn resolved (``state.turn``)."""
     known: Mapping[str, _Indexed] = field(default_factory=dict)
     """Footprints already worked out (:meth:`AcwRiver._ship_index`), used for the ships they belong to."""
+    rolls: list[Roll] = field(default_factory=list)
+    """``dice.rolls``, read once: the recorder's own list of the rolls made, which grows as the dice fall."""
+    points: dict[str, int] = field(default_factory=dict)
+    """Fire (A1: applied after all fire): resistance points each vessel loses to gunfire."""
+    outright: dict[str, str] = field(default_factory=dict)
+    """Fire: vessels lost outright to a lucky 6 (A06, A07), and by whose fire."""
+    land_points: dict[str, int] = field(default_factory=dict)
+    """Fire: points each battery or fort loses (A13)."""
+    mines_hit: set[str] = field(default_factory=set)
+    """Fire: surfaced mines detonated by gunfire (section 10)."""
 
     def __post_init__(self) -> None:
         self.turn = self.state.turn
+        self.rolls = self.dice.rolls
         self.mine_hexes = frozenset(cast(Hex, t.position) for t in self.terrain if t.kind == "mine")
         for s in self.ships.values():
             entry = self.known.get(s.id)
@@ -586,7 +625,12 @@ class _Ctx:
             key = (h.q, h.r)
             if occ.get(key) == sid:
                 del occ[key]
-        hexes = self.hexes[sid] = ship_hexes(ship)
+        pos = ship.position
+        if len(old_hexes) == 1 and old is not None and old.stats is ship.stats and isinstance(pos, Hex):
+            hexes: tuple[Hex, ...] = (pos,)  # a one-hex vessel still: what ship_hexes gives her
+        else:
+            hexes = ship_hexes(ship)
+        self.hexes[sid] = hexes
         if afloat:
             for h in hexes:
                 occ[h.q, h.r] = sid
@@ -756,8 +800,9 @@ class AcwRiver(RuleSet):
         return free
 
     def _ship_index(self, ships: tuple[ShipState, ...]) -> dict[str, _Indexed]:
-        """Return ship id -> (the first ship with that id, her hexes (:func:`ship_hexes`), her Speed Forward),
-        remembered for the last ships tuple seen (order checks look every target up)."""
+        """Return ship id -> (the first ship with that id, her hexes (:func:`ship_hexes`), her Speed Forward,
+        her arcs' D6 (:func:`arc_dice`)), remembered for the last ships tuple seen (order checks look every
+        target up; the phase reads the firepower of every ship that has not changed class)."""
         hit = self._index_cache
         if hit is not None and hit[0] is ships:
             return hit[1]
@@ -767,13 +812,18 @@ class AcwRiver(RuleSet):
             if sid in index:
                 continue
             pos = s.position
+            stats = s.stats
+            length = stats.get("hexes")
             if not isinstance(pos, Hex):
                 hexes: tuple[Hex, ...] = ()
-            elif _int(s.stats.get("hexes"), 1) <= 1:  # ship_length, written out
-                hexes = (pos,)  # what ship_hexes gives a one-hex vessel
+            elif length is None or (length <= 1 if type(length) is int else _int(length, 1) <= 1):
+                hexes = (pos,)  # what ship_hexes gives a one-hex vessel (ship_length, written out)
             else:
                 hexes = ship_hexes(s)
-            index[sid] = (s, hexes, _int(s.sheet.get("speed_forward")))
+            speed = s.sheet.get("speed_forward")
+            if type(speed) is not int or not -_EXACT_INT <= speed <= _EXACT_INT:
+                speed = _int(speed)
+            index[sid] = (s, hexes, speed, arc_dice(stats))
         self._index_cache = (ships, index)
         return index
 
@@ -852,21 +902,30 @@ class AcwRiver(RuleSet):
         # sheet value read once; the errors and their order are those of the checks one by one.
         errors: FieldErrors = {}
         data = order.data
-        course = str(data.get("course") or "")
-        astern = bool(data.get("astern", False))
+        course = data.get("course") or ""
+        if type(course) is not str:
+            course = str(course)
+        astern = bool(data.get("astern"))
         ram = data.get("ram")
         if course.strip("FLR"):  # a letter other than F, L, R somewhere
             bad = sorted(set(course) - {"F", "L", "R"})
             _err(errors, "course", f"Use only F (one hex), L and R (30-degree turns); not {', '.join(bad)}.")
             return errors
         sheet = ship.sheet
+        known = self._index_cache  # self._ship_index(state.ships), its remembered index read in place
+        index = known[1] if known is not None and known[0] is state.ships else self._ship_index(state.ships)
+        own = index.get(ship.id)
+        if own is None or own[0] is not ship:
+            own = (ship, ship_hexes(ship), _int(sheet.get("speed_forward")), arc_dice(ship.stats))
         mp = 0
         aground_now = bool(sheet.get("aground"))
+        was_astern = bool(sheet.get("astern"))
         if aground_now:
-            if course or ram or astern != bool(sheet.get("astern")):
+            if course or ram or astern != was_astern:
                 _err(errors, "course", f"{ship.name} is aground and cannot move (section 9).")
         else:
-            if astern and _int(sheet.get("speed_back")) <= 0:
+            speed_back = _int(sheet.get("speed_back")) if astern else 0
+            if astern and speed_back <= 0:
                 _err(errors, "astern", f"{ship.name} has no speed astern (Speed Back 0).")
             embedded = self.embedded_target(state, ship) if sheet.get("embedded_in") else None
             if embedded is not None and not astern and (course or ram):
@@ -876,14 +935,14 @@ class AcwRiver(RuleSet):
                     f"{ship.name}'s ram is in {embedded.name}: she must reverse engines to draw off "
                     "(section 8).",
                 )
-            mp = movement_points(  # self.move_points(ship, astern), written out
-                _int(sheet.get("speed_forward")),
-                _int(sheet.get("speed_back")),
-                astern,
-                bool(sheet.get("astern")),
-            )
+            # movement_points (self.move_points(ship, astern)), written out
+            mp = speed_back if astern else own[2]
+            if astern != was_astern:
+                mp -= _SWITCH_COST
+            if mp < 0:
+                mp = 0
             if course and course_cost(course) > mp:
-                rev_note = " after reversing engines (A09)" if astern != bool(sheet.get("astern")) else ""
+                rev_note = " after reversing engines (A09)" if astern != was_astern else ""
                 _err(
                     errors,
                     "course",
@@ -892,11 +951,9 @@ class AcwRiver(RuleSet):
                 )
             if ram:
                 self._check_ram(state, ship, course, astern, ram, errors)
-        mp_any = 0 if aground_now else max(mp, 0)
-        stats = ship.stats
-        index = self._ship_index(state.ships)
-        own = index.get(ship.id)
-        mine = own[1] if own is not None and own[0] is ship else ship_hexes(ship)
+        mp_any = 0 if aground_now else mp
+        mine = own[1]
+        dice = own[3]
         single = len(mine) == 1
         max_range = T.MAX_RANGE + mp_any
         side = ship.side
@@ -904,14 +961,14 @@ class AcwRiver(RuleSet):
             tid = data.get(key)
             if not tid:
                 continue
-            if _int(stats.get(FIRE_STATS[arc])) <= 0:  # fire_dice, written out
+            if dice[arc] <= 0:
                 _err(errors, key, f"{ship.name} has no guns bearing {arc} (Firepower, A04).")
                 continue
             entry = index.get(tid if type(tid) is str else str(tid))
             if entry is None:
                 msg = self._target_error(state, ship, str(tid), mp_any, mine)
             else:  # a vessel: on the other side, afloat, and in reach after both move
-                tgt, theirs, speed = entry
+                tgt, theirs, speed, _ = entry
                 if tgt.side == side:
                     msg = f"{tgt.name} is on your side."
                 elif tgt.status != "active":
@@ -1229,41 +1286,51 @@ class AcwRiver(RuleSet):
 
         # Movement in initiative order, one ship at a time; rams, groundings and mines as they happen.
         ordered = [s.id for s in state.ships if s.id in orders]
+        by_side: dict[str, list[str]] = {}
+        for s in state.ships:
+            if s.id in orders:
+                by_side.setdefault(s.side, []).append(s.id)  # a ship's side never changes
+        ships = ctx.ships
         for side in order_of_sides:
-            for sid in ordered:
-                cur = ctx.ships[sid]
-                if cur.side == side and cur.status == "active":
+            for sid in by_side.get(side, ()):
+                cur = ships[sid]
+                if cur.status == "active":
                     self._move_ship(ctx, cur, orders[sid])
 
-        # Fire, all at once: every hit is applied after all fire (A1).
-        lost_before = {sid: _int(s.sheet.get("lost")) for sid, s in ctx.ships.items()}
-        points: dict[str, int] = {}
-        outright: dict[str, str] = {}
-        land_points: dict[str, int] = {}
-        mines_hit: set[str] = set()
+        # Fire, all at once: every hit is applied after all fire (A1), so the ships stay as they are until
+        # _apply_fire (the points a target had lost before the fire are those on her sheet).
+        known = ctx.known
         for sid in ordered:
-            cur = ctx.ships[sid]
+            cur = ships[sid]
             if cur.status != "active":
                 continue
-            if cur.sheet.get("aground") and cur.sheet.get("aground_turn") == state.turn:
+            sheet = cur.sheet
+            if sheet.get("aground") and sheet.get("aground_turn") == state.turn:
                 continue  # section 9: fires again the turn after running aground
-            aims: dict[str, tuple[int, str]] = {}
-            for arc, tid in self._lay_guns(ctx, cur, orders[sid], aims):
-                self._fire(ctx, cur, arc, tid, lost_before, points, outright, land_points, mines_hit, aims)
+            entry = known.get(sid)
+            guns = entry[3] if entry is not None and entry[0].stats is cur.stats else arc_dice(cur.stats)
+            for arc, tid, sight in self._lay_guns(ctx, cur, orders[sid]):
+                if sight is not None:
+                    self._fire(ctx, cur, arc, tid, sight, guns[arc])
+                else:
+                    self._fire_elsewhere(ctx, cur, arc, tid)
         for t in list(ctx.terrain):
             if t.kind in ("battery", "fort") and not self._silenced(t):
-                self._battery_fire(ctx, t, lost_before, points, outright)
-        self._apply_fire(ctx, points, outright, land_points, mines_hit)
+                self._battery_fire(ctx, t)
+        self._apply_fire(ctx)
 
         # A ram's bow stays in its target until it reverses (section 8): clear it when no longer in contact.
         for sid, s in list(ctx.ships.items()):
             if s.sheet.get("embedded_in") and self.embedded_target(state.with_ships(ctx.ships), s) is None:
                 ctx.ships[sid] = replace(s, sheet={**s.sheet, "embedded_in": None})
 
-        new = replace(
-            state.with_ships(ctx.ships), terrain=tuple(ctx.terrain), initiative=tuple(order_of_sides)
+        new = replace(  # state.with_ships(ctx.ships), with the terrain and initiative: one copy
+            state,
+            ships=tuple([ships.get(s.id, s) for s in state.ships]),
+            terrain=tuple(ctx.terrain),
+            initiative=tuple(order_of_sides),
         )
-        return PhaseResult(state=new, events=tuple(ctx.events), rolls=tuple(dice.rolls[start:]))
+        return PhaseResult(state=new, events=tuple(ctx.events), rolls=tuple(ctx.rolls[start:]))
 
     # --- movement ------------------------------------------------------------------------------------
 
@@ -1338,18 +1405,24 @@ class AcwRiver(RuleSet):
         return self._lose(ctx, ship, T.AGROUND["resistance_lost"], "running aground")
 
     def _move_ship(self, ctx: _Ctx, ship: ShipState, order: ShipOrder) -> None:
-        if ship.sheet.get("aground"):
+        sheet = ship.sheet
+        if sheet.get("aground"):
             return
         data = order.data
-        astern = bool(data.get("astern", False))
-        was = bool(ship.sheet.get("astern"))
+        astern = bool(data.get("astern"))
+        was = bool(sheet.get("astern"))
         ram_id = data.get("ram")
-        course = str(data.get("course") or "")
-        length = ship_length(ship.stats)
+        course = data.get("course") or ""
+        if type(course) is not str:
+            course = str(course)
+        sid = ship.id
+        mine = ctx.hexes[sid]  # begins at her bow
+        length = len(mine)  # ship_length(ship.stats) where it matters: more than one hex (footprint, A14)
         ram_target: ShipState | None = None
         note = ""
         if ram_id:
             astern = False
+            length = ship_length(ship.stats)
             tgt = ctx.ships.get(str(ram_id))
             mp = self.move_points(ship, False)
             land_, shore_ = ctx.land, ctx.shore
@@ -1390,7 +1463,6 @@ class AcwRiver(RuleSet):
             else:
                 note = "; ram target gone"
         switched = astern != was
-        sid = ship.id
         flags = ship.flags
         if len(flags) > 1 or ("astern" in flags) != astern:  # else already sorted, with "astern" if astern
             flag_set = set(flags) - {"astern"}
@@ -1402,13 +1474,18 @@ class AcwRiver(RuleSet):
         # between only she asks about the hexes, and ctx.taken() ignores her own. Her hexes are claimed
         # now, as storing her with the new engines did.
         engines: tuple[dict[str, JSON], tuple[str, ...]] | None = None
-        if not (ship.sheet.get("astern") is astern and "astern" in ship.sheet and flags == ship.flags):
-            engines = ({**ship.sheet, "astern": astern}, flags)
-        for h in ctx.hexes[sid]:
-            ctx.occ[h.q, h.r] = sid
+        if not (
+            sheet.get("astern") is astern
+            and "astern" in sheet
+            and (flags is ship.flags or flags == ship.flags)
+        ):
+            engines = ({**sheet, "astern": astern}, flags)
+        occ = ctx.occ
+        for h in mine:
+            occ[h.q, h.r] = sid
 
-        pose = pose_of(ship)
-        start_hex = pose[0]
+        start_hex = mine[0]
+        pose: Pose = (start_hex, ship.heading, ship.offset)  # pose_of(ship)
         path: list[JSON] = [{"q": start_hex.q, "r": start_hex.r}]
         land, shore = ctx.land, ctx.shore
         map_w, map_h = ctx.state.map.width, ctx.state.map.height
@@ -1479,15 +1556,19 @@ class AcwRiver(RuleSet):
             or not _same_float(cur.speed, float(moved))
         ):
             ship = self._placed(ctx, sid, pose, engines, float(moved))
-            ctx.put(ship)
+            if moved or pose[0] is not cur.position or pose[1] != cur.heading or pose[2] != cur.offset:
+                ctx.put(ship)
+            else:  # where she was, afloat, her hexes claimed above: what ctx.put comes to
+                ctx.ships[sid] = ship
         else:
             ship = cur  # the same ship in every field: storing her again would change nothing
         rev = " (engines reversed: -1 hex, A09)" if switched else ""
+        heading = _FACING_TEXT.get(pose[1]) or f"{pose[1]:g}"
         ctx.events.append(
             new_event(
                 "move",
                 f"{ship.name} {'backs' if astern else 'moves'} {course or '(stays)'}{rev} to "
-                f"({pose[0].q},{pose[0].r}) heading {pose[1]:g}{note}{ended}.",
+                f"({pose[0].q},{pose[0].r}) heading {heading}{note}{ended}.",
                 ctx.turn,
                 0,
                 sid,
@@ -1539,9 +1620,9 @@ class AcwRiver(RuleSet):
                 continue
             miner = str(t.props.get("side"))
             mid = str(t.props.get("id"))
-            first = len(ctx.dice.rolls)
+            first = len(ctx.rolls)
             v = ctx.dice.roll("D6", f"mine {mid} under {ship.name} (rolled by {miner})")
-            rolls = tuple(ctx.dice.rolls[first:])
+            rolls = tuple(ctx.rolls[first:])
             if v % 2 == 0:
                 del ctx.terrain[i]
                 effect = str(self._opt(ctx.state, "mine_effect"))
@@ -1583,11 +1664,11 @@ class AcwRiver(RuleSet):
 
     def _ram(self, ctx: _Ctx, rammer: ShipState, target: ShipState) -> None:
         """Resolve a ram (section 8) or a collision by a vessel without one (section 7, A10)."""
-        first = len(ctx.dice.rolls)
+        first = len(ctx.rolls)
         ram = class_facts(rammer.stats).ram
         d1 = ctx.dice.roll("D6", f"{rammer.name} {'rams' if ram else 'collides with'} {target.name}")
         d2 = ctx.dice.roll("D6", f"{rammer.name} {'rams' if ram else 'collides with'} {target.name}")
-        rolls = tuple(ctx.dice.rolls[first:])
+        rolls = tuple(ctx.rolls[first:])
         if ram:
             loss, own = ram_result(d1, d2)
             text = (
@@ -1676,30 +1757,43 @@ class AcwRiver(RuleSet):
 
     # --- fire -----------------------------------------------------------------------------------------
 
+    @staticmethod
     def _roll_vessel_hits(
-        self, ctx: _Ctx, n: int, needed: int, target: ShipState, lost_before: int, purpose: str
-    ) -> tuple[list[int], int, int, bool, list[int]]:
-        """Roll ``n`` D6 at a vessel; return (dice, hits, ricochets, lost outright, confirmation dice)."""
+        ctx: _Ctx, n: int, needed: int, target: ShipState, purpose: str
+    ) -> tuple[list[int], int, int, bool, list[JSON]]:
+        """Roll ``n`` D6 at a vessel (as she was before the fire: nothing is applied until all have fired,
+        A1); return (dice, hits, ricochets, lost outright, confirmation dice: a new list, for the event).
+        :meth:`_fire` writes it out."""
         roll = ctx.dice.roll
         values: list[int] = []
         for _ in range(n):
             values.append(roll("D6", purpose))
+        hits = sixes = 0
+        for v in values:
+            if v >= needed:
+                if v < 6:
+                    hits += 1
+                else:
+                    sixes += 1
+        if not sixes:
+            return values, hits, 0, False, []
+        more, ricochets, lost, confirms = AcwRiver._confirm_sixes(ctx, sixes, target)
+        return values, hits + more, ricochets, lost, confirms
+
+    @staticmethod
+    def _confirm_sixes(ctx: _Ctx, sixes: int, target: ShipState) -> tuple[int, int, bool, list[JSON]]:
+        """Confirm the ``sixes`` 6s scored on a vessel, after all the dice of the shot (A06: 6 = lost, 2 or
+        4 = a hit, odd = ricochet); once 3/4 of her resistance is gone (before the fire), every 6 destroys her
+        unconfirmed (A07). Return (hits, ricochets, lost outright, confirmation dice: a new list)."""
+        if _int(target.sheet.get("lost")) >= no_confirm_threshold(_int(target.sheet.get("resistance"), 1)):
+            return 0, 0, True, []
+        roll = ctx.dice.roll
+        purpose = f"confirm the 6 on {target.name}"
         hits = ricochets = 0
         lost = False
-        confirms: list[int] = []
-        threshold: int | None = None
-        for v in values:
-            if v < needed:
-                continue
-            if v < 6:
-                hits += 1
-                continue
-            if threshold is None:
-                threshold = no_confirm_threshold(_int(target.sheet.get("resistance"), 1))
-            if lost_before >= threshold:
-                lost = True  # A07: no confirmation after 3/4 of the resistance is gone
-                continue
-            c = roll("D6", f"confirm the 6 on {target.name}")
+        confirms: list[JSON] = []
+        for _ in range(sixes):
+            c = roll("D6", purpose)
             confirms.append(c)
             result = T.CONFIRMATION[c]
             if result == "lost":
@@ -1708,21 +1802,18 @@ class AcwRiver(RuleSet):
                 hits += 1
             else:
                 ricochets += 1
-        return values, hits, ricochets, lost, confirms
+        return hits, ricochets, lost, confirms
 
-    def _lay_guns(
-        self, ctx: _Ctx, ship: ShipState, order: ShipOrder, aims: dict[str, tuple[int, str]]
-    ) -> list[tuple[str, str]]:
-        """Return the (arc, target) pairs that fire (NW-ACW-10: the guns are laid on a target, not a bearing).
+    def _lay_guns(self, ctx: _Ctx, ship: ShipState, order: ShipOrder) -> list[tuple[str, str, _Sight | None]]:
+        """Return the (arc, target, sight) triples that fire (NW-ACW-10: the guns are laid on a target, not a
+        bearing); the sight is the (range, arc) of a vessel afloat (:func:`aim`), None for any other target.
 
         A target still in the arc ordered is fired at by that arc. A target that the move has carried into
         another arc is fired at by that arc if it has guns and no target of its own; else it is not fired at
         (the order was for that arc) and goes to the arc ordered, which reports the miss of the target.
-        ``aims`` receives the (range, arc) of each vessel afloat among the targets (:func:`aim`), for
-        :meth:`_fire`: nothing moves between the two.
         """
-        pairs: list[tuple[str, str]] = []
-        moved: list[tuple[str, str, str]] = []
+        out: list[tuple[str, str, _Sight | None]] = []
+        moved: list[tuple[str, str, str, _Sight | None]] | None = None  # made when a target has moved
         data = order.data
         ships, hexes = ctx.ships, ctx.hexes
         pose: Pose | None = None
@@ -1733,40 +1824,42 @@ class AcwRiver(RuleSet):
                 continue
             tid = ordered if type(ordered) is str else str(ordered)
             tgt = ships.get(tid)
-            now: str | None = None
+            sight: _Sight | None = None
             if tgt is None:
                 now = self._arc_now(ctx, ship, tid)
             elif tgt.status == "active":
-                sight = aims.get(tid)
-                if sight is None:
-                    if pose is None:
-                        pose = pose_of(ship)
-                        mine = hexes[ship.id]
-                    theirs = hexes[tid]
-                    if len(mine) == 1 and len(theirs) == 1:  # aim() for two one-hex vessels, written out
-                        x, near = mine[0], theirs[0]
-                        bow, heading = pose[0], pose[1]
-                        dq = x.q - near.q
-                        dr = x.r - near.r
-                        known_arc = _ARC_MEMO.get((near.q - bow.q, near.r - bow.r, heading))
-                        sight = aims[tid] = (
-                            (abs(dq) + abs(dr) + abs(dq + dr)) // 2,
-                            known_arc if known_arc is not None else arc_of_target(pose, near),
-                        )
-                    else:
-                        sight = aims[tid] = aim(pose, mine, theirs)
+                if pose is None:
+                    mine = hexes[ship.id]
+                    pose = mine[0], ship.heading, ship.offset  # pose_of(ship): her hexes begin at the bow
+                theirs = hexes[tid]
+                if len(mine) == 1 and len(theirs) == 1:  # aim() for two one-hex vessels, written out
+                    x, near = mine[0], theirs[0]
+                    bow = pose[0]
+                    dq = x.q - near.q
+                    dr = x.r - near.r
+                    known_arc = _ARC_MEMO.get((near.q - bow.q, near.r - bow.r, pose[1]))
+                    sight = (
+                        (abs(dq) + abs(dr) + abs(dq + dr)) // 2,
+                        known_arc if known_arc is not None else arc_of_target(pose, near),
+                    )
+                else:
+                    sight = aim(pose, mine, theirs)
                 now = sight[1]
-            if now is None or now == arc:
-                pairs.append((arc, tid))
             else:
-                moved.append((arc, tid, now))
-        if not moved:
-            return pairs  # one per arc, in the order of ARCS
-        taken = {a for a, _ in pairs}
-        for arc, tid, now in moved:
+                now = None
+            if now is None or now == arc:
+                out.append((arc, tid, sight))
+            elif moved is None:
+                moved = [(arc, tid, now, sight)]
+            else:
+                moved.append((arc, tid, now, sight))
+        if moved is None:
+            return out  # one per arc, in the order of ARCS
+        taken = {a for a, _, _ in out}
+        for arc, tid, now, sight in moved:
             if now not in taken and fire_dice(ship, now) > 0:
                 taken.add(now)
-                pairs.append((now, tid))
+                out.append((now, tid, sight))
                 ctx.events.append(
                     Event(
                         kind="guns_follow",
@@ -1779,9 +1872,9 @@ class AcwRiver(RuleSet):
                     )
                 )
             else:
-                pairs.append((arc, tid))
+                out.append((arc, tid, sight))
         order_of_arcs = {a: i for i, a in enumerate(ARCS)}
-        return sorted(pairs, key=lambda p: order_of_arcs[p[0]])
+        return sorted(out, key=lambda p: order_of_arcs[p[0]])
 
     def _arc_now(self, ctx: _Ctx, ship: ShipState, tid: str) -> str | None:
         """Return the arc the terrain feature ``tid`` (not a ship) lies in, or None if it is gone."""
@@ -1810,60 +1903,73 @@ class AcwRiver(RuleSet):
             )
         )
 
-    def _fire(
-        self,
-        ctx: _Ctx,
-        ship: ShipState,
-        arc: str,
-        tid: str,
-        lost_before: dict[str, int],
-        points: dict[str, int],
-        outright: dict[str, str],
-        land_points: dict[str, int],
-        mines_hit: set[str],
-        aims: dict[str, tuple[int, str]],
-    ) -> None:
-        """Fire ``ship``'s ``arc`` guns at ``tid`` (sections 4-5, A04-A07): a vessel here, a battery, a fort
-        or a surfaced mine in :meth:`_fire_at_feature`; the hits go to ``points`` / ``outright`` /
-        ``land_points`` / ``mines_hit``, applied after all fire (A1)."""
+    def _fire_elsewhere(self, ctx: _Ctx, ship: ShipState, arc: str, tid: str) -> None:
+        """:meth:`_fire` at what is not a vessel afloat: a vessel sunk or gone (no shot), a battery, a fort or
+        a surfaced mine (:meth:`_fire_at_feature`)."""
         tgt = ctx.ships.get(tid)
         if tgt is None:
-            self._fire_at_feature(ctx, ship, arc, tid, land_points, mines_hit)
-            return
-        if tgt.status != "active":
+            self._fire_at_feature(ctx, ship, arc, tid)
+        else:
             self._no_shot(ctx, ship, arc, tid, tgt.name, f"she is {tgt.status}")
-            return
-        sight = aims.get(tid)
-        if sight is None:
-            sight = aims[tid] = aim(pose_of(ship), ctx.hexes[ship.id], ctx.hexes[tid])
+
+    def _fire(self, ctx: _Ctx, ship: ShipState, arc: str, tid: str, sight: _Sight, n: int) -> None:
+        """Fire ``ship``'s ``arc`` guns (``n`` D6: :func:`fire_dice`) at the vessel afloat ``tid``, at
+        ``sight`` (range, arc: :func:`aim`) (sections 4-5, A04-A07); the hits go to ``ctx.points`` /
+        ``ctx.outright``, applied after all fire (A1)."""
+        tgt = ctx.ships[tid]
         rng, actual_arc = sight
-        needed = self._needed(ctx, ship, arc, tid, tgt.name, rng, actual_arc)
-        if needed is None:
+        if actual_arc != arc:
+            self._needed(ctx, ship, arc, tid, tgt.name, rng, actual_arc)  # logs why the guns hold fire
             return
-        n = _int(ship.stats.get(FIRE_STATS[arc]))  # fire_dice, written out
-        first = len(ctx.dice.rolls)
-        lost_then = lost_before.get(tid, 0)
-        values, hits, ric, lost, confirms = self._roll_vessel_hits(
-            ctx, n, needed, tgt, lost_then, f"{ship.name} {arc} guns at {tgt.name}"
-        )
-        astern = tgt.sheet.get("astern")
-        per_hit = _POINTS_PER_HIT_ASTERN if astern else T.POINTS_PER_HIT
+        needed = _TO_HIT[rng] if rng < len(_TO_HIT) else to_hit(rng)  # a range is never negative
+        if needed is None:
+            self._needed(ctx, ship, arc, tid, tgt.name, rng, actual_arc)
+            return
+        rolls = ctx.rolls
+        first = len(rolls)
+        # _roll_vessel_hits, written out (one call fewer a shot)
+        roll = ctx.dice.roll
+        purpose = f"{ship.name} {arc} guns at {tgt.name}"
+        values: list[int] = []
+        shown: list[str] = []  # the dice as the event's text shows them
+        hits = sixes = 0
+        for _ in range(n):
+            v = roll("D6", purpose)
+            values.append(v)
+            shown.append(_NUM_TEXT[v])
+            if v >= needed:
+                if v < 6:
+                    hits += 1
+                else:
+                    sixes += 1
+        ric = 0
+        lost = False
+        confirms: list[JSON] = []
+        if sixes:
+            more, ric, lost, confirms = self._confirm_sixes(ctx, sixes, tgt)
+            hits += more
+        per_hit = _POINTS_PER_HIT_ASTERN if tgt.sheet.get("astern") else T.POINTS_PER_HIT
         pts = hits * per_hit
         mods: tuple[Modifier, ...] = ()
         if per_hit != 1 and hits:
             mods = (Modifier(label=f"{tgt.name} is going astern: 2 points a hit (A09)", value=per_hit),)
         if lost:
-            after = lost_then >= no_confirm_threshold(_int(tgt.sheet.get("resistance"), 1))
+            after = _int(tgt.sheet.get("lost")) >= no_confirm_threshold(_int(tgt.sheet.get("resistance"), 1))
             how = "a 6 after 3/4 of her resistance was gone, A07" if after else "a 6 confirmed by a 6, A06"
-            outright[tid] = f"a lucky hit from {ship.name} ({how})"
+            ctx.outright[tid] = f"a lucky hit from {ship.name} ({how})"
         if pts:
+            points = ctx.points
             points[tid] = points.get(tid, 0) + pts
         outcome = "lost" if lost else ("hit" if hits else ("ricochet" if ric else "miss"))
         confirmed = f"; confirmation {' '.join(map(str, confirms))}" if confirms else ""
         ricochets = f", {ric} ricochet(s)" if ric else ""
+        # The numbers as text from a table, not formatted (the range is 0-10 and the score 5-6 here; the dice
+        # and the hits are as a rule fewer than ten): the text of hundreds of shots a phase.
+        dice_text = _NUM_TEXT[n] if 0 <= n < _NUM_TEXT_SIZE else str(n)
+        hits_text = _NUM_TEXT[hits] if hits < _NUM_TEXT_SIZE else str(hits)
         text = (
-            f"{ship.name} fires {n} D6 {arc} at {tgt.name}, {rng} hexes, needing {needed}+: "
-            f"{' '.join(map(str, values))}{confirmed} -> {hits} hit(s){ricochets}"
+            f"{ship.name} fires {dice_text} D6 {arc} at {tgt.name}, {_NUM_TEXT[rng]} hexes, needing "
+            f"{_NUM_TEXT[needed]}+: {' '.join(shown)}{confirmed} -> {hits_text} hit(s){ricochets}"
             f"{', the vessel is lost' if lost else ''}."
         )
         data: dict[str, JSON] = {
@@ -1874,7 +1980,7 @@ class AcwRiver(RuleSet):
             "ricochets": ric,
             "lost": lost,
             "points": pts,
-            "confirmations": list(confirms),
+            "confirmations": confirms,  # a list of its own
         }
         ctx.events.append(
             new_event(
@@ -1884,7 +1990,7 @@ class AcwRiver(RuleSet):
                 0,
                 ship.id,
                 tid,
-                tuple(ctx.dice.rolls[first:]),
+                tuple(rolls[first:]),
                 mods,
                 needed,
                 outcome,
@@ -1906,15 +2012,14 @@ class AcwRiver(RuleSet):
             self._no_shot(ctx, ship, arc, tid, name, f"{rng} hexes, beyond 10 (A05)")
         return needed
 
-    def _fire_at_feature(
-        self, ctx: _Ctx, ship: ShipState, arc: str, tid: str, land_points: dict[str, int], mines_hit: set[str]
-    ) -> None:
+    def _fire_at_feature(self, ctx: _Ctx, ship: ShipState, arc: str, tid: str) -> None:
         """:meth:`_fire` at what is not a vessel: a surfaced mine (section 10), a battery or a fort (A13)."""
         tgt = ctx.feature(tid)
         if tgt is None:
             self._no_shot(ctx, ship, arc, tid, tid, "no longer there")
             return
         name = str(tgt.props.get("name") or tid)
+        mines_hit, land_points = ctx.mines_hit, ctx.land_points
         if tgt.kind == "mine" and (not tgt.props.get("surfaced") or tid in mines_hit):
             self._no_shot(ctx, ship, arc, tid, name, "no mine to be seen")
             return
@@ -1926,7 +2031,7 @@ class AcwRiver(RuleSet):
         if needed is None:
             return
         n = fire_dice(ship, arc)
-        first = len(ctx.dice.rolls)
+        first = len(ctx.rolls)
         purpose = f"{ship.name} {arc} guns at {name}"
         mods: list[Modifier]
         data: dict[str, JSON]
@@ -1964,7 +2069,7 @@ class AcwRiver(RuleSet):
                 0,
                 ship.id,
                 tid,
-                tuple(ctx.dice.rolls[first:]),
+                tuple(ctx.rolls[first:]),
                 tuple(mods),
                 needed,
                 outcome,
@@ -1973,14 +2078,7 @@ class AcwRiver(RuleSet):
             )
         )
 
-    def _battery_fire(
-        self,
-        ctx: _Ctx,
-        bat: TerrainFeature,
-        lost_before: dict[str, int],
-        points: dict[str, int],
-        outright: dict[str, str],
-    ) -> None:
+    def _battery_fire(self, ctx: _Ctx, bat: TerrainFeature) -> None:
         """NW-ACW-07: a battery or fort fires its dice at the nearest enemy vessel it can hurt, in range."""
         side = bat.props.get("side")
         n = _int(bat.props.get("dice"))
@@ -2006,10 +2104,11 @@ class AcwRiver(RuleSet):
         needed = to_hit(rng)
         assert needed is not None
         name = str(bat.props.get("name") or bat.props.get("id"))
-        first = len(ctx.dice.rolls)
+        first = len(ctx.rolls)
         values, hits, ric, lost, confirms = self._roll_vessel_hits(
-            ctx, n, needed, tgt, lost_before.get(sid, 0), f"{name} at {tgt.name}"
+            ctx, n, needed, tgt, f"{name} at {tgt.name}"
         )
+        points, outright = ctx.points, ctx.outright
         per_hit = T.REVERSING["points_per_hit_astern"] if tgt.sheet.get("astern") else T.POINTS_PER_HIT
         pts = hits * per_hit
         if pts:
@@ -2022,7 +2121,7 @@ class AcwRiver(RuleSet):
                 turn=ctx.turn,
                 ship_id=None,
                 target_id=sid,
-                rolls=tuple(ctx.dice.rolls[first:]),
+                rolls=tuple(ctx.rolls[first:]),
                 needed=needed,
                 outcome="lost" if lost else ("hit" if hits else "miss"),
                 text=(
@@ -2046,14 +2145,10 @@ class AcwRiver(RuleSet):
             )
         )
 
-    def _apply_fire(
-        self,
-        ctx: _Ctx,
-        points: dict[str, int],
-        outright: dict[str, str],
-        land_points: dict[str, int],
-        mines_hit: set[str],
-    ) -> None:
+    def _apply_fire(self, ctx: _Ctx) -> None:
+        """Apply the fire's tallies in ``ctx`` (A1: after all fire): the vessels' losses, the batteries' and
+        forts', the surfaced mines detonated."""
+        points, outright, land_points, mines_hit = ctx.points, ctx.outright, ctx.land_points, ctx.mines_hit
         for s in ctx.state.ships:
             sid = s.id
             if sid not in points and sid not in outright:
