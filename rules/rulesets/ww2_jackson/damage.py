@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ... import memo
 from ...dice import Dice
-from ...model import JSON, Event, Modifier, Roll
+from ...model import JSON, Event, Modifier, Roll, new_event
 from . import tables as T
 from .gunnery import GunRow, halve
 from .record import (
@@ -42,6 +42,11 @@ class Hull:
     speed: float = 0.0
     sunk: str = ""
     withdrawn: str = ""
+    vis: tuple[str, ...] = field(init=False)
+    """``(side,)``: the ``visible_to`` of the events only the hull's side sees (A2), one tuple for all."""
+
+    def __post_init__(self) -> None:
+        self.vis = (self.side,)
 
 
 @dataclass(slots=True)
@@ -111,17 +116,19 @@ class Ctx:
     ) -> None:
         """Append an event only the hull's side sees (its boxes, A2)."""
         self.events.append(
-            Event(
-                kind=kind,
-                turn=self.turn,
-                ship_id=hull.ship_id,
-                text=f"{hull.name}: {text}",
-                rolls=self.since(mark) if mark is not None else (),
-                data=data if data else None,  # None: a new empty dict
-                outcome=outcome,
-                needed=needed,
-                modifiers=modifiers,
-                visible_to=(hull.side,),
+            new_event(
+                kind,
+                f"{hull.name}: {text}",
+                self.turn,
+                0,
+                hull.ship_id,
+                None,
+                self.since(mark) if mark is not None else (),
+                modifiers,
+                needed,
+                outcome,
+                data if data else {},
+                hull.vis,
             )
         )
 
@@ -130,15 +137,35 @@ class Ctx:
     ) -> None:
         """Append an event every side sees (sinking, withdrawal, a ship on fire)."""
         self.events.append(
-            Event(
-                kind=kind,
-                turn=self.turn,
-                ship_id=hull.ship_id,
-                text=f"{hull.name} {text}",
-                outcome=outcome,
-                data=data or {},
+            new_event(
+                kind,
+                f"{hull.name} {text}",
+                self.turn,
+                0,
+                hull.ship_id,
+                None,
+                (),
+                (),
+                None,
+                outcome,
+                data or {},
+                None,
             )
         )
+
+
+def _claim(ctx: Ctx, m: int) -> tuple[Roll, ...]:
+    """Return :meth:`Ctx.since` of ``m`` where no event claimed a roll since ``m`` yet (``m`` was the record's
+    length, every claimed index is below it, and at least one roll was made since): a shell hit's own
+    location and penetration rolls."""
+    rolls = ctx.rolls
+    n = len(rolls)
+    if n - m == 1:
+        ctx.claimed.add(m)
+    else:
+        ctx.claimed.update(range(m, n))
+    ctx.claimed_max = n - 1
+    return tuple(rolls[m:n])
 
 
 def lookup(table: Iterable[tuple[int, int, object]], roll: int) -> object:
@@ -204,8 +231,18 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
         return _allocate_counted(sh, cd, order, n)
     # Every area's count is 0 or more: the first area of the preference with a box left is taken, and the
     # whole sheet is counted only to spare the last underwater box.
-    remaining = sh.remaining
     counts, marks = cd.counts, sh.marked
+    first = order[0]
+    if first in _COUNTED and first not in UNDERWATER_AREAS:
+        done = marks.get(first, 0)
+        if counts.get(first, 0) - done >= n:
+            # The first choice has a box left for every one (collateral, mostly): each turn of the loop below
+            # would take it (Sheet.mark of a counted area, n times at once); one box tuple serves them all.
+            marks[first] = done + n
+            out = [(first, None)] * n
+            sh.fresh.extend(out)
+            return out
+    remaining = sh.remaining
     for _ in range(n):
         chosen = None
         for area in order:
@@ -452,53 +489,57 @@ def shell_hit(
                 {"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": False}
             )
             ctx.events.append(
-                Event(
-                    kind="hit",
-                    turn=turn,
-                    ship_id=firer,
-                    target_id=hull.ship_id,
-                    rolls=ctx.since(m),
-                    text=f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no "
-                    f"damage (W29).",
-                    outcome="no_penetration",
-                    data={"location": location, "calibre": calibre, "penetrated": False},
+                new_event(
+                    "hit",
+                    f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no damage (W29).",
+                    turn,
+                    0,
+                    firer,
+                    hull.ship_id,
+                    _claim(ctx, m),
+                    (),
+                    None,
+                    "no_penetration",
+                    {"location": location, "calibre": calibre, "penetrated": False},
+                    None,
                 )
             )
             return
     sh.hits.append({"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": True})
-    # Ctx.since(m), written out: the rolls since m are this hit's own (location, penetration), none claimed
-    # yet (m was the record's length and every claimed index is below it).
-    rolls = ctx.rolls
-    n = len(rolls)
-    if n - m == 1:
-        ctx.claimed.add(m)
-    else:
-        ctx.claimed.update(range(m, n))
-    ctx.claimed_max = n - 1
     events = ctx.events
     events.append(
-        Event(
-            kind="hit",
-            turn=turn,
-            ship_id=firer,
-            target_id=hull.ship_id,
-            rolls=tuple(rolls[m:n]),
-            text=f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}.",
-            outcome="hit",
-            data={"location": location, "calibre": calibre, "penetrated": True},
+        new_event(
+            "hit",
+            f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}.",
+            turn,
+            0,
+            firer,
+            hull.ship_id,
+            _claim(ctx, m),
+            (),
+            None,
+            "hit",
+            {"location": location, "calibre": calibre, "penetrated": True},
+            None,
         )
     )
     available = T.DAMAGE_HALVES[row.damage] + sh.half  # GunRow.damage_halves
     if available < 2:
         sh.half = available
         events.append(  # Ctx.own(), written out
-            Event(
-                kind="damage",
-                turn=turn,
-                ship_id=hull.ship_id,
-                text=f"{hull.name}: {cal}-inch hit: half a box carried (W32).",
-                data={"half": available},
-                visible_to=(hull.side,),
+            new_event(
+                "damage",
+                f"{hull.name}: {cal}-inch hit: half a box carried (W32).",
+                turn,
+                0,
+                hull.ship_id,
+                None,
+                (),
+                (),
+                None,
+                "",
+                {"half": available},
+                hull.vis,
             )
         )
         return
@@ -528,15 +569,20 @@ def shell_hit(
     coll_text, coll_json = _boxes(cd, coll) if coll else ("-", [])
     # Ctx.own(), written out (one call and its keywords less per hit that does damage).
     events.append(
-        Event(
-            kind="damage",
-            turn=turn,
-            ship_id=hull.ship_id,
-            text=f"{hull.name}: {cal}-inch hit on {location}{note}: marked {marked_text}; "
+        new_event(
+            "damage",
+            f"{hull.name}: {cal}-inch hit on {location}{note}: marked {marked_text}; "
             f"collateral {coll_text}{'; half a box carried' if sh.half else ''}.",
-            rolls=ctx.since(m2),
-            data={"located": marked_json, "collateral": coll_json, "half": sh.half},
-            visible_to=(hull.side,),
+            turn,
+            0,
+            hull.ship_id,
+            None,
+            ctx.since(m2) if len(ctx.rolls) > m2 else (),
+            (),
+            None,
+            "",
+            {"located": marked_json, "collateral": coll_json, "half": sh.half},
+            hull.vis,
         )
     )
 

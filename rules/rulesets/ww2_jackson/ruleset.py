@@ -38,6 +38,7 @@ from ...model import (
     ShipOrder,
     ShipState,
     _ship_index,
+    new_event,
 )
 from . import tables as T
 from .arcs import ship_arcs
@@ -845,6 +846,7 @@ class WW2Jackson(RuleSet):
                 lv.sheet.last_targets = {}
                 continue
             targets: dict[str, str] = {}
+            vis = hulls[sid].vis  # the firer's side: (lv.ship.side,)
             for battery, key in _TARGET_KEYS:
                 tid = _s(orders[sid].data.get(key))
                 if not tid:
@@ -888,24 +890,20 @@ class WW2Jackson(RuleSet):
                     hits = sum(map((needed - total).__le__, rolls))
                     mods_text = "".join([_GUN_MOD_TEXT.get(id(mm)) or _mod_text(mm) for mm in sol.modifiers])
                     ctx.events.append(
-                        Event(
-                            kind="fire",
-                            turn=turn,
-                            ship_id=sid,
-                            target_id=tid,
-                            rolls=tuple(all_rolls[m:]),
-                            modifiers=sol.modifiers,
-                            needed=sol.needed,
-                            outcome="hit" if hits else "miss",
-                            text=(
-                                f"{lv.ship.name} {battery} {cal_text}-inch at {tgt.ship.name}: BFN "
-                                f"{sol.bfn} -> "
-                                f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} "
-                                f"range, "
-                                f"{sol.needed}+{mods_text}: D20 {', '.join(map(str, rolls))} -> "
-                                f"{hits} hit(s)."
-                            ),
-                            data={
+                        new_event(
+                            "fire",
+                            f"{lv.ship.name} {battery} {cal_text}-inch at {tgt.ship.name}: BFN {sol.bfn} -> "
+                            f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} range, "
+                            f"{sol.needed}+{mods_text}: D20 {', '.join(map(str, rolls))} -> {hits} hit(s).",
+                            turn,
+                            0,
+                            sid,
+                            tid,
+                            tuple(all_rolls[m:]),
+                            sol.modifiers,
+                            sol.needed,
+                            "hit" if hits else "miss",
+                            {
                                 "battery": battery,
                                 "calibre": sol.calibre,
                                 "bfn": sol.bfn,
@@ -914,7 +912,7 @@ class WW2Jackson(RuleSet):
                                 "hits": hits,
                                 "modifier": total,
                             },
-                            visible_to=(lv.ship.side,),
+                            vis,
                         )
                     )
                     if hits:
@@ -1057,19 +1055,25 @@ class WW2Jackson(RuleSet):
                 pos = Point(x=min(max(pos.x, 0.0), w), y=min(max(pos.y, 0.0), h))
         lv.pos, lv.heading, lv.speed = pos, heading, speed
         ctx.events.append(
-            Event(
-                kind="move",
-                turn=turn,
-                ship_id=lv.id,
-                text=f"{lv.ship.name} steers {heading:.0f} at {g_text(speed)} knots "
+            new_event(
+                "move",
+                f"{lv.ship.name} steers {heading:.0f} at {g_text(speed)} knots "
                 f"({g_text(inches(speed))} in){note}.",
-                data={
+                turn,
+                0,
+                lv.id,
+                None,
+                (),
+                (),
+                None,
+                "",
+                {
                     "path": [{"x": _round3(p.x), "y": _round3(p.y)} for p in path],
                     "heading": heading,
                     "speed": speed,
                     "turned": lv.sheet.turned,
                 },
-                visible_to=None if not self._night(state) else (lv.ship.side,),
+                None if not self._night(state) else (lv.ship.side,),
             )
         )
 
@@ -1103,6 +1107,7 @@ class WW2Jackson(RuleSet):
         left = left if left > 0 else sum(n for _, n, _ in mounts)
         out: list[PendingEffect] = []
         no_fc = not lv.sheet.fire_control(lv.cd)
+        vis = (lv.ship.side,)  # one tuple for the launches and their events
         for idx, loaded, band in mounts:
             if left <= 0:
                 break
@@ -1128,19 +1133,24 @@ class WW2Jackson(RuleSet):
                         "no_fire_control": no_fc,
                         "fixed": mount.fixed and lv.cd.type in ("battleship", "battlecruiser"),
                     },
-                    visible_to=(lv.ship.side,),
+                    visible_to=vis,
                 )
             )
             ctx.events.append(
-                Event(
-                    kind="torpedo_launch",
-                    turn=ctx.turn,
-                    ship_id=lv.id,
-                    target_id=tid,
-                    text=f"{lv.ship.name} launches {n} {mount.calibre}-inch torpedoes from {mount.name} at "
+                new_event(
+                    "torpedo_launch",
+                    f"{lv.ship.name} launches {n} {mount.calibre}-inch torpedoes from {mount.name} at "
                     f"{tgt.ship.name}: {band} range, due turn {due}.",
-                    data={"number": n, "band": band, "due_turn": due, "mount": idx},
-                    visible_to=(lv.ship.side,),
+                    ctx.turn,
+                    0,
+                    lv.id,
+                    tid,
+                    (),
+                    (),
+                    None,
+                    "",
+                    {"number": n, "band": band, "due_turn": due, "mount": idx},
+                    vis,
                 )
             )
         return out
