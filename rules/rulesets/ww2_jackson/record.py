@@ -564,29 +564,31 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     star_shell = get("star_shell")
     preference = get("preference")
     max_spd = get("max_speed")
+    # Built with its fields by position, in field order (a dataclass called with 22 keywords packs them into a
+    # dict and unpacks it again: several times the cost of the stores; every ship's sheet is read each phase).
     return Sheet(
-        guns_lost=sorted(_i(x) for x in cast(list[JSON], gl)) if gl else [],
-        torpedo_lost=sorted(_i(x) for x in cast(list[JSON], tl)) if tl else [],
-        loaded=loaded,
-        reloads=reloads if type(reloads) is int else _i(reloads, cd.torpedo_reloads),
-        marked=marked,
-        wrecked_engines=wrecked if type(wrecked) is int else _i(wrecked),
-        half=half if type(half) is int else _i(half),
-        last_marks=last_marks,
-        fresh=[],
-        fires=fires,
-        floods=floods,
-        conditions=conditions,
-        helm=helm,
-        cleared=cleared if type(cleared) is bool else True,
-        last_targets=last_targets,
-        fired=fired if type(fired) is bool else False,
-        turned=turned if type(turned) is float else _f(turned),
-        searchlight=searchlight if type(searchlight) is str else "",
-        star_shell=star_shell if type(star_shell) is str else "",
-        preference=preference if type(preference) is str else "keep_afloat",
-        max_speed=max_spd if type(max_spd) is float else _f(max_spd),
-        hits=_rows(hits) if hits else [],  # a new list; the hits themselves are never changed: shared
+        sorted(_i(x) for x in cast(list[JSON], gl)) if gl else [],  # guns_lost
+        sorted(_i(x) for x in cast(list[JSON], tl)) if tl else [],  # torpedo_lost
+        loaded,
+        reloads if type(reloads) is int else _i(reloads, cd.torpedo_reloads),  # reloads
+        marked,
+        wrecked if type(wrecked) is int else _i(wrecked),  # wrecked_engines
+        half if type(half) is int else _i(half),  # half
+        last_marks,
+        [],  # fresh
+        fires,
+        floods,
+        conditions,
+        helm,
+        cleared if type(cleared) is bool else True,  # cleared
+        last_targets,
+        fired if type(fired) is bool else False,  # fired
+        turned if type(turned) is float else _f(turned),  # turned
+        searchlight if type(searchlight) is str else "",  # searchlight
+        star_shell if type(star_shell) is str else "",  # star_shell
+        preference if type(preference) is str else "keep_afloat",  # preference
+        max_spd if type(max_spd) is float else _f(max_spd),  # max_speed
+        _rows(hits) if hits else [],  # hits: a new list; the hits themselves are never changed: shared
     )
 
 

@@ -66,7 +66,7 @@ _LIVE_CACHE: dict[int, tuple[ShipState, Live]] = memo.table({})
 _CLASS_BY_VALUE: dict[str, list[tuple[Mapping[str, JSON], ClassData]]] = memo.table({})
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Solution:
     """What one calibre of a battery rolls at a target: BFN, MFN, band, number needed and modifiers."""
 
@@ -250,15 +250,8 @@ class WW2Jackson(RuleSet):
 
     def _live(self, s: ShipState) -> Live:
         cd = self._class(s.stats)
-        return Live(
-            ship=s,
-            id=s.id,
-            cd=cd,
-            sheet=sheet_from_json(cd, s.sheet),
-            pos=_pt(s.position),
-            heading=s.heading,
-            speed=s.speed,
-        )
+        # ship, id, cd, sheet, pos, heading, speed: by position (no keyword dict to pack and unpack)
+        return Live(s, s.id, cd, sheet_from_json(cd, s.sheet), _pt(s.position), s.heading, s.speed)
 
     def _working(self, s: ShipState) -> Live:
         """Return a ship's Live to change during resolution: the one :meth:`_seen` parsed (the order checks
@@ -454,18 +447,19 @@ class WW2Jackson(RuleSet):
             if night is not None:
                 v, label = T.NIGHT_MODIFIERS[night[0]]
                 mods.append(Modifier(label=f"night: {label} (best, W10)", value=v))
+            # by position, in field order (a dataclass called with keywords packs them into a dict first)
             out.append(
                 Solution(
-                    calibre=cal,
-                    kind=kind,
-                    row=row,
-                    bfn=bfn,
-                    mfn=n,
-                    band=band,
-                    needed=T.TO_HIT[band],
-                    modifiers=tuple(mods),
-                    halved=halved,
-                    total=int(sum([m.value for m in mods])),
+                    cal,  # calibre
+                    kind,
+                    row,
+                    bfn,
+                    n,  # mfn
+                    band,
+                    T.TO_HIT[band],  # needed
+                    tuple(mods),  # modifiers
+                    halved,
+                    int(sum([m.value for m in mods])),  # total
                 )
             )
         if not out:
@@ -800,9 +794,7 @@ class WW2Jackson(RuleSet):
             lv.sheet.searchlight = ""
             lv.sheet.star_shell = ""
             lives[s.id] = lv
-            hulls[s.id] = Hull(
-                ship_id=s.id, name=s.name, side=s.side, cd=lv.cd, sheet=lv.sheet, speed=s.speed
-            )
+            hulls[s.id] = Hull(s.id, s.name, s.side, lv.cd, lv.sheet, s.speed)  # ship_id, name, side, cd, ...
         # (0) standing orders and damage control (A6, W41).
         for sid, lv in lives.items():
             data = orders[sid].data if sid in orders else {}
