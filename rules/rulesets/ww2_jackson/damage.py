@@ -154,20 +154,6 @@ class Ctx:
         )
 
 
-def _claim(ctx: Ctx, m: int) -> tuple[Roll, ...]:
-    """Return :meth:`Ctx.since` of ``m`` where no event claimed a roll since ``m`` yet (``m`` was the record's
-    length, every claimed index is below it, and at least one roll was made since): a shell hit's own
-    location and penetration rolls."""
-    rolls = ctx.rolls
-    n = len(rolls)
-    if n - m == 1:
-        ctx.claimed.add(m)
-    else:
-        ctx.claimed.update(range(m, n))
-    ctx.claimed_max = n - 1
-    return tuple(rolls[m:n])
-
-
 def lookup(table: Iterable[tuple[int, int, object]], roll: int) -> object:
     """Return the entry of a banded D20 table for a roll."""
     for lo, hi, value in table:
@@ -426,7 +412,15 @@ def g_text(x: float) -> str:
 
 
 def shell_hit(
-    ctx: Ctx, hull: Hull, row: GunRow, calibre: float, band: str, firer: str, firer_side: str
+    ctx: Ctx,
+    hull: Hull,
+    row: GunRow,
+    calibre: float,
+    band: str,
+    firer: str,
+    firer_side: str,
+    count: int = 1,
+    cal_text: str = "",
 ) -> None:
     """Resolve one shell hit (lines 105-141, 237-288): location, penetration, located box and collateral.
 
@@ -434,69 +428,94 @@ def shell_hit(
     half-box credit per target: the located box is marked when a whole box is available, the rest is
     collateral, an odd half carries. NW-WW2-03: substituted hits and collateral never roll penetration; a
     specialized or critical hit takes the located box's place.
+
+    ``count`` hits of the same shell are resolved one after another, as many calls would, the second and
+    later only while the ship is afloat; ``cal_text`` is ``g_text(calibre)`` when the caller has it.
     """
     sh, cd, turn = hull.sheet, hull.cd, ctx.turn
-    cal = g_text(calibre)
+    cal = cal_text or g_text(calibre)
     dice = ctx.dice
-    m = len(ctx.rolls)
-    loc_roll = dice.roll("D20", f"hit location on {hull.name} ({band})")
-    location = _LOCATION_BY_ROLL[band][loc_roll]
-    # Which box the shell strikes: the owner's choice inside the area (NW-WW2-05).
-    letter = ""
-    target_box: tuple[str, int | None] | None = None
-    w34 = False
+    rolls, events, claimed = ctx.rolls, ctx.events, ctx.claimed
+    name, ship_id = hull.name, hull.ship_id
+    # What every hit of this shell shares: the purpose of its dice, the location table, penetration, damage.
+    loc_purpose = f"hit location on {name} ({band})"
+    locations = _LOCATION_BY_ROLL[band]
+    pen_row = T.PENETRATION[row.penetration]
+    halves = T.DAMAGE_HALVES[row.damage]  # GunRow.damage_halves
     # Intact boxes of a counted area: Sheet.remaining(), written out (this runs for every hit).
     counts, marks = cd.counts, sh.marked
-    if location == "main" or location == "secondary":
-        lost = sh.guns_lost
-        for idx in cd.gun_pick[location]:
-            if idx not in lost:
-                target_box = (location, idx)
-                letter = cd.guns[idx].armour
-                break
-    elif location == "above":
-        if counts.get("above_armoured", 0) - marks.get("above_armoured", 0) > 0:
-            target_box, letter = ("above_armoured", None), cd.belt
-        elif counts.get("above", 0) - marks.get("above", 0) > 0:
-            target_box = ("above", None)
-    elif location == "underwater":
-        letter = cd.underwater_protection
-        if counts.get("underwater", 0) - marks.get("underwater", 0) > 0:
-            target_box = ("underwater", None)
-        else:
-            w34 = counts.get("engine", 0) - marks.get("engine", 0) > 0
-    elif (location == "aa" or location == "engine") and counts.get(location, 0) - marks.get(location, 0) > 0:
-        target_box = (location, None)
-        letter = cd.armour(location)
-    pen_text = ""
-    if letter and (target_box is not None or w34):
-        # :func:`penetrates`, written out: unarmoured boxes (no letter) are penetrated without a roll.
-        needed = T.PENETRATION[row.penetration][letter]
-        if needed == T.NO or needed == T.ALL:
-            ok = needed == T.ALL
-            pen_text = f"; armour {letter}: {'penetrates (ALL)' if ok else 'cannot penetrate (NO)'}"
-        else:
-            pr = dice.roll("D20", f"penetration {cal}in vs {letter}")
-            if band == "short":
-                ok = pr + T.SHORT_RANGE_PENETRATION_BONUS >= needed
-                pen_text = f"; armour {letter}: D20 {pr} +5 short range vs {needed}+ "
+    for i in range(count):
+        if i and hull.sunk:
+            break
+        m = len(rolls)
+        loc_roll = dice.roll("D20", loc_purpose)
+        location = locations[loc_roll]
+        # Which box the shell strikes: the owner's choice inside the area (NW-WW2-05).
+        letter = ""
+        target_box: tuple[str, int | None] | None = None
+        w34 = False
+        if location == "main" or location == "secondary":
+            lost = sh.guns_lost
+            for idx in cd.gun_pick[location]:
+                if idx not in lost:
+                    target_box = (location, idx)
+                    letter = cd.guns[idx].armour
+                    break
+        elif location == "above":
+            if counts.get("above_armoured", 0) - marks.get("above_armoured", 0) > 0:
+                target_box, letter = ("above_armoured", None), cd.belt
+            elif counts.get("above", 0) - marks.get("above", 0) > 0:
+                target_box = ("above", None)
+        elif location == "underwater":
+            letter = cd.underwater_protection
+            if counts.get("underwater", 0) - marks.get("underwater", 0) > 0:
+                target_box = ("underwater", None)
             else:
-                ok = pr >= needed
-                pen_text = f"; armour {letter}: D20 {pr} vs {needed}+ "
-            pen_text += "penetrates" if ok else "fails"
+                w34 = counts.get("engine", 0) - marks.get("engine", 0) > 0
+        elif (location == "aa" or location == "engine") and counts.get(location, 0) - marks.get(
+            location, 0
+        ) > 0:
+            target_box = (location, None)
+            letter = cd.armour(location)
+        pen_text = ""
+        ok = True
+        if letter and (target_box is not None or w34):
+            # :func:`penetrates`, written out: unarmoured boxes (no letter) are penetrated without a roll.
+            needed = pen_row[letter]
+            if needed == T.NO or needed == T.ALL:
+                ok = needed == T.ALL
+                pen_text = f"; armour {letter}: {'penetrates (ALL)' if ok else 'cannot penetrate (NO)'}"
+            else:
+                pr = dice.roll("D20", f"penetration {cal}in vs {letter}")
+                if band == "short":
+                    ok = pr + T.SHORT_RANGE_PENETRATION_BONUS >= needed
+                    pen_text = f"; armour {letter}: D20 {pr} +5 short range vs {needed}+ "
+                else:
+                    ok = pr >= needed
+                    pen_text = f"; armour {letter}: D20 {pr} vs {needed}+ "
+                pen_text += "penetrates" if ok else "fails"
+        # Ctx.since(m), written out: the rolls since m are this hit's own (location, penetration), none
+        # claimed yet (m was the record's length and every claimed index is below it).
+        n = len(rolls)
+        if n - m == 1:
+            claimed.add(m)
+        else:
+            claimed.update(range(m, n))
+        ctx.claimed_max = n - 1
+        hit_rolls = tuple(rolls[m:n])
         if not ok:
             sh.hits.append(
                 {"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": False}
             )
-            ctx.events.append(
+            events.append(
                 new_event(
                     "hit",
-                    f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no damage (W29).",
+                    f"{cal}-inch hit on {name}: {location} (D20 {loc_roll}){pen_text}: no damage (W29).",
                     turn,
                     0,
                     firer,
-                    hull.ship_id,
-                    _claim(ctx, m),
+                    ship_id,
+                    hit_rolls,
                     (),
                     None,
                     "no_penetration",
@@ -504,87 +523,90 @@ def shell_hit(
                     None,
                 )
             )
-            return
-    sh.hits.append({"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": True})
-    events = ctx.events
-    events.append(
-        new_event(
-            "hit",
-            f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}.",
-            turn,
-            0,
-            firer,
-            hull.ship_id,
-            _claim(ctx, m),
-            (),
-            None,
-            "hit",
-            {"location": location, "calibre": calibre, "penetrated": True},
-            None,
+            continue
+        sh.hits.append(
+            {"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": True}
         )
-    )
-    available = T.DAMAGE_HALVES[row.damage] + sh.half  # GunRow.damage_halves
-    if available < 2:
-        sh.half = available
-        events.append(  # Ctx.own(), written out
+        events.append(
             new_event(
-                "damage",
-                f"{hull.name}: {cal}-inch hit: half a box carried (W32).",
+                "hit",
+                f"{cal}-inch hit on {name}: {location} (D20 {loc_roll}){pen_text}.",
                 turn,
                 0,
-                hull.ship_id,
-                None,
+                firer,
+                ship_id,
+                hit_rolls,
                 (),
+                None,
+                "hit",
+                {"location": location, "calibre": calibre, "penetrated": True},
+                None,
+            )
+        )
+        available = halves + sh.half
+        if available < 2:
+            sh.half = available
+            events.append(  # Ctx.own(), written out
+                new_event(
+                    "damage",
+                    f"{name}: {cal}-inch hit: half a box carried (W32).",
+                    turn,
+                    0,
+                    ship_id,
+                    None,
+                    (),
+                    (),
+                    None,
+                    "",
+                    {"half": available},
+                    hull.vis,
+                )
+            )
+            continue
+        rest = available - 2
+        sh.half = rest % 2
+        collateral = rest // 2
+        m2 = len(rolls)
+        marked: list[tuple[str, int | None]] = []
+        note = ""
+        if location == "specialized":
+            note = specialized_hit(ctx, hull)
+        elif location == "critical":
+            note = critical_hit(
+                ctx, hull, shell_table(hull.cd, ctx.carrier_table), row=row, band=band, torpedo=0
+            )
+        elif w34:
+            marked.extend(general_underwater(ctx, hull, 1, "shell"))
+        elif target_box is not None:
+            box = sh.mark(cd, target_box[0], target_box[1])
+            if box is not None:
+                marked.append(box)
+        else:
+            marked.extend(allocate(ctx, hull, 1, "substitution"))
+            note = " (area used up: substituted, line 139)"
+        coll = allocate(ctx, hull, collateral, "collateral") if collateral > 0 else []
+        if location == "underwater" and ctx.shell_flooding:
+            start_torpedo_flooding(ctx, hull)
+        marked_text, marked_json = _boxes(cd, marked)
+        coll_text, coll_json = _boxes(cd, coll) if coll else ("-", [])
+        # Ctx.own(), written out (one call and its keywords less per hit that does damage).
+        events.append(
+            new_event(
+                "damage",
+                f"{name}: {cal}-inch hit on {location}{note}: marked {marked_text}; "
+                f"collateral {coll_text}{'; half a box carried' if sh.half else ''}.",
+                turn,
+                0,
+                ship_id,
+                None,
+                ctx.since(m2) if len(rolls) > m2 else (),
                 (),
                 None,
                 "",
-                {"half": available},
+                {"located": marked_json, "collateral": coll_json, "half": sh.half},
                 hull.vis,
             )
         )
-        return
-    rest = available - 2
-    sh.half = rest % 2
-    collateral = rest // 2
-    m2 = len(ctx.rolls)
-    marked: list[tuple[str, int | None]] = []
-    note = ""
-    if location == "specialized":
-        note = specialized_hit(ctx, hull)
-    elif location == "critical":
-        note = critical_hit(ctx, hull, shell_table(hull.cd, ctx.carrier_table), row=row, band=band, torpedo=0)
-    elif w34:
-        marked.extend(general_underwater(ctx, hull, 1, "shell"))
-    elif target_box is not None:
-        box = sh.mark(cd, target_box[0], target_box[1])
-        if box is not None:
-            marked.append(box)
-    else:
-        marked.extend(allocate(ctx, hull, 1, "substitution"))
-        note = " (area used up: substituted, line 139)"
-    coll = allocate(ctx, hull, collateral, "collateral") if collateral > 0 else []
-    if location == "underwater" and ctx.shell_flooding:
-        start_torpedo_flooding(ctx, hull)
-    marked_text, marked_json = _boxes(cd, marked)
-    coll_text, coll_json = _boxes(cd, coll) if coll else ("-", [])
-    # Ctx.own(), written out (one call and its keywords less per hit that does damage).
-    events.append(
-        new_event(
-            "damage",
-            f"{hull.name}: {cal}-inch hit on {location}{note}: marked {marked_text}; "
-            f"collateral {coll_text}{'; half a box carried' if sh.half else ''}.",
-            turn,
-            0,
-            hull.ship_id,
-            None,
-            ctx.since(m2) if len(ctx.rolls) > m2 else (),
-            (),
-            None,
-            "",
-            {"located": marked_json, "collateral": coll_json, "half": sh.half},
-            hull.vis,
-        )
-    )
 
 
 def _box_json(box: tuple[str, int | None]) -> JSON:

@@ -59,6 +59,8 @@ from .record import (
 from .schema import CLASS_SCHEMA, OPTIONS, ORDER_TYPES, check_class
 
 BATTERIES: tuple[str, ...] = ("main", "secondary")
+_SMALL: tuple[str, ...] = ("destroyer", "small_craft")
+"""The class types of :attr:`.record.ClassData.small`."""
 _TARGET_KEYS: tuple[tuple[str, str], ...] = tuple((b, f"target_{b}") for b in BATTERIES)
 """Each battery and the order field naming its target."""
 _CLASS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassData]] = memo.table({})
@@ -344,7 +346,9 @@ class WW2Jackson(RuleSet):
         direction = data.get("turn_direction")
         if not direction or type(direction) is not str:
             direction = "auto"
-        return norm_deg(course), min(speed, cap), direction
+        # (a float in [0, 360) is what norm_deg returns as it is: no call for it)
+        normal = type(course) is float and 0.0 <= course < 360.0
+        return course if normal else norm_deg(course), min(speed, cap), direction
 
     def _predict(
         self, live: Live, data: Mapping[str, JSON], turn: int, cap: float | None = None
@@ -408,8 +412,8 @@ class WW2Jackson(RuleSet):
         spot = self._opt(state, "spotting_aircraft")
         spotted = bool(spot) and isinstance(spot, str) and firer.ship.side in _spotters(spot)
         # The modifiers that do not depend on the calibre or the band, in the order the log lists them.
-        firer_small = firer.cd.small
-        target_small = target.cd.small
+        firer_small = firer.cd.type in _SMALL  # ClassData.small, without the property's call
+        target_small = target.cd.type in _SMALL
         # Sheet.fire_control(), written out: no fire control box left
         no_fc = firer.cd.counts.get("fire_control", 0) - firer.sheet.marked.get("fire_control", 0) <= 0
         first = firer.sheet.last_targets.get(battery) != target.ship.id
@@ -832,7 +836,7 @@ class WW2Jackson(RuleSet):
         # (2) gunfire, all at once; hits applied after all fire (A1).
         roll = dice.roll
         all_rolls = ctx.rolls
-        pending_hits: list[tuple[str, GunRow, float, str, str, str, int]] = []
+        pending_hits: list[tuple[str, GunRow, float, str, str, str, str, int]] = []
         for sid, lv in lives.items():
             if sid in withdrawn or sid not in orders:
                 lv.sheet.last_targets = {}
@@ -909,14 +913,14 @@ class WW2Jackson(RuleSet):
                     )
                     if hits:
                         assert sol.band is not None
-                        pending_hits.append((tid, sol.row, sol.calibre, sol.band, sid, lv.ship.side, hits))
+                        pending_hits.append(
+                            (tid, sol.row, sol.calibre, cal_text, sol.band, sid, lv.ship.side, hits)
+                        )
             lv.sheet.last_targets = targets
-        for tid, row, cal, band, fid, fside, n in pending_hits:
+        for tid, row, cal, cal_text, band, fid, fside, n in pending_hits:
             hull = hulls[tid]
-            for _ in range(n):
-                if hull.sunk:
-                    break
-                shell_hit(ctx, hull, row, cal, band, fid, fside)
+            if not hull.sunk:  # the salvo's hits one after another, while the ship is afloat
+                shell_hit(ctx, hull, row, cal, band, fid, fside, n, cal_text)
         # (3) torpedoes: launches recorded, those due strike (A6, lines 157-160).
         pending = list(state.pending)
         fired_mounts: dict[str, set[int]] = {}
@@ -1389,7 +1393,13 @@ def _sight(pos: Point, heading: float, tpos: Point) -> tuple[float, str, str]:
         # distance(), bearing(), arc_of() and side_of() of rules.geometry, written out: the bearing relative
         # to the bow (relative_bearing) is worked out once for the arc and the side.
         dx, dy = tpos.x - pos.x, tpos.y - pos.y
-        rel = norm_deg(norm_deg(math.degrees(math.atan2(dx, -dy))) - heading)
+        # norm_deg() called only for an angle out of [0, 360): it returns any other as it is
+        brg = math.degrees(math.atan2(dx, -dy))
+        if not 0.0 <= brg < 360.0:
+            brg = norm_deg(brg)
+        rel = brg - heading
+        if not 0.0 <= rel < 360.0:
+            rel = norm_deg(rel)
         if rel > 180.0:
             rel -= 360.0
         off = abs(rel)
