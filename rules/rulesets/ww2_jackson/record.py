@@ -493,18 +493,27 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     if isinstance(loaded_v, list):
         # ints as they are (what _i gives for them), checked in one pass: a sheet's JSON holds nothing else
         loaded = (
-            cast(list[int], list(loaded_v)) if set(map(type, loaded_v)) <= _INT else [_i(v) for v in loaded_v]
+            cast("list[int]", list(loaded_v))
+            if set(map(type, loaded_v)) <= _INT
+            else [_i(v) for v in loaded_v]
         )
     else:
         loaded = [t.tubes for t in torps]
     while len(loaded) < len(torps):
         loaded.append(torps[len(loaded)].tubes)
     marked_v = get("marked")
-    if isinstance(marked_v, dict):
+    if (
+        isinstance(marked_v, dict)
+        and tuple(marked_v) == COUNT_AREAS
+        and set(map(type, marked_v.values())) == _INT
+    ):
+        # what sheet_to_json writes: every counted area in order, an int each: copied as it is (in C)
+        marked = cast("dict[str, int]", dict(marked_v))
+    elif isinstance(marked_v, dict):
         mget = marked_v.get
         raw = {a: mget(a) for a in COUNT_AREAS}
         if set(map(type, raw.values())) == _INT:
-            marked = cast(dict[str, int], raw)
+            marked = cast("dict[str, int]", raw)
         else:  # a value missing or not an int: _i() of each
             marked = {a: _i(v) for a, v in raw.items()}
     else:
@@ -567,8 +576,8 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     # Built with its fields by position, in field order (a dataclass called with 22 keywords packs them into a
     # dict and unpacks it again: several times the cost of the stores; every ship's sheet is read each phase).
     return Sheet(
-        sorted(_i(x) for x in cast(list[JSON], gl)) if gl else [],  # guns_lost
-        sorted(_i(x) for x in cast(list[JSON], tl)) if tl else [],  # torpedo_lost
+        sorted(_i(x) for x in cast("list[JSON]", gl)) if gl else [],  # guns_lost
+        sorted(_i(x) for x in cast("list[JSON]", tl)) if tl else [],  # torpedo_lost
         loaded,
         reloads if type(reloads) is int else _i(reloads, cd.torpedo_reloads),  # reloads
         marked,

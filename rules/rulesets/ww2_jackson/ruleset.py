@@ -417,6 +417,27 @@ class WW2Jackson(RuleSet):
         # Sheet.fire_control(), written out: no fire control box left
         no_fc = firer.cd.counts.get("fire_control", 0) - firer.sheet.marked.get("fire_control", 0) <= 0
         first = firer.sheet.last_targets.get(battery) != target.ship.id
+        # The modifiers of every calibre and band, in the order the log lists them: those before NW-WW2-12's
+        # (large ship against small: per calibre) and those between it and the spotting aircraft's (per band).
+        head: list[Modifier] = []
+        if fspeed >= T.HIGH_SPEED_KNOTS:
+            head.append(_GUN_MOD["firer_fast"])
+        if target.speed >= T.HIGH_SPEED_KNOTS:
+            head.append(_GUN_MOD["target_fast"])
+        mid: list[Modifier] = []
+        if fturned > T.TURNED_DEG:
+            mid.append(_GUN_MOD["firer_turned"])
+        if target.sheet.turned > T.TURNED_DEG:
+            mid.append(_GUN_MOD["target_turned"])
+        if no_fc:
+            mid.append(_GUN_MOD["no_fire_control"])
+        if first:
+            mid.append(_GUN_MOD["first_fired_on"])
+        if target.speed <= T.LOW_SPEED_KNOTS:
+            mid.append(_GUN_MOD["target_slow"])
+        # the sum of their values (whole numbers, so in any order what sum() of the list gives)
+        shared = int(sum([m.value for m in head])) + int(sum([m.value for m in mid]))
+        large_vs_small = not firer_small and target_small
         out: list[Solution] = []
         for cal, kind, bfn in groups:
             row = gun_row(cal, kind)
@@ -428,29 +449,19 @@ class WW2Jackson(RuleSet):
             n = mfn(bfn, row.mfn)
             if halved:
                 n = halve(n)
-            mods: list[Modifier] = []
-            add = mods.append
-            if fspeed >= T.HIGH_SPEED_KNOTS:
-                add(_GUN_MOD["firer_fast"])
-            if target.speed >= T.HIGH_SPEED_KNOTS:
-                add(_GUN_MOD["target_fast"])
-            if not firer_small and target_small and cal >= T.LARGE_VS_SMALL_MIN_CALIBRE:
-                add(_GUN_MOD["large_vs_small"])  # NW-WW2-12: the dice of 7-inch and larger guns
-            if fturned > T.TURNED_DEG:
-                add(_GUN_MOD["firer_turned"])
-            if target.sheet.turned > T.TURNED_DEG:
-                add(_GUN_MOD["target_turned"])
-            if no_fc:
-                add(_GUN_MOD["no_fire_control"])
-            if first:
-                add(_GUN_MOD["first_fired_on"])
-            if target.speed <= T.LOW_SPEED_KNOTS:
-                add(_GUN_MOD["target_slow"])
+            total = shared
+            if large_vs_small and cal >= T.LARGE_VS_SMALL_MIN_CALIBRE:
+                mods = [*head, _LARGE_VS_SMALL, *mid]  # NW-WW2-12: the dice of 7-inch and larger guns
+                total += int(_LARGE_VS_SMALL.value)
+            else:
+                mods = head + mid
             if spotted and band in ("long", "medium"):
-                add(_GUN_MOD["spotting_aircraft"])
+                mods.append(_GUN_MOD["spotting_aircraft"])
+                total += int(_GUN_MOD["spotting_aircraft"].value)
             if night is not None:
                 v, label = T.NIGHT_MODIFIERS[night[0]]
                 mods.append(Modifier(label=f"night: {label} (best, W10)", value=v))
+                total += v
             # by position, in field order (a dataclass called with keywords packs them into a dict first)
             out.append(
                 Solution(
@@ -463,7 +474,7 @@ class WW2Jackson(RuleSet):
                     T.TO_HIT[band],  # needed
                     tuple(mods),  # modifiers
                     halved,
-                    int(sum([m.value for m in mods])),  # total
+                    total,
                 )
             )
         if not out:
@@ -583,7 +594,7 @@ class WW2Jackson(RuleSet):
                 if _i(data.get("torpedo_number")) > loaded:
                     add("torpedo_number", f"Only {loaded} torpedoes are loaded in the mounts that bear.")
         for key in ("searchlight", "star_shell"):
-            lt = enemy(key)
+            lt = enemy(key) if data.get(key) else None  # (none ordered: enemy() finds none)
             if lt is None:
                 continue
             if not self._night(state):
@@ -1366,6 +1377,8 @@ def _shared_modifier(v: int, label: str) -> Modifier:
 
 _GUN_MOD: dict[str, Modifier] = {k: _shared_modifier(v, label) for k, (v, label) in T.GUN_MODIFIERS.items()}
 """The gun modifiers of lines 45-73 by key, one shared instance each (as :func:`_adder` appends them)."""
+
+_LARGE_VS_SMALL: Modifier = _GUN_MOD["large_vs_small"]
 
 _GUN_MOD_TEXT: dict[int, str] = {id(m): f", {m.value:+g} {m.label}" for m in _GUN_MOD.values()}
 """:func:`_mod_text` of each shared gun modifier, by its ``id`` (they live as long as the module: an ``id``
