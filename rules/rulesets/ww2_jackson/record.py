@@ -168,6 +168,9 @@ class ClassData:
         default_factory=dict, compare=False, repr=False
     )
     """Memo of :func:`.gunnery.bfn_by_calibre` by (area, arc, side, guns lost): it depends on nothing else."""
+    speed_memo: dict[tuple[int, int], float] = field(default_factory=dict, compare=False, repr=False)
+    """Memo of :func:`.movement.max_speed` of a sheet with no condition, by its (engine, underwater) boxes
+    marked: it depends on nothing else then."""
 
     @property
     def capital(self) -> bool:
