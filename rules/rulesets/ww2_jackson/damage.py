@@ -167,6 +167,11 @@ _LOCATION_BY_ROLL: dict[str, tuple[str, ...]] = {
 }
 """The hit location tables (lines 107-134) by band, indexed by the D20 roll 1-20 (index 0 unused)."""
 
+_LOCATED_TEXT: dict[str, tuple[str, ...]] = {
+    band: ("", *(f"{locs[r]} (D20 {r})" for r in range(1, 21))) for band, locs in _LOCATION_BY_ROLL.items()
+}
+"""How the hit log writes a location and its roll (``main (D20 7)``), by band and roll (as above)."""
+
 
 # --- boxes ------------------------------------------------------------------------------------
 
@@ -439,7 +444,7 @@ def shell_hit(
     name, ship_id = hull.name, hull.ship_id
     # What every hit of this shell shares: the purpose of its dice, the location table, penetration, damage.
     loc_purpose = f"hit location on {name} ({band})"
-    locations = _LOCATION_BY_ROLL[band]
+    locations, located_texts = _LOCATION_BY_ROLL[band], _LOCATED_TEXT[band]
     pen_row = T.PENETRATION[row.penetration]
     halves = T.DAMAGE_HALVES[row.damage]  # GunRow.damage_halves
     # Intact boxes of a counted area: Sheet.remaining(), written out (this runs for every hit).
@@ -510,7 +515,7 @@ def shell_hit(
             events.append(
                 new_event(
                     "hit",
-                    f"{cal}-inch hit on {name}: {location} (D20 {loc_roll}){pen_text}: no damage (W29).",
+                    f"{cal}-inch hit on {name}: {located_texts[loc_roll]}{pen_text}: no damage (W29).",
                     turn,
                     0,
                     firer,
@@ -530,7 +535,7 @@ def shell_hit(
         events.append(
             new_event(
                 "hit",
-                f"{cal}-inch hit on {name}: {location} (D20 {loc_roll}){pen_text}.",
+                f"{cal}-inch hit on {name}: {located_texts[loc_roll]}{pen_text}.",
                 turn,
                 0,
                 firer,
