@@ -606,19 +606,26 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
 
 def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
     """Return the JSON of a working sheet (the shape in the module docstring)."""
-    conds: dict[str, JSON] = {
-        k: {"since": c.since, "until": c.until, "fixed": c.fixed} for k, c in sorted(sh.conditions.items())
-    }
+    # (an empty list or dict is written without a comprehension: most sheets have no fire, flood, condition)
+    conds: dict[str, JSON] = (
+        {k: {"since": c.since, "until": c.until, "fixed": c.fixed} for k, c in sorted(sh.conditions.items())}
+        if sh.conditions
+        else {}
+    )
+    marked = sh.marked
     return {
         "guns_lost": list(sh.guns_lost),
         "torpedo_lost": list(sh.torpedo_lost),
         "loaded": list(sh.loaded),
         "reloads": sh.reloads,
-        "marked": {a: sh.marked.get(a, 0) for a in COUNT_AREAS},
+        # every counted area in order: a copy (in C) of a marked dict of that shape (sheet_from_json's)
+        "marked": dict(marked)
+        if tuple(marked) == COUNT_AREAS
+        else {a: marked.get(a, 0) for a in COUNT_AREAS},
         "wrecked_engines": sh.wrecked_engines,
         "half": sh.half,
-        "last_marks": [{"area": a, "index": i} for a, i in sh.last_marks],
-        "fires": [{"intensity": f.intensity, "since": f.since} for f in sh.fires],
+        "last_marks": [{"area": a, "index": i} for a, i in sh.last_marks] if sh.last_marks else [],
+        "fires": [{"intensity": f.intensity, "since": f.since} for f in sh.fires] if sh.fires else [],
         "floods": [
             {
                 "kind": f.kind,
@@ -629,11 +636,13 @@ def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
                 "fail_on": f.fail_on,
             }
             for f in sh.floods
-        ],
+        ]
+        if sh.floods
+        else [],
         "conditions": conds,
         "helm": None if sh.helm is None else {"course": sh.helm[0], "speed": sh.helm[1]},
         "cleared": sh.cleared,
-        "last_targets": dict(sorted(sh.last_targets.items())),
+        "last_targets": dict(sorted(sh.last_targets.items())) if sh.last_targets else {},
         "fired": sh.fired,
         "turned": sh.turned,
         "searchlight": sh.searchlight,
