@@ -604,8 +604,12 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     )
 
 
-def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
-    """Return the JSON of a working sheet (the shape in the module docstring)."""
+def sheet_to_json(sh: Sheet, *, own: bool = False) -> dict[str, JSON]:
+    """Return the JSON of a working sheet (the shape in the module docstring).
+
+    ``own``: the sheet is not used afterwards (the end of a phase), so the JSON takes its lists of gun and
+    torpedo boxes lost, torpedoes loaded and hits as they are, without a copy.
+    """
     # (an empty list or dict is written without a comprehension: most sheets have no fire, flood, condition)
     conds: dict[str, JSON] = (
         {k: {"since": c.since, "until": c.until, "fixed": c.fixed} for k, c in sorted(sh.conditions.items())}
@@ -614,9 +618,9 @@ def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
     )
     marked = sh.marked
     return {
-        "guns_lost": list(sh.guns_lost),
-        "torpedo_lost": list(sh.torpedo_lost),
-        "loaded": list(sh.loaded),
+        "guns_lost": cast("list[JSON]", sh.guns_lost) if own else list(sh.guns_lost),
+        "torpedo_lost": cast("list[JSON]", sh.torpedo_lost) if own else list(sh.torpedo_lost),
+        "loaded": cast("list[JSON]", sh.loaded) if own else list(sh.loaded),
         "reloads": sh.reloads,
         # every counted area in order: a copy (in C) of a marked dict of that shape (sheet_from_json's)
         "marked": dict(marked)
@@ -649,5 +653,7 @@ def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
         "star_shell": sh.star_shell,
         "preference": sh.preference,
         "max_speed": sh.max_speed,
-        "hits": list(sh.hits),  # a hit is never changed once written (damage.shell_hit): shared
+        "hits": cast("list[JSON]", sh.hits)
+        if own
+        else list(sh.hits),  # a hit is never changed once written (shell_hit): shared
     }

@@ -986,7 +986,7 @@ class WW2Jackson(RuleSet):
                 heading=lv.heading,
                 speed=lv.speed,
                 status=status,
-                sheet=sheet_to_json(lv.sheet),
+                sheet=sheet_to_json(lv.sheet, own=True),  # the working sheet ends with the phase
                 flags=flags,
             )
         new = replace(state.with_ships(ships), pending=tuple(keep))
