@@ -198,9 +198,13 @@ def _boxes(cd: ClassData, boxes: list[tuple[str, int | None]]) -> tuple[str, lis
     ``', '.join(_box_text(...)) or '-'`` and ``[_box_json(...)]`` give (a shell hit writes both)."""
     if not boxes:
         return "-", []
+    area, idx = box = boxes[0]
+    # a counted area's box (index None) is named by _AREA_TEXT: _box_text without its call
+    name = (_AREA_TEXT.get(area) or _box_text(cd, box)) if idx is None else _box_text(cd, box)
     if len(boxes) == 1:  # the commonest list (a located box, one box of collateral): no list building
-        area, idx = box = boxes[0]
-        return _box_text(cd, box) or "-", [{"area": area, "index": idx}]
+        return name or "-", [{"area": area, "index": idx}]
+    if idx is None and boxes.count(box) == len(boxes):  # collateral in one counted area (allocate)
+        return ", ".join([name] * len(boxes)) or "-", [{"area": area, "index": None} for _ in boxes]
     names = [_box_text(cd, b) for b in boxes]
     return ", ".join(names) or "-", [{"area": a, "index": i} for a, i in boxes]
 
