@@ -1055,7 +1055,7 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
         floods.append(fl)
     sh.floods = floods
     # Recovery rolls and expiry of timed conditions.
-    for name in sorted(sh.conditions):
+    for name in sorted(sh.conditions) if sh.conditions else ():
         c = sh.conditions[name]
         if c.until is not None:
             if turn >= c.until:
@@ -1118,7 +1118,11 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
             )
     # Sinking (A6, W01).
     if not hull.sunk:
-        if sh.underwater_remaining(cd) <= 0 and (cd.capacity("underwater") + cd.capacity("engine")) > 0:
+        # Sheet.underwater_remaining() and ClassData.capacity(), written out (asked of every ship afloat)
+        uw = cd.counts.get("underwater", 0) - sh.marked.get("underwater", 0)
+        en = cd.counts.get("engine", 0) - sh.marked.get("engine", 0)
+        left = (uw if uw > 0 else 0) + (en if en > 0 else 0)
+        if left <= 0 and (cd.caps.get("underwater", 0) + cd.caps.get("engine", 0)) > 0:
             hull.sunk = "all underwater boxes marked"
         elif not sh.any_remaining(cd):
             hull.sunk = "every box marked"

@@ -238,7 +238,11 @@ class WW2Jackson(RuleSet):
         if hit is not None and hit[0] is stats:
             return hit[1]
         family = _CLASS_BY_VALUE.setdefault(f"{stats.get('type')}|{stats.get('tonnage')}|{len(stats)}", [])
-        cd = next((known for seen, known in family if seen == stats), None)
+        cd = None
+        for seen, known in family:
+            if seen == stats:
+                cd = known
+                break
         if cd is None:
             cd = parse_class(stats)
             if len(family) >= 16:
@@ -1049,7 +1053,13 @@ class WW2Jackson(RuleSet):
             note = " (bridge hit: straight ahead)"
         elif lv.sheet.has("steering", turn):
             note = " (steering damaged: last turn's helm order)"
-        lv.sheet.helm = (norm_deg(_f(data.get("course"), lv.heading)), _f(data.get("speed"), lv.speed))
+        raw_speed = data.get("speed")
+        if type(raw_speed) is not float:  # a float is what _f gives for it
+            raw_speed = _f(raw_speed, lv.speed)
+        if lv.sheet.conditions:
+            lv.sheet.helm = (norm_deg(_f(data.get("course"), lv.heading)), raw_speed)
+        else:  # the course ordered is what _planned gave (norm_deg of _f of it)
+            lv.sheet.helm = (course, raw_speed)
         pos, heading, turned, path = planned_move(
             lv.pos, lv.heading, course, speed, turning_radius(lv.cd), direction
         )
