@@ -289,7 +289,7 @@ class WW2Jackson(RuleSet):
     def _visible(self, state: BattleState, side: str, target: ShipState) -> bool:
         """A2: by day every ship; at night within 20 inches of a ship of ``side``, or lit, on fire or
         firing."""
-        if target.side == side or not self._night(state):
+        if target.side == side or not state.conditions.night:  # :meth:`_night`, without the call
             return True
         if any(f in target.flags for f in ("on_fire", "fired", "illuminated", "searchlight")):
             return True
@@ -413,7 +413,7 @@ class WW2Jackson(RuleSet):
         halved = bool(firer.sheet.conditions) and (
             firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
         )
-        spot = self._opt(state, "spotting_aircraft")
+        spot = state.options.get("spotting_aircraft", _OPTION_DEFAULTS.get("spotting_aircraft"))  # _opt()
         spotted = bool(spot) and isinstance(spot, str) and firer.ship.side in _spotters(spot)
         # The modifiers that do not depend on the calibre or the band, in the order the log lists them.
         firer_small = firer.cd.type in _SMALL  # ClassData.small, without the property's call
@@ -572,7 +572,7 @@ class WW2Jackson(RuleSet):
                 add(key, f"No ship {tid!r} in this battle.")
             elif t.side == ship.side:
                 add(key, f"{t.name} is on your side.")
-            elif not t.active:
+            elif t.status != "active":  # not t.active, without the property's call
                 add(key, f"{t.name} is {t.status}.")
             elif not self._visible(state, ship.side, t):
                 add(key, f"{t.name} is not in sight (A2).")
@@ -652,7 +652,7 @@ class WW2Jackson(RuleSet):
             loaded = tubes[m.index] if m.index < len(tubes) else 0
             if loaded <= 0 or m.index in lost:
                 continue
-            if not self._bears_torpedo(m.side, arc, side):
+            if m.side != "centre" and m.side != side:  # :meth:`_bears_torpedo` (the arc is the broadside)
                 continue
             short, medium, long_ = T.TORPEDO_RANGES[m.calibre]
             band = (
@@ -804,7 +804,7 @@ class WW2Jackson(RuleSet):
         lives: dict[str, Live] = {}
         hulls: dict[str, Hull] = {}
         for s in state.ships:
-            if not s.active:
+            if s.status != "active":  # not s.active
                 continue
             lv = self._working(s)
             lv.prev_fired = lv.sheet.fired
@@ -1090,7 +1090,7 @@ class WW2Jackson(RuleSet):
                     "speed": speed,
                     "turned": lv.sheet.turned,
                 },
-                None if not self._night(state) else (lv.ship.side,),
+                None if not state.conditions.night else (lv.ship.side,),  # :meth:`_night`
             )
         )
 
