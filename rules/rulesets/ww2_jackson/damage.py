@@ -506,12 +506,13 @@ def shell_hit(
         # Ctx.since(m), written out: the rolls since m are this hit's own (location, penetration), none
         # claimed yet (m was the record's length and every claimed index is below it).
         n = len(rolls)
-        if n - m == 1:
+        if n - m == 1:  # the location roll alone
             claimed.add(m)
+            hit_rolls: tuple[Roll, ...] = (rolls[m],)
         else:
             claimed.update(range(m, n))
+            hit_rolls = tuple(rolls[m:n])
         ctx.claimed_max = n - 1
-        hit_rolls = tuple(rolls[m:n])
         if not ok:
             sh.hits.append(
                 {"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": False}

@@ -1421,7 +1421,11 @@ def _sight(pos: Point, heading: float, tpos: Point) -> tuple[float, str, str]:
         if not 0.0 <= brg < 360.0:
             brg = norm_deg(brg)
         rel = brg - heading
-        if not 0.0 <= rel < 360.0:
+        if -360.0 < rel < 0.0:  # norm_deg(rel), written out: fmod() leaves such an angle as it is
+            rel += 360.0
+            if rel >= 360.0:
+                rel = 0.0
+        elif not 0.0 <= rel < 360.0:
             rel = norm_deg(rel)
         if rel > 180.0:
             rel -= 360.0
