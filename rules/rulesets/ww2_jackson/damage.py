@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ... import memo
 from ...dice import Dice
-from ...model import JSON, Event, Modifier, Roll
+from ...model import JSON, Event, Modifier, Roll, new_event
 from . import tables as T
 from .gunnery import GunRow, halve
 from .record import (
@@ -42,6 +42,11 @@ class Hull:
     speed: float = 0.0
     sunk: str = ""
     withdrawn: str = ""
+    vis: tuple[str, ...] = field(init=False)
+    """``(side,)``: the ``visible_to`` of the events only the hull's side sees (A2), one tuple for all."""
+
+    def __post_init__(self) -> None:
+        self.vis = (self.side,)
 
 
 @dataclass(slots=True)
@@ -111,17 +116,19 @@ class Ctx:
     ) -> None:
         """Append an event only the hull's side sees (its boxes, A2)."""
         self.events.append(
-            Event(
-                kind=kind,
-                turn=self.turn,
-                ship_id=hull.ship_id,
-                text=f"{hull.name}: {text}",
-                rolls=self.since(mark) if mark is not None else (),
-                data=data if data else None,  # None: a new empty dict
-                outcome=outcome,
-                needed=needed,
-                modifiers=modifiers,
-                visible_to=(hull.side,),
+            new_event(
+                kind,
+                f"{hull.name}: {text}",
+                self.turn,
+                0,
+                hull.ship_id,
+                None,
+                self.since(mark) if mark is not None else (),
+                modifiers,
+                needed,
+                outcome,
+                data if data else {},
+                hull.vis,
             )
         )
 
@@ -130,13 +137,19 @@ class Ctx:
     ) -> None:
         """Append an event every side sees (sinking, withdrawal, a ship on fire)."""
         self.events.append(
-            Event(
-                kind=kind,
-                turn=self.turn,
-                ship_id=hull.ship_id,
-                text=f"{hull.name} {text}",
-                outcome=outcome,
-                data=data or {},
+            new_event(
+                kind,
+                f"{hull.name} {text}",
+                self.turn,
+                0,
+                hull.ship_id,
+                None,
+                (),
+                (),
+                None,
+                outcome,
+                data or {},
+                None,
             )
         )
 
@@ -153,6 +166,11 @@ _LOCATION_BY_ROLL: dict[str, tuple[str, ...]] = {
     band: ("", *(str(lookup(table, r)) for r in range(1, 21))) for band, table in T.HIT_LOCATION.items()
 }
 """The hit location tables (lines 107-134) by band, indexed by the D20 roll 1-20 (index 0 unused)."""
+
+_LOCATED_TEXT: dict[str, tuple[str, ...]] = {
+    band: ("", *(f"{locs[r]} (D20 {r})" for r in range(1, 21))) for band, locs in _LOCATION_BY_ROLL.items()
+}
+"""How the hit log writes a location and its roll (``main (D20 7)``), by band and roll (as above)."""
 
 
 # --- boxes ------------------------------------------------------------------------------------
@@ -180,9 +198,13 @@ def _boxes(cd: ClassData, boxes: list[tuple[str, int | None]]) -> tuple[str, lis
     ``', '.join(_box_text(...)) or '-'`` and ``[_box_json(...)]`` give (a shell hit writes both)."""
     if not boxes:
         return "-", []
+    area, idx = box = boxes[0]
+    # a counted area's box (index None) is named by _AREA_TEXT: _box_text without its call
+    name = (_AREA_TEXT.get(area) or _box_text(cd, box)) if idx is None else _box_text(cd, box)
     if len(boxes) == 1:  # the commonest list (a located box, one box of collateral): no list building
-        area, idx = box = boxes[0]
-        return _box_text(cd, box) or "-", [{"area": area, "index": idx}]
+        return name or "-", [{"area": area, "index": idx}]
+    if idx is None and boxes.count(box) == len(boxes):  # collateral in one counted area (allocate)
+        return ", ".join([name] * len(boxes)) or "-", [{"area": area, "index": None} for _ in boxes]
     names = [_box_text(cd, b) for b in boxes]
     return ", ".join(names) or "-", [{"area": a, "index": i} for a, i in boxes]
 
@@ -204,8 +226,18 @@ def allocate(ctx: Ctx, hull: Hull, n: int, why: str) -> list[tuple[str, int | No
         return _allocate_counted(sh, cd, order, n)
     # Every area's count is 0 or more: the first area of the preference with a box left is taken, and the
     # whole sheet is counted only to spare the last underwater box.
-    remaining = sh.remaining
     counts, marks = cd.counts, sh.marked
+    first = order[0]
+    if first in _COUNTED and first not in UNDERWATER_AREAS:
+        done = marks.get(first, 0)
+        if counts.get(first, 0) - done >= n:
+            # The first choice has a box left for every one (collateral, mostly): each turn of the loop below
+            # would take it (Sheet.mark of a counted area, n times at once); one box tuple serves them all.
+            marks[first] = done + n
+            out = [(first, None)] * n
+            sh.fresh.extend(out)
+            return out
+    remaining = sh.remaining
     for _ in range(n):
         chosen = None
         for area in order:
@@ -389,7 +421,15 @@ def g_text(x: float) -> str:
 
 
 def shell_hit(
-    ctx: Ctx, hull: Hull, row: GunRow, calibre: float, band: str, firer: str, firer_side: str
+    ctx: Ctx,
+    hull: Hull,
+    row: GunRow,
+    calibre: float,
+    band: str,
+    firer: str,
+    firer_side: str,
+    count: int = 1,
+    cal_text: str = "",
 ) -> None:
     """Resolve one shell hit (lines 105-141, 237-288): location, penetration, located box and collateral.
 
@@ -397,148 +437,186 @@ def shell_hit(
     half-box credit per target: the located box is marked when a whole box is available, the rest is
     collateral, an odd half carries. NW-WW2-03: substituted hits and collateral never roll penetration; a
     specialized or critical hit takes the located box's place.
+
+    ``count`` hits of the same shell are resolved one after another, as many calls would, the second and
+    later only while the ship is afloat; ``cal_text`` is ``g_text(calibre)`` when the caller has it.
     """
     sh, cd, turn = hull.sheet, hull.cd, ctx.turn
-    cal = g_text(calibre)
+    cal = cal_text or g_text(calibre)
     dice = ctx.dice
-    m = len(ctx.rolls)
-    loc_roll = dice.roll("D20", f"hit location on {hull.name} ({band})")
-    location = _LOCATION_BY_ROLL[band][loc_roll]
-    # Which box the shell strikes: the owner's choice inside the area (NW-WW2-05).
-    letter = ""
-    target_box: tuple[str, int | None] | None = None
-    w34 = False
+    rolls, events, claimed = ctx.rolls, ctx.events, ctx.claimed
+    name, ship_id = hull.name, hull.ship_id
+    # What every hit of this shell shares: the purpose of its dice, the location table, penetration, damage.
+    loc_purpose = f"hit location on {name} ({band})"
+    locations, located_texts = _LOCATION_BY_ROLL[band], _LOCATED_TEXT[band]
+    pen_row = T.PENETRATION[row.penetration]
+    halves = T.DAMAGE_HALVES[row.damage]  # GunRow.damage_halves
     # Intact boxes of a counted area: Sheet.remaining(), written out (this runs for every hit).
     counts, marks = cd.counts, sh.marked
-    if location == "main" or location == "secondary":
-        lost = sh.guns_lost
-        for idx in cd.gun_pick[location]:
-            if idx not in lost:
-                target_box = (location, idx)
-                letter = cd.guns[idx].armour
-                break
-    elif location == "above":
-        if counts.get("above_armoured", 0) - marks.get("above_armoured", 0) > 0:
-            target_box, letter = ("above_armoured", None), cd.belt
-        elif counts.get("above", 0) - marks.get("above", 0) > 0:
-            target_box = ("above", None)
-    elif location == "underwater":
-        letter = cd.underwater_protection
-        if counts.get("underwater", 0) - marks.get("underwater", 0) > 0:
-            target_box = ("underwater", None)
-        else:
-            w34 = counts.get("engine", 0) - marks.get("engine", 0) > 0
-    elif (location == "aa" or location == "engine") and counts.get(location, 0) - marks.get(location, 0) > 0:
-        target_box = (location, None)
-        letter = cd.armour(location)
-    pen_text = ""
-    if letter and (target_box is not None or w34):
-        # :func:`penetrates`, written out: unarmoured boxes (no letter) are penetrated without a roll.
-        needed = T.PENETRATION[row.penetration][letter]
-        if needed == T.NO or needed == T.ALL:
-            ok = needed == T.ALL
-            pen_text = f"; armour {letter}: {'penetrates (ALL)' if ok else 'cannot penetrate (NO)'}"
-        else:
-            pr = dice.roll("D20", f"penetration {cal}in vs {letter}")
-            if band == "short":
-                ok = pr + T.SHORT_RANGE_PENETRATION_BONUS >= needed
-                pen_text = f"; armour {letter}: D20 {pr} +5 short range vs {needed}+ "
+    for i in range(count):
+        if i and hull.sunk:
+            break
+        m = len(rolls)
+        loc_roll = dice.roll("D20", loc_purpose)
+        location = locations[loc_roll]
+        # Which box the shell strikes: the owner's choice inside the area (NW-WW2-05).
+        letter = ""
+        target_box: tuple[str, int | None] | None = None
+        w34 = False
+        if location == "main" or location == "secondary":
+            lost = sh.guns_lost
+            for idx in cd.gun_pick[location]:
+                if idx not in lost:
+                    target_box = (location, idx)
+                    letter = cd.guns[idx].armour
+                    break
+        elif location == "above":
+            if counts.get("above_armoured", 0) - marks.get("above_armoured", 0) > 0:
+                target_box, letter = ("above_armoured", None), cd.belt
+            elif counts.get("above", 0) - marks.get("above", 0) > 0:
+                target_box = ("above", None)
+        elif location == "underwater":
+            letter = cd.underwater_protection
+            if counts.get("underwater", 0) - marks.get("underwater", 0) > 0:
+                target_box = ("underwater", None)
             else:
-                ok = pr >= needed
-                pen_text = f"; armour {letter}: D20 {pr} vs {needed}+ "
-            pen_text += "penetrates" if ok else "fails"
+                w34 = counts.get("engine", 0) - marks.get("engine", 0) > 0
+        elif (location == "aa" or location == "engine") and counts.get(location, 0) - marks.get(
+            location, 0
+        ) > 0:
+            target_box = (location, None)
+            letter = cd.armour(location)
+        pen_text = ""
+        ok = True
+        if letter and (target_box is not None or w34):
+            # :func:`penetrates`, written out: unarmoured boxes (no letter) are penetrated without a roll.
+            needed = pen_row[letter]
+            if needed == T.NO or needed == T.ALL:
+                ok = needed == T.ALL
+                pen_text = f"; armour {letter}: {'penetrates (ALL)' if ok else 'cannot penetrate (NO)'}"
+            else:
+                pr = dice.roll("D20", f"penetration {cal}in vs {letter}")
+                if band == "short":
+                    ok = pr + T.SHORT_RANGE_PENETRATION_BONUS >= needed
+                    pen_text = f"; armour {letter}: D20 {pr} +5 short range vs {needed}+ "
+                else:
+                    ok = pr >= needed
+                    pen_text = f"; armour {letter}: D20 {pr} vs {needed}+ "
+                pen_text += "penetrates" if ok else "fails"
+        # Ctx.since(m), written out: the rolls since m are this hit's own (location, penetration), none
+        # claimed yet (m was the record's length and every claimed index is below it).
+        n = len(rolls)
+        if n - m == 1:  # the location roll alone
+            claimed.add(m)
+            hit_rolls: tuple[Roll, ...] = (rolls[m],)
+        else:
+            claimed.update(range(m, n))
+            hit_rolls = tuple(rolls[m:n])
+        ctx.claimed_max = n - 1
         if not ok:
             sh.hits.append(
                 {"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": False}
             )
-            ctx.events.append(
-                Event(
-                    kind="hit",
-                    turn=turn,
-                    ship_id=firer,
-                    target_id=hull.ship_id,
-                    rolls=ctx.since(m),
-                    text=f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}: no "
-                    f"damage (W29).",
-                    outcome="no_penetration",
-                    data={"location": location, "calibre": calibre, "penetrated": False},
+            events.append(
+                new_event(
+                    "hit",
+                    f"{cal}-inch hit on {name}: {located_texts[loc_roll]}{pen_text}: no damage (W29).",
+                    turn,
+                    0,
+                    firer,
+                    ship_id,
+                    hit_rolls,
+                    (),
+                    None,
+                    "no_penetration",
+                    {"location": location, "calibre": calibre, "penetrated": False},
+                    None,
                 )
             )
-            return
-    sh.hits.append({"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": True})
-    # Ctx.since(m), written out: the rolls since m are this hit's own (location, penetration), none claimed
-    # yet (m was the record's length and every claimed index is below it).
-    rolls = ctx.rolls
-    n = len(rolls)
-    if n - m == 1:
-        ctx.claimed.add(m)
-    else:
-        ctx.claimed.update(range(m, n))
-    ctx.claimed_max = n - 1
-    events = ctx.events
-    events.append(
-        Event(
-            kind="hit",
-            turn=turn,
-            ship_id=firer,
-            target_id=hull.ship_id,
-            rolls=tuple(rolls[m:n]),
-            text=f"{cal}-inch hit on {hull.name}: {location} (D20 {loc_roll}){pen_text}.",
-            outcome="hit",
-            data={"location": location, "calibre": calibre, "penetrated": True},
+            continue
+        sh.hits.append(
+            {"turn": turn, "by": firer, "calibre": calibre, "location": location, "penetrated": True}
         )
-    )
-    available = T.DAMAGE_HALVES[row.damage] + sh.half  # GunRow.damage_halves
-    if available < 2:
-        sh.half = available
-        events.append(  # Ctx.own(), written out
-            Event(
-                kind="damage",
-                turn=turn,
-                ship_id=hull.ship_id,
-                text=f"{hull.name}: {cal}-inch hit: half a box carried (W32).",
-                data={"half": available},
-                visible_to=(hull.side,),
+        events.append(
+            new_event(
+                "hit",
+                f"{cal}-inch hit on {name}: {located_texts[loc_roll]}{pen_text}.",
+                turn,
+                0,
+                firer,
+                ship_id,
+                hit_rolls,
+                (),
+                None,
+                "hit",
+                {"location": location, "calibre": calibre, "penetrated": True},
+                None,
             )
         )
-        return
-    rest = available - 2
-    sh.half = rest % 2
-    collateral = rest // 2
-    m2 = len(ctx.rolls)
-    marked: list[tuple[str, int | None]] = []
-    note = ""
-    if location == "specialized":
-        note = specialized_hit(ctx, hull)
-    elif location == "critical":
-        note = critical_hit(ctx, hull, shell_table(hull.cd, ctx.carrier_table), row=row, band=band, torpedo=0)
-    elif w34:
-        marked.extend(general_underwater(ctx, hull, 1, "shell"))
-    elif target_box is not None:
-        box = sh.mark(cd, target_box[0], target_box[1])
-        if box is not None:
-            marked.append(box)
-    else:
-        marked.extend(allocate(ctx, hull, 1, "substitution"))
-        note = " (area used up: substituted, line 139)"
-    coll = allocate(ctx, hull, collateral, "collateral") if collateral > 0 else []
-    if location == "underwater" and ctx.shell_flooding:
-        start_torpedo_flooding(ctx, hull)
-    marked_text, marked_json = _boxes(cd, marked)
-    coll_text, coll_json = _boxes(cd, coll) if coll else ("-", [])
-    # Ctx.own(), written out (one call and its keywords less per hit that does damage).
-    events.append(
-        Event(
-            kind="damage",
-            turn=turn,
-            ship_id=hull.ship_id,
-            text=f"{hull.name}: {cal}-inch hit on {location}{note}: marked {marked_text}; "
-            f"collateral {coll_text}{'; half a box carried' if sh.half else ''}.",
-            rolls=ctx.since(m2),
-            data={"located": marked_json, "collateral": coll_json, "half": sh.half},
-            visible_to=(hull.side,),
+        available = halves + sh.half
+        if available < 2:
+            sh.half = available
+            events.append(  # Ctx.own(), written out
+                new_event(
+                    "damage",
+                    f"{name}: {cal}-inch hit: half a box carried (W32).",
+                    turn,
+                    0,
+                    ship_id,
+                    None,
+                    (),
+                    (),
+                    None,
+                    "",
+                    {"half": available},
+                    hull.vis,
+                )
+            )
+            continue
+        rest = available - 2
+        sh.half = rest % 2
+        collateral = rest // 2
+        m2 = len(rolls)
+        marked: list[tuple[str, int | None]] = []
+        note = ""
+        if location == "specialized":
+            note = specialized_hit(ctx, hull)
+        elif location == "critical":
+            note = critical_hit(
+                ctx, hull, shell_table(hull.cd, ctx.carrier_table), row=row, band=band, torpedo=0
+            )
+        elif w34:
+            marked.extend(general_underwater(ctx, hull, 1, "shell"))
+        elif target_box is not None:
+            box = sh.mark(cd, target_box[0], target_box[1])
+            if box is not None:
+                marked.append(box)
+        else:
+            marked.extend(allocate(ctx, hull, 1, "substitution"))
+            note = " (area used up: substituted, line 139)"
+        coll = allocate(ctx, hull, collateral, "collateral") if collateral > 0 else []
+        if location == "underwater" and ctx.shell_flooding:
+            start_torpedo_flooding(ctx, hull)
+        marked_text, marked_json = _boxes(cd, marked)
+        coll_text, coll_json = _boxes(cd, coll) if coll else ("-", [])
+        # Ctx.own(), written out (one call and its keywords less per hit that does damage).
+        events.append(
+            new_event(
+                "damage",
+                f"{name}: {cal}-inch hit on {location}{note}: marked {marked_text}; "
+                f"collateral {coll_text}{'; half a box carried' if sh.half else ''}.",
+                turn,
+                0,
+                ship_id,
+                None,
+                ctx.since(m2) if len(rolls) > m2 else (),
+                (),
+                None,
+                "",
+                {"located": marked_json, "collateral": coll_json, "half": sh.half},
+                hull.vis,
+            )
         )
-    )
 
 
 def _box_json(box: tuple[str, int | None]) -> JSON:
@@ -978,7 +1056,7 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
         floods.append(fl)
     sh.floods = floods
     # Recovery rolls and expiry of timed conditions.
-    for name in sorted(sh.conditions):
+    for name in sorted(sh.conditions) if sh.conditions else ():
         c = sh.conditions[name]
         if c.until is not None:
             if turn >= c.until:
@@ -1041,7 +1119,11 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
             )
     # Sinking (A6, W01).
     if not hull.sunk:
-        if sh.underwater_remaining(cd) <= 0 and (cd.capacity("underwater") + cd.capacity("engine")) > 0:
+        # Sheet.underwater_remaining() and ClassData.capacity(), written out (asked of every ship afloat)
+        uw = cd.counts.get("underwater", 0) - sh.marked.get("underwater", 0)
+        en = cd.counts.get("engine", 0) - sh.marked.get("engine", 0)
+        left = (uw if uw > 0 else 0) + (en if en > 0 else 0)
+        if left <= 0 and (cd.caps.get("underwater", 0) + cd.caps.get("engine", 0)) > 0:
             hull.sunk = "all underwater boxes marked"
         elif not sh.any_remaining(cd):
             hull.sunk = "every box marked"

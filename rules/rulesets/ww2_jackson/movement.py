@@ -33,10 +33,17 @@ def max_speed(cd: ClassData, sheet: Sheet, turn: int) -> float:
     u = 1/4 when half the general underwater boxes are gone, 1/2 when all are (not added). No power: 0.
     """
     conditions = sheet.conditions  # most ships have none: skip the look-ups
-    if conditions and sheet.has("no_power", turn):
+    marked = sheet.marked
+    if not conditions:
+        # remembered on the class: with no condition, only the engine and underwater boxes marked count
+        key = (marked.get("engine", 0), marked.get("underwater", 0))
+        known = cd.speed_memo.get(key)
+        if known is not None:
+            return known
+    elif sheet.has("no_power", turn):
         return 0.0
     base = combat_speed(cd.speed)
-    caps, marked = cd.caps, sheet.marked
+    caps = cd.caps
     engines = caps.get("engine", 0)
     if engines > 0:
         base *= max(0, cd.counts.get("engine", 0) - marked.get("engine", 0)) / engines  # intact engine boxes
@@ -50,7 +57,12 @@ def max_speed(cd: ClassData, sheet: Sheet, turn: int) -> float:
     if conditions and (sheet.has("boiler", turn) or sheet.has("fuel", turn)):
         base *= T.HALF_SPEED_FACTOR
     # round(base, 4), skipped for a whole number of knots (an intact ship's), which it leaves as it is
-    return base if base.is_integer() else round(base, 4)
+    speed = base if base.is_integer() else round(base, 4)
+    if not conditions:
+        if len(cd.speed_memo) >= 256:
+            cd.speed_memo.clear()
+        cd.speed_memo[key] = speed
+    return speed
 
 
 def turning_radius(cd: ClassData) -> float:

@@ -168,6 +168,9 @@ class ClassData:
         default_factory=dict, compare=False, repr=False
     )
     """Memo of :func:`.gunnery.bfn_by_calibre` by (area, arc, side, guns lost): it depends on nothing else."""
+    speed_memo: dict[tuple[int, int], float] = field(default_factory=dict, compare=False, repr=False)
+    """Memo of :func:`.movement.max_speed` of a sheet with no condition, by its (engine, underwater) boxes
+    marked: it depends on nothing else then."""
 
     @property
     def capital(self) -> bool:
@@ -493,18 +496,27 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     if isinstance(loaded_v, list):
         # ints as they are (what _i gives for them), checked in one pass: a sheet's JSON holds nothing else
         loaded = (
-            cast(list[int], list(loaded_v)) if set(map(type, loaded_v)) <= _INT else [_i(v) for v in loaded_v]
+            cast("list[int]", list(loaded_v))
+            if set(map(type, loaded_v)) <= _INT
+            else [_i(v) for v in loaded_v]
         )
     else:
         loaded = [t.tubes for t in torps]
     while len(loaded) < len(torps):
         loaded.append(torps[len(loaded)].tubes)
     marked_v = get("marked")
-    if isinstance(marked_v, dict):
+    if (
+        isinstance(marked_v, dict)
+        and tuple(marked_v) == COUNT_AREAS
+        and set(map(type, marked_v.values())) == _INT
+    ):
+        # what sheet_to_json writes: every counted area in order, an int each: copied as it is (in C)
+        marked = cast("dict[str, int]", dict(marked_v))
+    elif isinstance(marked_v, dict):
         mget = marked_v.get
         raw = {a: mget(a) for a in COUNT_AREAS}
         if set(map(type, raw.values())) == _INT:
-            marked = cast(dict[str, int], raw)
+            marked = cast("dict[str, int]", raw)
         else:  # a value missing or not an int: _i() of each
             marked = {a: _i(v) for a, v in raw.items()}
     else:
@@ -564,47 +576,60 @@ def sheet_from_json(cd: ClassData, data: Mapping[str, JSON]) -> Sheet:
     star_shell = get("star_shell")
     preference = get("preference")
     max_spd = get("max_speed")
+    # Built with its fields by position, in field order (a dataclass called with 22 keywords packs them into a
+    # dict and unpacks it again: several times the cost of the stores; every ship's sheet is read each phase).
     return Sheet(
-        guns_lost=sorted(_i(x) for x in cast(list[JSON], gl)) if gl else [],
-        torpedo_lost=sorted(_i(x) for x in cast(list[JSON], tl)) if tl else [],
-        loaded=loaded,
-        reloads=reloads if type(reloads) is int else _i(reloads, cd.torpedo_reloads),
-        marked=marked,
-        wrecked_engines=wrecked if type(wrecked) is int else _i(wrecked),
-        half=half if type(half) is int else _i(half),
-        last_marks=last_marks,
-        fresh=[],
-        fires=fires,
-        floods=floods,
-        conditions=conditions,
-        helm=helm,
-        cleared=cleared if type(cleared) is bool else True,
-        last_targets=last_targets,
-        fired=fired if type(fired) is bool else False,
-        turned=turned if type(turned) is float else _f(turned),
-        searchlight=searchlight if type(searchlight) is str else "",
-        star_shell=star_shell if type(star_shell) is str else "",
-        preference=preference if type(preference) is str else "keep_afloat",
-        max_speed=max_spd if type(max_spd) is float else _f(max_spd),
-        hits=_rows(hits) if hits else [],  # a new list; the hits themselves are never changed: shared
+        sorted(_i(x) for x in cast("list[JSON]", gl)) if gl else [],  # guns_lost
+        sorted(_i(x) for x in cast("list[JSON]", tl)) if tl else [],  # torpedo_lost
+        loaded,
+        reloads if type(reloads) is int else _i(reloads, cd.torpedo_reloads),  # reloads
+        marked,
+        wrecked if type(wrecked) is int else _i(wrecked),  # wrecked_engines
+        half if type(half) is int else _i(half),  # half
+        last_marks,
+        [],  # fresh
+        fires,
+        floods,
+        conditions,
+        helm,
+        cleared if type(cleared) is bool else True,  # cleared
+        last_targets,
+        fired if type(fired) is bool else False,  # fired
+        turned if type(turned) is float else _f(turned),  # turned
+        searchlight if type(searchlight) is str else "",  # searchlight
+        star_shell if type(star_shell) is str else "",  # star_shell
+        preference if type(preference) is str else "keep_afloat",  # preference
+        max_spd if type(max_spd) is float else _f(max_spd),  # max_speed
+        _rows(hits) if hits else [],  # hits: a new list; the hits themselves are never changed: shared
     )
 
 
-def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
-    """Return the JSON of a working sheet (the shape in the module docstring)."""
-    conds: dict[str, JSON] = {
-        k: {"since": c.since, "until": c.until, "fixed": c.fixed} for k, c in sorted(sh.conditions.items())
-    }
+def sheet_to_json(sh: Sheet, *, own: bool = False) -> dict[str, JSON]:
+    """Return the JSON of a working sheet (the shape in the module docstring).
+
+    ``own``: the sheet is not used afterwards (the end of a phase), so the JSON takes its lists of gun and
+    torpedo boxes lost, torpedoes loaded and hits as they are, without a copy.
+    """
+    # (an empty list or dict is written without a comprehension: most sheets have no fire, flood, condition)
+    conds: dict[str, JSON] = (
+        {k: {"since": c.since, "until": c.until, "fixed": c.fixed} for k, c in sorted(sh.conditions.items())}
+        if sh.conditions
+        else {}
+    )
+    marked = sh.marked
     return {
-        "guns_lost": list(sh.guns_lost),
-        "torpedo_lost": list(sh.torpedo_lost),
-        "loaded": list(sh.loaded),
+        "guns_lost": cast("list[JSON]", sh.guns_lost) if own else list(sh.guns_lost),
+        "torpedo_lost": cast("list[JSON]", sh.torpedo_lost) if own else list(sh.torpedo_lost),
+        "loaded": cast("list[JSON]", sh.loaded) if own else list(sh.loaded),
         "reloads": sh.reloads,
-        "marked": {a: sh.marked.get(a, 0) for a in COUNT_AREAS},
+        # every counted area in order: a copy (in C) of a marked dict of that shape (sheet_from_json's)
+        "marked": dict(marked)
+        if tuple(marked) == COUNT_AREAS
+        else {a: marked.get(a, 0) for a in COUNT_AREAS},
         "wrecked_engines": sh.wrecked_engines,
         "half": sh.half,
-        "last_marks": [{"area": a, "index": i} for a, i in sh.last_marks],
-        "fires": [{"intensity": f.intensity, "since": f.since} for f in sh.fires],
+        "last_marks": [{"area": a, "index": i} for a, i in sh.last_marks] if sh.last_marks else [],
+        "fires": [{"intensity": f.intensity, "since": f.since} for f in sh.fires] if sh.fires else [],
         "floods": [
             {
                 "kind": f.kind,
@@ -615,16 +640,20 @@ def sheet_to_json(sh: Sheet) -> dict[str, JSON]:
                 "fail_on": f.fail_on,
             }
             for f in sh.floods
-        ],
+        ]
+        if sh.floods
+        else [],
         "conditions": conds,
         "helm": None if sh.helm is None else {"course": sh.helm[0], "speed": sh.helm[1]},
         "cleared": sh.cleared,
-        "last_targets": dict(sorted(sh.last_targets.items())),
+        "last_targets": dict(sorted(sh.last_targets.items())) if sh.last_targets else {},
         "fired": sh.fired,
         "turned": sh.turned,
         "searchlight": sh.searchlight,
         "star_shell": sh.star_shell,
         "preference": sh.preference,
         "max_speed": sh.max_speed,
-        "hits": list(sh.hits),  # a hit is never changed once written (damage.shell_hit): shared
+        "hits": cast("list[JSON]", sh.hits)
+        if own
+        else list(sh.hits),  # a hit is never changed once written (shell_hit): shared
     }

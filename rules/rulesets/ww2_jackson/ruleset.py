@@ -38,6 +38,7 @@ from ...model import (
     ShipOrder,
     ShipState,
     _ship_index,
+    new_event,
 )
 from . import tables as T
 from .arcs import ship_arcs
@@ -58,6 +59,8 @@ from .record import (
 from .schema import CLASS_SCHEMA, OPTIONS, ORDER_TYPES, check_class
 
 BATTERIES: tuple[str, ...] = ("main", "secondary")
+_SMALL: tuple[str, ...] = ("destroyer", "small_craft")
+"""The class types of :attr:`.record.ClassData.small`."""
 _TARGET_KEYS: tuple[tuple[str, str], ...] = tuple((b, f"target_{b}") for b in BATTERIES)
 """Each battery and the order field naming its target."""
 _CLASS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassData]] = memo.table({})
@@ -65,7 +68,7 @@ _LIVE_CACHE: dict[int, tuple[ShipState, Live]] = memo.table({})
 _CLASS_BY_VALUE: dict[str, list[tuple[Mapping[str, JSON], ClassData]]] = memo.table({})
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Solution:
     """What one calibre of a battery rolls at a target: BFN, MFN, band, number needed and modifiers."""
 
@@ -235,7 +238,11 @@ class WW2Jackson(RuleSet):
         if hit is not None and hit[0] is stats:
             return hit[1]
         family = _CLASS_BY_VALUE.setdefault(f"{stats.get('type')}|{stats.get('tonnage')}|{len(stats)}", [])
-        cd = next((known for seen, known in family if seen == stats), None)
+        cd = None
+        for seen, known in family:
+            if seen == stats:
+                cd = known
+                break
         if cd is None:
             cd = parse_class(stats)
             if len(family) >= 16:
@@ -249,15 +256,8 @@ class WW2Jackson(RuleSet):
 
     def _live(self, s: ShipState) -> Live:
         cd = self._class(s.stats)
-        return Live(
-            ship=s,
-            id=s.id,
-            cd=cd,
-            sheet=sheet_from_json(cd, s.sheet),
-            pos=_pt(s.position),
-            heading=s.heading,
-            speed=s.speed,
-        )
+        # ship, id, cd, sheet, pos, heading, speed: by position (no keyword dict to pack and unpack)
+        return Live(s, s.id, cd, sheet_from_json(cd, s.sheet), _pt(s.position), s.heading, s.speed)
 
     def _working(self, s: ShipState) -> Live:
         """Return a ship's Live to change during resolution: the one :meth:`_seen` parsed (the order checks
@@ -289,7 +289,7 @@ class WW2Jackson(RuleSet):
     def _visible(self, state: BattleState, side: str, target: ShipState) -> bool:
         """A2: by day every ship; at night within 20 inches of a ship of ``side``, or lit, on fire or
         firing."""
-        if target.side == side or not self._night(state):
+        if target.side == side or not state.conditions.night:  # :meth:`_night`, without the call
             return True
         if any(f in target.flags for f in ("on_fire", "fired", "illuminated", "searchlight")):
             return True
@@ -350,7 +350,9 @@ class WW2Jackson(RuleSet):
         direction = data.get("turn_direction")
         if not direction or type(direction) is not str:
             direction = "auto"
-        return norm_deg(course), min(speed, cap), direction
+        # (a float in [0, 360) is what norm_deg returns as it is: no call for it)
+        normal = type(course) is float and 0.0 <= course < 360.0
+        return course if normal else norm_deg(course), min(speed, cap), direction
 
     def _predict(
         self, live: Live, data: Mapping[str, JSON], turn: int, cap: float | None = None
@@ -411,14 +413,35 @@ class WW2Jackson(RuleSet):
         halved = bool(firer.sheet.conditions) and (
             firer.sheet.has("ammo_short", turn) or firer.sheet.has("electrical", turn)
         )
-        spot = self._opt(state, "spotting_aircraft")
+        spot = state.options.get("spotting_aircraft", _OPTION_DEFAULTS.get("spotting_aircraft"))  # _opt()
         spotted = bool(spot) and isinstance(spot, str) and firer.ship.side in _spotters(spot)
         # The modifiers that do not depend on the calibre or the band, in the order the log lists them.
-        firer_small = firer.cd.small
-        target_small = target.cd.small
+        firer_small = firer.cd.type in _SMALL  # ClassData.small, without the property's call
+        target_small = target.cd.type in _SMALL
         # Sheet.fire_control(), written out: no fire control box left
         no_fc = firer.cd.counts.get("fire_control", 0) - firer.sheet.marked.get("fire_control", 0) <= 0
         first = firer.sheet.last_targets.get(battery) != target.ship.id
+        # The modifiers of every calibre and band, in the order the log lists them: those before NW-WW2-12's
+        # (large ship against small: per calibre) and those between it and the spotting aircraft's (per band).
+        head: list[Modifier] = []
+        if fspeed >= T.HIGH_SPEED_KNOTS:
+            head.append(_GUN_MOD["firer_fast"])
+        if target.speed >= T.HIGH_SPEED_KNOTS:
+            head.append(_GUN_MOD["target_fast"])
+        mid: list[Modifier] = []
+        if fturned > T.TURNED_DEG:
+            mid.append(_GUN_MOD["firer_turned"])
+        if target.sheet.turned > T.TURNED_DEG:
+            mid.append(_GUN_MOD["target_turned"])
+        if no_fc:
+            mid.append(_GUN_MOD["no_fire_control"])
+        if first:
+            mid.append(_GUN_MOD["first_fired_on"])
+        if target.speed <= T.LOW_SPEED_KNOTS:
+            mid.append(_GUN_MOD["target_slow"])
+        # the sum of their values (whole numbers, so in any order what sum() of the list gives)
+        shared = int(sum([m.value for m in head])) + int(sum([m.value for m in mid]))
+        large_vs_small = not firer_small and target_small
         out: list[Solution] = []
         for cal, kind, bfn in groups:
             row = gun_row(cal, kind)
@@ -430,41 +453,32 @@ class WW2Jackson(RuleSet):
             n = mfn(bfn, row.mfn)
             if halved:
                 n = halve(n)
-            mods: list[Modifier] = []
-            add = mods.append
-            if fspeed >= T.HIGH_SPEED_KNOTS:
-                add(_GUN_MOD["firer_fast"])
-            if target.speed >= T.HIGH_SPEED_KNOTS:
-                add(_GUN_MOD["target_fast"])
-            if not firer_small and target_small and cal >= T.LARGE_VS_SMALL_MIN_CALIBRE:
-                add(_GUN_MOD["large_vs_small"])  # NW-WW2-12: the dice of 7-inch and larger guns
-            if fturned > T.TURNED_DEG:
-                add(_GUN_MOD["firer_turned"])
-            if target.sheet.turned > T.TURNED_DEG:
-                add(_GUN_MOD["target_turned"])
-            if no_fc:
-                add(_GUN_MOD["no_fire_control"])
-            if first:
-                add(_GUN_MOD["first_fired_on"])
-            if target.speed <= T.LOW_SPEED_KNOTS:
-                add(_GUN_MOD["target_slow"])
+            total = shared
+            if large_vs_small and cal >= T.LARGE_VS_SMALL_MIN_CALIBRE:
+                mods = [*head, _LARGE_VS_SMALL, *mid]  # NW-WW2-12: the dice of 7-inch and larger guns
+                total += int(_LARGE_VS_SMALL.value)
+            else:
+                mods = head + mid
             if spotted and band in ("long", "medium"):
-                add(_GUN_MOD["spotting_aircraft"])
+                mods.append(_GUN_MOD["spotting_aircraft"])
+                total += int(_GUN_MOD["spotting_aircraft"].value)
             if night is not None:
                 v, label = T.NIGHT_MODIFIERS[night[0]]
                 mods.append(Modifier(label=f"night: {label} (best, W10)", value=v))
+                total += v
+            # by position, in field order (a dataclass called with keywords packs them into a dict first)
             out.append(
                 Solution(
-                    calibre=cal,
-                    kind=kind,
-                    row=row,
-                    bfn=bfn,
-                    mfn=n,
-                    band=band,
-                    needed=T.TO_HIT[band],
-                    modifiers=tuple(mods),
-                    halved=halved,
-                    total=int(sum([m.value for m in mods])),
+                    cal,  # calibre
+                    kind,
+                    row,
+                    bfn,
+                    n,  # mfn
+                    band,
+                    T.TO_HIT[band],  # needed
+                    tuple(mods),  # modifiers
+                    halved,
+                    total,
                 )
             )
         if not out:
@@ -558,7 +572,7 @@ class WW2Jackson(RuleSet):
                 add(key, f"No ship {tid!r} in this battle.")
             elif t.side == ship.side:
                 add(key, f"{t.name} is on your side.")
-            elif not t.active:
+            elif t.status != "active":  # not t.active, without the property's call
                 add(key, f"{t.name} is {t.status}.")
             elif not self._visible(state, ship.side, t):
                 add(key, f"{t.name} is not in sight (A2).")
@@ -584,7 +598,7 @@ class WW2Jackson(RuleSet):
                 if _i(data.get("torpedo_number")) > loaded:
                     add("torpedo_number", f"Only {loaded} torpedoes are loaded in the mounts that bear.")
         for key in ("searchlight", "star_shell"):
-            lt = enemy(key)
+            lt = enemy(key) if data.get(key) else None  # (none ordered: enemy() finds none)
             if lt is None:
                 continue
             if not self._night(state):
@@ -638,7 +652,7 @@ class WW2Jackson(RuleSet):
             loaded = tubes[m.index] if m.index < len(tubes) else 0
             if loaded <= 0 or m.index in lost:
                 continue
-            if not self._bears_torpedo(m.side, arc, side):
+            if m.side != "centre" and m.side != side:  # :meth:`_bears_torpedo` (the arc is the broadside)
                 continue
             short, medium, long_ = T.TORPEDO_RANGES[m.calibre]
             band = (
@@ -790,7 +804,7 @@ class WW2Jackson(RuleSet):
         lives: dict[str, Live] = {}
         hulls: dict[str, Hull] = {}
         for s in state.ships:
-            if not s.active:
+            if s.status != "active":  # not s.active
                 continue
             lv = self._working(s)
             lv.prev_fired = lv.sheet.fired
@@ -799,9 +813,7 @@ class WW2Jackson(RuleSet):
             lv.sheet.searchlight = ""
             lv.sheet.star_shell = ""
             lives[s.id] = lv
-            hulls[s.id] = Hull(
-                ship_id=s.id, name=s.name, side=s.side, cd=lv.cd, sheet=lv.sheet, speed=s.speed
-            )
+            hulls[s.id] = Hull(s.id, s.name, s.side, lv.cd, lv.sheet, s.speed)  # ship_id, name, side, cd, ...
         # (0) standing orders and damage control (A6, W41).
         for sid, lv in lives.items():
             data = orders[sid].data if sid in orders else {}
@@ -839,12 +851,13 @@ class WW2Jackson(RuleSet):
         # (2) gunfire, all at once; hits applied after all fire (A1).
         roll = dice.roll
         all_rolls = ctx.rolls
-        pending_hits: list[tuple[str, GunRow, float, str, str, str, int]] = []
+        pending_hits: list[tuple[str, GunRow, float, str, str, str, str, int]] = []
         for sid, lv in lives.items():
             if sid in withdrawn or sid not in orders:
                 lv.sheet.last_targets = {}
                 continue
             targets: dict[str, str] = {}
+            vis = hulls[sid].vis  # the firer's side: (lv.ship.side,)
             for battery, key in _TARGET_KEYS:
                 tid = _s(orders[sid].data.get(key))
                 if not tid:
@@ -888,24 +901,20 @@ class WW2Jackson(RuleSet):
                     hits = sum(map((needed - total).__le__, rolls))
                     mods_text = "".join([_GUN_MOD_TEXT.get(id(mm)) or _mod_text(mm) for mm in sol.modifiers])
                     ctx.events.append(
-                        Event(
-                            kind="fire",
-                            turn=turn,
-                            ship_id=sid,
-                            target_id=tid,
-                            rolls=tuple(all_rolls[m:]),
-                            modifiers=sol.modifiers,
-                            needed=sol.needed,
-                            outcome="hit" if hits else "miss",
-                            text=(
-                                f"{lv.ship.name} {battery} {cal_text}-inch at {tgt.ship.name}: BFN "
-                                f"{sol.bfn} -> "
-                                f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} "
-                                f"range, "
-                                f"{sol.needed}+{mods_text}: D20 {', '.join(map(str, rolls))} -> "
-                                f"{hits} hit(s)."
-                            ),
-                            data={
+                        new_event(
+                            "fire",
+                            f"{lv.ship.name} {battery} {cal_text}-inch at {tgt.ship.name}: BFN {sol.bfn} -> "
+                            f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} range, "
+                            f"{sol.needed}+{mods_text}: D20 {', '.join(map(str, rolls))} -> {hits} hit(s).",
+                            turn,
+                            0,
+                            sid,
+                            tid,
+                            tuple(all_rolls[m:]),
+                            sol.modifiers,
+                            sol.needed,
+                            "hit" if hits else "miss",
+                            {
                                 "battery": battery,
                                 "calibre": sol.calibre,
                                 "bfn": sol.bfn,
@@ -914,19 +923,19 @@ class WW2Jackson(RuleSet):
                                 "hits": hits,
                                 "modifier": total,
                             },
-                            visible_to=(lv.ship.side,),
+                            vis,
                         )
                     )
                     if hits:
                         assert sol.band is not None
-                        pending_hits.append((tid, sol.row, sol.calibre, sol.band, sid, lv.ship.side, hits))
+                        pending_hits.append(
+                            (tid, sol.row, sol.calibre, cal_text, sol.band, sid, lv.ship.side, hits)
+                        )
             lv.sheet.last_targets = targets
-        for tid, row, cal, band, fid, fside, n in pending_hits:
+        for tid, row, cal, cal_text, band, fid, fside, n in pending_hits:
             hull = hulls[tid]
-            for _ in range(n):
-                if hull.sunk:
-                    break
-                shell_hit(ctx, hull, row, cal, band, fid, fside)
+            if not hull.sunk:  # the salvo's hits one after another, while the ship is afloat
+                shell_hit(ctx, hull, row, cal, band, fid, fside, n, cal_text)
         # (3) torpedoes: launches recorded, those due strike (A6, lines 157-160).
         pending = list(state.pending)
         fired_mounts: dict[str, set[int]] = {}
@@ -981,7 +990,7 @@ class WW2Jackson(RuleSet):
                 heading=lv.heading,
                 speed=lv.speed,
                 status=status,
-                sheet=sheet_to_json(lv.sheet),
+                sheet=sheet_to_json(lv.sheet, own=True),  # the working sheet ends with the phase
                 flags=flags,
             )
         new = replace(state.with_ships(ships), pending=tuple(keep))
@@ -1044,7 +1053,13 @@ class WW2Jackson(RuleSet):
             note = " (bridge hit: straight ahead)"
         elif lv.sheet.has("steering", turn):
             note = " (steering damaged: last turn's helm order)"
-        lv.sheet.helm = (norm_deg(_f(data.get("course"), lv.heading)), _f(data.get("speed"), lv.speed))
+        raw_speed = data.get("speed")
+        if type(raw_speed) is not float:  # a float is what _f gives for it
+            raw_speed = _f(raw_speed, lv.speed)
+        if lv.sheet.conditions:
+            lv.sheet.helm = (norm_deg(_f(data.get("course"), lv.heading)), raw_speed)
+        else:  # the course ordered is what _planned gave (norm_deg of _f of it)
+            lv.sheet.helm = (course, raw_speed)
         pos, heading, turned, path = planned_move(
             lv.pos, lv.heading, course, speed, turning_radius(lv.cd), direction
         )
@@ -1057,19 +1072,25 @@ class WW2Jackson(RuleSet):
                 pos = Point(x=min(max(pos.x, 0.0), w), y=min(max(pos.y, 0.0), h))
         lv.pos, lv.heading, lv.speed = pos, heading, speed
         ctx.events.append(
-            Event(
-                kind="move",
-                turn=turn,
-                ship_id=lv.id,
-                text=f"{lv.ship.name} steers {heading:.0f} at {g_text(speed)} knots "
+            new_event(
+                "move",
+                f"{lv.ship.name} steers {heading:.0f} at {g_text(speed)} knots "
                 f"({g_text(inches(speed))} in){note}.",
-                data={
+                turn,
+                0,
+                lv.id,
+                None,
+                (),
+                (),
+                None,
+                "",
+                {
                     "path": [{"x": _round3(p.x), "y": _round3(p.y)} for p in path],
                     "heading": heading,
                     "speed": speed,
                     "turned": lv.sheet.turned,
                 },
-                visible_to=None if not self._night(state) else (lv.ship.side,),
+                None if not state.conditions.night else (lv.ship.side,),  # :meth:`_night`
             )
         )
 
@@ -1103,6 +1124,7 @@ class WW2Jackson(RuleSet):
         left = left if left > 0 else sum(n for _, n, _ in mounts)
         out: list[PendingEffect] = []
         no_fc = not lv.sheet.fire_control(lv.cd)
+        vis = (lv.ship.side,)  # one tuple for the launches and their events
         for idx, loaded, band in mounts:
             if left <= 0:
                 break
@@ -1128,19 +1150,24 @@ class WW2Jackson(RuleSet):
                         "no_fire_control": no_fc,
                         "fixed": mount.fixed and lv.cd.type in ("battleship", "battlecruiser"),
                     },
-                    visible_to=(lv.ship.side,),
+                    visible_to=vis,
                 )
             )
             ctx.events.append(
-                Event(
-                    kind="torpedo_launch",
-                    turn=ctx.turn,
-                    ship_id=lv.id,
-                    target_id=tid,
-                    text=f"{lv.ship.name} launches {n} {mount.calibre}-inch torpedoes from {mount.name} at "
+                new_event(
+                    "torpedo_launch",
+                    f"{lv.ship.name} launches {n} {mount.calibre}-inch torpedoes from {mount.name} at "
                     f"{tgt.ship.name}: {band} range, due turn {due}.",
-                    data={"number": n, "band": band, "due_turn": due, "mount": idx},
-                    visible_to=(lv.ship.side,),
+                    ctx.turn,
+                    0,
+                    lv.id,
+                    tid,
+                    (),
+                    (),
+                    None,
+                    "",
+                    {"number": n, "band": band, "due_turn": due, "mount": idx},
+                    vis,
                 )
             )
         return out
@@ -1361,6 +1388,8 @@ def _shared_modifier(v: int, label: str) -> Modifier:
 _GUN_MOD: dict[str, Modifier] = {k: _shared_modifier(v, label) for k, (v, label) in T.GUN_MODIFIERS.items()}
 """The gun modifiers of lines 45-73 by key, one shared instance each (as :func:`_adder` appends them)."""
 
+_LARGE_VS_SMALL: Modifier = _GUN_MOD["large_vs_small"]
+
 _GUN_MOD_TEXT: dict[int, str] = {id(m): f", {m.value:+g} {m.label}" for m in _GUN_MOD.values()}
 """:func:`_mod_text` of each shared gun modifier, by its ``id`` (they live as long as the module: an ``id``
 found here is that very modifier): the fire log writes a few per salvo, and hashing a Modifier costs
@@ -1387,7 +1416,17 @@ def _sight(pos: Point, heading: float, tpos: Point) -> tuple[float, str, str]:
         # distance(), bearing(), arc_of() and side_of() of rules.geometry, written out: the bearing relative
         # to the bow (relative_bearing) is worked out once for the arc and the side.
         dx, dy = tpos.x - pos.x, tpos.y - pos.y
-        rel = norm_deg(norm_deg(math.degrees(math.atan2(dx, -dy))) - heading)
+        # norm_deg() called only for an angle out of [0, 360): it returns any other as it is
+        brg = math.degrees(math.atan2(dx, -dy))
+        if not 0.0 <= brg < 360.0:
+            brg = norm_deg(brg)
+        rel = brg - heading
+        if -360.0 < rel < 0.0:  # norm_deg(rel), written out: fmod() leaves such an angle as it is
+            rel += 360.0
+            if rel >= 360.0:
+                rel = 0.0
+        elif not 0.0 <= rel < 360.0:
+            rel = norm_deg(rel)
         if rel > 180.0:
             rel -= 360.0
         off = abs(rel)
