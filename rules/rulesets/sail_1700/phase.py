@@ -227,6 +227,11 @@ class Phase:
         self._cstate: BattleState | None = None
         self._same_cond: tuple[Conditions, bool] | None = None
         self._weather: tuple[Conditions, str, str] | None = None
+        # False until a step of this phase may have written a ship's sheet (pair_motion(), release(),
+        # sinking_countdown(), fires(), entangle(), run_aground(), a refloat in move()): until then every
+        # sheet equals the one the phase began with, and unchanged() need not compare them key by key.
+        # Each step that writes a sheet before or during the moves sets it.
+        self.sheets_written = False
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -460,6 +465,7 @@ class Phase:
                 continue
             o = self.recs[other_id]
             done.update((sid, other_id))
+            self.sheets_written = True
             if not (self.afloat(r) and self.afloat(o)):
                 continue
             if any(x.sheet.get("anchored") or x.sheet.get("aground") for x in (r, o)):
@@ -525,6 +531,7 @@ class Phase:
 
     def release(self, r: Rec) -> None:
         """Free a ship leaving the battle from entanglement, melee and tow."""
+        self.sheets_written = True
         for key in ("entangled_with", "towing", "towed_by"):
             oid = S.sval(r.sheet.get(key))
             if oid and oid in self.recs:
@@ -542,6 +549,7 @@ class Phase:
         if not isinstance(left, int) or not self.afloat(r):
             return
         left -= 1
+        self.sheets_written = True
         r.sheet["sink_in"] = left
         if left <= 0:
             self.sink(r, S.sval(r.sheet.get("sink_reason"), "the damage below the waterline"))
@@ -572,6 +580,7 @@ class Phase:
     # --- 14. fires --------------------------------------------------------------------------------
 
     def fires(self, r: Rec) -> None:
+        self.sheets_written = True
         sh = r.sheet
         sid = r.ship.id
         ooc = S.inum(sh.get("fires_out_of_control"))
@@ -736,7 +745,7 @@ class Phase:
             and r.heading == s.heading
             and r.speed == s.speed
             and r.status == s.status
-            and r.sheet == s.sheet
+            and (not self.sheets_written or r.sheet == s.sheet)
             and self.same_conditions()
         )
 
@@ -763,6 +772,7 @@ class Phase:
             if plan.error:
                 plan = S.plan_move(st, r.view(), {"speed": 0.0})
         if r.sheet.get("refloat_next"):
+            self.sheets_written = True
             r.sheet["refloat_next"] = False
         samples = plan.samples
         note = ""
@@ -912,6 +922,7 @@ class Phase:
             )
             return
         h, d = C.entangled_motion(a_heading, a_speed, b.heading, b.speed)
+        self.sheets_written = True
         for x, y in ((a, b), (b, a)):
             x.sheet["entangled_with"] = y.ship.id
             x.sheet["entangle_heading"] = round(h, 3)
@@ -930,6 +941,7 @@ class Phase:
         st = self.cstate()
         dmg = C.grounding_damage(S.points_start(r.ship))
         depth = S.depth_at(st, at, self.shoals)
+        self.sheets_written = True
         r.sheet["aground"] = True
         r.speed = 0.0
         self.ev(
