@@ -137,7 +137,7 @@ class Rec:
         self.heading = ship.heading
         self.speed = ship.speed
         self.status = ship.status
-        self.sheet: dict[str, JSON] = dict(ship.sheet)
+        self.sheet: dict[str, JSON] = ship.sheet.copy()  # (dict.copy(): cheaper than the dict() call)
 
     def view(self) -> ShipState:
         """Return the ship as it stands now."""
@@ -1245,7 +1245,7 @@ class Phase:
         pts, lost = C.chart_result(allowed, ff, double)
         sheet["fired_once"] = True
         br = sheet.get("broadsides")
-        br = dict(br) if isinstance(br, dict) else {}
+        br = br.copy() if isinstance(br, dict) else {}
         br[side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
         sheet["broadsides"] = br
         dbl = data.get("load_double")
@@ -1335,7 +1335,7 @@ class Phase:
         if type(sb) is not int or type(pt) is not int:  # S.inum(), the calls only for an odd sheet
             sb, pt = S.inum(sb), S.inum(pt)
         if lost:
-            guns = dict(guns)  # a new object: the old one is the starting state's (copy on write)
+            guns = guns.copy()  # a new object: the old one is the starting state's (copy on write)
             if rake:
                 lsb, lpt = C.rake_gun_split(lost, sb, pt)
             else:
