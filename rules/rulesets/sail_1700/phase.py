@@ -106,6 +106,10 @@ END_OF_MOVE_VALUES = itemgetter(*END_OF_MOVE_KEYS)
 """The values of :data:`END_OF_MOVE_KEYS` in a sheet, as a tuple (of two keys or more), or KeyError when
 one is missing."""
 
+END_OF_MOVE_CLEAR: tuple[JSON, ...] = (0, 0, 0, False, 0, 0, None)
+""":data:`END_OF_MOVE_VALUES` of a new sheet: every value falsy, as is every JSON value equal to one of them
+(as :data:`FLAG_CLEAR`)."""
+
 ACTION_FIELDS = frozenset(
     ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
 )
@@ -172,13 +176,19 @@ FLAG_VALUES = itemgetter(*FLAG_KEYS)
 """The values of :data:`FLAG_KEYS` in a sheet, as a tuple (of two keys or more), or KeyError when
 one is missing."""
 
+FLAG_CLEAR: tuple[JSON, ...] = ([], 0, *[False] * 7, None, None, None, None)
+""":data:`FLAG_VALUES` of a new sheet (``Sail1700.new_sheet``): every value falsy, as is every JSON value
+equal to one of them (so a sheet whose values are equal to these sets no flag: one tuple comparison, whose
+items are mostly the very objects, instead of ``any()``'s truth test of each)."""
+
 
 def flags_of(sheet: Mapping[str, JSON], status: str) -> tuple[str, ...]:
     """Return the visible state of a ship (A2) from its sheet."""
     get = sheet.get
     if get("sink_in") is None:
         try:
-            flagged = any(FLAG_VALUES(sheet))  # any(map(get, FLAG_KEYS)), in one call for a full sheet
+            values = FLAG_VALUES(sheet)  # (map(get, FLAG_KEYS), in one call for a full sheet)
+            flagged = values != FLAG_CLEAR and any(values)
         except KeyError:
             flagged = any(map(get, FLAG_KEYS))
         if not flagged:
@@ -2191,7 +2201,8 @@ class Phase:
         for r in mine:
             sh = r.sheet
             try:
-                due = any(END_OF_MOVE_VALUES(sh))  # any(map(sh.get, END_OF_MOVE_KEYS)), in one call
+                values = END_OF_MOVE_VALUES(sh)  # (map(sh.get, END_OF_MOVE_KEYS), in one call)
+                due = values != END_OF_MOVE_CLEAR and any(values)
             except KeyError:
                 due = any(map(sh.get, END_OF_MOVE_KEYS))
             if not due:
