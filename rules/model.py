@@ -34,6 +34,8 @@ _KEEP: Any = object()
 """Default of ``ShipState.replace``'s parameters: keep the field's value."""
 
 _new = object.__new__
+# A twin class (_slot_twin) is called, not given to _new(): a plain slotted class's call (object's __new__ and
+# __init__ through the type's own slots) costs less than object.__new__ called as a function.
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -106,7 +108,7 @@ class ShipState:
         Rule sets change ships hundreds of times a phase; this copies the slots directly, without the
         generic field loop and keyword unpacking of :func:`dataclasses.replace`.
         """
-        new: Any = _new(_SHIP_TWIN)  # plain stores, then the class (as Event.__init__)
+        new: Any = _SHIP_TWIN()  # plain stores, then the class (as Event.__init__)
         new.id = self.id if id is _KEEP else id
         new.name = self.name if name is _KEEP else name
         new.side = self.side if side is _KEEP else side
@@ -414,7 +416,7 @@ def new_event(
     again for its ``__init__``, which costs more than the stores (a 200-ship phase logs hundreds of events).
     For rule sets' hottest loops; ``data`` is required here (pass ``{}`` for none).
     """
-    me: Any = _new(_EVENT_TWIN)
+    me: Any = _EVENT_TWIN()
     me.kind = kind
     me.text = text
     me.turn = turn
@@ -436,7 +438,7 @@ def new_point(x: float, y: float) -> Point:
     """Return ``Point(x=x, y=y)``: the same object, built as :func:`new_event` builds an event (stored in
     the twin class, then given back ``Point``), without the keyword call to the class
     (:func:`rules.geometry.advance` makes a point for every move)."""
-    me: Any = _new(_POINT_TWIN)
+    me: Any = _POINT_TWIN()
     me.x = x
     me.y = y
     me.__class__ = Point
@@ -459,7 +461,7 @@ def ship_after(
     The same object as :meth:`ShipState.replace` builds, without the keyword call and the tests of the fields
     left out: a rule set rebuilds every ship of a 200-ship battle at the end of a phase.
     """
-    new: Any = _new(_SHIP_TWIN)
+    new: Any = _SHIP_TWIN()
     new.id = ship.id
     new.name = ship.name
     new.side = ship.side

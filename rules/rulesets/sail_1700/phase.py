@@ -106,6 +106,10 @@ END_OF_MOVE_VALUES = itemgetter(*END_OF_MOVE_KEYS)
 """The values of :data:`END_OF_MOVE_KEYS` in a sheet, as a tuple (of two keys or more), or KeyError when
 one is missing."""
 
+END_OF_MOVE_CLEAR: tuple[JSON, ...] = (0, 0, 0, False, 0, 0, None)
+""":data:`END_OF_MOVE_VALUES` of a new sheet: every value falsy, as is every JSON value equal to one of them
+(as :data:`FLAG_CLEAR`)."""
+
 ACTION_FIELDS = frozenset(
     ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
 )
@@ -137,7 +141,7 @@ class Rec:
         self.heading = ship.heading
         self.speed = ship.speed
         self.status = ship.status
-        self.sheet: dict[str, JSON] = dict(ship.sheet)
+        self.sheet: dict[str, JSON] = ship.sheet.copy()  # (dict.copy(): cheaper than the dict() call)
 
     def view(self) -> ShipState:
         """Return the ship as it stands now."""
@@ -172,13 +176,19 @@ FLAG_VALUES = itemgetter(*FLAG_KEYS)
 """The values of :data:`FLAG_KEYS` in a sheet, as a tuple (of two keys or more), or KeyError when
 one is missing."""
 
+FLAG_CLEAR: tuple[JSON, ...] = ([], 0, *[False] * 7, None, None, None, None)
+""":data:`FLAG_VALUES` of a new sheet (``Sail1700.new_sheet``): every value falsy, as is every JSON value
+equal to one of them (so a sheet whose values are equal to these sets no flag: one tuple comparison, whose
+items are mostly the very objects, instead of ``any()``'s truth test of each)."""
+
 
 def flags_of(sheet: Mapping[str, JSON], status: str) -> tuple[str, ...]:
     """Return the visible state of a ship (A2) from its sheet."""
     get = sheet.get
     if get("sink_in") is None:
         try:
-            flagged = any(FLAG_VALUES(sheet))  # any(map(get, FLAG_KEYS)), in one call for a full sheet
+            values = FLAG_VALUES(sheet)  # (map(get, FLAG_KEYS), in one call for a full sheet)
+            flagged = values != FLAG_CLEAR and any(values)
         except KeyError:
             flagged = any(map(get, FLAG_KEYS))
         if not flagged:
@@ -227,6 +237,11 @@ class Phase:
         self._cstate: BattleState | None = None
         self._same_cond: tuple[Conditions, bool] | None = None
         self._weather: tuple[Conditions, str, str] | None = None
+        # False until a step of this phase may have written a ship's sheet (pair_motion(), release(),
+        # sinking_countdown(), fires(), entangle(), run_aground(), a refloat in move()): until then every
+        # sheet equals the one the phase began with, and unchanged() need not compare them key by key.
+        # Each step that writes a sheet before or during the moves sets it.
+        self.sheets_written = False
 
     # --- helpers ---------------------------------------------------------------------------------
 
@@ -460,6 +475,7 @@ class Phase:
                 continue
             o = self.recs[other_id]
             done.update((sid, other_id))
+            self.sheets_written = True
             if not (self.afloat(r) and self.afloat(o)):
                 continue
             if any(x.sheet.get("anchored") or x.sheet.get("aground") for x in (r, o)):
@@ -525,6 +541,7 @@ class Phase:
 
     def release(self, r: Rec) -> None:
         """Free a ship leaving the battle from entanglement, melee and tow."""
+        self.sheets_written = True
         for key in ("entangled_with", "towing", "towed_by"):
             oid = S.sval(r.sheet.get(key))
             if oid and oid in self.recs:
@@ -542,6 +559,7 @@ class Phase:
         if not isinstance(left, int) or not self.afloat(r):
             return
         left -= 1
+        self.sheets_written = True
         r.sheet["sink_in"] = left
         if left <= 0:
             self.sink(r, S.sval(r.sheet.get("sink_reason"), "the damage below the waterline"))
@@ -572,6 +590,7 @@ class Phase:
     # --- 14. fires --------------------------------------------------------------------------------
 
     def fires(self, r: Rec) -> None:
+        self.sheets_written = True
         sh = r.sheet
         sid = r.ship.id
         ooc = S.inum(sh.get("fires_out_of_control"))
@@ -736,7 +755,7 @@ class Phase:
             and r.heading == s.heading
             and r.speed == s.speed
             and r.status == s.status
-            and r.sheet == s.sheet
+            and (not self.sheets_written or r.sheet == s.sheet)
             and self.same_conditions()
         )
 
@@ -763,6 +782,7 @@ class Phase:
             if plan.error:
                 plan = S.plan_move(st, r.view(), {"speed": 0.0})
         if r.sheet.get("refloat_next"):
+            self.sheets_written = True
             r.sheet["refloat_next"] = False
         samples = plan.samples
         note = ""
@@ -912,6 +932,7 @@ class Phase:
             )
             return
         h, d = C.entangled_motion(a_heading, a_speed, b.heading, b.speed)
+        self.sheets_written = True
         for x, y in ((a, b), (b, a)):
             x.sheet["entangled_with"] = y.ship.id
             x.sheet["entangle_heading"] = round(h, 3)
@@ -930,6 +951,7 @@ class Phase:
         st = self.cstate()
         dmg = C.grounding_damage(S.points_start(r.ship))
         depth = S.depth_at(st, at, self.shoals)
+        self.sheets_written = True
         r.sheet["aground"] = True
         r.speed = 0.0
         self.ev(
@@ -1233,7 +1255,7 @@ class Phase:
         pts, lost = C.chart_result(allowed, ff, double)
         sheet["fired_once"] = True
         br = sheet.get("broadsides")
-        br = dict(br) if isinstance(br, dict) else {}
+        br = br.copy() if isinstance(br, dict) else {}
         br[side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
         sheet["broadsides"] = br
         dbl = data.get("load_double")
@@ -1323,7 +1345,7 @@ class Phase:
         if type(sb) is not int or type(pt) is not int:  # S.inum(), the calls only for an odd sheet
             sb, pt = S.inum(sb), S.inum(pt)
         if lost:
-            guns = dict(guns)  # a new object: the old one is the starting state's (copy on write)
+            guns = guns.copy()  # a new object: the old one is the starting state's (copy on write)
             if rake:
                 lsb, lpt = C.rake_gun_split(lost, sb, pt)
             else:
@@ -2179,7 +2201,8 @@ class Phase:
         for r in mine:
             sh = r.sheet
             try:
-                due = any(END_OF_MOVE_VALUES(sh))  # any(map(sh.get, END_OF_MOVE_KEYS)), in one call
+                values = END_OF_MOVE_VALUES(sh)  # (map(sh.get, END_OF_MOVE_KEYS), in one call)
+                due = values != END_OF_MOVE_CLEAR and any(values)
             except KeyError:
                 due = any(map(sh.get, END_OF_MOVE_KEYS))
             if not due:

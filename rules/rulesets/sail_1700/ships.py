@@ -318,6 +318,11 @@ MOBILE_VALUES = itemgetter(*MOBILE_KEYS)
 """The values of :data:`MOBILE_KEYS` in a sheet, as a tuple (of two keys or more), or KeyError when
 one is missing."""
 
+MOBILE_CLEAR: tuple[JSON, ...] = (None, False, False, None, False, False, 0)
+""":data:`MOBILE_VALUES` of a new sheet (``Sail1700.new_sheet``, not anchored): every value falsy, as is every
+JSON value equal to one of them (so a sheet whose values are equal to these holds the ship by none: one tuple
+comparison, whose items are mostly the very objects, instead of ``any()``'s truth test of each)."""
+
 
 PLAIN_MOVE_KEYS = frozenset(("turn", "speed", "target", "target_2"))
 """Order fields of a plain move (and fire): without any other, :func:`plan_move` need not look for a tack,
@@ -455,7 +460,8 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     sails = sh.get("sails", "set")
     if sails == "set" or type(sails) is not str:
         try:
-            held = any(MOBILE_VALUES(sh))  # any(map(sh.get, MOBILE_KEYS)), in one call for a full sheet
+            values = MOBILE_VALUES(sh)  # (map(sh.get, MOBILE_KEYS), in one call for a full sheet)
+            held = values != MOBILE_CLEAR and any(values)
         except KeyError:
             held = any(map(sh.get, MOBILE_KEYS))
     else:
