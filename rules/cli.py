@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import secrets
+import signal
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -401,8 +402,16 @@ def simulate(
     if n <= 1 or runs < 2:
         outcomes = [_play_task(t) for t in tasks]
     else:
-        with ProcessPoolExecutor(max_workers=min(n, runs)) as pool:
+        pool = ProcessPoolExecutor(max_workers=min(n, runs), initializer=_ignore_sigint)
+        try:
             outcomes = list(pool.map(_play_task, tasks, chunksize=max(1, runs // (n * 4))))
+        except KeyboardInterrupt:
+            # Ctrl-C: stop the workers now (they ignore SIGINT), not after every battle already queued.
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
     ships: dict[str, Any] = {}
     for s in scenario.ships:
         counts = Counter(o.statuses.get(s.id, "active") for o in outcomes)
@@ -570,10 +579,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _ignore_sigint() -> None:
+    """Initializer of ``simulate``'s worker processes: Ctrl-C is the parent's to handle (it stops them)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def main(
     argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
-    """Run ``python -m rules`` with ``argv``; return the exit status (0 ok, 1 orders with errors, 2 error)."""
+    """Run ``python -m rules`` with ``argv``; return the exit status (0 ok, 1 orders with errors, 2 error,
+    130 interrupted by Ctrl-C)."""
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     args = build_parser().parse_args(argv)
@@ -587,3 +602,7 @@ def main(
     except BrokenPipeError:
         # the reader went away (``| head``): stop quietly
         return 0
+    except KeyboardInterrupt:
+        # Ctrl-C (a long ``simulate``): one line, no traceback; 130 as a shell reports an interrupted command
+        err.write("error: interrupted\n")
+        return 130

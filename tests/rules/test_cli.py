@@ -295,3 +295,49 @@ def test_simulate_prints_a_table() -> None:
     assert lines[2].split() == ["ship", "side", "sunk", "afloat"]
     assert lines[3].split()[:3] == ["King", "George", "V"]
     assert any(line.startswith("undecided") for line in lines)
+
+
+def _children(pid: int) -> list[int]:
+    """Return the ids of the live child processes of ``pid`` (read from /proc)."""
+    kids = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+        except OSError:
+            continue
+        if f"\nPPid:\t{pid}\n" in text and "\nState:\tZ" not in text:
+            kids.append(int(status.parent.name))
+    return kids
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads child processes from /proc")
+def test_ctrl_c_stops_simulate_and_its_workers_at_once_with_one_line() -> None:
+    """Ctrl-C (SIGINT to the terminal's process group) on a long ``simulate`` with worker processes: exit
+    130 with "error: interrupted", no traceback, and no worker left running the queued battles."""
+    import os
+    import signal
+    import time
+
+    from tests.utils import wait_until
+
+    command = [sys.executable, "-m", "rules", "simulate", "sail_nile_1798_van_action", "--policy", "hold"]
+    command += ["--turns", "100000000", "--runs", "4", "--workers", "2"]
+    proc = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        workers = wait_until(lambda: len(_children(proc.pid)) >= 2 and _children(proc.pid), timeout=60)
+        time.sleep(0.5)
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert (proc.returncode, out, err) == (130, "", "error: interrupted\n")
+    wait_until(lambda: not any(Path(f"/proc/{w}").exists() for w in workers), timeout=10)
