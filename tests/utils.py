@@ -102,6 +102,24 @@ def wait_until(
         time.sleep(interval)
 
 
+def phase_lock_holders_sql(idle_seconds: float = 0) -> str:
+    """Return SQL listing the other backends (pids) holding a row lock in ``battles_phase``, read from
+    ``pg_locks`` without taking a lock (a probe that locked the row could make a worker's SKIP LOCKED claim
+    pass the phase over). With ``idle_seconds``, only those idle in their transaction at least that long (a
+    worker asleep in its resolution, not a mail task's momentary key-share lock through a foreign key)."""
+    sql = (
+        "SELECT DISTINCT l.pid FROM pg_locks l JOIN pg_class c ON c.oid = l.relation"
+        " JOIN pg_stat_activity a ON a.pid = l.pid"
+        " WHERE c.relname = 'battles_phase' AND l.mode = 'RowShareLock' AND l.granted"
+        " AND l.pid <> pg_backend_pid()"
+    )
+    if idle_seconds:
+        sql += (
+            f" AND a.state = 'idle in transaction' AND a.state_change < now() - interval '{idle_seconds:g} s'"
+        )
+    return sql
+
+
 def database_url_for(settings_dict: dict[str, Any]) -> str:
     """Return a postgres:// URL for a Django PostgreSQL settings dict (the test database, once created)."""
     user = quote(settings_dict.get("USER") or "", safe="")

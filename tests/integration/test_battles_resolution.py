@@ -33,7 +33,7 @@ from battles.models import LogEvent, Order, Phase
 from battles.tasks import resolve_phase
 from navalwar.errors import ApplicationError
 from tests.factories import big_battle, scenario_campaign
-from tests.utils import CeleryWorker, database_url_for, wait_until
+from tests.utils import CeleryWorker, database_url_for, phase_lock_holders_sql, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -206,20 +206,12 @@ def test_a_phase_whose_row_is_locked_for_a_moment_is_resolved_once_it_is_free(
     assert Phase.objects.filter(battle=game.battle, number=2).count() == 1
 
 
-PHASE_CLAIMERS = """
-SELECT DISTINCT l.pid FROM pg_locks l
-JOIN pg_class c ON c.oid = l.relation JOIN pg_stat_activity a ON a.pid = l.pid
-WHERE c.relname = 'battles_phase' AND l.mode = 'RowShareLock' AND l.granted AND l.pid <> pg_backend_pid()
-  AND a.state = 'idle in transaction' AND a.state_change < now() - interval '1 second'
-"""
-
-
 def _phase_claimers() -> list[int]:
     """Return the other backends holding a lock in battles_phase while idle in their transaction for over a
     second (the doomed worker asleep in its resolution; read from pg_locks, locking nothing; only one phase
     is in play in the test that uses it)."""
     with connection.cursor() as cursor:
-        cursor.execute(PHASE_CLAIMERS)
+        cursor.execute(phase_lock_holders_sql(idle_seconds=1))
         return [row[0] for row in cursor.fetchall()]
 
 

@@ -25,14 +25,9 @@ from battles import services
 from battles.models import LogEvent, Phase
 from navalwar.celery import app
 from tests.factories import scenario_campaign
-from tests.utils import database_url_for, wait_until
+from tests.utils import database_url_for, phase_lock_holders_sql, wait_until
 
 pytestmark = [pytest.mark.integration, pytest.mark.fault, pytest.mark.django_db(transaction=True)]
-
-LOCK_HOLDER = """
-SELECT DISTINCT l.pid FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-WHERE c.relname = 'battles_phase' AND l.mode = 'RowShareLock' AND l.pid <> pg_backend_pid()
-"""
 
 
 def _route(routes: Any) -> None:
@@ -66,8 +61,9 @@ def test_a_resolution_whose_connection_is_killed_is_retried_by_the_sweep_and_res
 
     services.phase_close(phase=phase, user=game.umpire)
     # This worker gets every battles task, the phase-opened mails of scenario_campaign() first: inserting
-    # their Notification rows takes a key-share lock on the phase (the foreign key), which LOCK_HOLDER sees
-    # too. The solo worker runs one task at a time: once it has taken the resolve task, the lock is its.
+    # their Notification rows takes a key-share lock on the phase (the foreign key), which
+    # phase_lock_holders_sql() sees too. The solo worker runs one task at a time: once it has taken the
+    # resolve task, the lock is its.
     wait_until(
         lambda: worker.assert_alive() or re.search(r"resolve_phase\[[0-9a-f-]+\] received", worker.log),
         timeout=30,
@@ -75,7 +71,7 @@ def test_a_resolution_whose_connection_is_killed_is_retried_by_the_sweep_and_res
     )
     with psycopg.connect(db_url, autocommit=True) as killer:
         pids = wait_until(
-            lambda: [row[0] for row in killer.execute(LOCK_HOLDER).fetchall()],
+            lambda: [row[0] for row in killer.execute(phase_lock_holders_sql()).fetchall()],
             timeout=30,
             what=lambda: f"the worker to lock the phase\n{worker.log[-3000:]}",
         )
