@@ -58,6 +58,9 @@ def test_a_turn_in_the_browser(live_server: Any, chromium_page: Any) -> None:
     page.keyboard.press("ArrowDown")
     page.wait_for_selector("#ship-prince_of_wales .preview li:has-text('BFN')")
     assert page.evaluate("document.activeElement.id") == "o-prince_of_wales-target_main"  # focus survives
+    # htmx binds the swapped-in form when the swap settles (20 ms later): an Enter before that submits it
+    # natively (a full POST and reload; the orders are saved all the same), and a CI run did that.
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
     page.focus("#o-prince_of_wales-speed")
     page.keyboard.press("Enter")
     page.wait_for_selector("#ship-prince_of_wales .message--success")
