@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import secrets
 import signal
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO, cast
@@ -69,13 +69,23 @@ def read_json(path: str) -> Any:
         raise CliError(f"{path}: not valid JSON: nested too deeply") from exc
 
 
+VIEW_KEY = "view_for_side"
+"""The key ``view`` (and ``resolve --side``) adds to what it prints: the side whose view it is (A2). A view
+lacks what that side may not see (enemy sheets, ships out of sight, hidden terrain), so it is refused where
+the whole state is needed."""
+
+
 def parse_state(doc: Any, where: str) -> BattleState:
     """Return the battle state in ``doc``: a state, or the output of ``resolve`` / ``scenario --events``.
 
     Check that its rule set is registered, ship ids are unique and positions fit the rule set's geometry.
+    Raise :class:`CliError` for a side's view (:data:`VIEW_KEY`): its hidden values would silently read as
+    defaults.
     """
     if isinstance(doc, dict) and "state" in doc and "ruleset" not in doc:
+        refuse_view(doc, where)
         doc = doc["state"]
+    refuse_view(doc, where)
     try:
         state = from_json(BattleState, doc)
     except RulesError as exc:
@@ -97,6 +107,16 @@ def parse_state(doc: Any, where: str) -> BattleState:
         if s.side not in sides:
             raise CliError(f"{where}: ship {s.id!r}: unknown side {s.side!r}")
     return state
+
+
+def refuse_view(doc: Any, where: str) -> None:
+    """Raise :class:`CliError` if ``doc`` is marked as one side's view (:data:`VIEW_KEY`)."""
+    side = doc.get(VIEW_KEY) if isinstance(doc, dict) else None
+    if side is not None:
+        raise CliError(
+            f"{where}: this is what side {side!r} may see (the output of view or resolve --side), not the "
+            "whole battle; use the umpire's state (a resolve output without --side)"
+        )
 
 
 def parse_orders(doc: Any, where: str) -> list[ShipOrder]:
@@ -145,11 +165,17 @@ def find_scenario(name: str) -> Scenario:
 
 
 def parse_dice(text: str) -> list[int]:
-    """Return the values of ``--dice 4,6,1`` (commas or spaces)."""
+    """Return the values of ``--dice 4,6,1`` (commas or spaces; an empty item, ``4,,6``, is an error)."""
+    items = [v.strip() for v in text.split(",")]
+    values: list[int] = []
     try:
-        return [int(v) for v in text.replace(",", " ").split()]
+        for item in items:
+            if not item:
+                raise ValueError(item)
+            values.extend(int(v) for v in item.split())
     except ValueError as exc:
         raise CliError(f"--dice: whole numbers separated by commas, not {text!r}") from exc
+    return values
 
 
 def check_side(state: BattleState, side: str | None) -> None:
@@ -266,7 +292,7 @@ def cmd_resolve(args: argparse.Namespace, io: Output) -> int:
     state = parse_state(read_json(args.state), args.state)
     if args.ruleset is not None and args.ruleset != state.ruleset:
         get_ruleset(args.ruleset)
-        raise CliError(f"{args.state} is a {state.ruleset} battle, not {args.ruleset}")
+        raise CliError(f"{args.state} is a battle of {state.ruleset}, not of {args.ruleset}")
     check_side(state, args.side)
     orders = parse_orders(read_json(args.orders), args.orders)
     ids = {s.id for s in state.ships}
@@ -280,12 +306,18 @@ def cmd_resolve(args: argparse.Namespace, io: Output) -> int:
     else:
         seed = _seed(args)
         dice = SeededDice(seed)
+    if state.finished:
+        winner = f"{state.winner} won" if state.winner else "no winner"
+        io.note(f"note: the battle is over ({winner}): nothing to resolve; the state is printed unchanged")
     result = resolve_turn(state, orders, dice)
     if isinstance(dice, ScriptedDice) and dice.remaining:
         io.note(f"note: {dice.remaining} scripted dice not used")
-    shown = view_for(result, args.side) if args.side else result
-    assert isinstance(shown, PhaseResult)
-    io.json(result_json(shown, seed))
+    if args.side:
+        shown = view_for(result, args.side)
+        assert isinstance(shown, PhaseResult)
+        io.json({**result_json(shown, seed), VIEW_KEY: args.side})
+    else:
+        io.json(result_json(result, seed))
     return 0
 
 
@@ -321,6 +353,7 @@ def cmd_validate(args: argparse.Namespace, io: Output) -> int:
 def cmd_view(args: argparse.Namespace, io: Output) -> int:
     """Print what one side may see of a state, or of a resolve output."""
     doc = read_json(args.state)
+    refuse_view(doc, args.state)
     if isinstance(doc, dict) and "events" in doc and "state" in doc:
         state = parse_state(doc["state"], args.state)
         check_side(state, args.side)
@@ -331,11 +364,11 @@ def cmd_view(args: argparse.Namespace, io: Output) -> int:
         shown = view_for(result, args.side)
         assert isinstance(shown, PhaseResult)
         seed = doc.get("seed")
-        io.json(result_json(shown, seed if isinstance(seed, int) else None))
+        io.json({**result_json(shown, seed if isinstance(seed, int) else None), VIEW_KEY: args.side})
         return 0
     state = parse_state(doc, args.state)
     check_side(state, args.side)
-    io.json(to_json(view_for(state, args.side)))
+    io.json({**to_json(view_for(state, args.side)), VIEW_KEY: args.side})
     return 0
 
 
@@ -379,9 +412,20 @@ def play(scenario: Scenario, seed: int, turns: int, policy: DefaultPolicy) -> Ru
     )
 
 
-def _play_task(task: tuple[Scenario, int, int, str]) -> RunOutcome:
-    scenario, seed, turns, policy = task
-    return play(scenario, seed, turns, cast(DefaultPolicy, policy))
+_WORKER_SCENARIO: list[Scenario] = []
+"""The scenario of a ``simulate`` worker process, given once when it starts (:func:`_start_worker`)."""
+
+
+def _start_worker(scenario: Scenario) -> None:
+    """Initializer of ``simulate``'s worker processes: keep the scenario (so a task is three numbers, not the
+    scenario again) and leave Ctrl-C to the parent, which stops them."""
+    _ignore_sigint()
+    _WORKER_SCENARIO[:] = [scenario]
+
+
+def _play_task(task: tuple[int, int, str]) -> RunOutcome:
+    seed, turns, policy = task
+    return play(_WORKER_SCENARIO[0], seed, turns, cast(DefaultPolicy, policy))
 
 
 def simulate(
@@ -396,22 +440,24 @@ def simulate(
 
     The result is the same whatever the number of worker processes.
     """
-    tasks = [(scenario, first_seed + i, turns, str(policy)) for i in range(runs)]
     n = workers if workers is not None else (os.cpu_count() or 1)
     outcomes: list[RunOutcome]
     if n <= 1 or runs < 2:
-        outcomes = [_play_task(t) for t in tasks]
+        outcomes = [play(scenario, first_seed + i, turns, policy) for i in range(runs)]
     else:
-        pool = ProcessPoolExecutor(max_workers=min(n, runs), initializer=_ignore_sigint)
+        tasks = [(first_seed + i, turns, str(policy)) for i in range(runs)]
+        # chunks of a few hundred battles at most, so that the outcomes come back as they are played
+        chunk = min(max(1, runs // (n * 4)), 256)
+        pool = multiprocessing.Pool(min(n, runs), initializer=_start_worker, initargs=(scenario,))
         try:
-            outcomes = list(pool.map(_play_task, tasks, chunksize=max(1, runs // (n * 4))))
+            outcomes = pool.map(_play_task, tasks, chunksize=chunk)
         except KeyboardInterrupt:
-            # Ctrl-C: stop the workers now (they ignore SIGINT), not after every battle already queued.
-            for process in list(getattr(pool, "_processes", {}).values()):
-                process.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
+            # Ctrl-C: stop the workers now (they ignore SIGINT), not after every battle already queued
+            pool.terminate()
+            pool.join()
             raise
-        pool.shutdown()
+        pool.close()
+        pool.join()
     ships: dict[str, Any] = {}
     for s in scenario.ships:
         counts = Counter(o.statuses.get(s.id, "active") for o in outcomes)
@@ -481,14 +527,25 @@ def format_simulation(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+MAX_RUNS = 100_000
+"""Most battles one ``simulate`` plays: each keeps its outcome in memory until the report (a club's question
+is answered to a per cent by a few thousand)."""
+MAX_TURNS = 1_000
+"""Most turns a battle of ``simulate`` lasts (the longest bundled scenario has a few dozen)."""
+MAX_WORKERS = 256
+"""Most worker processes of ``simulate``."""
+
+
 def cmd_simulate(args: argparse.Namespace, io: Output) -> int:
     """Play a scenario many times with the automatic captain and print outcome frequencies."""
     sc = find_scenario(args.scenario)
-    if args.runs < 1:
-        raise CliError("--runs must be at least 1")
+    if not 1 <= args.runs <= MAX_RUNS:
+        raise CliError(f"--runs must be from 1 to {MAX_RUNS:,}")
     turns = args.turns if args.turns is not None else sc.turns
-    if turns < 1:
-        raise CliError("--turns must be at least 1")
+    if not 1 <= turns <= MAX_TURNS:
+        raise CliError(f"--turns must be from 1 to {MAX_TURNS:,}")
+    if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
+        raise CliError(f"--workers must be from 1 to {MAX_WORKERS}")
     report = simulate(sc, args.runs, turns, cast(DefaultPolicy, args.policy), args.first_seed, args.workers)
     if args.json:
         io.json(report)

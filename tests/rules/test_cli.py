@@ -192,8 +192,55 @@ def test_view_of_a_state_and_of_a_result(state_file: Path, tmp_path: Path) -> No
         run_json("resolve", str(state_file), str(write(tmp_path, "o.json", {})), "--seed", "9"),
     )
     view = run_json("view", "--side", "britain", str(result))
-    assert set(view) == {"seed", "state", "events", "rolls"} and view["seed"] == 9
+    assert set(view) == {"seed", "state", "events", "rolls", "view_for_side"} and view["seed"] == 9
+    assert view["view_for_side"] == "britain"
     assert all(e["visible_to"] in (None, ["britain"]) for e in view["events"])
+
+
+@pytest.mark.parametrize("command", ["resolve", "validate", "view"])
+@pytest.mark.parametrize("source", ["view-of-state", "view-of-result", "resolve-side"])
+def test_a_sides_view_is_refused_where_the_whole_state_is_needed(
+    command: str, source: str, state_file: Path, tmp_path: Path
+) -> None:
+    """A view lacks the enemy's sheets (here King George V's protection): read as a state, they would
+    silently become defaults and the phase would resolve otherwise. So every view is marked with its side,
+    and resolve, validate and view refuse one (exit 2, one line)."""
+    orders = write(tmp_path, "o.json", {"kgv": {"hexes": 1, "target": "bismarck"}})
+    if source == "view-of-state":
+        doc = run_json("view", "--side", "germany", str(state_file))
+    elif source == "view-of-result":
+        full = write(tmp_path, "r.json", run_json("resolve", str(state_file), str(orders), "--seed", "9"))
+        doc = run_json("view", "--side", "germany", str(full))
+    else:
+        doc = run_json("resolve", str(state_file), str(orders), "--seed", "9", "--side", "germany")
+    assert doc["view_for_side"] == "germany"
+    view = write(tmp_path, "view.json", doc)
+    argv = {
+        "resolve": ["resolve", str(view), str(orders), "--seed", "1"],
+        "validate": ["validate", str(view), str(orders)],
+        "view": ["view", "--side", "germany", str(view)],
+    }[command]
+    code, out, err = run(*argv)
+    assert (code, out) == (2, "")
+    assert err == (
+        f"error: {view}: this is what side 'germany' may see (the output of view or resolve --side), not the "
+        "whole battle; use the umpire's state (a resolve output without --side)\n"
+    )
+
+
+def test_resolving_a_finished_battle_says_so_and_prints_it_unchanged(
+    state_file: Path, tmp_path: Path
+) -> None:
+    doc = json.loads(state_file.read_text())
+    doc.update(finished=True, winner="britain")
+    over = write(tmp_path, "over.json", doc)
+    code, out, err = run("resolve", str(over), str(write(tmp_path, "o.json", {})), "--seed", "1")
+    assert code == 0
+    assert (
+        err == "note: the battle is over (britain won): nothing to resolve; the state is printed unchanged\n"
+    )
+    printed = json.loads(out)
+    assert printed["state"] == doc and printed["events"] == [] and printed["rolls"] == []
 
 
 @pytest.mark.parametrize(
@@ -237,7 +284,38 @@ def test_view_of_a_state_and_of_a_result(state_file: Path, tmp_path: Path) -> No
             ["simulate", "atlantis"], "no scenario file or bundled scenario", id="simulate-no-scenario"
         ),
         pytest.param(
-            ["simulate", SCENARIO, "--runs", "0"], "--runs must be at least 1", id="simulate-no-runs"
+            ["resolve", "STATE", "ORDERS", "--dice", "4,,2"], "--dice: whole numbers", id="dice-empty-item"
+        ),
+        pytest.param(
+            ["resolve", "--ruleset", "sail_1700", "STATE", "ORDERS"],
+            "state.json is a battle of ultra_simple, not of sail_1700",
+            id="resolve-other-ruleset",
+        ),
+        pytest.param(
+            ["simulate", SCENARIO, "--runs", "0"], "--runs must be from 1 to 100,000", id="simulate-no-runs"
+        ),
+        pytest.param(
+            ["simulate", SCENARIO, "--runs", "100001"],
+            "--runs must be from 1 to 100,000",
+            id="simulate-too-many-runs",
+        ),
+        pytest.param(
+            ["simulate", SCENARIO, "--turns", "0"], "--turns must be from 1 to 1,000", id="simulate-no-turns"
+        ),
+        pytest.param(
+            ["simulate", SCENARIO, "--turns", "1001"],
+            "--turns must be from 1 to 1,000",
+            id="simulate-too-many-turns",
+        ),
+        pytest.param(
+            ["simulate", SCENARIO, "--workers", "0"],
+            "--workers must be from 1 to 256",
+            id="simulate-no-workers",
+        ),
+        pytest.param(
+            ["simulate", SCENARIO, "--workers", "-2"],
+            "--workers must be from 1 to 256",
+            id="simulate-negative-workers",
         ),
     ],
 )
@@ -321,7 +399,7 @@ def test_ctrl_c_stops_simulate_and_its_workers_at_once_with_one_line() -> None:
     from tests.utils import wait_until
 
     command = [sys.executable, "-m", "rules", "simulate", "sail_nile_1798_van_action", "--policy", "hold"]
-    command += ["--turns", "100000000", "--runs", "4", "--workers", "2"]
+    command += ["--turns", "1000", "--runs", "100000", "--workers", "2"]  # the most simulate takes
     proc = subprocess.Popen(
         command,
         cwd=ROOT,
