@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -17,6 +18,7 @@ from typing import Any
 
 from .dice import Dice
 from .errors import InvalidDocument
+from .geometry import on_hex_map, on_table
 from .model import (
     JSON,
     BattleState,
@@ -122,7 +124,25 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
         if not isinstance(s.position, position_type):
             kind = "hex {q, r}" if position_type is Hex else "point {x, y}"
             raise InvalidDocument(f"ship {s.id!r}: position must be a {kind} on a {rs.geometry} map")
+        _check_ship_ranges(s, scenario.map)
+    if not scenario.turns >= 1:
+        raise InvalidDocument(f"turns must be at least 1, not {scenario.turns}")
     return scenario
+
+
+def _check_ship_ranges(s: ScenarioShip, m: MapSpec) -> None:
+    """Raise :class:`InvalidDocument` unless ``s`` starts on the map ``m`` with a finite heading and a finite
+    speed of 0 or more (a ship off the map would leave the battle at her first move, docs/rulings.md
+    NW-SAIL-12 and the like; a negative speed has no meaning in any rule set)."""
+    if not math.isfinite(s.heading):
+        raise InvalidDocument(f"ship {s.id!r}: heading must be a finite number of degrees")
+    if not (math.isfinite(s.speed) and s.speed >= 0):
+        raise InvalidDocument(f"ship {s.id!r}: speed must be 0 or more, not {s.speed:g}")
+    pos = s.position
+    on_map = on_hex_map(pos, m.width, m.height) if isinstance(pos, Hex) else on_table(pos, m.width, m.height)
+    if not on_map:
+        where = f"hex ({pos.q}, {pos.r})" if isinstance(pos, Hex) else f"({pos.x:g}, {pos.y:g})"
+        raise InvalidDocument(f"ship {s.id!r}: {where} is off the {m.width:g} x {m.height:g} map")
 
 
 def scenario_state(scenario: Scenario, dice: Dice) -> tuple[BattleState, tuple[Event, ...]]:

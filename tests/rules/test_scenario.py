@@ -88,6 +88,11 @@ def _set(d: Any, path: str, value: Any) -> Any:
             id="class-stats",
         ),
         pytest.param("ships.0.heading", "north", r"$.ships[0].heading: expected a number", id="bad-type"),
+        pytest.param("ships.0.speed", -1, "ship 'kgv': speed must be 0 or more, not -1", id="negative-speed"),
+        pytest.param(
+            "ships.0.position", {"q": 500, "r": 0}, "ship 'kgv': hex (500, 0) is off the ", id="off-the-map"
+        ),
+        pytest.param("turns", 0, "turns must be at least 1, not 0", id="no-turns"),
     ],
 )
 def test_a_malformed_scenario_is_refused(path: str, value: Any, message: str) -> None:
