@@ -20,6 +20,7 @@ The web side also asks, for the map and the order panel (never for adjudication)
 from __future__ import annotations
 
 import math
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -145,7 +146,43 @@ def _field_names(specs: Sequence[FieldSpec]) -> frozenset[str] | set[str]:
 
 _Check = tuple[str, tuple[str, ...], float | None, float | None]
 """A field's type, choices, min and max, for :func:`_plainly_valid`."""
-_CHECKS: dict[int, tuple[tuple[FieldSpec, ...], tuple[str, ...], dict[str, _Check] | None]] = memo.table({})
+_Plain = tuple[
+    tuple[FieldSpec, ...],
+    frozenset[str],
+    tuple[str, ...],
+    dict[str, tuple[float, float]],
+    dict[str, float],
+    dict[str, _Check] | None,
+]
+"""What :func:`_plainly_valid` checks a payload against, worked out once per tuple of specs: the tuple
+itself, the field names, the required ones, the bounds of each ``float`` field and the greatest length of
+each ``str`` field (see :func:`_plain_checks`), and each field's :data:`_Check` (None: a name twice)."""
+_CHECKS: dict[int, _Plain] = memo.table({})
+
+_FLOAT_MAX = sys.float_info.max
+
+
+def _plain_checks(specs: tuple[FieldSpec, ...]) -> _Plain:
+    """Return (and remember by the tuple, as :func:`_field_names`) the checks of :func:`_plainly_valid`.
+
+    A ``float`` field's bounds stand in for three tests: a missing bound is the greatest finite float (so
+    ``lo <= value <= hi`` is False for an infinite value and for NaN, as ``math.isfinite`` and the bounds
+    are together); a ``str`` field without ``max`` has no greatest length (infinity).
+    """
+    checks = {s.name: (s.type, s.choices, s.min, s.max) for s in specs}
+    distinct = len(checks) == len(specs)  # else a name twice: each spec is checked on its own
+    floats = {
+        s.name: (-_FLOAT_MAX if s.min is None else s.min, _FLOAT_MAX if s.max is None else s.max)
+        for s in specs
+        if s.type == "float"
+    }
+    texts = {s.name: math.inf if s.max is None else s.max for s in specs if s.type == "str"}
+    required = tuple(s.name for s in specs if s.required)
+    entry = (specs, frozenset(checks), required, floats, texts, checks if distinct else None)
+    if len(_CHECKS) >= _NAMES_SIZE:
+        _CHECKS.clear()
+    _CHECKS[id(specs)] = entry
+    return entry
 
 
 def _plainly_valid(specs: Sequence[FieldSpec], data: Mapping[str, JSON]) -> bool:
@@ -160,51 +197,58 @@ def _plainly_valid(specs: Sequence[FieldSpec], data: Mapping[str, JSON]) -> bool
         return False
     entry = _CHECKS.get(id(specs))
     if entry is None or entry[0] is not specs:
-        checks = {s.name: (s.type, s.choices, s.min, s.max) for s in specs}
-        distinct = len(checks) == len(specs)  # else a name twice: each spec is checked on its own
-        entry = (specs, tuple(s.name for s in specs if s.required), checks if distinct else None)
-        if len(_CHECKS) >= _NAMES_SIZE:
-            _CHECKS.clear()
-        _CHECKS[id(specs)] = entry
-    _, required, by_name = entry
-    if by_name is None:
+        entry = _plain_checks(specs)
+    _, known, required, floats, texts, by_name = entry
+    # no unknown key: one set comparison in C (the key view against the names)
+    if by_name is None or not data.keys() <= known:
         return False
-    get = data.get
-    for name in required:
-        value = get(name)
-        if value is None or value == "":
-            return False
+    if required:
+        get = data.get
+        for name in required:
+            value = get(name)
+            if value is None or value == "":
+                return False
     for name, value in data.items():
-        check = by_name.get(name)
-        if check is None:
-            return False  # unknown field
-        kind, choices, lo, hi = check
-        if type(value) is float:  # the checks below for a float, in one test (most order fields are numbers)
-            if kind != "float" or not _isfinite(value) or (lo is not None and value < lo):
-                return False
-            if hi is not None and value > hi:
+        kind = type(value)
+        # most order fields are numbers and names: a float of a float field (finite, within its bounds: one
+        # chained comparison, see _plain_checks) and a text of a text field (not too long)
+        if kind is float:
+            bounds = floats.get(name)
+            if bounds is None or not bounds[0] <= value <= bounds[1]:
                 return False
             continue
-        if value is None or value == "":
-            continue
-        if kind == "str" or kind == "choice":
-            if not isinstance(value, str) or (kind == "choice" and value not in choices):
-                return False
-            if hi is not None and len(value) > hi:
-                return False
-            continue
-        if isinstance(value, bool):
-            if kind != "bool":
-                return False
-            continue
-        if kind == "int":
-            if not isinstance(value, int):
-                return False
-        elif kind != "float" or not isinstance(value, (int, float)) or not math.isfinite(value):
-            return False  # rows, or not a number
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
+        if kind is str:
+            most = texts.get(name)
+            if most is not None:
+                if len(value) > most:
+                    return False
+                continue
+        if not _plain_value(by_name[name], value):
             return False
     return True
+
+
+def _plain_value(check: _Check, value: JSON) -> bool:
+    """Return True if a value of a field of ``check`` is plainly valid (see :func:`_plainly_valid`)."""
+    kind, choices, lo, hi = check
+    if type(value) is float:
+        if kind != "float" or not _isfinite(value) or (lo is not None and value < lo):
+            return False
+        return hi is None or value <= hi
+    if value is None or value == "":
+        return True
+    if kind == "str" or kind == "choice":
+        if not isinstance(value, str) or (kind == "choice" and value not in choices):
+            return False
+        return hi is None or len(value) <= hi
+    if isinstance(value, bool):
+        return kind == "bool"
+    if kind == "int":
+        if not isinstance(value, int):
+            return False
+    elif kind != "float" or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return False  # rows, or not a number
+    return not ((lo is not None and value < lo) or (hi is not None and value > hi))
 
 
 _isfinite = math.isfinite
