@@ -327,6 +327,15 @@ MOVE_AND_FIRE_KEYS = frozenset(
 """Order fields checked by the move's plan and the fire plan alone (or not at all: ``load_double``,
 ``fight_fires``, ``strike`` are always legal): an order of these only needs no other check."""
 
+MOVE_AND_TARGET_KEYS = MOVE_AND_FIRE_KEYS - {"target_2"}
+""":data:`MOVE_AND_FIRE_KEYS` but a second target: an order of these fires (if at all) at one target, with
+both broadsides free (the quick path of ``Sail1700.check_order``)."""
+
+
+def no_bearing(name: str) -> str:
+    """Return the error of a fire order at ``name`` when no loaded broadside bears on it (11., S12)."""
+    return f"No loaded broadside bears on {name} within range during this move (11., S12)."
+
 
 def _enemies(state: BattleState, side: str) -> list[ShipState]:
     """Return the active enemies ``side`` can see (worked out once per state, :func:`.ships.state_memo`)."""
@@ -679,9 +688,7 @@ class Sail1700(RuleSet):
                 if shot is not None:
                     S.state_memo(state).aimed[(ship.id, tid)] = (ship, plan.samples, shot)
             if shot is None:
-                errors.setdefault(key, []).append(
-                    f"No loaded broadside bears on {name} within range during this move (11., S12)."
-                )
+                errors.setdefault(key, []).append(no_bearing(name))
                 continue
             # in fair weather every gun of a loaded side (which has guns) may fire: no call to make
             if (
@@ -696,8 +703,35 @@ class Sail1700(RuleSet):
 
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
         data = order.data
+        memo = S.state_memo(state)
+        plan = memo.planned(ship, data)  # S.planned_move()
+        if plan.error is None and data.keys() <= MOVE_AND_TARGET_KEYS:
+            # The common order, a move and at most one target (so no other_errors()): fire_plan() of a
+            # ship target with both broadsides loaded, in fair weather, written out. Anything else (a
+            # battery, a side not loaded, visibility, a melee, ...) takes the general path below.
+            tid = data.get("target")
+            if tid is None:
+                return {}  # no fire order: fire_plan() finds nothing
+            t = memo.ships.get(tid) if type(tid) is str else None
+            sheet = ship.sheet
+            if (
+                t is not None
+                and t.side != ship.side
+                and t.status == "active"  # target_of()
+                and state.conditions.visibility is None  # every ship seen (target_of())
+                and not sheet.get("melee")
+            ):
+                loaded = S.both_loaded(sheet, state.turn)
+                if loaded is not None and S.weather_effect(state)[0] == "all":
+                    pos = t.position
+                    assert isinstance(pos, Point)
+                    samples = plan.samples
+                    shot = S.aim(S.rate_of(ship), loaded, samples, pos, t.heading)
+                    if shot is None:
+                        return {"target": [no_bearing(t.name)]}
+                    memo.aimed[(ship.id, tid)] = (ship, samples, shot)  # as fire_plan()
+                    return {}
         errors: FieldErrors = {}
-        plan = S.state_memo(state).planned(ship, data)  # S.planned_move()
         if plan.error:
             errors.setdefault(plan.field, []).append(plan.error)
         if not MOVE_AND_FIRE_KEYS.issuperset(data):

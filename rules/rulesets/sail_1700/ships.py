@@ -761,6 +761,36 @@ def loaded_sides(sheet: Mapping[str, JSON], turn: int, sides: Iterable[str]) -> 
     return out
 
 
+def both_loaded(sheet: Mapping[str, JSON], turn: int) -> dict[str, bool] | None:
+    """Return :func:`loaded_sides` of both broadsides (starboard, port) when both are loaded (the common case,
+    written out for a sheet of plain values: dicts and whole numbers), else None (then ask loaded_sides())."""
+    broadsides, guns = sheet.get("broadsides"), sheet.get("guns")
+    if type(broadsides) is dict and type(guns) is dict:
+        sb, pt = broadsides.get("starboard"), broadsides.get("port")
+        if type(sb) is dict and type(pt) is dict:
+            r_sb, r_pt, n_sb, n_pt = (
+                sb.get("ready_turn", 1),
+                pt.get("ready_turn", 1),
+                guns.get("starboard"),
+                guns.get("port"),
+            )
+            if (
+                type(r_sb) is int
+                and type(r_pt) is int
+                and type(n_sb) is int
+                and type(n_pt) is int
+                and r_sb <= turn
+                and r_pt <= turn
+                and n_sb > 0
+                and n_pt > 0
+            ):
+                return {
+                    "starboard": sb.get("shot", "round") == "double",
+                    "port": pt.get("shot", "round") == "double",
+                }
+    return None
+
+
 _BAND_SCORE: dict[str, int] = {"short": 1, "medium": 0, "long": -1}
 
 
