@@ -577,16 +577,19 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
                 "That turn passes through or ends in the 'Fore' section, within 22.5 degrees of the "
                 "wind's eye (6., 7., S43); tack instead.",
             )
-        new_h = norm_deg(heading + turn)
         old_sector = sector_of(heading, wf)
         s_old = sector_speed(state, ship, old_sector, rate)
-        s_new = s_old if new_h == heading else sector_speed(state, ship, sector_of(new_h, wf), rate)
-        if old_sector == "irons":
-            maxd = s_new / 2.0 if wants_turn else 0.0  # NW-SAIL-2
+        if wants_turn:
+            new_h = norm_deg(heading + turn)
+            s_new = s_old if new_h == heading else sector_speed(state, ship, sector_of(new_h, wf), rate)
+            # the lesser speed of the two courses; in irons, half the new one (NW-SAIL-2)
+            maxd = s_new / 2.0 if old_sector == "irons" else s_new if s_new < s_old else s_old
+            if half_speed_turns(ship):
+                maxd /= 2.0
         else:
-            maxd = (s_new if s_new < s_old else s_old) if wants_turn else s_old
-        if wants_turn and half_speed_turns(ship):
-            maxd /= 2.0
+            # no course change (most orders): the speed of the course held, none in irons (NW-SAIL-2); the
+            # new course's speed is not needed
+            maxd = 0.0 if old_sector == "irons" else s_old
         if sh.get("towing"):
             maxd *= T.TOW_SPEED_FRACTION
         least = prev * T.MIN_MOVE_FRACTION
@@ -594,7 +597,8 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     if stop:
         mind = 0.0
     speed_v = data.get("speed")
-    dist = maxd if speed_v is None else num(speed_v)
+    # (num(), without the call for a float: most orders give the distance)
+    dist = maxd if speed_v is None else speed_v if type(speed_v) is float else num(speed_v)
     if stop and speed_v is None:
         dist = 0.0
     # by position (as in _still): kind, start, heading, end, end_heading, distance, max_distance,
