@@ -22,8 +22,9 @@ from __future__ import annotations
 import math
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import ClassVar, Literal
 
 from . import memo
@@ -147,30 +148,34 @@ def _field_names(specs: Sequence[FieldSpec]) -> frozenset[str] | set[str]:
 _Check = tuple[str, tuple[str, ...], float | None, float | None]
 """A field's type, choices, min and max, for :func:`_plainly_valid`."""
 _Plain = tuple[
-    tuple[FieldSpec, ...],
     frozenset[str],
     tuple[str, ...],
     dict[str, tuple[float, float]],
     dict[str, float],
-    dict[str, _Check] | None,
+    dict[str, _Check],
 ]
-"""What :func:`_plainly_valid` checks a payload against, worked out once per tuple of specs: the tuple
-itself, the field names, the required ones, the bounds of each ``float`` field and the greatest length of
-each ``str`` field (see :func:`_plain_checks`), and each field's :data:`_Check` (None: a name twice)."""
-_CHECKS: dict[int, _Plain] = memo.table({})
+"""What :func:`_plain_ok` checks a payload against, worked out once per tuple of specs
+(:func:`_plain_checks`): the field names, the required ones, the bounds of each ``float`` field, the greatest
+length of each ``str`` field, and each field's :data:`_Check`."""
+_CHECKS: dict[int, tuple[tuple[FieldSpec, ...], _Plain | None]] = memo.table({})
 
 _FLOAT_MAX = sys.float_info.max
 
 
-def _plain_checks(specs: tuple[FieldSpec, ...]) -> _Plain:
-    """Return (and remember by the tuple, as :func:`_field_names`) the checks of :func:`_plainly_valid`.
+def _plain_checks(specs: Sequence[FieldSpec]) -> _Plain | None:
+    """Return the checks of :func:`_plain_ok` for a tuple of specs of distinct names, remembered by the tuple
+    (as :func:`_field_names`); None for anything else (a name twice: each spec is checked on its own).
 
     A ``float`` field's bounds stand in for three tests: a missing bound is the greatest finite float (so
     ``lo <= value <= hi`` is False for an infinite value and for NaN, as ``math.isfinite`` and the bounds
     are together); a ``str`` field without ``max`` has no greatest length (infinity).
     """
+    if type(specs) is not tuple:
+        return None
+    entry = _CHECKS.get(id(specs))
+    if entry is not None and entry[0] is specs:
+        return entry[1]
     checks = {s.name: (s.type, s.choices, s.min, s.max) for s in specs}
-    distinct = len(checks) == len(specs)  # else a name twice: each spec is checked on its own
     floats = {
         s.name: (-_FLOAT_MAX if s.min is None else s.min, _FLOAT_MAX if s.max is None else s.max)
         for s in specs
@@ -178,29 +183,33 @@ def _plain_checks(specs: tuple[FieldSpec, ...]) -> _Plain:
     }
     texts = {s.name: math.inf if s.max is None else s.max for s in specs if s.type == "str"}
     required = tuple(s.name for s in specs if s.required)
-    entry = (specs, frozenset(checks), required, floats, texts, checks if distinct else None)
+    plain = (frozenset(checks), required, floats, texts, checks) if len(checks) == len(specs) else None
     if len(_CHECKS) >= _NAMES_SIZE:
         _CHECKS.clear()
-    _CHECKS[id(specs)] = entry
-    return entry
+    _CHECKS[id(specs)] = (specs, plain)
+    return plain
 
 
 def _plainly_valid(specs: Sequence[FieldSpec], data: Mapping[str, JSON]) -> bool:
     """Return True if :func:`validate_fields` finds no error in ``data``; False if it may find one.
 
-    Only for a tuple of specs of distinct names (their checks remembered by the tuple, as
-    :func:`_field_names`): every required field present, no unknown key, each value of the plain type of
-    its field (text, true or false, a whole number, a finite number) within its choices and bounds.
-    Anything else (a float for an int, rows...) is left to the full checks.
+    Only for a tuple of specs of distinct names (:func:`_plain_checks`); see :func:`_plain_ok`.
     """
-    if type(specs) is not tuple:
-        return False
-    entry = _CHECKS.get(id(specs))
-    if entry is None or entry[0] is not specs:
-        entry = _plain_checks(specs)
-    _, known, required, floats, texts, by_name = entry
+    plain = _plain_checks(specs)
+    return plain is not None and _plain_ok(plain, data)
+
+
+def _plain_ok(plain: _Plain, data: Mapping[str, JSON]) -> bool:
+    """Return True if :func:`validate_fields` finds no error in ``data`` by the specs of ``plain``
+    (:func:`_plain_checks`); False if it may find one.
+
+    True when every required field is present, no key is unknown and each value is of the plain type of its
+    field (text, true or false, a whole number, a finite number) within its choices and bounds. Anything
+    else (a float for an int, rows...) is left to the full checks.
+    """
+    known, required, floats, texts, by_name = plain
     # no unknown key: one set comparison in C (the key view against the names)
-    if by_name is None or not data.keys() <= known:
+    if not data.keys() <= known:
         return False
     if required:
         get = data.get
@@ -209,15 +218,14 @@ def _plainly_valid(specs: Sequence[FieldSpec], data: Mapping[str, JSON]) -> bool
             if value is None or value == "":
                 return False
     for name, value in data.items():
-        kind = type(value)
         # most order fields are numbers and names: a float of a float field (finite, within its bounds: one
         # chained comparison, see _plain_checks) and a text of a text field (not too long)
-        if kind is float:
+        if type(value) is float:
             bounds = floats.get(name)
             if bounds is None or not bounds[0] <= value <= bounds[1]:
                 return False
             continue
-        if kind is str:
+        if type(value) is str:
             most = texts.get(name)
             if most is not None:
                 if len(value) > most:
@@ -356,6 +364,8 @@ class RuleSet(ABC):
         seen: set[str] = set()
         ordering = self.ordering_sides(state)
         fields = self.order_fields()
+        plain = _plain_checks(fields)  # (for _plain_ok(): worked out once for the orders)
+        check = self.order_checker(state) if orders else None
         for order in orders:
             sid = order.ship_id
             ship = ships.get(sid)
@@ -381,11 +391,12 @@ class RuleSet(ABC):
                 continue
             data = order.data
             # validate_fields(), without its call for the plainly valid (most orders)
-            inv = None if _plainly_valid(fields, data) else validate_fields(fields, data)
+            inv = None if plain is not None and _plain_ok(plain, data) else validate_fields(fields, data)
             if inv:
                 invalid[sid] = inv
                 continue
-            ill = self.check_order(state, ship, order)
+            assert check is not None
+            ill = check(ship, order)  # self.check_order(state, ship, order)
             if ill:
                 illegal[sid] = ill
         return OrderErrors(invalid=invalid, illegal=illegal)
@@ -397,6 +408,14 @@ class RuleSet(ABC):
     @abstractmethod
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
         """Return what the rules forbid in a well-formed order of one ship (empty when legal)."""
+
+    def order_checker(self, state: BattleState) -> Callable[[ShipState, ShipOrder], FieldErrors]:
+        """Return a function of a ship and her order that does :meth:`check_order` for ``state``.
+
+        :meth:`validate_orders` asks for it once for the orders of a phase, so a rule set may work out in it
+        what their checks share (sail_1700 does). Default: :meth:`check_order` itself.
+        """
+        return partial(self.check_order, state)
 
     @abstractmethod
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
