@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any
 
 from ... import memo
 from ...geometry import advance, bearing, distance, norm_deg, signed_deg, turn_and_advance
@@ -766,32 +767,34 @@ def loaded_sides(sheet: Mapping[str, JSON], turn: int, sides: Iterable[str]) -> 
 
 
 def both_loaded(sheet: Mapping[str, JSON], turn: int) -> dict[str, bool] | None:
-    """Return :func:`loaded_sides` of both broadsides (starboard, port) when both are loaded (the common case,
-    written out for a sheet of plain values: dicts and whole numbers), else None (then ask loaded_sides())."""
-    broadsides, guns = sheet.get("broadsides"), sheet.get("guns")
-    if type(broadsides) is dict and type(guns) is dict:
-        sb, pt = broadsides.get("starboard"), broadsides.get("port")
-        if type(sb) is dict and type(pt) is dict:
-            r_sb, r_pt, n_sb, n_pt = (
-                sb.get("ready_turn", 1),
-                pt.get("ready_turn", 1),
-                guns.get("starboard"),
-                guns.get("port"),
-            )
-            if (
-                type(r_sb) is int
-                and type(r_pt) is int
-                and type(n_sb) is int
-                and type(n_pt) is int
-                and r_sb <= turn
-                and r_pt <= turn
-                and n_sb > 0
-                and n_pt > 0
-            ):
-                return {
-                    "starboard": sb.get("shot", "round") == "double",
-                    "port": pt.get("shot", "round") == "double",
-                }
+    """Return :func:`loaded_sides` of both broadsides (starboard, port) when both are loaded (the common
+    case), else None (then ask loaded_sides()).
+
+    Written out for a sheet of plain values: every key present (a JSON value subscripted by a name is a dict,
+    or the subscript raises TypeError), whole numbers for the turns and guns; anything else is None.
+    """
+    broadsides: Any  # (a dict if subscripted, as its items below)
+    guns: Any
+    sb: Any
+    pt: Any
+    try:
+        broadsides, guns = sheet["broadsides"], sheet["guns"]
+        sb, pt = broadsides["starboard"], broadsides["port"]
+        r_sb, r_pt, n_sb, n_pt = sb["ready_turn"], pt["ready_turn"], guns["starboard"], guns["port"]
+        shot_sb, shot_pt = sb["shot"], pt["shot"]
+    except (KeyError, TypeError):
+        return None
+    if (
+        type(r_sb) is int
+        and type(r_pt) is int
+        and type(n_sb) is int
+        and type(n_pt) is int
+        and r_sb <= turn
+        and r_pt <= turn
+        and n_sb > 0
+        and n_pt > 0
+    ):
+        return {"starboard": shot_sb == "double", "port": shot_pt == "double"}
     return None
 
 
