@@ -602,25 +602,43 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     dist = maxd if speed_v is None else speed_v if type(speed_v) is float else num(speed_v)
     if stop and speed_v is None:
         dist = 0.0
-    # by position (as in _still): kind, start, heading, end, end_heading, distance, max_distance,
-    # min_distance, turn, radius, samples, path, notes
-    plan = MovePlan(kind, pos, heading, pos, heading, dist, maxd, mind, turn, radius, [], [], [])
-    if dist > maxd + 1e-6:
-        plan.error = f"At most {maxd:.0f} mm this move (6., 7.)."
-        plan.field = "speed"
-        return plan
-    if dist < mind - 1e-6:
-        plan.error = (
-            f"At least {mind:.0f} mm: a vessel must move 50% of its last move ({prev:.0f} mm; 6., S46)."
+    if dist > maxd + 1e-6 or dist < mind - 1e-6:
+        # by position (as in _still): kind, start, heading, end, end_heading, distance, max_distance,
+        # min_distance, turn, radius, samples, path, notes, error, field
+        return MovePlan(
+            kind,
+            pos,
+            heading,
+            pos,
+            heading,
+            dist,
+            maxd,
+            mind,
+            turn,
+            radius,
+            [],
+            [],
+            [],
+            f"At most {maxd:.0f} mm this move (6., 7.)."
+            if dist > maxd + 1e-6
+            else f"At least {mind:.0f} mm: a vessel must move 50% of its last move ({prev:.0f} mm; 6., S46).",
+            "speed",
         )
-        plan.field = "speed"
-        return plan
-    end, end_h, path = turn_and_advance(pos, heading, turn, dist, radius)
-    plan.end, plan.end_heading, plan.path = end, end_h, path
+    if turn == 0 or radius <= 0:
+        # turn_and_advance() of no turn (most orders) or a pivot on the spot, written out: turn first, then
+        # straight on
+        end_h = norm_deg(heading + turn)
+        end = advance(pos, end_h, dist)
+        path = [pos, end]
+    else:
+        end, end_h, path = turn_and_advance(pos, heading, turn, dist, radius)
     # sample_track() of no distance is the start alone, which the end replaces
-    plan.samples = sample_track(pos, heading, turn, dist, radius) if dist > 0 else [(pos, heading)]
-    plan.samples[-1] = (end, end_h)
-    return plan
+    if dist > 0:
+        samples = sample_track(pos, heading, turn, dist, radius)
+        samples[-1] = (end, end_h)
+    else:
+        samples = [(end, end_h)]
+    return MovePlan(kind, pos, heading, end, end_h, dist, maxd, mind, turn, radius, samples, path, [])
 
 
 # --- work shared by the checks and the resolution of one state ---------------------------------------------
