@@ -360,12 +360,14 @@ class RuleSet(ABC):
         """
         invalid: dict[str, FieldErrors] = {}
         illegal: dict[str, FieldErrors] = {}
+        if not orders:
+            return OrderErrors(invalid=invalid, illegal=illegal)
         ships = _ship_index(state.ships)  # read only: no copy
         seen: set[str] = set()
         ordering = self.ordering_sides(state)
         fields = self.order_fields()
         plain = _plain_checks(fields)  # (for _plain_ok(): worked out once for the orders)
-        check = self.order_checker(state) if orders else None
+        check = self.order_checker(state)
         for order in orders:
             sid = order.ship_id
             ship = ships.get(sid)
@@ -395,7 +397,6 @@ class RuleSet(ABC):
             if inv:
                 invalid[sid] = inv
                 continue
-            assert check is not None
             ill = check(ship, order)  # self.check_order(state, ship, order)
             if ill:
                 illegal[sid] = ill

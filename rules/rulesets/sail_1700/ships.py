@@ -627,7 +627,9 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     if turn == 0 or radius <= 0:
         # turn_and_advance() of no turn (most orders) or a pivot on the spot, written out: turn first, then
         # straight on
-        end_h = norm_deg(heading + turn)
+        end_h = heading + turn
+        if type(end_h) is not float or not 0.0 <= end_h < 360.0:
+            end_h = norm_deg(end_h)  # (the call only for a heading not already normal: the same value)
         end = advance(pos, end_h, dist)
         path = [pos, end]
     else:
@@ -818,6 +820,14 @@ def both_loaded(sheet: Mapping[str, JSON], turn: int) -> dict[str, bool] | None:
 
 _BAND_SCORE: dict[str, int] = {"short": 1, "medium": 0, "long": -1}
 
+_SHOT_SCORE: dict[tuple[str, str | None], float] = {
+    (band, rake): float(score + (4 if rake == "stern" else 2 if rake == "bow" else 0))
+    for band, score in _BAND_SCORE.items()
+    for rake in ("bow", "stern", None)
+}
+"""The score of a shot of :func:`aim` by range band and rake, before the tie-breaks of its sample and range:
+the band's score, and 4 for a stern rake, 2 for a bow rake (S13)."""
+
 
 def best_shot(
     state: BattleState,
@@ -966,8 +976,7 @@ def aim(
                 back = norm(back)
             r = abs(back - 360.0 if back > 180.0 else back)
             rake = "bow" if r <= bow else "stern" if r >= stern else None
-        score = float(_BAND_SCORE[band] + (4 if rake == "stern" else 2 if rake == "bow" else 0))
-        score -= i * 1e-4 + d * 1e-7
+        score = _SHOT_SCORE[band, rake] - (i * 1e-4 + d * 1e-7)
         if best is None or score > best.score:
             best = Shot(side, p, h, d, band, rake, double, score)  # by position: no keyword dict
     return best
