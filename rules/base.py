@@ -148,14 +148,13 @@ def _field_names(specs: Sequence[FieldSpec]) -> frozenset[str] | set[str]:
 _Check = tuple[str, tuple[str, ...], float | None, float | None]
 """A field's type, choices, min and max, for :func:`_plainly_valid`."""
 _Plain = tuple[
-    frozenset[str],
     tuple[str, ...],
     dict[str, tuple[float, float]],
     dict[str, float],
     dict[str, _Check],
 ]
 """What :func:`_plain_ok` checks a payload against, worked out once per tuple of specs
-(:func:`_plain_checks`): the field names, the required ones, the bounds of each ``float`` field, the greatest
+(:func:`_plain_checks`): the required fields, the bounds of each ``float`` field, the greatest
 length of each ``str`` field, and each field's :data:`_Check`."""
 _CHECKS: dict[int, tuple[tuple[FieldSpec, ...], _Plain | None]] = memo.table({})
 
@@ -183,7 +182,7 @@ def _plain_checks(specs: Sequence[FieldSpec]) -> _Plain | None:
     }
     texts = {s.name: math.inf if s.max is None else s.max for s in specs if s.type == "str"}
     required = tuple(s.name for s in specs if s.required)
-    plain = (frozenset(checks), required, floats, texts, checks) if len(checks) == len(specs) else None
+    plain = (required, floats, texts, checks) if len(checks) == len(specs) else None
     if len(_CHECKS) >= _NAMES_SIZE:
         _CHECKS.clear()
     _CHECKS[id(specs)] = (specs, plain)
@@ -207,16 +206,14 @@ def _plain_ok(plain: _Plain, data: Mapping[str, JSON]) -> bool:
     field (text, true or false, a whole number, a finite number) within its choices and bounds. Anything
     else (a float for an int, rows...) is left to the full checks.
     """
-    known, required, floats, texts, by_name = plain
-    # no unknown key: one set comparison in C (the key view against the names)
-    if not data.keys() <= known:
-        return False
+    required, floats, texts, by_name = plain
     if required:
         get = data.get
         for name in required:
             value = get(name)
             if value is None or value == "":
                 return False
+    # an unknown key finds no check: no set comparison of the keys first
     for name, value in data.items():
         # most order fields are numbers and names: a float of a float field (finite, within its bounds: one
         # chained comparison, see _plain_checks) and a text of a text field (not too long)
@@ -224,15 +221,13 @@ def _plain_ok(plain: _Plain, data: Mapping[str, JSON]) -> bool:
             bounds = floats.get(name)
             if bounds is None or not bounds[0] <= value <= bounds[1]:
                 return False
-            continue
-        if type(value) is str:
-            most = texts.get(name)
-            if most is not None:
-                if len(value) > most:
-                    return False
-                continue
-        if not _plain_value(by_name[name], value):
-            return False
+        elif type(value) is str and name in texts:
+            if len(value) > texts[name]:
+                return False
+        else:
+            check = by_name.get(name)
+            if check is None or not _plain_value(check, value):
+                return False
     return True
 
 
