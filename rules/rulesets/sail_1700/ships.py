@@ -786,9 +786,14 @@ def loaded_sides(sheet: Mapping[str, JSON], turn: int, sides: Iterable[str]) -> 
     return out
 
 
-def both_loaded(sheet: Mapping[str, JSON], turn: int) -> dict[str, bool] | None:
+ROUND_BOTH: Mapping[str, bool] = {"starboard": False, "port": False}
+""":func:`both_loaded` of two broadsides loaded with round shot (the most common), one mapping for all: read
+only."""
+
+
+def both_loaded(sheet: Mapping[str, JSON], turn: int) -> Mapping[str, bool] | None:
     """Return :func:`loaded_sides` of both broadsides (starboard, port) when both are loaded (the common
-    case), else None (then ask loaded_sides()).
+    case), else None (then ask loaded_sides()). Read only (it may be :data:`ROUND_BOTH`).
 
     Written out for a sheet of plain values: every key present (a JSON value subscripted by a name is a dict,
     or the subscript raises TypeError), whole numbers for the turns and guns; anything else is None.
@@ -798,10 +803,16 @@ def both_loaded(sheet: Mapping[str, JSON], turn: int) -> dict[str, bool] | None:
     sb: Any
     pt: Any
     try:
-        broadsides, guns = sheet["broadsides"], sheet["guns"]
-        sb, pt = broadsides["starboard"], broadsides["port"]
-        r_sb, r_pt, n_sb, n_pt = sb["ready_turn"], pt["ready_turn"], guns["starboard"], guns["port"]
-        shot_sb, shot_pt = sb["shot"], pt["shot"]
+        broadsides = sheet["broadsides"]
+        guns = sheet["guns"]
+        sb = broadsides["starboard"]
+        pt = broadsides["port"]
+        r_sb = sb["ready_turn"]
+        r_pt = pt["ready_turn"]
+        n_sb = guns["starboard"]
+        n_pt = guns["port"]
+        shot_sb = sb["shot"]
+        shot_pt = pt["shot"]
     except (KeyError, TypeError):
         return None
     if (
@@ -814,6 +825,8 @@ def both_loaded(sheet: Mapping[str, JSON], turn: int) -> dict[str, bool] | None:
         and n_sb > 0
         and n_pt > 0
     ):
+        if shot_sb == "round" and shot_pt == "round":
+            return ROUND_BOTH  # (neither is "double")
         return {"starboard": shot_sb == "double", "port": shot_pt == "double"}
     return None
 
