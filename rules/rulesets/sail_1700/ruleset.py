@@ -723,7 +723,7 @@ class Sail1700(RuleSet):
         def check(ship: ShipState, order: ShipOrder) -> FieldErrors:
             data = order.data
             plan = planned(ship, data)  # S.planned_move()
-            if quick and plan.error is None and data.keys() <= MOVE_AND_TARGET_KEYS:
+            if quick and plan.error is None and MOVE_AND_TARGET_KEYS.issuperset(data):
                 tid = data.get("target")
                 if tid is None:
                     return {}  # no fire order: fire_plan() finds nothing
