@@ -214,20 +214,21 @@ def _plain_ok(plain: _Plain, data: Mapping[str, JSON]) -> bool:
             if value is None or value == "":
                 return False
     # an unknown key finds no check: no set comparison of the keys first
-    for name, value in data.items():
-        # most order fields are numbers and names: a float of a float field (finite, within its bounds: one
-        # chained comparison, see _plain_checks) and a text of a text field (not too long)
-        if type(value) is float:
-            bounds = floats.get(name)
-            if bounds is None or not bounds[0] <= value <= bounds[1]:
+    try:
+        for name, value in data.items():
+            # most order fields are numbers and names: a float of a float field (finite, within its bounds:
+            # one chained comparison, see _plain_checks) and a text of a text field (not too long)
+            if type(value) is float:
+                lo, hi = floats[name]  # (KeyError: not a float field)
+                if not lo <= value <= hi:
+                    return False
+            elif type(value) is str and name in texts:
+                if len(value) > texts[name]:
+                    return False
+            elif not _plain_value(by_name[name], value):  # (KeyError: no such field)
                 return False
-        elif type(value) is str and name in texts:
-            if len(value) > texts[name]:
-                return False
-        else:
-            check = by_name.get(name)
-            if check is None or not _plain_value(check, value):
-                return False
+    except KeyError:
+        return False  # a float for a field of another type, or an unknown field
     return True
 
 
