@@ -346,7 +346,7 @@ class RuleSet(ABC):
         if side not in self.ordering_sides(state):
             return ()
         # (s.status == "active" is ShipState.active, without the property's call: 200 ships a phase)
-        return tuple(s for s in state.ships if s.side == side and s.status == "active")
+        return tuple([s for s in state.ships if s.side == side and s.status == "active"])  # (no generator)
 
     def validate_orders(self, state: BattleState, side: str, orders: Sequence[ShipOrder]) -> OrderErrors:
         """Return the errors of ``side``'s orders for the current phase.
