@@ -360,7 +360,7 @@ class RuleSet(ABC):
             return OrderErrors(invalid=invalid, illegal=illegal)
         ships = _ship_index(state.ships)  # read only: no copy
         seen: set[str] = set()
-        ordering = self.ordering_sides(state)
+        gives = side in self.ordering_sides(state)  # (the same for every order)
         fields = self.order_fields()
         plain = _plain_checks(fields)  # (for _plain_ok(): worked out once for the orders)
         check = self.order_checker(state)
@@ -383,7 +383,7 @@ class RuleSet(ABC):
                     f"{ship.name} is {ship.status} and takes no orders."
                 )
                 continue
-            if side not in ordering:
+            if not gives:
                 msg = "Your side gives no orders this phase."
                 illegal.setdefault(sid, {}).setdefault("__all__", []).append(msg)
                 continue

@@ -954,7 +954,8 @@ def aim(
     shot checked and fired.
     """
     best: Shot | None = None
-    limits, reach = _range_limits(rate)
+    entry = _RANGE_LIMITS.get(rate)  # _range_limits(), without its call once worked out for the rate
+    limits, reach = _range_limits(rate) if entry is None else entry
     arc, bow, stern = _AIM_ARC, _AIM_BOW, _AIM_STERN
     tx, ty = target_pos.x, target_pos.y
     hypot, atan2, degrees, norm = math.hypot, math.atan2, math.degrees, norm_deg
