@@ -165,9 +165,9 @@ def _plain_checks(specs: Sequence[FieldSpec]) -> _Plain | None:
     """Return the checks of :func:`_plain_ok` for a tuple of specs of distinct names, remembered by the tuple
     (as :func:`_field_names`); None for anything else (a name twice: each spec is checked on its own).
 
-    A ``float`` field's bounds stand in for three tests: a missing bound is the greatest finite float (so
-    ``lo <= value <= hi`` is False for an infinite value and for NaN, as ``math.isfinite`` and the bounds
-    are together); a ``str`` field without ``max`` has no greatest length (infinity).
+    A ``float`` field's bounds stand in for three tests: a missing (or infinite) bound is the greatest finite
+    float (so ``lo <= value <= hi`` is False for an infinite value and for NaN, as ``math.isfinite`` and the
+    bounds are together); a ``str`` field without ``max`` has no greatest length (infinity).
     """
     if type(specs) is not tuple:
         return None
@@ -176,7 +176,10 @@ def _plain_checks(specs: Sequence[FieldSpec]) -> _Plain | None:
         return entry[1]
     checks = {s.name: (s.type, s.choices, s.min, s.max) for s in specs}
     floats = {
-        s.name: (-_FLOAT_MAX if s.min is None else s.min, _FLOAT_MAX if s.max is None else s.max)
+        s.name: (
+            -_FLOAT_MAX if s.min is None else max(s.min, -_FLOAT_MAX),
+            _FLOAT_MAX if s.max is None else min(s.max, _FLOAT_MAX),
+        )
         for s in specs
         if s.type == "float"
     }
