@@ -20,9 +20,11 @@ The web side also asks, for the map and the order panel (never for adjudication)
 from __future__ import annotations
 
 import math
+import sys
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import ClassVar, Literal
 
 from . import memo
@@ -145,66 +147,115 @@ def _field_names(specs: Sequence[FieldSpec]) -> frozenset[str] | set[str]:
 
 _Check = tuple[str, tuple[str, ...], float | None, float | None]
 """A field's type, choices, min and max, for :func:`_plainly_valid`."""
-_CHECKS: dict[int, tuple[tuple[FieldSpec, ...], tuple[str, ...], dict[str, _Check] | None]] = memo.table({})
+_Plain = tuple[
+    tuple[str, ...],
+    dict[str, tuple[float, float]],
+    dict[str, float],
+    dict[str, _Check],
+]
+"""What :func:`_plain_ok` checks a payload against, worked out once per tuple of specs
+(:func:`_plain_checks`): the required fields, the bounds of each ``float`` field, the greatest
+length of each ``str`` field, and each field's :data:`_Check`."""
+_CHECKS: dict[int, tuple[tuple[FieldSpec, ...], _Plain | None]] = memo.table({})
+
+_FLOAT_MAX = sys.float_info.max
+
+
+def _plain_checks(specs: Sequence[FieldSpec]) -> _Plain | None:
+    """Return the checks of :func:`_plain_ok` for a tuple of specs of distinct names, remembered by the tuple
+    (as :func:`_field_names`); None for anything else (a name twice: each spec is checked on its own).
+
+    A ``float`` field's bounds stand in for three tests: a missing (or infinite) bound is the greatest finite
+    float (so ``lo <= value <= hi`` is False for an infinite value and for NaN, as ``math.isfinite`` and the
+    bounds are together); a ``str`` field without ``max`` has no greatest length (infinity).
+    """
+    if type(specs) is not tuple:
+        return None
+    entry = _CHECKS.get(id(specs))
+    if entry is not None and entry[0] is specs:
+        return entry[1]
+    checks = {s.name: (s.type, s.choices, s.min, s.max) for s in specs}
+    floats = {
+        s.name: (
+            -_FLOAT_MAX if s.min is None else max(s.min, -_FLOAT_MAX),
+            _FLOAT_MAX if s.max is None else min(s.max, _FLOAT_MAX),
+        )
+        for s in specs
+        if s.type == "float"
+    }
+    texts = {s.name: math.inf if s.max is None else s.max for s in specs if s.type == "str"}
+    required = tuple(s.name for s in specs if s.required)
+    plain = (required, floats, texts, checks) if len(checks) == len(specs) else None
+    if len(_CHECKS) >= _NAMES_SIZE:
+        _CHECKS.clear()
+    _CHECKS[id(specs)] = (specs, plain)
+    return plain
 
 
 def _plainly_valid(specs: Sequence[FieldSpec], data: Mapping[str, JSON]) -> bool:
     """Return True if :func:`validate_fields` finds no error in ``data``; False if it may find one.
 
-    Only for a tuple of specs of distinct names (their checks remembered by the tuple, as
-    :func:`_field_names`): every required field present, no unknown key, each value of the plain type of
-    its field (text, true or false, a whole number, a finite number) within its choices and bounds.
-    Anything else (a float for an int, rows...) is left to the full checks.
+    Only for a tuple of specs of distinct names (:func:`_plain_checks`); see :func:`_plain_ok`.
     """
-    if type(specs) is not tuple:
-        return False
-    entry = _CHECKS.get(id(specs))
-    if entry is None or entry[0] is not specs:
-        checks = {s.name: (s.type, s.choices, s.min, s.max) for s in specs}
-        distinct = len(checks) == len(specs)  # else a name twice: each spec is checked on its own
-        entry = (specs, tuple(s.name for s in specs if s.required), checks if distinct else None)
-        if len(_CHECKS) >= _NAMES_SIZE:
-            _CHECKS.clear()
-        _CHECKS[id(specs)] = entry
-    _, required, by_name = entry
-    if by_name is None:
-        return False
-    get = data.get
-    for name in required:
-        value = get(name)
-        if value is None or value == "":
-            return False
-    for name, value in data.items():
-        check = by_name.get(name)
-        if check is None:
-            return False  # unknown field
-        kind, choices, lo, hi = check
-        if type(value) is float:  # the checks below for a float, in one test (most order fields are numbers)
-            if kind != "float" or not _isfinite(value) or (lo is not None and value < lo):
+    plain = _plain_checks(specs)
+    return plain is not None and _plain_ok(plain, data)
+
+
+def _plain_ok(plain: _Plain, data: Mapping[str, JSON]) -> bool:
+    """Return True if :func:`validate_fields` finds no error in ``data`` by the specs of ``plain``
+    (:func:`_plain_checks`); False if it may find one.
+
+    True when every required field is present, no key is unknown and each value is of the plain type of its
+    field (text, true or false, a whole number, a finite number) within its choices and bounds. Anything
+    else (a float for an int, rows...) is left to the full checks.
+    """
+    required, floats, texts, by_name = plain
+    if required:
+        get = data.get
+        for name in required:
+            value = get(name)
+            if value is None or value == "":
                 return False
-            if hi is not None and value > hi:
+    # an unknown key finds no check: no set comparison of the keys first
+    try:
+        for name, value in data.items():
+            # most order fields are numbers and names: a float of a float field (finite, within its bounds:
+            # one chained comparison, see _plain_checks) and a text of a text field (not too long)
+            if type(value) is float:
+                lo, hi = floats[name]  # (KeyError: not a float field)
+                if not lo <= value <= hi:
+                    return False
+            elif type(value) is str and name in texts:
+                if len(value) > texts[name]:
+                    return False
+            elif not _plain_value(by_name[name], value):  # (KeyError: no such field)
                 return False
-            continue
-        if value is None or value == "":
-            continue
-        if kind == "str" or kind == "choice":
-            if not isinstance(value, str) or (kind == "choice" and value not in choices):
-                return False
-            if hi is not None and len(value) > hi:
-                return False
-            continue
-        if isinstance(value, bool):
-            if kind != "bool":
-                return False
-            continue
-        if kind == "int":
-            if not isinstance(value, int):
-                return False
-        elif kind != "float" or not isinstance(value, (int, float)) or not math.isfinite(value):
-            return False  # rows, or not a number
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            return False
+    except KeyError:
+        return False  # a float for a field of another type, or an unknown field
     return True
+
+
+def _plain_value(check: _Check, value: JSON) -> bool:
+    """Return True if a value of a field of ``check`` is plainly valid (see :func:`_plainly_valid`)."""
+    kind, choices, lo, hi = check
+    if type(value) is float:
+        if kind != "float" or not _isfinite(value) or (lo is not None and value < lo):
+            return False
+        return hi is None or value <= hi
+    if value is None or value == "":
+        return True
+    if kind == "str" or kind == "choice":
+        if not isinstance(value, str) or (kind == "choice" and value not in choices):
+            return False
+        return hi is None or len(value) <= hi
+    if isinstance(value, bool):
+        return kind == "bool"
+    if kind == "int":
+        if not isinstance(value, int):
+            return False
+    elif kind != "float" or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return False  # rows, or not a number
+    return not ((lo is not None and value < lo) or (hi is not None and value > hi))
 
 
 _isfinite = math.isfinite
@@ -298,7 +349,7 @@ class RuleSet(ABC):
         if side not in self.ordering_sides(state):
             return ()
         # (s.status == "active" is ShipState.active, without the property's call: 200 ships a phase)
-        return tuple(s for s in state.ships if s.side == side and s.status == "active")
+        return tuple([s for s in state.ships if s.side == side and s.status == "active"])  # (no generator)
 
     def validate_orders(self, state: BattleState, side: str, orders: Sequence[ShipOrder]) -> OrderErrors:
         """Return the errors of ``side``'s orders for the current phase.
@@ -308,10 +359,14 @@ class RuleSet(ABC):
         """
         invalid: dict[str, FieldErrors] = {}
         illegal: dict[str, FieldErrors] = {}
+        if not orders:
+            return OrderErrors(invalid=invalid, illegal=illegal)
         ships = _ship_index(state.ships)  # read only: no copy
         seen: set[str] = set()
-        ordering = self.ordering_sides(state)
+        gives = side in self.ordering_sides(state)  # (the same for every order)
         fields = self.order_fields()
+        plain = _plain_checks(fields)  # (for _plain_ok(): worked out once for the orders)
+        check = self.order_checker(state)
         for order in orders:
             sid = order.ship_id
             ship = ships.get(sid)
@@ -331,17 +386,17 @@ class RuleSet(ABC):
                     f"{ship.name} is {ship.status} and takes no orders."
                 )
                 continue
-            if side not in ordering:
+            if not gives:
                 msg = "Your side gives no orders this phase."
                 illegal.setdefault(sid, {}).setdefault("__all__", []).append(msg)
                 continue
             data = order.data
             # validate_fields(), without its call for the plainly valid (most orders)
-            inv = None if _plainly_valid(fields, data) else validate_fields(fields, data)
+            inv = None if plain is not None and _plain_ok(plain, data) else validate_fields(fields, data)
             if inv:
                 invalid[sid] = inv
                 continue
-            ill = self.check_order(state, ship, order)
+            ill = check(ship, order)  # self.check_order(state, ship, order)
             if ill:
                 illegal[sid] = ill
         return OrderErrors(invalid=invalid, illegal=illegal)
@@ -353,6 +408,14 @@ class RuleSet(ABC):
     @abstractmethod
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
         """Return what the rules forbid in a well-formed order of one ship (empty when legal)."""
+
+    def order_checker(self, state: BattleState) -> Callable[[ShipState, ShipOrder], FieldErrors]:
+        """Return a function of a ship and her order that does :meth:`check_order` for ``state``.
+
+        :meth:`validate_orders` asks for it once for the orders of a phase, so a rule set may work out in it
+        what their checks share (sail_1700 does). Default: :meth:`check_order` itself.
+        """
+        return partial(self.check_order, state)
 
     @abstractmethod
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:

@@ -55,14 +55,15 @@ def complete_orders(
         errors = rs.validate_orders(state, side, [given[s.id] for s in ships if s.id in given])
         invalid, illegal = errors.invalid, errors.illegal
         for ship in ships:
-            order = given.get(ship.id)
+            sid = ship.id
+            order = given.get(sid)
             if order is not None:
-                if ship.id not in invalid and ship.id not in illegal:
-                    out[ship.id] = order  # for_ship would find nothing: the order stands
+                if sid not in invalid and sid not in illegal:
+                    out[sid] = order  # for_ship would find nothing: the order stands
                     continue
-                mine = errors.for_ship(ship.id)
+                mine = errors.for_ship(sid)
                 if not mine:
-                    out[ship.id] = order
+                    out[sid] = order
                     continue
                 msgs = "; ".join(f"{k}: {' '.join(v)}" for k, v in mine.items())
                 events.append(
@@ -71,12 +72,12 @@ def complete_orders(
                         text=f"{ship.name}: order rejected ({msgs}); default orders used.",
                         turn=state.turn,
                         phase=state.phase,
-                        ship_id=ship.id,
+                        ship_id=sid,
                         visible_to=(side,),
                     )
                 )
             default = replace(rs.default_order(state, ship, policy), default=True)
-            out[ship.id] = default
+            out[sid] = default
             text = (
                 f"{ship.name} follows default orders ({policy}) instead."
                 if order is not None
@@ -88,7 +89,7 @@ def complete_orders(
                     text=text,
                     turn=state.turn,
                     phase=state.phase,
-                    ship_id=ship.id,
+                    ship_id=sid,
                     data={"policy": policy},
                     visible_to=(side,),
                 )

@@ -70,7 +70,7 @@ guns are positioned (10 a section open, 30 behind earthworks) and it fires with 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -326,6 +326,15 @@ MOVE_AND_FIRE_KEYS = frozenset(
 )
 """Order fields checked by the move's plan and the fire plan alone (or not at all: ``load_double``,
 ``fight_fires``, ``strike`` are always legal): an order of these only needs no other check."""
+
+MOVE_AND_TARGET_KEYS = MOVE_AND_FIRE_KEYS - {"target_2"}
+""":data:`MOVE_AND_FIRE_KEYS` but a second target: an order of these fires (if at all) at one target, with
+both broadsides free (the quick path of ``Sail1700.check_order``)."""
+
+
+def no_bearing(name: str) -> str:
+    """Return the error of a fire order at ``name`` when no loaded broadside bears on it (11., S12)."""
+    return f"No loaded broadside bears on {name} within range during this move (11., S12)."
 
 
 def _enemies(state: BattleState, side: str) -> list[ShipState]:
@@ -679,9 +688,7 @@ class Sail1700(RuleSet):
                 if shot is not None:
                     S.state_memo(state).aimed[(ship.id, tid)] = (ship, plan.samples, shot)
             if shot is None:
-                errors.setdefault(key, []).append(
-                    f"No loaded broadside bears on {name} within range during this move (11., S12)."
-                )
+                errors.setdefault(key, []).append(no_bearing(name))
                 continue
             # in fair weather every gun of a loaded side (which has guns) may fire: no call to make
             if (
@@ -695,9 +702,58 @@ class Sail1700(RuleSet):
         return errors, shots
 
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
-        data = order.data
+        return self.order_checker(state)(ship, order)
+
+    def order_checker(self, state: BattleState) -> Callable[[ShipState, ShipOrder], FieldErrors]:
+        """Return :meth:`check_order` for the orders of ``state``: the move's plan (shared with the phase,
+        ``StateMemo.planned``), the errors of the other fields and the fire plan.
+
+        The common order, a move and at most one target (so no :meth:`other_errors`), is checked on a quick
+        path when every ship is seen and the weather lets every gun fire (worked out once here): the checks
+        of :meth:`fire_plan` for a ship target with both broadsides loaded written out (:meth:`target_of`'s
+        tests, ``S.both_loaded``), the same ``S.aim`` and the same ``StateMemo.aimed`` entry. Anything else
+        (a battery, a second target, a side not loaded, a melee, other fields...) takes the general path.
+        """
+        memo = S.state_memo(state)
+        ships, aimed, planned = memo.ships, memo.aimed, memo.planned
+        turn = state.turn
+        # unlimited visibility: every ship is seen (target_of()); fair weather: no call to make for the guns
+        quick = state.conditions.visibility is None and S.weather_effect(state)[0] == "all"
+
+        def check(ship: ShipState, order: ShipOrder) -> FieldErrors:
+            data = order.data
+            plan = planned(ship, data)  # S.planned_move()
+            if quick and plan.error is None and MOVE_AND_TARGET_KEYS.issuperset(data):
+                tid = data.get("target")
+                if tid is None:
+                    return {}  # no fire order: fire_plan() finds nothing
+                t = ships.get(tid) if type(tid) is str else None
+                if (
+                    t is not None
+                    and t.side != ship.side
+                    and t.status == "active"  # target_of()
+                    and not ship.sheet.get("melee")
+                ):
+                    loaded = S.both_loaded(ship.sheet, turn)
+                    if loaded is not None:
+                        pos = t.position
+                        assert isinstance(pos, Point)
+                        samples = plan.samples
+                        shot = S.aim(S.rate_of(ship), loaded, samples, pos, t.heading)
+                        if shot is None:
+                            return {"target": [no_bearing(t.name)]}
+                        aimed[(ship.id, t.id)] = (ship, samples, shot)  # as fire_plan() (t.id is tid)
+                        return {}
+            return self.plan_errors(state, ship, data, plan)
+
+        return check
+
+    def plan_errors(
+        self, state: BattleState, ship: ShipState, data: Mapping[str, JSON], plan: S.MovePlan
+    ) -> FieldErrors:
+        """Return the errors of an order of ``ship`` whose move is ``plan`` (:meth:`check_order`'s general
+        path): the plan's, the other fields' and the fire plan's."""
         errors: FieldErrors = {}
-        plan = S.state_memo(state).planned(ship, data)  # S.planned_move()
         if plan.error:
             errors.setdefault(plan.field, []).append(plan.error)
         if not MOVE_AND_FIRE_KEYS.issuperset(data):

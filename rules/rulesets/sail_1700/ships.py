@@ -11,6 +11,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any
 
 from ... import memo
 from ...geometry import advance, bearing, distance, norm_deg, signed_deg, turn_and_advance
@@ -48,7 +49,11 @@ def dval(v: JSON) -> dict[str, JSON]:
 def rate_of(ship: ShipState) -> str:
     """Return the ship's rate (``1st`` ... ``6th`` or ``unrated``)."""
     r = ship.stats.get("rate")
-    return r if isinstance(r, str) and r in T.RATES else "unrated"  # ("unrated" is a rate)
+    return r if isinstance(r, str) and r in _RATES else "unrated"  # ("unrated" is a rate)
+
+
+_RATES = frozenset(T.RATES)
+"""The rates (T.RATES), for :func:`rate_of`'s test in one hash lookup."""
 
 
 def nation_of(ship: ShipState) -> str:
@@ -577,16 +582,19 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
                 "That turn passes through or ends in the 'Fore' section, within 22.5 degrees of the "
                 "wind's eye (6., 7., S43); tack instead.",
             )
-        new_h = norm_deg(heading + turn)
         old_sector = sector_of(heading, wf)
         s_old = sector_speed(state, ship, old_sector, rate)
-        s_new = s_old if new_h == heading else sector_speed(state, ship, sector_of(new_h, wf), rate)
-        if old_sector == "irons":
-            maxd = s_new / 2.0 if wants_turn else 0.0  # NW-SAIL-2
+        if wants_turn:
+            new_h = norm_deg(heading + turn)
+            s_new = s_old if new_h == heading else sector_speed(state, ship, sector_of(new_h, wf), rate)
+            # the lesser speed of the two courses; in irons, half the new one (NW-SAIL-2)
+            maxd = s_new / 2.0 if old_sector == "irons" else s_new if s_new < s_old else s_old
+            if half_speed_turns(ship):
+                maxd /= 2.0
         else:
-            maxd = (s_new if s_new < s_old else s_old) if wants_turn else s_old
-        if wants_turn and half_speed_turns(ship):
-            maxd /= 2.0
+            # no course change (most orders): the speed of the course held, none in irons (NW-SAIL-2); the
+            # new course's speed is not needed
+            maxd = 0.0 if old_sector == "irons" else s_old
         if sh.get("towing"):
             maxd *= T.TOW_SPEED_FRACTION
         least = prev * T.MIN_MOVE_FRACTION
@@ -594,28 +602,49 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     if stop:
         mind = 0.0
     speed_v = data.get("speed")
-    dist = maxd if speed_v is None else num(speed_v)
+    # (num(), without the call for a float: most orders give the distance)
+    dist = maxd if speed_v is None else speed_v if type(speed_v) is float else num(speed_v)
     if stop and speed_v is None:
         dist = 0.0
-    # by position (as in _still): kind, start, heading, end, end_heading, distance, max_distance,
-    # min_distance, turn, radius, samples, path, notes
-    plan = MovePlan(kind, pos, heading, pos, heading, dist, maxd, mind, turn, radius, [], [], [])
-    if dist > maxd + 1e-6:
-        plan.error = f"At most {maxd:.0f} mm this move (6., 7.)."
-        plan.field = "speed"
-        return plan
-    if dist < mind - 1e-6:
-        plan.error = (
-            f"At least {mind:.0f} mm: a vessel must move 50% of its last move ({prev:.0f} mm; 6., S46)."
+    if dist > maxd + 1e-6 or dist < mind - 1e-6:
+        # by position (as in _still): kind, start, heading, end, end_heading, distance, max_distance,
+        # min_distance, turn, radius, samples, path, notes, error, field
+        return MovePlan(
+            kind,
+            pos,
+            heading,
+            pos,
+            heading,
+            dist,
+            maxd,
+            mind,
+            turn,
+            radius,
+            [],
+            [],
+            [],
+            f"At most {maxd:.0f} mm this move (6., 7.)."
+            if dist > maxd + 1e-6
+            else f"At least {mind:.0f} mm: a vessel must move 50% of its last move ({prev:.0f} mm; 6., S46).",
+            "speed",
         )
-        plan.field = "speed"
-        return plan
-    end, end_h, path = turn_and_advance(pos, heading, turn, dist, radius)
-    plan.end, plan.end_heading, plan.path = end, end_h, path
+    if turn == 0 or radius <= 0:
+        # turn_and_advance() of no turn (most orders) or a pivot on the spot, written out: turn first, then
+        # straight on
+        end_h = heading + turn
+        if type(end_h) is not float or not 0.0 <= end_h < 360.0:
+            end_h = norm_deg(end_h)  # (the call only for a heading not already normal: the same value)
+        end = advance(pos, end_h, dist)
+        path = [pos, end]
+    else:
+        end, end_h, path = turn_and_advance(pos, heading, turn, dist, radius)
     # sample_track() of no distance is the start alone, which the end replaces
-    plan.samples = sample_track(pos, heading, turn, dist, radius) if dist > 0 else [(pos, heading)]
-    plan.samples[-1] = (end, end_h)
-    return plan
+    if dist > 0:
+        samples = sample_track(pos, heading, turn, dist, radius)
+        samples[-1] = (end, end_h)
+    else:
+        samples = [(end, end_h)]
+    return MovePlan(kind, pos, heading, end, end_h, dist, maxd, mind, turn, radius, samples, path, [])
 
 
 # --- work shared by the checks and the resolution of one state ---------------------------------------------
@@ -761,7 +790,60 @@ def loaded_sides(sheet: Mapping[str, JSON], turn: int, sides: Iterable[str]) -> 
     return out
 
 
+ROUND_BOTH: Mapping[str, bool] = {"starboard": False, "port": False}
+""":func:`both_loaded` of two broadsides loaded with round shot (the most common), one mapping for all: read
+only."""
+
+
+def both_loaded(sheet: Mapping[str, JSON], turn: int) -> Mapping[str, bool] | None:
+    """Return :func:`loaded_sides` of both broadsides (starboard, port) when both are loaded (the common
+    case), else None (then ask loaded_sides()). Read only (it may be :data:`ROUND_BOTH`).
+
+    Written out for a sheet of plain values: every key present (a JSON value subscripted by a name is a dict,
+    or the subscript raises TypeError), whole numbers for the turns and guns; anything else is None.
+    """
+    broadsides: Any  # (a dict if subscripted, as its items below)
+    guns: Any
+    sb: Any
+    pt: Any
+    try:
+        broadsides = sheet["broadsides"]
+        guns = sheet["guns"]
+        sb = broadsides["starboard"]
+        pt = broadsides["port"]
+        r_sb = sb["ready_turn"]
+        r_pt = pt["ready_turn"]
+        n_sb = guns["starboard"]
+        n_pt = guns["port"]
+        shot_sb = sb["shot"]
+        shot_pt = pt["shot"]
+    except (KeyError, TypeError):
+        return None
+    if (
+        type(r_sb) is int
+        and type(r_pt) is int
+        and type(n_sb) is int
+        and type(n_pt) is int
+        and r_sb <= turn
+        and r_pt <= turn
+        and n_sb > 0
+        and n_pt > 0
+    ):
+        if shot_sb == "round" and shot_pt == "round":
+            return ROUND_BOTH  # (neither is "double")
+        return {"starboard": shot_sb == "double", "port": shot_pt == "double"}
+    return None
+
+
 _BAND_SCORE: dict[str, int] = {"short": 1, "medium": 0, "long": -1}
+
+_SHOT_SCORE: dict[tuple[str, str | None], float] = {
+    (band, rake): float(score + (4 if rake == "stern" else 2 if rake == "bow" else 0))
+    for band, score in _BAND_SCORE.items()
+    for rake in ("bow", "stern", None)
+}
+"""The score of a shot of :func:`aim` by range band and rake, before the tie-breaks of its sample and range:
+the band's score, and 4 for a stern rake, 2 for a bow rake (S13)."""
 
 
 def best_shot(
@@ -872,7 +954,8 @@ def aim(
     shot checked and fired.
     """
     best: Shot | None = None
-    limits, reach = _range_limits(rate)
+    entry = _RANGE_LIMITS.get(rate)  # _range_limits(), without its call once worked out for the rate
+    limits, reach = _range_limits(rate) if entry is None else entry
     arc, bow, stern = _AIM_ARC, _AIM_BOW, _AIM_STERN
     tx, ty = target_pos.x, target_pos.y
     hypot, atan2, degrees, norm = math.hypot, math.atan2, math.degrees, norm_deg
@@ -911,8 +994,7 @@ def aim(
                 back = norm(back)
             r = abs(back - 360.0 if back > 180.0 else back)
             rake = "bow" if r <= bow else "stern" if r >= stern else None
-        score = float(_BAND_SCORE[band] + (4 if rake == "stern" else 2 if rake == "bow" else 0))
-        score -= i * 1e-4 + d * 1e-7
+        score = _SHOT_SCORE[band, rake] - (i * 1e-4 + d * 1e-7)
         if best is None or score > best.score:
             best = Shot(side, p, h, d, band, rake, double, score)  # by position: no keyword dict
     return best
