@@ -431,10 +431,16 @@ class RuleSet(ABC):
 
     def outcome(self, state: BattleState) -> tuple[bool, str | None]:
         """Return (finished, winner): finished when at most one side has a ship able to fight."""
-        able = {s.side for s in state.ships if s.status == "active"}  # s.active, without the call
-        if len(able) <= 1:
-            return True, (next(iter(able)) if able else None)
-        return False, None
+        # the sides of the ships able to fight (s.status == "active" is s.active, without the call), up to the
+        # second one found: the battle goes on as soon as two sides have one
+        winner: str | None = None
+        for s in state.ships:
+            if s.status == "active":
+                if winner is None:
+                    winner = s.side
+                elif s.side != winner:
+                    return False, None
+        return True, winner
 
     # --- fog of war (A2) -------------------------------------------------------------------
 
