@@ -239,7 +239,7 @@ class Phase:
         self._weather: tuple[Conditions, str, str] | None = None
         # False until a step of this phase may have written a ship's sheet (pair_motion(), release(),
         # sinking_countdown(), fires(), entangle(), run_aground(), a refloat in move()): until then every
-        # sheet equals the one the phase began with, and unchanged() need not compare them key by key.
+        # sheet equals the one the phase began with, and move() need not compare them key by key.
         # Each step that writes a sheet before or during the moves sets it.
         self.sheets_written = False
 
@@ -356,6 +356,9 @@ class Phase:
         self.grid: dict[tuple[int, int], set[str]] | None = None
         self.left_before_grid: list[str] = []
         self.tracks: dict[str, list[tuple[Point, float]]] = {}
+        # the plans the checks of the orders made (StateMemo.plans), for move(); None when the conditions are
+        # no longer those of the start (they change only in turn_start(), before the moves)
+        self.checked_plans = self.memo.plans if self.same_conditions() else None
         in_melee = {sid for sid, r in self.recs.items() if r.sheet.get("melee")}
         for r, data in mine_data:
             if r.status == "active":
@@ -746,19 +749,6 @@ class Phase:
                 out.extend(grid.get((gx, gy), ()))
         return out
 
-    def unchanged(self, r: Rec) -> bool:
-        """Return True if neither the ship nor the conditions changed since the phase began: what was worked
-        out from the state at the start (when the orders were checked) still holds for her."""
-        s = r.ship
-        return (
-            r.pos is s.position
-            and r.heading == s.heading
-            and r.speed == s.speed
-            and r.status == s.status
-            and (not self.sheets_written or r.sheet == s.sheet)
-            and self.same_conditions()
-        )
-
     def same_conditions(self) -> bool:
         """Return True while the conditions are those the phase began with (the wind may change at the start
         of a turn, 3., 4.)."""
@@ -768,10 +758,24 @@ class Phase:
 
     def move(self, r: Rec, data: Mapping[str, JSON]) -> None:
         """Move ``r`` as her order ``data`` says (6., 7., 9., 10., 21., 22.; NW-SAIL-4, -12, -14)."""
-        sid = r.ship.id
-        # the plan made when the order was checked, unless the ship or the conditions have changed since
-        if self.unchanged(r):
-            plan = self.memo.planned(r.ship, data)  # S.planned_move()
+        s = r.ship
+        sid = s.id
+        # the plan made when the order was checked, unless the ship or the conditions (same_conditions(),
+        # read once in run(): checked_plans) have changed since; StateMemo.planned()'s look-up written out,
+        # without its call (planned() itself for a plan not made yet)
+        plans = self.checked_plans
+        if (
+            plans is not None
+            and r.pos is s.position
+            and r.heading == s.heading
+            and r.speed == s.speed
+            and r.status == s.status
+            and (not self.sheets_written or r.sheet == s.sheet)
+        ):
+            hit = plans.get(sid)
+            plan = (
+                hit[2] if hit is not None and hit[0] is s and hit[1] == data else self.memo.planned(s, data)
+            )
         else:
             plan = S.plan_move(self.cstate(), r.view(), data)
         if plan.error:
@@ -883,7 +887,8 @@ class Phase:
             newp = advance(r.pos, r.heading + 180.0, T.TOW_LINE_MM)
             self.grid_move(towed_id, t.pos, newp)
             t.pos, t.heading, t.speed = newp, r.heading, r.speed
-        if not on_table(r.pos, self.state.map.width, self.state.map.height):
+        pos, m = r.pos, self.state.map
+        if not (0 <= pos.x <= m.width and 0 <= pos.y <= m.height):  # on_table(), without its call
             if self.grid is None:
                 self.left_before_grid.append(sid)
             r.status = "withdrawn"
