@@ -844,32 +844,39 @@ class Phase:
                             lo = mid
                     p = Point(x=prev_p.x + (p.x - prev_p.x) * lo, y=prev_p.y + (p.y - prev_p.y) * lo)
                 samples = [*samples[:stop_at], (p, h)]
-        end, end_h = samples[-1]
         if stop_at is None:
             end, end_h = plan.end, plan.end_heading
-        if stop_at is None:
             moved = plan.distance
         else:
+            end, end_h = samples[-1]
             moved = sum(distance(samples[i - 1][0], samples[i][0]) for i in range(1, len(samples)))
-        if plan.kind == "tack":
-            moved = 0.0  # a tack is a full move; forward movement begins next move (7.)
         kind = plan.kind
+        if kind == "tack":
+            moved = 0.0  # a tack is a full move; forward movement begins next move (7.)
         old = r.pos
         r.pos, r.heading = end, end_h
         # round(v, n) is v for a float of an integral value (-0.0 included; an int stays an int): round() and
         # its decimal conversion only for a fraction (x % 1), here and below; no way for a drift
-        r.speed = 0.0 if kind == "still" or kind == "drift" else round(moved, 3) if moved % 1 else moved
+        fm = moved % 1
+        r.speed = 0.0 if kind == "still" or kind == "drift" else round(moved, 3) if fm else moved
         if end is not old and (end.x != old.x or end.y != old.y):  # the same point: the same grid cell
             self.grid_move(sid, old, end)
         self.tracks[sid] = samples
         if kind != "still" or plan.notes:
             what = MOVE_VERB[kind]
-            path: list[JSON] = []
-            for p, _ in samples[:: len(samples) // 12 or 1]:  # max(1, ...), without the builtin's call
-                x, y = p.x, p.y
-                path.append({"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y})
             x, y = end.x, end.y
-            path.append({"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y})
+            xe = round(x, 1) if x % 1 else x
+            ye = round(y, 1) if y % 1 else y
+            path: list[JSON]
+            if len(samples) == 1 and samples[0][0] is end:
+                # a track of her end point alone (she stays on her point): the path is that point twice
+                path = [{"x": xe, "y": ye}, {"x": xe, "y": ye}]
+            else:
+                path = []
+                for p, _ in samples[:: len(samples) // 12 or 1]:  # max(1, ...), without the builtin's call
+                    px, py = p.x, p.y
+                    path.append({"x": round(px, 1) if px % 1 else px, "y": round(py, 1) if py % 1 else py})
+                path.append({"x": xe, "y": ye})
             notes = plan.notes
             # f"{r.ship.name} {what} {moved:.0f} mm to ({x:.0f}, {y:.0f}), heading {end_h:.0f}{notes}."
             # written by %-formatting: "%.0f" % v is the text f"{v:.0f}" is (both are PyOS_double_to_string(
@@ -899,7 +906,7 @@ class Phase:
                     {
                         "path": path,
                         "heading": end_h,
-                        "distance": round(moved, 1) if moved % 1 else moved,
+                        "distance": round(moved, 1) if fm else moved,
                         "kind": kind,
                     },
                     None if self.cond.visibility is None else self.sides_seeing(r),
