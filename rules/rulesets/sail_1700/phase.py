@@ -408,16 +408,22 @@ class Phase:
                     self.cast_off(r)
         self.end_of_move(mine)
         recs = self.recs
-        ships = []
+        ships: list[ShipState] = []
+        append = ships.append
         for s in self.state.ships:
             r = recs[s.id]
             sheet = r.sheet
             h = r.heading
             if type(h) is not float or not 0.0 <= h < 360.0:
                 h = norm_deg(h)  # (the call only where it changes something)
-            # the ship after the phase (its flags from its sheet, A2)
+            # the ship after the phase (its flags from its sheet, A2); flags_of()'s first test written out: no
+            # flag when her flag keys hold the values of a new sheet (most ships), without the call
             status = r.status
-            ships.append(ship_after(s, r.pos, h, r.speed, status, flags_of(sheet, status), sheet))
+            try:
+                clean = sheet.get("sink_in") is None and FLAG_VALUES(sheet) == FLAG_CLEAR
+            except KeyError:  # a key missing: flags_of() reads the sheet key by key
+                clean = False
+            append(ship_after(s, r.pos, h, r.speed, status, () if clean else flags_of(sheet, status), sheet))
         new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
         return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start :]))
 
