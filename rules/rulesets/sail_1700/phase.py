@@ -230,6 +230,7 @@ class Phase:
         # (a Python __init__ called from the class runs in an evaluation loop of its own: ~500 instructions
         # more a ship than the stores)
         recs: dict[str, Rec] = {}
+        tied: list[Rec] = []
         new = object.__new__
         for s in state.ships:
             r = new(Rec)
@@ -240,9 +241,17 @@ class Phase:
             r.heading = s.heading
             r.speed = s.speed
             r.status = s.status
-            r.sheet = s.sheet.copy()  # (dict.copy(): cheaper than the dict() call)
+            sheet = s.sheet
+            r.sheet = sheet.copy()  # (dict.copy(): cheaper than the dict() call)
             recs[s.id] = r
+            if sheet.get("entangled_with") or sheet.get("melee"):
+                tied.append(r)
+        if len(recs) != len(state.ships):  # an id twice: the dict holds the later ship's Rec, in its order
+            tied = [r for r in recs.values() if r.sheet.get("entangled_with") or r.sheet.get("melee")]
         self.recs = recs
+        # the ships entangled or in a melee when the phase began, in the battle's order: the only ones
+        # pair_motion() moves and run() finds in a melee (no step before either sets these keys)
+        self.tied = tied
         self._order_index: dict[str, int] | None = None
         self.memo = S.state_memo(state)  # what the checks of the orders worked out from this state
         self.terrain = list(state.terrain)
@@ -375,7 +384,8 @@ class Phase:
         # the plans the checks of the orders made (StateMemo.plans), for move(); None when the conditions are
         # no longer those of the start (they change only in turn_start(), before the moves)
         self.checked_plans = self.memo.plans if self.same_conditions() else None
-        in_melee = {sid for sid, r in self.recs.items() if r.sheet.get("melee")}
+        self.table = (self.state.map.width, self.state.map.height)  # (for move(): on_table()'s arguments)
+        in_melee = {r.ship.id for r in self.tied if r.sheet.get("melee")}  # (the others have no melee)
         for r, data in mine_data:
             if r.status == "active":
                 self.move(r, data)
@@ -494,7 +504,8 @@ class Phase:
     def pair_motion(self) -> None:
         done: set[str] = set()
         st = self.cstate()
-        for sid, r in self.recs.items():
+        for r in self.tied:  # (the others have no entangled_with)
+            sid = r.ship.id
             other_id = r.sheet.get("entangled_with")
             if not other_id or not isinstance(other_id, str) or sid in done or other_id not in self.recs:
                 continue
@@ -928,8 +939,9 @@ class Phase:
             newp = advance(r.pos, r.heading + 180.0, T.TOW_LINE_MM)
             self.grid_move(towed_id, t.pos, newp)
             t.pos, t.heading, t.speed = newp, r.heading, r.speed
-        pos, m = r.pos, self.state.map
-        if not (0 <= pos.x <= m.width and 0 <= pos.y <= m.height):  # on_table(), without its call
+        pos = r.pos
+        width, height = self.table
+        if not (0 <= pos.x <= width and 0 <= pos.y <= height):  # on_table(), without its call
             if self.grid is None:
                 self.left_before_grid.append(sid)
             r.status = "withdrawn"
