@@ -110,6 +110,16 @@ END_OF_MOVE_CLEAR: tuple[JSON, ...] = (0, 0, 0, False, 0, 0, None)
 """:data:`END_OF_MOVE_VALUES` of a new sheet: every value falsy, as is every JSON value equal to one of them
 (as :data:`FLAG_CLEAR`)."""
 
+STEP_KEYS = ("sink_in", "fires", "fires_out_of_control", "abandon_next")
+"""The sheet keys the sinking countdown (13.) and the fires (14.) of :meth:`Phase.run` read first."""
+
+STEP_VALUES = itemgetter(*STEP_KEYS)
+"""The values of :data:`STEP_KEYS` in a sheet, as a tuple, or KeyError when one is missing."""
+
+STEP_CLEAR: tuple[JSON, ...] = (None, [], 0, False)
+""":data:`STEP_VALUES` of a new sheet (``Sail1700.new_sheet``): no countdown (``sink_in`` None, not an
+int) and every other value falsy, as is every JSON value equal to one of them."""
+
 ACTION_FIELDS = frozenset(
     ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
 )
@@ -357,25 +367,35 @@ class Phase:
         # each ship's order, read once (self.order(r) for each step below)
         orders = self.orders
         mine_data: list[tuple[Rec, Mapping[str, JSON]]] = []
+        # busy: a ship of hers has a sinking countdown or a fire (a value of STEP_KEYS not a new sheet's)
+        busy = False
         for r in mine:
             o = orders.get(r.ship.id)
             mine_data.append((r, o.data if o is not None else {}))
+            if not busy:
+                try:
+                    busy = STEP_VALUES(r.sheet) != STEP_CLEAR
+                except KeyError:  # a key missing: the loops below read the sheet key by key
+                    busy = True
         # the fields given in any of these orders: a step below acting on a field none gives is skipped
         given: set[str] = set().union(*[data for _, data in mine_data])
         if "strike" in given:
             for r, data in mine_data:
                 if r.status == "active" and data.get("strike"):
                     self.strike(r, "strikes her colours by order (18.)")
-        for r in mine:
-            if isinstance(r.sheet.get("sink_in"), int):  # else sinking_countdown() does nothing
-                self.sinking_countdown(r)
-        for r in mine:
-            if not (
-                r.sheet.get("fires") or r.sheet.get("fires_out_of_control") or r.sheet.get("abandon_next")
-            ):
-                continue  # fires() has nothing to do
-            if r.status == "active" or (r.sheet.get("abandoned") and r.status == "struck"):
-                self.fires(r)
+        # not busy: no ship of hers has a value the two loops below act on (no step before them sets one),
+        # so neither does anything (most phases)
+        if busy:
+            for r in mine:
+                if isinstance(r.sheet.get("sink_in"), int):  # else sinking_countdown() does nothing
+                    self.sinking_countdown(r)
+            for r in mine:
+                if not (
+                    r.sheet.get("fires") or r.sheet.get("fires_out_of_control") or r.sheet.get("abandon_next")
+                ):
+                    continue  # fires() has nothing to do
+                if r.status == "active" or (r.sheet.get("abandoned") and r.status == "struck"):
+                    self.fires(r)
         # the grid of the ships afloat now, for the contacts of a move: built when a ship first moves
         # (near()); most phases of a close action have none who does (build_grid())
         self.grid: dict[tuple[int, int], set[str]] | None = None
