@@ -110,6 +110,16 @@ END_OF_MOVE_CLEAR: tuple[JSON, ...] = (0, 0, 0, False, 0, 0, None)
 """:data:`END_OF_MOVE_VALUES` of a new sheet: every value falsy, as is every JSON value equal to one of them
 (as :data:`FLAG_CLEAR`)."""
 
+STEP_KEYS = ("sink_in", "fires", "fires_out_of_control", "abandon_next")
+"""The sheet keys the sinking countdown (13.) and the fires (14.) of :meth:`Phase.run` read first."""
+
+STEP_VALUES = itemgetter(*STEP_KEYS)
+"""The values of :data:`STEP_KEYS` in a sheet, as a tuple, or KeyError when one is missing."""
+
+STEP_CLEAR: tuple[JSON, ...] = (None, [], 0, False)
+""":data:`STEP_VALUES` of a new sheet (``Sail1700.new_sheet``): no countdown (``sink_in`` None, not an
+int) and every other value falsy, as is every JSON value equal to one of them."""
+
 ACTION_FIELDS = frozenset(
     ("anchor", "sails", "jury_rig", "tow", "cast_off_tow", "refloat", "cast_log", "load_double")
 )
@@ -226,7 +236,32 @@ class Phase:
         self.turn = state.turn
         self.phase = state.phase
         self.events: list[Event] = []
-        self.recs: dict[str, Rec] = {s.id: Rec(s) for s in state.ships}
+        # {s.id: Rec(s) for s in state.ships}, each Rec filled as Rec.__init__ does without the class call
+        # (a Python __init__ called from the class runs in an evaluation loop of its own: ~500 instructions
+        # more a ship than the stores)
+        recs: dict[str, Rec] = {}
+        tied: list[Rec] = []
+        new = object.__new__
+        for s in state.ships:
+            r = new(Rec)
+            r.ship = s
+            pos = s.position
+            assert isinstance(pos, Point)
+            r.pos = pos
+            r.heading = s.heading
+            r.speed = s.speed
+            r.status = s.status
+            sheet = s.sheet
+            r.sheet = sheet.copy()  # (dict.copy(): cheaper than the dict() call)
+            recs[s.id] = r
+            if sheet.get("entangled_with") or sheet.get("melee"):
+                tied.append(r)
+        if len(recs) != len(state.ships):  # an id twice: the dict holds the later ship's Rec, in its order
+            tied = [r for r in recs.values() if r.sheet.get("entangled_with") or r.sheet.get("melee")]
+        self.recs = recs
+        # the ships entangled or in a melee when the phase began, in the battle's order: the only ones
+        # pair_motion() moves and run() finds in a melee (no step before either sets these keys)
+        self.tied = tied
         self._order_index: dict[str, int] | None = None
         self.memo = S.state_memo(state)  # what the checks of the orders worked out from this state
         self.terrain = list(state.terrain)
@@ -239,7 +274,7 @@ class Phase:
         self._weather: tuple[Conditions, str, str] | None = None
         # False until a step of this phase may have written a ship's sheet (pair_motion(), release(),
         # sinking_countdown(), fires(), entangle(), run_aground(), a refloat in move()): until then every
-        # sheet equals the one the phase began with, and unchanged() need not compare them key by key.
+        # sheet equals the one the phase began with, and move() need not compare them key by key.
         # Each step that writes a sheet before or during the moves sets it.
         self.sheets_written = False
 
@@ -332,31 +367,45 @@ class Phase:
         # each ship's order, read once (self.order(r) for each step below)
         orders = self.orders
         mine_data: list[tuple[Rec, Mapping[str, JSON]]] = []
+        # busy: a ship of hers has a sinking countdown or a fire (a value of STEP_KEYS not a new sheet's)
+        busy = False
         for r in mine:
             o = orders.get(r.ship.id)
             mine_data.append((r, o.data if o is not None else {}))
+            if not busy:
+                try:
+                    busy = STEP_VALUES(r.sheet) != STEP_CLEAR
+                except KeyError:  # a key missing: the loops below read the sheet key by key
+                    busy = True
         # the fields given in any of these orders: a step below acting on a field none gives is skipped
         given: set[str] = set().union(*[data for _, data in mine_data])
         if "strike" in given:
             for r, data in mine_data:
                 if r.status == "active" and data.get("strike"):
                     self.strike(r, "strikes her colours by order (18.)")
-        for r in mine:
-            if isinstance(r.sheet.get("sink_in"), int):  # else sinking_countdown() does nothing
-                self.sinking_countdown(r)
-        for r in mine:
-            if not (
-                r.sheet.get("fires") or r.sheet.get("fires_out_of_control") or r.sheet.get("abandon_next")
-            ):
-                continue  # fires() has nothing to do
-            if r.status == "active" or (r.sheet.get("abandoned") and r.status == "struck"):
-                self.fires(r)
+        # not busy: no ship of hers has a value the two loops below act on (no step before them sets one),
+        # so neither does anything (most phases)
+        if busy:
+            for r in mine:
+                if isinstance(r.sheet.get("sink_in"), int):  # else sinking_countdown() does nothing
+                    self.sinking_countdown(r)
+            for r in mine:
+                if not (
+                    r.sheet.get("fires") or r.sheet.get("fires_out_of_control") or r.sheet.get("abandon_next")
+                ):
+                    continue  # fires() has nothing to do
+                if r.status == "active" or (r.sheet.get("abandoned") and r.status == "struck"):
+                    self.fires(r)
         # the grid of the ships afloat now, for the contacts of a move: built when a ship first moves
         # (near()); most phases of a close action have none who does (build_grid())
         self.grid: dict[tuple[int, int], set[str]] | None = None
         self.left_before_grid: list[str] = []
         self.tracks: dict[str, list[tuple[Point, float]]] = {}
-        in_melee = {sid for sid, r in self.recs.items() if r.sheet.get("melee")}
+        # the plans the checks of the orders made (StateMemo.plans), for move(); None when the conditions are
+        # no longer those of the start (they change only in turn_start(), before the moves)
+        self.checked_plans = self.memo.plans if self.same_conditions() else None
+        self.table = (self.state.map.width, self.state.map.height)  # (for move(): on_table()'s arguments)
+        in_melee = {r.ship.id for r in self.tied if r.sheet.get("melee")}  # (the others have no melee)
         for r, data in mine_data:
             if r.status == "active":
                 self.move(r, data)
@@ -389,16 +438,22 @@ class Phase:
                     self.cast_off(r)
         self.end_of_move(mine)
         recs = self.recs
-        ships = []
+        ships: list[ShipState] = []
+        append = ships.append
         for s in self.state.ships:
             r = recs[s.id]
             sheet = r.sheet
             h = r.heading
             if type(h) is not float or not 0.0 <= h < 360.0:
                 h = norm_deg(h)  # (the call only where it changes something)
-            # the ship after the phase (its flags from its sheet, A2)
+            # the ship after the phase (its flags from its sheet, A2); flags_of()'s first test written out: no
+            # flag when her flag keys hold the values of a new sheet (most ships), without the call
             status = r.status
-            ships.append(ship_after(s, r.pos, h, r.speed, status, flags_of(sheet, status), sheet))
+            try:
+                clean = sheet.get("sink_in") is None and FLAG_VALUES(sheet) == FLAG_CLEAR
+            except KeyError:  # a key missing: flags_of() reads the sheet key by key
+                clean = False
+            append(ship_after(s, r.pos, h, r.speed, status, () if clean else flags_of(sheet, status), sheet))
         new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
         return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start :]))
 
@@ -469,7 +524,8 @@ class Phase:
     def pair_motion(self) -> None:
         done: set[str] = set()
         st = self.cstate()
-        for sid, r in self.recs.items():
+        for r in self.tied:  # (the others have no entangled_with)
+            sid = r.ship.id
             other_id = r.sheet.get("entangled_with")
             if not other_id or not isinstance(other_id, str) or sid in done or other_id not in self.recs:
                 continue
@@ -746,19 +802,6 @@ class Phase:
                 out.extend(grid.get((gx, gy), ()))
         return out
 
-    def unchanged(self, r: Rec) -> bool:
-        """Return True if neither the ship nor the conditions changed since the phase began: what was worked
-        out from the state at the start (when the orders were checked) still holds for her."""
-        s = r.ship
-        return (
-            r.pos is s.position
-            and r.heading == s.heading
-            and r.speed == s.speed
-            and r.status == s.status
-            and (not self.sheets_written or r.sheet == s.sheet)
-            and self.same_conditions()
-        )
-
     def same_conditions(self) -> bool:
         """Return True while the conditions are those the phase began with (the wind may change at the start
         of a turn, 3., 4.)."""
@@ -768,10 +811,24 @@ class Phase:
 
     def move(self, r: Rec, data: Mapping[str, JSON]) -> None:
         """Move ``r`` as her order ``data`` says (6., 7., 9., 10., 21., 22.; NW-SAIL-4, -12, -14)."""
-        sid = r.ship.id
-        # the plan made when the order was checked, unless the ship or the conditions have changed since
-        if self.unchanged(r):
-            plan = self.memo.planned(r.ship, data)  # S.planned_move()
+        s = r.ship
+        sid = s.id
+        # the plan made when the order was checked, unless the ship or the conditions (same_conditions(),
+        # read once in run(): checked_plans) have changed since; StateMemo.planned()'s look-up written out,
+        # without its call (planned() itself for a plan not made yet)
+        plans = self.checked_plans
+        if (
+            plans is not None
+            and r.pos is s.position
+            and r.heading == s.heading
+            and r.speed == s.speed
+            and r.status == s.status
+            and (not self.sheets_written or r.sheet == s.sheet)
+        ):
+            hit = plans.get(sid)
+            plan = (
+                hit[2] if hit is not None and hit[0] is s and hit[1] == data else self.memo.planned(s, data)
+            )
         else:
             plan = S.plan_move(self.cstate(), r.view(), data)
         if plan.error:
@@ -785,7 +842,6 @@ class Phase:
             self.sheets_written = True
             r.sheet["refloat_next"] = False
         samples = plan.samples
-        note = ""
         stop_at: int | None = None
         contact: str | None = None
         ground_at: Point | None = None
@@ -825,37 +881,57 @@ class Phase:
                             lo = mid
                     p = Point(x=prev_p.x + (p.x - prev_p.x) * lo, y=prev_p.y + (p.y - prev_p.y) * lo)
                 samples = [*samples[:stop_at], (p, h)]
-        end, end_h = samples[-1]
         if stop_at is None:
             end, end_h = plan.end, plan.end_heading
-        if stop_at is None:
             moved = plan.distance
         else:
+            end, end_h = samples[-1]
             moved = sum(distance(samples[i - 1][0], samples[i][0]) for i in range(1, len(samples)))
-        if plan.kind == "tack":
-            moved = 0.0  # a tack is a full move; forward movement begins next move (7.)
         kind = plan.kind
+        if kind == "tack":
+            moved = 0.0  # a tack is a full move; forward movement begins next move (7.)
         old = r.pos
         r.pos, r.heading = end, end_h
         # round(v, n) is v for a float of an integral value (-0.0 included; an int stays an int): round() and
         # its decimal conversion only for a fraction (x % 1), here and below; no way for a drift
-        r.speed = 0.0 if kind == "still" or kind == "drift" else round(moved, 3) if moved % 1 else moved
+        fm = moved % 1
+        r.speed = 0.0 if kind == "still" or kind == "drift" else round(moved, 3) if fm else moved
         if end is not old and (end.x != old.x or end.y != old.y):  # the same point: the same grid cell
             self.grid_move(sid, old, end)
         self.tracks[sid] = samples
         if kind != "still" or plan.notes:
             what = MOVE_VERB[kind]
-            path: list[JSON] = []
-            for p, _ in samples[:: len(samples) // 12 or 1]:  # max(1, ...), without the builtin's call
-                x, y = p.x, p.y
-                path.append({"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y})
             x, y = end.x, end.y
-            path.append({"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y})
+            xe = round(x, 1) if x % 1 else x
+            ye = round(y, 1) if y % 1 else y
+            path: list[JSON]
+            if len(samples) == 1 and samples[0][0] is end:
+                # a track of her end point alone (she stays on her point): the path is that point twice
+                path = [{"x": xe, "y": ye}, {"x": xe, "y": ye}]
+            else:
+                path = []
+                for p, _ in samples[:: len(samples) // 12 or 1]:  # max(1, ...), without the builtin's call
+                    px, py = p.x, p.y
+                    path.append({"x": round(px, 1) if px % 1 else px, "y": round(py, 1) if py % 1 else py})
+                path.append({"x": xe, "y": ye})
+            notes = plan.notes
+            # f"{r.ship.name} {what} {moved:.0f} mm to ({x:.0f}, {y:.0f}), heading {end_h:.0f}{notes}."
+            # written by %-formatting: "%.0f" % v is the text f"{v:.0f}" is (both are PyOS_double_to_string(
+            # v, 'f', 0): -0.0, halves and large values alike), without the format-spec parsing of each value
+            # and the join of the f-string's pieces (~3K instructions less an event)
+            text = "%s %s %.0f mm to (%.0f, %.0f), heading %.0f%s." % (  # noqa: UP031
+                r.ship.name,
+                what,
+                moved,
+                x,
+                y,
+                end_h,
+                "; " + "; ".join(notes) if notes else "",
+            )
             self.events.append(
                 new_event(
                     "move",
-                    f"{r.ship.name} {what} {moved:.0f} mm to ({x:.0f}, {y:.0f}), heading "
-                    f"{end_h:.0f}{'; ' + '; '.join(plan.notes) if plan.notes else ''}{note}.",
+                    text,
                     self.turn,
                     self.phase,
                     sid,
@@ -867,7 +943,7 @@ class Phase:
                     {
                         "path": path,
                         "heading": end_h,
-                        "distance": round(moved, 1) if moved % 1 else moved,
+                        "distance": round(moved, 1) if fm else moved,
                         "kind": kind,
                     },
                     None if self.cond.visibility is None else self.sides_seeing(r),
@@ -883,7 +959,9 @@ class Phase:
             newp = advance(r.pos, r.heading + 180.0, T.TOW_LINE_MM)
             self.grid_move(towed_id, t.pos, newp)
             t.pos, t.heading, t.speed = newp, r.heading, r.speed
-        if not on_table(r.pos, self.state.map.width, self.state.map.height):
+        pos = r.pos
+        width, height = self.table
+        if not (0 <= pos.x <= width and 0 <= pos.y <= height):  # on_table(), without its call
             if self.grid is None:
                 self.left_before_grid.append(sid)
             r.status = "withdrawn"
