@@ -64,8 +64,9 @@ def fire_modifiers(
     grade: str, nation: str, band: str, rake: str | None, first: bool, wind: str, merchant: bool
 ) -> tuple[tuple[Modifier, ...], int, str]:
     """Return the firing-factor modifiers of a broadside (:func:`.core.firing_factor_modifiers`; 12., S13,
-    S15) as the event logs them (:func:`modifiers_of`), their sum, and the sum as the fire event writes it
-    (``f"{sum:+d}"``); worked out once per combination."""
+    S15) as the event logs them (:func:`modifiers_of`), their sum, and the part of the fire event's text
+    they and the range band give: ``f" mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {sum:+d} + "``
+    (between the range and the first die); worked out once per combination."""
     key = (grade, nation, band, rake, first, wind, merchant)
     out = _FIRE_MODS.get(key)
     if out is None:
@@ -81,7 +82,59 @@ def fire_modifiers(
         if len(_FIRE_MODS) > 4096:
             _FIRE_MODS.clear()
         total = sum(v for _, v in mods)
-        out = _FIRE_MODS[key] = (modifiers_of(mods), total, f"{total:+d}")
+        text = f" mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {total:+d} + "
+        out = _FIRE_MODS[key] = (modifiers_of(mods), total, text)
+    return out
+
+
+_VOLLEYS: dict[tuple[str, int, int, bool, int, int, int], tuple[int, int, int, str, str]] = memo.table({})
+
+
+def volley(
+    side: str, guns: int, allowed: int, double: bool, base: int, a: int, b: int
+) -> tuple[int, int, int, str, str]:
+    """Return what a broadside of ``allowed`` of its ``guns`` (fewer in heavy weather) makes of its firing
+    factor: the modifiers' sum ``base`` plus the two average dice ``a`` and ``b`` (12.) read on the gunnery
+    chart (:func:`.core.chart_result`; 28., S14, S22), as (FF, points, gun-damage figure, the fire event's
+    text between the firer's name and the target's, its text after the dice's ``+``), worked out once per
+    combination (all ints, and a bool: the key's values have the types they are formatted from).
+
+    The two texts are those of the fire event (:meth:`Phase.fire_at`):
+    ``f" fires her {side} broadside of {allowed} guns{weather_note}{' (double shot)' if double else ''} at "``
+    and ``f"{a} + {b} = {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}{', doubled'})."``.
+    """
+    key = (side, guns, allowed, double, base, a, b)
+    out = _VOLLEYS.get(key)
+    if out is None:
+        ff = base + a + b
+        pts, lost = C.chart_result(allowed, ff, double)
+        weather_note = f" ({guns - allowed} may not fire in this weather, S44)" if allowed < guns else ""
+        double_note = " (double shot)" if double else ""
+        mid = f" fires her {side} broadside of {allowed} guns{weather_note}{double_note} at "
+        tail = (
+            f"{a} + {b} = {ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
+            f"-> {pts} points, "
+            f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if double else ''})."
+        )
+        if len(_VOLLEYS) > 4096:
+            _VOLLEYS.clear()
+        out = _VOLLEYS[key] = (ff, pts, lost, mid, tail)
+    return out
+
+
+_RANGES: dict[float, tuple[str, float]] = memo.table({})
+
+
+def range_of(rng: float) -> tuple[str, float]:
+    """Return the range of a shot (``Shot.range``) as the fire event writes it in its text
+    (``f", {rng:.0f}"``: the rounding of format(), half to even) and in its data (``round(rng, 1)``, only
+    for a fraction, as in move()), worked out once per range. ``Shot.range`` is :func:`math.hypot`'s: a
+    float, and never -0.0 (whose text, "-0", would differ from that of 0.0, an equal key)."""
+    out = _RANGES.get(rng)
+    if out is None:
+        if len(_RANGES) > 4096:
+            _RANGES.clear()
+        out = _RANGES[rng] = (f", {rng:.0f}", round(rng, 1) if rng % 1 else rng)
     return out
 
 
@@ -1221,7 +1274,12 @@ class Phase:
         g = sheet.get("guns")
         n = g.get(side) if type(g) is dict else None
         guns = n if type(n) is int else S.guns_in(sheet, side)  # guns_in(), the call only for an odd sheet
-        firing_rule, wind = self.weather_now()
+        weather = self._weather  # weather_now(), its call only when the conditions changed
+        if weather is None or weather[0] is not self.cond:
+            self.weather_now()
+            weather = self._weather
+            assert weather is not None
+        firing_rule, wind = weather[1], weather[2]
         allowed = guns if firing_rule == "all" else C.weather_guns_allowed(guns, S.rate_of(ship), firing_rule)
         if allowed <= 0:
             self.ev(
@@ -1233,26 +1291,26 @@ class Phase:
             )
             return None
         # S.sval(), S.nation_of(), S.service_of() written out
-        stats = r.ship.stats
+        stats = ship.stats
         grade, nation, service = sheet.get("grade"), stats.get("nation"), stats.get("service")
-        mods, base, base_text = fire_modifiers(
+        band, rake, double = shot.band, shot.rake, shot.double
+        mods, base, band_text = fire_modifiers(
             grade if isinstance(grade, str) else "average",
             nation if isinstance(nation, str) else "Other",
-            shot.band,
-            shot.rake,
+            band,
+            rake,
             not sheet.get("fired_once"),
             wind,
             (service if isinstance(service, str) else "warship") != "warship",
         )
-        purpose = f"{r.ship.name} firing factor (12.)"
+        name = ship.name
+        purpose = f"{name} firing factor (12.)"
         dice = self.dice
         a = dice.roll("AVG", purpose)
-        r1 = dice.rolls[-1]
         b = dice.roll("AVG", purpose)
-        r2 = dice.rolls[-1]
-        ff = base + a + b
-        double = shot.double
-        pts, lost = C.chart_result(allowed, ff, double)
+        rolls = dice.rolls
+        roll_pair = (rolls[-2], rolls[-1])
+        ff, pts, lost, mid_text, dice_text = volley(side, guns, allowed, double, base, a, b)
         sheet["fired_once"] = True
         br = sheet.get("broadsides")
         br = br.copy() if isinstance(br, dict) else {}
@@ -1261,22 +1319,17 @@ class Phase:
         dbl = data.get("load_double")
         if dbl and (dbl == side or dbl == "both"):
             self.load_double(r, side, fired=True)
-        weather_note = f" ({guns - allowed} may not fire in this weather, S44)" if allowed < guns else ""
-        rake = shot.rake
-        text = (
-            f"{r.ship.name} fires her {side} broadside of {allowed} guns{weather_note}"
-            f"{' (double shot)' if double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
-            f"{', ' + rake + ' rake' if rake else ''}): "
-            f"FF {base_text} + {a} + {b} = "
-            f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
-            f"-> {pts} points, "
-            f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if double else ''})."
-        )
+        range_text, rng = range_of(shot.range)
+        # f"{name} fires her {side} broadside of {allowed} guns{weather_note}{double_note} at {tname},
+        # {shot.range:.0f} mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {base:+d} + {a} + {b} =
+        # {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}{', doubled'}).", from the parts volley(),
+        # range_of() and fire_modifiers() work out once per combination
+        text = f"{name}{mid_text}{tname}{range_text}{band_text}{dice_text}"
         visible = (
-            None if self.cond.visibility is None else tuple(sorted({r.ship.side, self.side_of_target(tid)}))
+            None if self.cond.visibility is None else tuple(sorted({ship.side, self.side_of_target(tid)}))
         )
         at = shot.at
-        rng, x, y = shot.range, at.x, at.y
+        x, y = at.x, at.y
         self.events.append(
             new_event(
                 "fire",
@@ -1285,7 +1338,7 @@ class Phase:
                 self.phase,
                 sid,
                 tid,
-                (r1, r2),
+                roll_pair,
                 mods,
                 None,
                 "hit" if pts else "no_effect",
@@ -1295,11 +1348,11 @@ class Phase:
                     "ff": ff,
                     "guns": allowed,
                     "side": side,
-                    # round(v, 1), only for a fraction (as in move())
-                    "range": round(rng, 1) if rng % 1 else rng,
-                    "band": shot.band,
+                    "range": rng,
+                    "band": band,
                     "rake": rake,
                     "double": double,
+                    # round(v, 1), only for a fraction (as in move())
                     "at": {"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y},
                 },
                 visible,
@@ -1308,7 +1361,7 @@ class Phase:
         if t is not None:
             self.hit_ship(t, r, pts, lost, rake, at)
         elif bat is not None:
-            self.hit_battery(bat[0], pts, lost, r.ship.side)
+            self.hit_battery(bat[0], pts, lost, ship.side)
         return side
 
     def weather_now(self) -> tuple[str, str]:
