@@ -138,6 +138,23 @@ def range_of(rng: float) -> tuple[str, float]:
     return out
 
 
+_GUNS_LOST: dict[tuple[int, int, str | None], str] = memo.table({})
+
+
+def guns_lost_text(starboard: int, port: int, rake: str | None) -> str:
+    """Return the text of a guns_lost event after the ship's name:
+    ``f" loses {starboard} starboard and {port} port guns (13.{', S26' if rake else ''})."``, worked out once
+    per combination (ints, and the rake: a str or None)."""
+    key = (starboard, port, rake)
+    out = _GUNS_LOST.get(key)
+    if out is None:
+        if len(_GUNS_LOST) > 4096:
+            _GUNS_LOST.clear()
+        out = f" loses {starboard} starboard and {port} port guns (13.{', S26' if rake else ''})."
+        _GUNS_LOST[key] = out
+    return out
+
+
 TWO_DIGITS = tuple(f"{v:02d}" for v in range(100))
 """``f"{v:02d}"`` of the rolls 00-99 of a D100 (the damage chart's events write the roll so)."""
 
@@ -1391,13 +1408,15 @@ class Phase:
     ) -> None:
         """Apply a volley: points, guns lost (13.; S26) and the damage-chart rolls (S24)."""
         side_by = by_side if by_side is not None else (firer_side_pos.ship.side if firer_side_pos else None)
-        guns = t.sheet.get("guns")
-        if not isinstance(guns, dict):  # S.dval(), without its call
-            guns = {}
-        sb, pt = guns.get("starboard"), guns.get("port")
-        if type(sb) is not int or type(pt) is not int:  # S.inum(), the calls only for an odd sheet
-            sb, pt = S.inum(sb), S.inum(pt)
+        tship = t.ship
+        sh = t.sheet
         if lost:
+            guns = sh.get("guns")
+            if not isinstance(guns, dict):  # S.dval(), without its call
+                guns = {}
+            sb, pt = guns.get("starboard"), guns.get("port")
+            if type(sb) is not int or type(pt) is not int:  # S.inum(), the calls only for an odd sheet
+                sb, pt = S.inum(sb), S.inum(pt)
             guns = guns.copy()  # a new object: the old one is the starting state's (copy on write)
             if rake:
                 lsb, lpt = C.rake_gun_split(lost, sb, pt)
@@ -1416,33 +1435,46 @@ class Phase:
             left_sb, left_pt = sb - lsb, pt - lpt
             guns["starboard"] = left_sb if left_sb > 0 else 0
             guns["port"] = left_pt if left_pt > 0 else 0
-            t.sheet["guns"] = guns
+            sh["guns"] = guns
             lost_sb, lost_pt = lsb if lsb < sb else sb, lpt if lpt < pt else pt
             self.events.append(
                 new_event(
                     "guns_lost",
-                    f"{t.ship.name} loses {lost_sb} starboard and {lost_pt} port guns "
-                    f"(13.{', S26' if rake else ''}).",
+                    tship.name + guns_lost_text(lost_sb, lost_pt, rake),
                     self.turn,
                     self.phase,
-                    t.ship.id,
+                    tship.id,
                     None,
                     (),
                     (),
                     None,
                     "",
                     {"starboard": lost_sb, "port": lost_pt},
-                    (t.ship.side,),
+                    (tship.side,),
                 )
             )
-        self.damage(t, pts, side_by, "gunfire")
-        if t.status in ("sunk", "withdrawn"):  # not afloat
+        # self.damage(t, pts, side_by, "gunfire") written out (its call costs more than its few tests); then
+        # one damage-chart roll per 50 points or part (C.damage_rolls(), S24) while she is afloat
+        if pts <= 0 or t.status in ("sunk", "withdrawn"):  # nothing, or not afloat
             return
-        n = C.damage_rolls(pts)
-        for i in range(n):
+        have = sh.get("points")
+        left = (have if type(have) is int else S.inum(have)) - pts  # S.inum(), the call only when needed
+        sh["points"] = left
+        if side_by and side_by != tship.side:
+            scored = sh.get("damage_scored")
+            sh["damage_scored"] = (scored if type(scored) is int else S.inum(scored)) + pts
+        if left <= 0:
+            sh["points"] = 0
+            self.sink(t, "all her crew/damage points are gone (gunfire; 17.)")
+            return
+        if pts <= T.DAMAGE_POINTS_PER_ROLL:  # one roll (the common case: no loop)
+            self.damage_chart(t, 1, 1)
+            return
+        n = -(-pts // T.DAMAGE_POINTS_PER_ROLL)
+        for i in range(1, n + 1):
             if t.status in ("sunk", "withdrawn"):
                 return
-            self.damage_chart(t, i + 1, n)
+            self.damage_chart(t, i, n)
 
     def damage_chart(self, t: Rec, i: int, n: int) -> None:
         v = self.dice.roll("D100", f"{t.ship.name} damage chart {i}/{n} (13., S24)")
