@@ -155,8 +155,12 @@ def guns_lost_text(starboard: int, port: int, rake: str | None) -> str:
     return out
 
 
-TWO_DIGITS = tuple(f"{v:02d}" for v in range(100))
-"""``f"{v:02d}"`` of the rolls 00-99 of a D100 (the damage chart's events write the roll so)."""
+DAMAGE_CHART_TEXT = tuple(
+    f": damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}." for v, code in enumerate(C.DAMAGE_BY_ROLL)
+)
+"""The text of a damage_chart event after the ship's name (and before any note of what the result did or
+could not do), for the rolls 00-99 of the D100 (the roll written ``f"{v:02d}"``)."""
+
 
 MOVE_VERB = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}
 """The verb of a move event, by kind of move."""
@@ -1477,14 +1481,38 @@ class Phase:
             self.damage_chart(t, i, n)
 
     def damage_chart(self, t: Rec, i: int, n: int) -> None:
-        v = self.dice.roll("D100", f"{t.ship.name} damage chart {i}/{n} (13., S24)")
-        roll = self.dice.rolls[-1]
-        code = C.damage_result(v)
+        """Roll damage-chart roll ``i`` of ``n`` of a volley on ship ``t`` and apply it (13.; S23-S25)."""
+        ship = t.ship
+        name = ship.name
+        dice = self.dice
+        # f"{name} damage chart {i}/{n} (13., S24)", the formatting only for a volley of more than one roll
+        # (i is 1 when n is)
+        purpose = (
+            name + " damage chart 1/1 (13., S24)" if n == 1 else f"{name} damage chart {i}/{n} (13., S24)"
+        )
+        v = dice.roll("D100", purpose)
+        roll = dice.rolls[-1]
+        in_chart = 0 <= v < 100
+        code = C.DAMAGE_BY_ROLL[v] if in_chart else C.damage_result(v)  # C.damage_result(), written out
         sh = t.sheet
-        sid = t.ship.id
         extra = ""
         public = False
-        if code in T.NO_SIGNALS_MOVES:
+        # the results by how often they come (20 in 100 each, then two_fires 10), then the rest
+        if code == "nothing":
+            pass
+        elif code == "boat_destroyed":
+            sh["boats"] = max(0, S.inum(sh.get("boats")) - 1)
+        elif code == "mast_damage":
+            sh["mast_hits"] = S.inum(sh.get("mast_hits")) + 1
+            if sh.get("jury_mast"):
+                sh["jury_mast"] = False
+                extra = " The temporary mast goes by the board."
+            public = True
+        elif code == "one_fire" or code == "two_fires":
+            fl = sh.get("fires")
+            sh["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * (1 if code == "one_fire" else 2)
+            public = True
+        elif code in T.NO_SIGNALS_MOVES:
             if sh.get("admiral"):
                 sh["no_signals_moves"] = max(S.inum(sh.get("no_signals_moves")), T.NO_SIGNALS_MOVES[code])
                 public = True
@@ -1492,18 +1520,6 @@ class Phase:
                 extra = " No admiral aboard: no effect."
         elif code in T.NO_COURSE_CHANGE_MOVES:
             sh["no_turn_moves"] = max(S.inum(sh.get("no_turn_moves")), T.NO_COURSE_CHANGE_MOVES[code])
-        elif code == "mast_damage":
-            sh["mast_hits"] = S.inum(sh.get("mast_hits")) + 1
-            if sh.get("jury_mast"):
-                sh["jury_mast"] = False
-                extra = " The temporary mast goes by the board."
-            public = True
-        elif code in ("one_fire", "two_fires"):
-            fl = sh.get("fires")
-            sh["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * (1 if code == "one_fire" else 2)
-            public = True
-        elif code == "boat_destroyed":
-            sh["boats"] = max(0, S.inum(sh.get("boats")) - 1)
         elif code in T.WHEEL_TURN_DEG:
             t.heading = norm_deg(t.heading + T.WHEEL_TURN_DEG[code])
             sh["wheel_hit"] = True
@@ -1521,7 +1537,7 @@ class Phase:
         elif code == "pumps_destroyed":
             sh["pumps_destroyed"] = True
         if (
-            code in ("severe_underwater", "pumps_destroyed")
+            (code == "severe_underwater" or code == "pumps_destroyed")
             and sh.get("severe_underwater")
             and sh.get("pumps_destroyed")
             and sh.get("sink_in") is None
@@ -1529,7 +1545,7 @@ class Phase:
             sh["sink_in"] = T.PUMPS_SINK_MOVES
             sh["sink_reason"] = "severe underwater damage with the pumps destroyed (13., S25)"
             extra = " She will sink in four moves (S25)."
-        if code in ("mast_damage", "severe_underwater"):
+        if code == "mast_damage" or code == "severe_underwater":
             pct = S.reduction_pct_of(sh)
             sh["speed_reduction_pct"] = pct
             if pct >= 100 and not sh.get("dismasted"):
@@ -1541,18 +1557,20 @@ class Phase:
         self.events.append(
             new_event(
                 "damage_chart",
-                f"{t.ship.name}: damage chart {TWO_DIGITS[v] if 0 <= v < 100 else f'{v:02d}'}: "
-                f"{T.DAMAGE_RESULT_TEXT[code]}.{extra}",
+                # f"{name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}"
+                f"{name}{DAMAGE_CHART_TEXT[v]}{extra}"
+                if in_chart
+                else f"{name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}",
                 self.turn,
                 self.phase,
-                sid,
+                ship.id,
                 None,
                 (roll,),
                 (),
                 None,
                 code,
                 {"roll": v, "result": code},
-                None if public else (t.ship.side,),
+                None if public else (ship.side,),
             )
         )
         if code == "magazine_explodes":
