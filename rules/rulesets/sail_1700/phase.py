@@ -190,6 +190,10 @@ ACTION_FIELDS = frozenset(
 """The order fields :meth:`Phase.actions` reads: without any of them it does nothing."""
 
 
+RELOADED = 1 + T.RELOAD_MOVES
+"""How many turns after the turn it fired a broadside is loaded again (11.: ready on turn + 1 +
+``T.RELOAD_MOVES``)."""
+
 BOTH_SIDES = ("starboard", "port")
 """The broadsides a ship may fire at her first target."""
 
@@ -1251,6 +1255,7 @@ class Phase:
         sheet = r.sheet
         ship = r.ship
         start = ship.sheet
+        g, br = sheet.get("guns"), sheet.get("broadsides")  # (read once: nothing below writes them first)
         shot = (
             # the shot the check of her order found (S.aimed_shot), when it was aimed with both broadsides
             # free, along this very track, and neither her broadsides and guns (what loaded_sides() reads)
@@ -1260,8 +1265,8 @@ class Phase:
             and t is not None
             and tpos is t.ship.position
             and thead == t.ship.heading
-            and sheet.get("broadsides") is start.get("broadsides")
-            and sheet.get("guns") is start.get("guns")
+            and br is start.get("broadsides")
+            and g is start.get("guns")
             else None
         )
         if shot is None:
@@ -1292,7 +1297,6 @@ class Phase:
             )
             return None
         side = shot.side
-        g = sheet.get("guns")
         n = g.get(side) if type(g) is dict else None
         guns = n if type(n) is int else S.guns_in(sheet, side)  # guns_in(), the call only for an odd sheet
         weather = self._weather  # weather_now(), its call only when the conditions changed
@@ -1315,7 +1319,8 @@ class Phase:
         stats = ship.stats
         grade, nation, service = sheet.get("grade"), stats.get("nation"), stats.get("service")
         band, rake, double = shot.band, shot.rake, shot.double
-        mods, base, band_text = fire_modifiers(
+        # fire_modifiers(), volley() and range_of() below: each memo read in place, the call only on a miss
+        key = (
             grade if isinstance(grade, str) else "average",
             nation if isinstance(nation, str) else "Other",
             band,
@@ -1324,6 +1329,8 @@ class Phase:
             wind,
             (service if isinstance(service, str) else "warship") != "warship",
         )
+        fm = _FIRE_MODS.get(key)
+        mods, base, band_text = fm if fm is not None else fire_modifiers(*key)
         name = ship.name
         purpose = f"{name} firing factor (12.)"
         dice = self.dice
@@ -1331,16 +1338,19 @@ class Phase:
         b = dice.roll("AVG", purpose)
         rolls = dice.rolls
         roll_pair = (rolls[-2], rolls[-1])
-        ff, pts, lost, mid_text, dice_text = volley(side, guns, allowed, double, base, a, b)
+        vkey = (side, guns, allowed, double, base, a, b)
+        vo = _VOLLEYS.get(vkey)
+        ff, pts, lost, mid_text, dice_text = vo if vo is not None else volley(*vkey)
         sheet["fired_once"] = True
-        br = sheet.get("broadsides")
         br = br.copy() if isinstance(br, dict) else {}
-        br[side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
+        br[side] = {"ready_turn": self.turn + RELOADED, "shot": "round"}
         sheet["broadsides"] = br
         dbl = data.get("load_double")
         if dbl and (dbl == side or dbl == "both"):
             self.load_double(r, side, fired=True)
-        range_text, rng = range_of(shot.range)
+        rng = shot.range
+        ro = _RANGES.get(rng)
+        range_text, rng = ro if ro is not None else range_of(rng)
         # f"{name} fires her {side} broadside of {allowed} guns{weather_note}{double_note} at {tname},
         # {shot.range:.0f} mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {base:+d} + {a} + {b} =
         # {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}{', doubled'}).", from the parts volley(),
