@@ -161,6 +161,36 @@ DAMAGE_CHART_TEXT = tuple(
 """The text of a damage_chart event after the ship's name (and before any note of what the result did or
 could not do), for the rolls 00-99 of the D100 (the roll written ``f"{v:02d}"``)."""
 
+D100_FACES = range(100)
+"""The rolls of a D100 (00-99) :data:`DAMAGE_CHART_TEXT` and ``C.DAMAGE_BY_ROLL`` hold."""
+
+PUMPS_SINK_TEXT = " She will sink in four moves (S25)."
+DISMASTED_TEXT = " Speed reduced by 100%: dismasted, she drifts downwind (6., S11)."
+"""The notes of a damage_chart event when :func:`pumps_sink` and :func:`speed_reduced` say so."""
+
+
+def pumps_sink(sh: dict[str, JSON]) -> bool:
+    """After a severe underwater or pumps destroyed result: with both, and not yet sinking, the ship will sink
+    in four moves (13., S25). Write that in her sheet and return True, else False."""
+    if sh.get("severe_underwater") and sh.get("pumps_destroyed") and sh.get("sink_in") is None:
+        sh["sink_in"] = T.PUMPS_SINK_MOVES
+        sh["sink_reason"] = "severe underwater damage with the pumps destroyed (13., S25)"
+        return True
+    return False
+
+
+def speed_reduced(sh: dict[str, JSON]) -> bool:
+    """After a mast damage or severe underwater result: write her speed reduction (S11) in the sheet; at 100%
+    she is dismasted, if she was not (6., S11): write that and return True, else False."""
+    pct = S.reduction_pct_of(sh)
+    sh["speed_reduction_pct"] = pct
+    if pct >= 100 and not sh.get("dismasted"):
+        sh["dismasted"] = True
+        sh["jury_mast"] = False
+        sh["dismasted_moves"] = 0
+        return True
+    return False
+
 
 MOVE_VERB = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}
 """The verb of a move event, by kind of move."""
@@ -1437,24 +1467,32 @@ class Phase:
             else:
                 # side_of(t.heading, bearing(t.pos, at)), written out with their arithmetic: port when the
                 # bearing relative to the bow, normalised to [0, 360), is over 180 (signed_deg() < 0)
+                # (the bearing is atan2()'s in degrees, in [-180, 180]: only a negative one needs norm_deg();
+                # and less a heading it is a float, so the test of its type is left out)
                 tp = t.pos
                 true = math.degrees(math.atan2(at.x - tp.x, -(at.y - tp.y)))
-                if not 0.0 <= true < 360.0:
+                if true < 0.0:
                     true = norm_deg(true)
                 rel = true - t.heading
-                if type(rel) is not float or not 0.0 <= rel < 360.0:
+                if not 0.0 <= rel < 360.0:
                     rel = norm_deg(rel)
                 lsb, lpt = (0, lost) if rel > 180.0 else (lost, 0)
-            # max(0, ...) and min() below written out (the builtins' calls cost more than the tests)
-            left_sb, left_pt = sb - lsb, pt - lpt
-            guns["starboard"] = left_sb if left_sb > 0 else 0
-            guns["port"] = left_pt if left_pt > 0 else 0
+            if lsb <= sb and lpt <= pt:  # the common case: no side loses more guns than it has
+                guns["starboard"], guns["port"] = sb - lsb, pt - lpt
+                lost_sb, lost_pt = lsb, lpt
+            else:
+                # max(0, ...) and min() written out (the builtins' calls cost more than the tests)
+                left_sb, left_pt = sb - lsb, pt - lpt
+                guns["starboard"] = left_sb if left_sb > 0 else 0
+                guns["port"] = left_pt if left_pt > 0 else 0
+                lost_sb, lost_pt = lsb if lsb < sb else sb, lpt if lpt < pt else pt
             sh["guns"] = guns
-            lost_sb, lost_pt = lsb if lsb < sb else sb, lpt if lpt < pt else pt
+            key = (lost_sb, lost_pt, rake)
+            text = _GUNS_LOST.get(key)  # guns_lost_text(), its call only on a miss
             self.events.append(
                 new_event(
                     "guns_lost",
-                    tship.name + guns_lost_text(lost_sb, lost_pt, rake),
+                    tship.name + (text if text is not None else guns_lost_text(*key)),
                     self.turn,
                     self.phase,
                     tship.id,
@@ -1502,12 +1540,17 @@ class Phase:
         )
         v = dice.roll("D100", purpose)
         roll = dice.rolls[-1]
-        in_chart = 0 <= v < 100
-        code = C.DAMAGE_BY_ROLL[v] if in_chart else C.damage_result(v)  # C.damage_result(), written out
+        if v in D100_FACES:  # C.damage_result() written out, and the text after the name read, not formatted
+            code = C.DAMAGE_BY_ROLL[v]
+            text = DAMAGE_CHART_TEXT[v]
+        else:
+            code = C.damage_result(v)
+            text = f": damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}."
         sh = t.sheet
         extra = ""
         public = False
-        # the results by how often they come (20 in 100 each, then two_fires 10), then the rest
+        # the results by how often they come (20 in 100 each, then two_fires 10), then the rest; the checks of
+        # S25 (pumps) and of the speed reduction (S11) in the branches of the results that may call for them
         if code == "nothing":
             pass
         elif code == "boat_destroyed":
@@ -1518,6 +1561,8 @@ class Phase:
                 sh["jury_mast"] = False
                 extra = " The temporary mast goes by the board."
             public = True
+            if speed_reduced(sh):
+                extra += DISMASTED_TEXT
         elif code == "one_fire" or code == "two_fires":
             fl = sh.get("fires")
             sh["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * (1 if code == "one_fire" else 2)
@@ -1544,33 +1589,19 @@ class Phase:
                 extra = " No anchor laid: no effect."
         elif code == "severe_underwater":
             sh["severe_underwater"] = True
+            if pumps_sink(sh):
+                extra = PUMPS_SINK_TEXT
+            if speed_reduced(sh):
+                extra += DISMASTED_TEXT
+                public = True
         elif code == "pumps_destroyed":
             sh["pumps_destroyed"] = True
-        if (
-            (code == "severe_underwater" or code == "pumps_destroyed")
-            and sh.get("severe_underwater")
-            and sh.get("pumps_destroyed")
-            and sh.get("sink_in") is None
-        ):
-            sh["sink_in"] = T.PUMPS_SINK_MOVES
-            sh["sink_reason"] = "severe underwater damage with the pumps destroyed (13., S25)"
-            extra = " She will sink in four moves (S25)."
-        if code == "mast_damage" or code == "severe_underwater":
-            pct = S.reduction_pct_of(sh)
-            sh["speed_reduction_pct"] = pct
-            if pct >= 100 and not sh.get("dismasted"):
-                sh["dismasted"] = True
-                sh["jury_mast"] = False
-                sh["dismasted_moves"] = 0
-                extra += " Speed reduced by 100%: dismasted, she drifts downwind (6., S11)."
-                public = True
+            if pumps_sink(sh):
+                extra = PUMPS_SINK_TEXT
         self.events.append(
             new_event(
                 "damage_chart",
-                # f"{name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}"
-                f"{name}{DAMAGE_CHART_TEXT[v]}{extra}"
-                if in_chart
-                else f"{name}: damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}.{extra}",
+                f"{name}{text}{extra}",
                 self.turn,
                 self.phase,
                 ship.id,
