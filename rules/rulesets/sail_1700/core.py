@@ -291,13 +291,13 @@ def _damage_band(d100: int) -> str:
     raise ValueError(f"no damage band for {d100}")
 
 
-_DAMAGE_BY_ROLL: tuple[str, ...] = tuple(_damage_band(v) for v in range(100))
-"""The damage chart read once for every roll 00-99."""
+DAMAGE_BY_ROLL: tuple[str, ...] = tuple(_damage_band(v) for v in range(100))
+"""The damage chart read once for every roll 00-99 (:func:`damage_result` of each)."""
 
 
 def damage_result(d100: int) -> str:
     """Return the damage-chart result code for two decimal dice read 00-99 (13.; S02: 00 = 0)."""
-    return _DAMAGE_BY_ROLL[d100] if 0 <= d100 < 100 else _damage_band(d100)
+    return DAMAGE_BY_ROLL[d100] if 0 <= d100 < 100 else _damage_band(d100)
 
 
 def fire_needed(attempt: int, third_exact: bool = False) -> tuple[int, bool]:

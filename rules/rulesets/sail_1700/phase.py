@@ -13,11 +13,13 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 from operator import itemgetter
+from typing import Any
 
 from ... import memo
 from ...dice import Dice, DieKind, decimal_as_1_100
 from ...geometry import advance, bearing, distance, norm_deg, on_table, relative_bearing
 from ...model import (
+    _EVENT_TWIN,
     JSON,
     BattleState,
     Conditions,
@@ -64,8 +66,9 @@ def fire_modifiers(
     grade: str, nation: str, band: str, rake: str | None, first: bool, wind: str, merchant: bool
 ) -> tuple[tuple[Modifier, ...], int, str]:
     """Return the firing-factor modifiers of a broadside (:func:`.core.firing_factor_modifiers`; 12., S13,
-    S15) as the event logs them (:func:`modifiers_of`), their sum, and the sum as the fire event writes it
-    (``f"{sum:+d}"``); worked out once per combination."""
+    S15) as the event logs them (:func:`modifiers_of`), their sum, and the part of the fire event's text
+    they and the range band give: ``f" mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {sum:+d} + "``
+    (between the range and the first die); worked out once per combination."""
     key = (grade, nation, band, rake, first, wind, merchant)
     out = _FIRE_MODS.get(key)
     if out is None:
@@ -81,12 +84,115 @@ def fire_modifiers(
         if len(_FIRE_MODS) > 4096:
             _FIRE_MODS.clear()
         total = sum(v for _, v in mods)
-        out = _FIRE_MODS[key] = (modifiers_of(mods), total, f"{total:+d}")
+        text = f" mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {total:+d} + "
+        out = _FIRE_MODS[key] = (modifiers_of(mods), total, text)
     return out
 
 
-TWO_DIGITS = tuple(f"{v:02d}" for v in range(100))
-"""``f"{v:02d}"`` of the rolls 00-99 of a D100 (the damage chart's events write the roll so)."""
+_VOLLEYS: dict[tuple[str, int, int, bool, int, int, int], tuple[int, int, int, str, str]] = memo.table({})
+
+
+def volley(
+    side: str, guns: int, allowed: int, double: bool, base: int, a: int, b: int
+) -> tuple[int, int, int, str, str]:
+    """Return what a broadside of ``allowed`` of its ``guns`` (fewer in heavy weather) makes of its firing
+    factor: the modifiers' sum ``base`` plus the two average dice ``a`` and ``b`` (12.) read on the gunnery
+    chart (:func:`.core.chart_result`; 28., S14, S22), as (FF, points, gun-damage figure, the fire event's
+    text between the firer's name and the target's, its text after the dice's ``+``), worked out once per
+    combination (all ints, and a bool: the key's values have the types they are formatted from).
+
+    The two texts are those of the fire event (:meth:`Phase.fire_at`):
+    ``f" fires her {side} broadside of {allowed} guns{weather_note}{' (double shot)' if double else ''} at "``
+    and ``f"{a} + {b} = {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}{', doubled'})."``.
+    """
+    key = (side, guns, allowed, double, base, a, b)
+    out = _VOLLEYS.get(key)
+    if out is None:
+        ff = base + a + b
+        pts, lost = C.chart_result(allowed, ff, double)
+        weather_note = f" ({guns - allowed} may not fire in this weather, S44)" if allowed < guns else ""
+        double_note = " (double shot)" if double else ""
+        mid = f" fires her {side} broadside of {allowed} guns{weather_note}{double_note} at "
+        tail = (
+            f"{a} + {b} = {ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
+            f"-> {pts} points, "
+            f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if double else ''})."
+        )
+        if len(_VOLLEYS) > 4096:
+            _VOLLEYS.clear()
+        out = _VOLLEYS[key] = (ff, pts, lost, mid, tail)
+    return out
+
+
+_RANGES: dict[float, tuple[str, float]] = memo.table({})
+
+
+def range_of(rng: float) -> tuple[str, float]:
+    """Return the range of a shot (``Shot.range``) as the fire event writes it in its text
+    (``f", {rng:.0f}"``: the rounding of format(), half to even) and in its data (``round(rng, 1)``, only
+    for a fraction, as in move()), worked out once per range. ``Shot.range`` is :func:`math.hypot`'s: a
+    float, and never -0.0 (whose text, "-0", would differ from that of 0.0, an equal key)."""
+    out = _RANGES.get(rng)
+    if out is None:
+        if len(_RANGES) > 4096:
+            _RANGES.clear()
+        out = _RANGES[rng] = (f", {rng:.0f}", round(rng, 1) if rng % 1 else rng)
+    return out
+
+
+_GUNS_LOST: dict[tuple[int, int, str | None], str] = memo.table({})
+
+
+def guns_lost_text(starboard: int, port: int, rake: str | None) -> str:
+    """Return the text of a guns_lost event after the ship's name:
+    ``f" loses {starboard} starboard and {port} port guns (13.{', S26' if rake else ''})."``, worked out once
+    per combination (ints, and the rake: a str or None)."""
+    key = (starboard, port, rake)
+    out = _GUNS_LOST.get(key)
+    if out is None:
+        if len(_GUNS_LOST) > 4096:
+            _GUNS_LOST.clear()
+        out = f" loses {starboard} starboard and {port} port guns (13.{', S26' if rake else ''})."
+        _GUNS_LOST[key] = out
+    return out
+
+
+DAMAGE_CHART_TEXT = tuple(
+    f": damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}." for v, code in enumerate(C.DAMAGE_BY_ROLL)
+)
+"""The text of a damage_chart event after the ship's name (and before any note of what the result did or
+could not do), for the rolls 00-99 of the D100 (the roll written ``f"{v:02d}"``)."""
+
+D100_FACES = range(100)
+"""The rolls of a D100 (00-99) :data:`DAMAGE_CHART_TEXT` and ``C.DAMAGE_BY_ROLL`` hold."""
+
+PUMPS_SINK_TEXT = " She will sink in four moves (S25)."
+DISMASTED_TEXT = " Speed reduced by 100%: dismasted, she drifts downwind (6., S11)."
+"""The notes of a damage_chart event when :func:`pumps_sink` and :func:`speed_reduced` say so."""
+
+
+def pumps_sink(sh: dict[str, JSON]) -> bool:
+    """After a severe underwater or pumps destroyed result: with both, and not yet sinking, the ship will sink
+    in four moves (13., S25). Write that in her sheet and return True, else False."""
+    if sh.get("severe_underwater") and sh.get("pumps_destroyed") and sh.get("sink_in") is None:
+        sh["sink_in"] = T.PUMPS_SINK_MOVES
+        sh["sink_reason"] = "severe underwater damage with the pumps destroyed (13., S25)"
+        return True
+    return False
+
+
+def speed_reduced(sh: dict[str, JSON]) -> bool:
+    """After a mast damage or severe underwater result: write her speed reduction (S11) in the sheet; at 100%
+    she is dismasted, if she was not (6., S11): write that and return True, else False."""
+    pct = S.reduction_pct_of(sh)
+    sh["speed_reduction_pct"] = pct
+    if pct >= 100 and not sh.get("dismasted"):
+        sh["dismasted"] = True
+        sh["jury_mast"] = False
+        sh["dismasted_moves"] = 0
+        return True
+    return False
+
 
 MOVE_VERB = {"sail": "sails", "row": "is rowed", "tack": "tacks", "drift": "drifts", "still": "stays"}
 """The verb of a move event, by kind of move."""
@@ -125,6 +231,10 @@ ACTION_FIELDS = frozenset(
 )
 """The order fields :meth:`Phase.actions` reads: without any of them it does nothing."""
 
+
+RELOADED = 1 + T.RELOAD_MOVES
+"""How many turns after the turn it fired a broadside is loaded again (11.: ready on turn + 1 +
+``T.RELOAD_MOVES``)."""
 
 BOTH_SIDES = ("starboard", "port")
 """The broadsides a ship may fire at her first target."""
@@ -1255,6 +1365,7 @@ class Phase:
         sheet = r.sheet
         ship = r.ship
         start = ship.sheet
+        g, br = sheet.get("guns"), sheet.get("broadsides")  # (read once: nothing below writes them first)
         shot = (
             # the shot the check of her order found (S.aimed_shot), when it was aimed with both broadsides
             # free, along this very track, and neither her broadsides and guns (what loaded_sides() reads)
@@ -1264,8 +1375,8 @@ class Phase:
             and t is not None
             and tpos is t.ship.position
             and thead == t.ship.heading
-            and sheet.get("broadsides") is start.get("broadsides")
-            and sheet.get("guns") is start.get("guns")
+            and br is start.get("broadsides")
+            and g is start.get("guns")
             else None
         )
         if shot is None:
@@ -1296,10 +1407,14 @@ class Phase:
             )
             return None
         side = shot.side
-        g = sheet.get("guns")
         n = g.get(side) if type(g) is dict else None
         guns = n if type(n) is int else S.guns_in(sheet, side)  # guns_in(), the call only for an odd sheet
-        firing_rule, wind = self.weather_now()
+        weather = self._weather  # weather_now(), its call only when the conditions changed
+        if weather is None or weather[0] is not self.cond:
+            self.weather_now()
+            weather = self._weather
+            assert weather is not None
+        firing_rule, wind = weather[1], weather[2]
         allowed = guns if firing_rule == "all" else C.weather_guns_allowed(guns, S.rate_of(ship), firing_rule)
         if allowed <= 0:
             self.ev(
@@ -1311,82 +1426,84 @@ class Phase:
             )
             return None
         # S.sval(), S.nation_of(), S.service_of() written out
-        stats = r.ship.stats
+        stats = ship.stats
         grade, nation, service = sheet.get("grade"), stats.get("nation"), stats.get("service")
-        mods, base, base_text = fire_modifiers(
+        band, rake, double = shot.band, shot.rake, shot.double
+        # fire_modifiers(), volley() and range_of() below: each memo read in place, the call only on a miss
+        key = (
             grade if isinstance(grade, str) else "average",
             nation if isinstance(nation, str) else "Other",
-            shot.band,
-            shot.rake,
+            band,
+            rake,
             not sheet.get("fired_once"),
             wind,
             (service if isinstance(service, str) else "warship") != "warship",
         )
-        purpose = f"{r.ship.name} firing factor (12.)"
+        fm = _FIRE_MODS.get(key)
+        mods, base, band_text = fm if fm is not None else fire_modifiers(*key)
+        name = ship.name
+        purpose = f"{name} firing factor (12.)"
         dice = self.dice
         a = dice.roll("AVG", purpose)
-        r1 = dice.rolls[-1]
         b = dice.roll("AVG", purpose)
-        r2 = dice.rolls[-1]
-        ff = base + a + b
-        double = shot.double
-        pts, lost = C.chart_result(allowed, ff, double)
+        rolls = dice.rolls
+        roll_pair = (rolls[-2], rolls[-1])
+        vkey = (side, guns, allowed, double, base, a, b)
+        vo = _VOLLEYS.get(vkey)
+        ff, pts, lost, mid_text, dice_text = vo if vo is not None else volley(*vkey)
         sheet["fired_once"] = True
-        br = sheet.get("broadsides")
         br = br.copy() if isinstance(br, dict) else {}
-        br[side] = {"ready_turn": self.turn + 1 + T.RELOAD_MOVES, "shot": "round"}
+        br[side] = {"ready_turn": self.turn + RELOADED, "shot": "round"}
         sheet["broadsides"] = br
         dbl = data.get("load_double")
         if dbl and (dbl == side or dbl == "both"):
             self.load_double(r, side, fired=True)
-        weather_note = f" ({guns - allowed} may not fire in this weather, S44)" if allowed < guns else ""
-        rake = shot.rake
-        text = (
-            f"{r.ship.name} fires her {side} broadside of {allowed} guns{weather_note}"
-            f"{' (double shot)' if double else ''} at {tname}, {shot.range:.0f} mm ({shot.band}"
-            f"{', ' + rake + ' rake' if rake else ''}): "
-            f"FF {base_text} + {a} + {b} = "
-            f"{ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
-            f"-> {pts} points, "
-            f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if double else ''})."
-        )
+        rng = shot.range
+        ro = _RANGES.get(rng)
+        range_text, rng = ro if ro is not None else range_of(rng)
+        # f"{name} fires her {side} broadside of {allowed} guns{weather_note}{double_note} at {tname},
+        # {shot.range:.0f} mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {base:+d} + {a} + {b} =
+        # {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}{', doubled'}).", from the parts volley(),
+        # range_of() and fire_modifiers() work out once per combination
+        text = f"{name}{mid_text}{tname}{range_text}{band_text}{dice_text}"
         visible = (
-            None if self.cond.visibility is None else tuple(sorted({r.ship.side, self.side_of_target(tid)}))
+            None if self.cond.visibility is None else tuple(sorted({ship.side, self.side_of_target(tid)}))
         )
         at = shot.at
-        rng, x, y = shot.range, at.x, at.y
-        self.events.append(
-            new_event(
-                "fire",
-                text,
-                self.turn,
-                self.phase,
-                sid,
-                tid,
-                (r1, r2),
-                mods,
-                None,
-                "hit" if pts else "no_effect",
-                {
-                    "points": pts,
-                    "guns_destroyed": lost,
-                    "ff": ff,
-                    "guns": allowed,
-                    "side": side,
-                    # round(v, 1), only for a fraction (as in move())
-                    "range": round(rng, 1) if rng % 1 else rng,
-                    "band": shot.band,
-                    "rake": rake,
-                    "double": double,
-                    "at": {"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y},
-                },
-                visible,
-            )
-        )
+        x, y = at.x, at.y
+        # new_event("fire", ...) written out (its call, with twelve arguments, costs more than its stores):
+        # the event made in Event's twin class, then given back Event, as model.new_event() does
+        ev: Any = _EVENT_TWIN()
+        ev.kind = "fire"
+        ev.text = text
+        ev.turn = self.turn
+        ev.phase = self.phase
+        ev.ship_id = sid
+        ev.target_id = tid
+        ev.rolls = roll_pair
+        ev.modifiers = mods
+        ev.needed = None
+        ev.outcome = "hit" if pts else "no_effect"
+        ev.data = {
+            "points": pts,
+            "guns_destroyed": lost,
+            "ff": ff,
+            "guns": allowed,
+            "side": side,
+            "range": rng,
+            "band": band,
+            "rake": rake,
+            "double": double,
+            # round(v, 1), only for a fraction (as in move())
+            "at": {"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y},
+        }
+        ev.visible_to = visible
+        ev.__class__ = Event
+        self.events.append(ev)
         if t is not None:
             self.hit_ship(t, r, pts, lost, rake, at)
         elif bat is not None:
-            self.hit_battery(bat[0], pts, lost, r.ship.side)
+            self.hit_battery(bat[0], pts, lost, ship.side)
         return side
 
     def weather_now(self) -> tuple[str, str]:
@@ -1416,68 +1533,123 @@ class Phase:
     ) -> None:
         """Apply a volley: points, guns lost (13.; S26) and the damage-chart rolls (S24)."""
         side_by = by_side if by_side is not None else (firer_side_pos.ship.side if firer_side_pos else None)
-        guns = t.sheet.get("guns")
-        if not isinstance(guns, dict):  # S.dval(), without its call
-            guns = {}
-        sb, pt = guns.get("starboard"), guns.get("port")
-        if type(sb) is not int or type(pt) is not int:  # S.inum(), the calls only for an odd sheet
-            sb, pt = S.inum(sb), S.inum(pt)
+        tship = t.ship
+        sh = t.sheet
         if lost:
+            guns = sh.get("guns")
+            if not isinstance(guns, dict):  # S.dval(), without its call
+                guns = {}
+            sb, pt = guns.get("starboard"), guns.get("port")
+            if type(sb) is not int or type(pt) is not int:  # S.inum(), the calls only for an odd sheet
+                sb, pt = S.inum(sb), S.inum(pt)
             guns = guns.copy()  # a new object: the old one is the starting state's (copy on write)
             if rake:
                 lsb, lpt = C.rake_gun_split(lost, sb, pt)
             else:
                 # side_of(t.heading, bearing(t.pos, at)), written out with their arithmetic: port when the
                 # bearing relative to the bow, normalised to [0, 360), is over 180 (signed_deg() < 0)
+                # (the bearing is atan2()'s in degrees, in [-180, 180]: only a negative one needs norm_deg();
+                # and less a heading it is a float, so the test of its type is left out)
                 tp = t.pos
                 true = math.degrees(math.atan2(at.x - tp.x, -(at.y - tp.y)))
-                if not 0.0 <= true < 360.0:
+                if true < 0.0:
                     true = norm_deg(true)
                 rel = true - t.heading
-                if type(rel) is not float or not 0.0 <= rel < 360.0:
+                if not 0.0 <= rel < 360.0:
                     rel = norm_deg(rel)
                 lsb, lpt = (0, lost) if rel > 180.0 else (lost, 0)
-            # max(0, ...) and min() below written out (the builtins' calls cost more than the tests)
-            left_sb, left_pt = sb - lsb, pt - lpt
-            guns["starboard"] = left_sb if left_sb > 0 else 0
-            guns["port"] = left_pt if left_pt > 0 else 0
-            t.sheet["guns"] = guns
-            lost_sb, lost_pt = lsb if lsb < sb else sb, lpt if lpt < pt else pt
-            self.events.append(
-                new_event(
-                    "guns_lost",
-                    f"{t.ship.name} loses {lost_sb} starboard and {lost_pt} port guns "
-                    f"(13.{', S26' if rake else ''}).",
-                    self.turn,
-                    self.phase,
-                    t.ship.id,
-                    None,
-                    (),
-                    (),
-                    None,
-                    "",
-                    {"starboard": lost_sb, "port": lost_pt},
-                    (t.ship.side,),
-                )
-            )
-        self.damage(t, pts, side_by, "gunfire")
-        if t.status in ("sunk", "withdrawn"):  # not afloat
+            if lsb <= sb and lpt <= pt:  # the common case: no side loses more guns than it has
+                guns["starboard"], guns["port"] = sb - lsb, pt - lpt
+                lost_sb, lost_pt = lsb, lpt
+            else:
+                # max(0, ...) and min() written out (the builtins' calls cost more than the tests)
+                left_sb, left_pt = sb - lsb, pt - lpt
+                guns["starboard"] = left_sb if left_sb > 0 else 0
+                guns["port"] = left_pt if left_pt > 0 else 0
+                lost_sb, lost_pt = lsb if lsb < sb else sb, lpt if lpt < pt else pt
+            sh["guns"] = guns
+            key = (lost_sb, lost_pt, rake)
+            text = _GUNS_LOST.get(key)  # guns_lost_text(), its call only on a miss
+            ev: Any = (
+                _EVENT_TWIN()
+            )  # new_event("guns_lost", ...) written out (as the fire event in fire_at())
+            ev.kind = "guns_lost"
+            ev.text = tship.name + (text if text is not None else guns_lost_text(*key))
+            ev.turn = self.turn
+            ev.phase = self.phase
+            ev.ship_id = tship.id
+            ev.target_id = None
+            ev.rolls = ()
+            ev.modifiers = ()
+            ev.needed = None
+            ev.outcome = ""
+            ev.data = {"starboard": lost_sb, "port": lost_pt}
+            ev.visible_to = (tship.side,)
+            ev.__class__ = Event
+            self.events.append(ev)
+        # self.damage(t, pts, side_by, "gunfire") written out (its call costs more than its few tests); then
+        # one damage-chart roll per 50 points or part (C.damage_rolls(), S24) while she is afloat
+        if pts <= 0 or t.status in ("sunk", "withdrawn"):  # nothing, or not afloat
             return
-        n = C.damage_rolls(pts)
-        for i in range(n):
+        have = sh.get("points")
+        left = (have if type(have) is int else S.inum(have)) - pts  # S.inum(), the call only when needed
+        sh["points"] = left
+        if side_by and side_by != tship.side:
+            scored = sh.get("damage_scored")
+            sh["damage_scored"] = (scored if type(scored) is int else S.inum(scored)) + pts
+        if left <= 0:
+            sh["points"] = 0
+            self.sink(t, "all her crew/damage points are gone (gunfire; 17.)")
+            return
+        if pts <= T.DAMAGE_POINTS_PER_ROLL:  # one roll (the common case: no loop)
+            self.damage_chart(t, 1, 1)
+            return
+        n = -(-pts // T.DAMAGE_POINTS_PER_ROLL)
+        for i in range(1, n + 1):
             if t.status in ("sunk", "withdrawn"):
                 return
-            self.damage_chart(t, i + 1, n)
+            self.damage_chart(t, i, n)
 
     def damage_chart(self, t: Rec, i: int, n: int) -> None:
-        v = self.dice.roll("D100", f"{t.ship.name} damage chart {i}/{n} (13., S24)")
-        roll = self.dice.rolls[-1]
-        code = C.damage_result(v)
+        """Roll damage-chart roll ``i`` of ``n`` of a volley on ship ``t`` and apply it (13.; S23-S25)."""
+        ship = t.ship
+        name = ship.name
+        dice = self.dice
+        # f"{name} damage chart {i}/{n} (13., S24)", the formatting only for a volley of more than one roll
+        # (i is 1 when n is)
+        purpose = (
+            name + " damage chart 1/1 (13., S24)" if n == 1 else f"{name} damage chart {i}/{n} (13., S24)"
+        )
+        v = dice.roll("D100", purpose)
+        roll = dice.rolls[-1]
+        if v in D100_FACES:  # C.damage_result() written out, and the text after the name read, not formatted
+            code = C.DAMAGE_BY_ROLL[v]
+            text = DAMAGE_CHART_TEXT[v]
+        else:
+            code = C.damage_result(v)
+            text = f": damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}."
         sh = t.sheet
-        sid = t.ship.id
         extra = ""
         public = False
-        if code in T.NO_SIGNALS_MOVES:
+        # the results by how often they come (20 in 100 each, then two_fires 10), then the rest; the checks of
+        # S25 (pumps) and of the speed reduction (S11) in the branches of the results that may call for them
+        if code == "nothing":
+            pass
+        elif code == "boat_destroyed":
+            sh["boats"] = max(0, S.inum(sh.get("boats")) - 1)
+        elif code == "mast_damage":
+            sh["mast_hits"] = S.inum(sh.get("mast_hits")) + 1
+            if sh.get("jury_mast"):
+                sh["jury_mast"] = False
+                extra = " The temporary mast goes by the board."
+            public = True
+            if speed_reduced(sh):
+                extra += DISMASTED_TEXT
+        elif code == "one_fire" or code == "two_fires":
+            fl = sh.get("fires")
+            sh["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * (1 if code == "one_fire" else 2)
+            public = True
+        elif code in T.NO_SIGNALS_MOVES:
             if sh.get("admiral"):
                 sh["no_signals_moves"] = max(S.inum(sh.get("no_signals_moves")), T.NO_SIGNALS_MOVES[code])
                 public = True
@@ -1485,18 +1657,6 @@ class Phase:
                 extra = " No admiral aboard: no effect."
         elif code in T.NO_COURSE_CHANGE_MOVES:
             sh["no_turn_moves"] = max(S.inum(sh.get("no_turn_moves")), T.NO_COURSE_CHANGE_MOVES[code])
-        elif code == "mast_damage":
-            sh["mast_hits"] = S.inum(sh.get("mast_hits")) + 1
-            if sh.get("jury_mast"):
-                sh["jury_mast"] = False
-                extra = " The temporary mast goes by the board."
-            public = True
-        elif code in ("one_fire", "two_fires"):
-            fl = sh.get("fires")
-            sh["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * (1 if code == "one_fire" else 2)
-            public = True
-        elif code == "boat_destroyed":
-            sh["boats"] = max(0, S.inum(sh.get("boats")) - 1)
         elif code in T.WHEEL_TURN_DEG:
             t.heading = norm_deg(t.heading + T.WHEEL_TURN_DEG[code])
             sh["wheel_hit"] = True
@@ -1511,43 +1671,30 @@ class Phase:
                 extra = " No anchor laid: no effect."
         elif code == "severe_underwater":
             sh["severe_underwater"] = True
+            if pumps_sink(sh):
+                extra = PUMPS_SINK_TEXT
+            if speed_reduced(sh):
+                extra += DISMASTED_TEXT
+                public = True
         elif code == "pumps_destroyed":
             sh["pumps_destroyed"] = True
-        if (
-            code in ("severe_underwater", "pumps_destroyed")
-            and sh.get("severe_underwater")
-            and sh.get("pumps_destroyed")
-            and sh.get("sink_in") is None
-        ):
-            sh["sink_in"] = T.PUMPS_SINK_MOVES
-            sh["sink_reason"] = "severe underwater damage with the pumps destroyed (13., S25)"
-            extra = " She will sink in four moves (S25)."
-        if code in ("mast_damage", "severe_underwater"):
-            pct = S.reduction_pct_of(sh)
-            sh["speed_reduction_pct"] = pct
-            if pct >= 100 and not sh.get("dismasted"):
-                sh["dismasted"] = True
-                sh["jury_mast"] = False
-                sh["dismasted_moves"] = 0
-                extra += " Speed reduced by 100%: dismasted, she drifts downwind (6., S11)."
-                public = True
-        self.events.append(
-            new_event(
-                "damage_chart",
-                f"{t.ship.name}: damage chart {TWO_DIGITS[v] if 0 <= v < 100 else f'{v:02d}'}: "
-                f"{T.DAMAGE_RESULT_TEXT[code]}.{extra}",
-                self.turn,
-                self.phase,
-                sid,
-                None,
-                (roll,),
-                (),
-                None,
-                code,
-                {"roll": v, "result": code},
-                None if public else (t.ship.side,),
-            )
-        )
+            if pumps_sink(sh):
+                extra = PUMPS_SINK_TEXT
+        ev: Any = _EVENT_TWIN()  # new_event("damage_chart", ...) written out (as the fire event in fire_at())
+        ev.kind = "damage_chart"
+        ev.text = f"{name}{text}{extra}"
+        ev.turn = self.turn
+        ev.phase = self.phase
+        ev.ship_id = ship.id
+        ev.target_id = None
+        ev.rolls = (roll,)
+        ev.modifiers = ()
+        ev.needed = None
+        ev.outcome = code
+        ev.data = {"roll": v, "result": code}
+        ev.visible_to = None if public else (ship.side,)
+        ev.__class__ = Event
+        self.events.append(ev)
         if code == "magazine_explodes":
             self.explode(t, "her magazine")
 
