@@ -89,56 +89,13 @@ def fire_modifiers(
     return out
 
 
-_VOLLEYS: dict[tuple[str, int, int, bool, int, int, int], tuple[int, int, int, str, str]] = memo.table({})
-
-
-def volley(
-    side: str, guns: int, allowed: int, double: bool, base: int, a: int, b: int
-) -> tuple[int, int, int, str, str]:
-    """Return what a broadside of ``allowed`` of its ``guns`` (fewer in heavy weather) makes of its firing
-    factor: the modifiers' sum ``base`` plus the two average dice ``a`` and ``b`` (12.) read on the gunnery
-    chart (:func:`.core.chart_result`; 28., S14, S22), as (FF, points, gun-damage figure, the fire event's
-    text between the firer's name and the target's, its text after the dice's ``+``), worked out once per
-    combination (all ints, and a bool: the key's values have the types they are formatted from).
-
-    The two texts are those of the fire event (:meth:`Phase.fire_at`):
-    ``f" fires her {side} broadside of {allowed} guns{weather_note}{' (double shot)' if double else ''} at "``
-    and ``f"{a} + {b} = {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}{', doubled'})."``.
-    """
-    key = (side, guns, allowed, double, base, a, b)
-    out = _VOLLEYS.get(key)
-    if out is None:
-        ff = base + a + b
-        pts, lost = C.chart_result(allowed, ff, double)
-        weather_note = f" ({guns - allowed} may not fire in this weather, S44)" if allowed < guns else ""
-        double_note = " (double shot)" if double else ""
-        mid = f" fires her {side} broadside of {allowed} guns{weather_note}{double_note} at "
-        tail = (
-            f"{a} + {b} = {ff}{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} "
-            f"-> {pts} points, "
-            f"{lost} gun(s) (28.{', S22' if allowed > 30 else ''}{', doubled' if double else ''})."
-        )
-        if len(_VOLLEYS) > 4096:
-            _VOLLEYS.clear()
-        out = _VOLLEYS[key] = (ff, pts, lost, mid, tail)
-    return out
-
-
-_RANGES: dict[float, tuple[str, float]] = memo.table({})
-
-
-def range_of(rng: float) -> tuple[str, float]:
-    """Return the range of a shot (``Shot.range``) as the fire event writes it in its text
-    (``f", {rng:.0f}"``: the rounding of format(), half to even) and in its data (``round(rng, 1)``, only
-    for a fraction, as in move()), worked out once per range. ``Shot.range`` is :func:`math.hypot`'s: a
-    float, and never -0.0 (whose text, "-0", would differ from that of 0.0, an equal key)."""
-    out = _RANGES.get(rng)
-    if out is None:
-        if len(_RANGES) > 4096:
-            _RANGES.clear()
-        out = _RANGES[rng] = (f", {rng:.0f}", round(rng, 1) if rng % 1 else rng)
-    return out
-
+FIRE_TEXT = (
+    "%s fires her %s broadside of %s guns%s%s at %s, %.0f%s%s + %s = %s%s -> %s points, %s gun(s) (28.%s%s)."
+)
+"""The text of a fire event (:meth:`Phase.fire_at`), for %-formatting: the firer's name, the side, the guns
+firing, the weather's and double shot's notes, the target's name, the range (mm), :func:`fire_modifiers`' text
+of the band, rake and modifiers, the two average dice, the firing factor and its note, the points and the gun
+damage (28., S14, S22)."""
 
 _GUNS_LOST: dict[tuple[int, int, str | None], str] = memo.table({})
 
@@ -1429,7 +1386,7 @@ class Phase:
         stats = ship.stats
         grade, nation, service = sheet.get("grade"), stats.get("nation"), stats.get("service")
         band, rake, double = shot.band, shot.rake, shot.double
-        # fire_modifiers(), volley() and range_of() below: each memo read in place, the call only on a miss
+        # fire_modifiers() below: its memo read in place, the call only on a miss
         key = (
             grade if isinstance(grade, str) else "average",
             nation if isinstance(nation, str) else "Other",
@@ -1448,9 +1405,8 @@ class Phase:
         b = dice.roll("AVG", purpose)
         rolls = dice.rolls
         roll_pair = (rolls[-2], rolls[-1])
-        vkey = (side, guns, allowed, double, base, a, b)
-        vo = _VOLLEYS.get(vkey)
-        ff, pts, lost, mid_text, dice_text = vo if vo is not None else volley(*vkey)
+        ff = base + a + b
+        pts, lost = C.chart_result(allowed, ff, double)
         sheet["fired_once"] = True
         br = br.copy() if isinstance(br, dict) else {}
         br[side] = {"ready_turn": self.turn + RELOADED, "shot": "round"}
@@ -1459,13 +1415,30 @@ class Phase:
         if dbl and (dbl == side or dbl == "both"):
             self.load_double(r, side, fired=True)
         rng = shot.range
-        ro = _RANGES.get(rng)
-        range_text, rng = ro if ro is not None else range_of(rng)
         # f"{name} fires her {side} broadside of {allowed} guns{weather_note}{double_note} at {tname},
-        # {shot.range:.0f} mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {base:+d} + {a} + {b} =
-        # {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}{', doubled'}).", from the parts volley(),
-        # range_of() and fire_modifiers() work out once per combination
-        text = f"{name}{mid_text}{tname}{range_text}{band_text}{dice_text}"
+        # {rng:.0f}{band_text}{a} + {b} = {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}
+        # {', doubled'})." by %-formatting: "%.0f" % v is f"{v:.0f}" (both PyOS_double_to_string(v, 'f', 0)),
+        # "%s" of an int its f"{}", without the f-string's format-spec parsing and join of ~25 pieces
+        text = FIRE_TEXT % (
+            name,
+            side,
+            allowed,
+            "" if allowed >= guns else f" ({guns - allowed} may not fire in this weather, S44)",
+            " (double shot)" if double else "",
+            tname,
+            rng,
+            band_text,
+            a,
+            b,
+            ff,
+            " (no effect, S14)" if ff <= 0 else " (column 19, S14)" if ff > 19 else "",
+            pts,
+            lost,
+            ", S22" if allowed > 30 else "",
+            ", doubled" if double else "",
+        )
+        if rng % 1:
+            rng = round(rng, 1)  # (the data's range: round(v, 1), only for a fraction, as in move())
         visible = (
             None if self.cond.visibility is None else tuple(sorted({ship.side, self.side_of_target(tid)}))
         )
