@@ -334,7 +334,8 @@ class Phase:
         self.terrain = list(state.terrain)
         self.cond = state.conditions
         self.shoals = S.shoals(state.terrain)
-        self.start = len(dice.rolls)
+        self.rolls = dice.rolls  # (Dice.rolls: the one list the dice append each roll to; read once here)
+        self.start = len(self.rolls)
         self.visible_cache: dict[str, set[str]] = {}
         self._cstate: BattleState | None = None
         self._same_cond: tuple[Conditions, bool] | None = None
@@ -373,7 +374,7 @@ class Phase:
 
     def roll(self, die: DieKind, purpose: str) -> tuple[int, Roll]:
         value = self.dice.roll(die, purpose)
-        return value, self.dice.rolls[-1]
+        return value, self.rolls[-1]
 
     def ev(
         self,
@@ -522,7 +523,7 @@ class Phase:
                 clean = False
             append(ship_after(s, r.pos, h, r.speed, status, () if clean else flags_of(sheet, status), sheet))
         new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
-        return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.dice.rolls[self.start :]))
+        return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.rolls[self.start :]))
 
     def order(self, r: Rec) -> Mapping[str, JSON]:
         o = self.orders.get(r.ship.id)
@@ -1403,7 +1404,7 @@ class Phase:
         dice = self.dice
         a = dice.roll("AVG", purpose)
         b = dice.roll("AVG", purpose)
-        rolls = dice.rolls
+        rolls = self.rolls
         roll_pair = (rolls[-2], rolls[-1])
         ff = base + a + b
         pts, lost = C.chart_result(allowed, ff, double)
@@ -1594,7 +1595,7 @@ class Phase:
             name + " damage chart 1/1 (13., S24)" if n == 1 else f"{name} damage chart {i}/{n} (13., S24)"
         )
         v = dice.roll("D100", purpose)
-        roll = dice.rolls[-1]
+        roll = self.rolls[-1]
         if v in D100_FACES:  # C.damage_result() written out, and the text after the name read, not formatted
             code = C.DAMAGE_BY_ROLL[v]
             text = DAMAGE_CHART_TEXT[v]
