@@ -61,7 +61,7 @@ class Dice(Protocol):
 
     @property
     def rolls(self) -> list[Roll]:
-        """Every roll made so far, in order: one list, to which each roll is appended (a caller may keep it)."""
+        """Every roll made so far, in order: one list, each roll appended to it (a caller may keep it)."""
         ...
 
 

@@ -635,8 +635,8 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         if type(end_h) is not float or not 0.0 <= end_h < 360.0:
             end_h = norm_deg(end_h)  # (the call only for a heading not already normal: the same value)
         # no distance: she keeps her point (advance() would make a new one of the same values, x + 0.0 * sin
-        # and y - 0.0 * cos, as floats: a position given in whole millimetres now stays so in the state's JSON,
-        # 200 not 200.0); not on a zero coordinate, where -0.0 + 0.0 would give 0.0
+        # and y - 0.0 * cos, as floats: a position in whole millimetres now stays so in the state's JSON, 200
+        # not 200.0); not on a zero coordinate, where -0.0 + 0.0 would give 0.0
         end = pos if dist == 0.0 and pos.x and pos.y else advance(pos, end_h, dist)
         path = [pos, end]
     else:
