@@ -13,13 +13,11 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 from operator import itemgetter
-from typing import Any
 
 from ... import memo
 from ...dice import Dice, DieKind, decimal_as_1_100
 from ...geometry import advance, bearing, distance, norm_deg, on_table, relative_bearing
 from ...model import (
-    _EVENT_TWIN,
     JSON,
     BattleState,
     Conditions,
@@ -1445,35 +1443,34 @@ class Phase:
         )
         at = shot.at
         x, y = at.x, at.y
-        # new_event("fire", ...) written out (its call, with twelve arguments, costs more than its stores):
-        # the event made in Event's twin class, then given back Event, as model.new_event() does
-        ev: Any = _EVENT_TWIN()
-        ev.kind = "fire"
-        ev.text = text
-        ev.turn = self.turn
-        ev.phase = self.phase
-        ev.ship_id = sid
-        ev.target_id = tid
-        ev.rolls = roll_pair
-        ev.modifiers = mods
-        ev.needed = None
-        ev.outcome = "hit" if pts else "no_effect"
-        ev.data = {
-            "points": pts,
-            "guns_destroyed": lost,
-            "ff": ff,
-            "guns": allowed,
-            "side": side,
-            "range": rng,
-            "band": band,
-            "rake": rake,
-            "double": double,
-            # round(v, 1), only for a fraction (as in move())
-            "at": {"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y},
-        }
-        ev.visible_to = visible
-        ev.__class__ = Event
-        self.events.append(ev)
+        self.events.append(
+            new_event(
+                "fire",
+                text,
+                self.turn,
+                self.phase,
+                sid,
+                tid,
+                roll_pair,
+                mods,
+                None,
+                "hit" if pts else "no_effect",
+                {
+                    "points": pts,
+                    "guns_destroyed": lost,
+                    "ff": ff,
+                    "guns": allowed,
+                    "side": side,
+                    "range": rng,
+                    "band": band,
+                    "rake": rake,
+                    "double": double,
+                    # round(v, 1), only for a fraction (as in move())
+                    "at": {"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y},
+                },
+                visible,
+            )
+        )
         if t is not None:
             self.hit_ship(t, r, pts, lost, rake, at)
         elif bat is not None:
@@ -1544,23 +1541,22 @@ class Phase:
             sh["guns"] = guns
             key = (lost_sb, lost_pt, rake)
             text = _GUNS_LOST.get(key)  # guns_lost_text(), its call only on a miss
-            ev: Any = (
-                _EVENT_TWIN()
-            )  # new_event("guns_lost", ...) written out (as the fire event in fire_at())
-            ev.kind = "guns_lost"
-            ev.text = tship.name + (text if text is not None else guns_lost_text(*key))
-            ev.turn = self.turn
-            ev.phase = self.phase
-            ev.ship_id = tship.id
-            ev.target_id = None
-            ev.rolls = ()
-            ev.modifiers = ()
-            ev.needed = None
-            ev.outcome = ""
-            ev.data = {"starboard": lost_sb, "port": lost_pt}
-            ev.visible_to = (tship.side,)
-            ev.__class__ = Event
-            self.events.append(ev)
+            self.events.append(
+                new_event(
+                    "guns_lost",
+                    tship.name + (text if text is not None else guns_lost_text(*key)),
+                    self.turn,
+                    self.phase,
+                    tship.id,
+                    None,
+                    (),
+                    (),
+                    None,
+                    "",
+                    {"starboard": lost_sb, "port": lost_pt},
+                    (tship.side,),
+                )
+            )
         # self.damage(t, pts, side_by, "gunfire") written out (its call costs more than its few tests); then
         # one damage-chart roll per 50 points or part (C.damage_rolls(), S24) while she is afloat
         if pts <= 0 or t.status in ("sunk", "withdrawn"):  # nothing, or not afloat
@@ -1654,21 +1650,22 @@ class Phase:
             sh["pumps_destroyed"] = True
             if pumps_sink(sh):
                 extra = PUMPS_SINK_TEXT
-        ev: Any = _EVENT_TWIN()  # new_event("damage_chart", ...) written out (as the fire event in fire_at())
-        ev.kind = "damage_chart"
-        ev.text = f"{name}{text}{extra}"
-        ev.turn = self.turn
-        ev.phase = self.phase
-        ev.ship_id = ship.id
-        ev.target_id = None
-        ev.rolls = (roll,)
-        ev.modifiers = ()
-        ev.needed = None
-        ev.outcome = code
-        ev.data = {"roll": v, "result": code}
-        ev.visible_to = None if public else (ship.side,)
-        ev.__class__ = Event
-        self.events.append(ev)
+        self.events.append(
+            new_event(
+                "damage_chart",
+                f"{name}{text}{extra}",
+                self.turn,
+                self.phase,
+                ship.id,
+                None,
+                (roll,),
+                (),
+                None,
+                code,
+                {"roll": v, "result": code},
+                None if public else (ship.side,),
+            )
+        )
         if code == "magazine_explodes":
             self.explode(t, "her magazine")
 
