@@ -29,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, NoReturn, TextIO, cast
 
 from .base import DEFAULT_POLICIES, DefaultPolicy
 from .dice import Dice, ScriptedDice, SeededDice
@@ -111,8 +111,8 @@ def parse_state(doc: Any, where: str) -> BattleState:
 
 def refuse_view(doc: Any, where: str) -> None:
     """Raise :class:`CliError` if ``doc`` is marked as one side's view (:data:`VIEW_KEY`)."""
-    side = doc.get(VIEW_KEY) if isinstance(doc, dict) else None
-    if side is not None:
+    if isinstance(doc, dict) and VIEW_KEY in doc:  # (a marker of null or "" counts: only a view has the key)
+        side = doc[VIEW_KEY]
         raise CliError(
             f"{where}: this is what side {side!r} may see (the output of view or resolve --side), not the "
             "whole battle; use the umpire's state (a resolve output without --side)"
@@ -221,6 +221,15 @@ def result_json(result: PhaseResult, seed: int | None) -> dict[str, Any]:
     }
 
 
+def view_json(result: PhaseResult, seed: int | None, side: str) -> dict[str, Any]:
+    """Return what ``side`` may see of a phase result (already filtered, :func:`view_for`) as printed: marked
+    as that side's view (:data:`VIEW_KEY`), and so is its state, which a user may take out of it."""
+    doc = result_json(result, seed)
+    doc["state"][VIEW_KEY] = side
+    doc[VIEW_KEY] = side
+    return doc
+
+
 # --- commands ------------------------------------------------------------------------------------
 
 
@@ -269,7 +278,13 @@ def cmd_tables(args: argparse.Namespace, io: Output) -> int:
 
 
 def _seed(args: argparse.Namespace) -> int:
-    return int(args.seed) if args.seed is not None else secrets.randbelow(2**SEED_BITS)
+    """Return ``--seed``, or a fresh one. Raise :class:`CliError` for a negative seed: ``random.Random`` seeds
+    with its absolute value, so -7 would roll the dice of 7."""
+    if args.seed is None:
+        return secrets.randbelow(2**SEED_BITS)
+    if args.seed < 0:
+        raise CliError("--seed must be 0 or more")
+    return int(args.seed)
 
 
 def cmd_scenario(args: argparse.Namespace, io: Output) -> int:
@@ -287,8 +302,15 @@ def cmd_scenario(args: argparse.Namespace, io: Output) -> int:
     return 0
 
 
+def one_stdin(*paths: str) -> None:
+    """Raise :class:`CliError` if more than one of ``paths`` is ``-`` (standard input is read once)."""
+    if paths.count("-") > 1:
+        raise CliError("only one of STATE.json and ORDERS.json may be '-' (standard input)")
+
+
 def cmd_resolve(args: argparse.Namespace, io: Output) -> int:
     """Resolve the current phase of a state with orders and print the result."""
+    one_stdin(args.state, args.orders)
     state = parse_state(read_json(args.state), args.state)
     if args.ruleset is not None and args.ruleset != state.ruleset:
         get_ruleset(args.ruleset)
@@ -315,7 +337,7 @@ def cmd_resolve(args: argparse.Namespace, io: Output) -> int:
     if args.side:
         shown = view_for(result, args.side)
         assert isinstance(shown, PhaseResult)
-        io.json({**result_json(shown, seed), VIEW_KEY: args.side})
+        io.json(view_json(shown, seed, args.side))
     else:
         io.json(result_json(result, seed))
     return 0
@@ -330,6 +352,7 @@ def _merge(errors: OrderErrors, into: tuple[dict[str, FieldErrors], dict[str, Fi
 
 def cmd_validate(args: argparse.Namespace, io: Output) -> int:
     """Print the errors of orders, per ship and field; exit 1 when there are any."""
+    one_stdin(args.state, args.orders)
     state = parse_state(read_json(args.state), args.state)
     check_side(state, args.side)
     orders = parse_orders(read_json(args.orders), args.orders)
@@ -364,7 +387,7 @@ def cmd_view(args: argparse.Namespace, io: Output) -> int:
         shown = view_for(result, args.side)
         assert isinstance(shown, PhaseResult)
         seed = doc.get("seed")
-        io.json({**result_json(shown, seed if isinstance(seed, int) else None), VIEW_KEY: args.side})
+        io.json(view_json(shown, seed if isinstance(seed, int) else None, args.side))
         return 0
     state = parse_state(doc, args.state)
     check_side(state, args.side)
@@ -539,10 +562,14 @@ MAX_WORKERS = 256
 def cmd_simulate(args: argparse.Namespace, io: Output) -> int:
     """Play a scenario many times with the automatic captain and print outcome frequencies."""
     sc = find_scenario(args.scenario)
+    if args.first_seed < 0:
+        raise CliError("--first-seed must be 0 or more")
     if not 1 <= args.runs <= MAX_RUNS:
         raise CliError(f"--runs must be from 1 to {MAX_RUNS:,}")
     turns = args.turns if args.turns is not None else sc.turns
     if not 1 <= turns <= MAX_TURNS:
+        if args.turns is None:
+            raise CliError(f"the scenario's turns ({turns:,}) are over {MAX_TURNS:,}: give --turns")
         raise CliError(f"--turns must be from 1 to {MAX_TURNS:,}")
     if args.workers is not None and not 1 <= args.workers <= MAX_WORKERS:
         raise CliError(f"--workers must be from 1 to {MAX_WORKERS}")
@@ -558,11 +585,19 @@ def cmd_simulate(args: argparse.Namespace, io: Output) -> int:
 # --- entry point ---------------------------------------------------------------------------------
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, ``error: ...`` with the command, and exit status 2, as
+    every other user error of ``python -m rules`` (``--help`` shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {self.prog}: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of ``python -m rules``."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     common.add_argument("--compact", action="store_true", help="print JSON on one line")
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="python -m rules",
         description="Navalwar's rules engine: a JSON "
         "adjudicator of naval wargame rule sets. See docs/rules-json.md.",

@@ -131,7 +131,8 @@ class ScriptedDice(_Recorder):
         """Return the next scripted value, checked against the die's faces."""
         if self._next >= len(self._values):
             raise DiceExhausted(
-                f"scripted dice ran out after {len(self._values)} rolls (wanted a {die} for {purpose!r})"
+                f"scripted dice ran out after {len(self._values)} roll{'' if len(self._values) == 1 else 's'}"
+                f" (wanted a {die} for {purpose!r})"
             )
         value = self._values[self._next]
         if value not in legal_values(die):

@@ -198,7 +198,17 @@ def test_view_of_a_state_and_of_a_result(state_file: Path, tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("command", ["resolve", "validate", "view"])
-@pytest.mark.parametrize("source", ["view-of-state", "view-of-result", "resolve-side"])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "view-of-state",
+        "view-of-result",
+        "resolve-side",
+        "state-of-resolve-side",
+        "state-of-view-of-result",
+        "null-marker",
+    ],
+)
 def test_a_sides_view_is_refused_where_the_whole_state_is_needed(
     command: str, source: str, state_file: Path, tmp_path: Path
 ) -> None:
@@ -206,14 +216,20 @@ def test_a_sides_view_is_refused_where_the_whole_state_is_needed(
     silently become defaults and the phase would resolve otherwise. So every view is marked with its side,
     and resolve, validate and view refuse one (exit 2, one line)."""
     orders = write(tmp_path, "o.json", {"kgv": {"hexes": 1, "target": "bismarck"}})
+    side = "germany"
     if source == "view-of-state":
         doc = run_json("view", "--side", "germany", str(state_file))
-    elif source == "view-of-result":
+    elif source in ("view-of-result", "state-of-view-of-result"):
         full = write(tmp_path, "r.json", run_json("resolve", str(state_file), str(orders), "--seed", "9"))
         doc = run_json("view", "--side", "germany", str(full))
     else:
         doc = run_json("resolve", str(state_file), str(orders), "--seed", "9", "--side", "germany")
     assert doc["view_for_side"] == "germany"
+    if source.startswith("state-of-"):
+        doc = doc["state"]  # what `jq .state` takes out: marked too
+        assert doc["view_for_side"] == "germany"
+    if source == "null-marker":
+        doc["view_for_side"] = doc["state"]["view_for_side"] = side = None  # type: ignore[assignment]
     view = write(tmp_path, "view.json", doc)
     argv = {
         "resolve": ["resolve", str(view), str(orders), "--seed", "1"],
@@ -223,7 +239,7 @@ def test_a_sides_view_is_refused_where_the_whole_state_is_needed(
     code, out, err = run(*argv)
     assert (code, out) == (2, "")
     assert err == (
-        f"error: {view}: this is what side 'germany' may see (the output of view or resolve --side), not the "
+        f"error: {view}: this is what side {side!r} may see (the output of view or resolve --side), not the "
         "whole battle; use the umpire's state (a resolve output without --side)\n"
     )
 
@@ -287,6 +303,25 @@ def test_resolving_a_finished_battle_says_so_and_prints_it_unchanged(
             ["resolve", "STATE", "ORDERS", "--dice", "4,,2"], "--dice: whole numbers", id="dice-empty-item"
         ),
         pytest.param(
+            ["resolve", "STATE", "ORDERS", "--seed=-7"], "--seed must be 0 or more", id="negative-seed"
+        ),
+        pytest.param(
+            ["resolve", "-", "-"], "only one of STATE.json and ORDERS.json may be '-'", id="two-stdin"
+        ),
+        pytest.param(
+            ["validate", "-", "-"], "only one of STATE.json and ORDERS.json may be '-'", id="two-stdin-v"
+        ),
+        pytest.param(
+            ["simulate", SCENARIO, "--first-seed=-3"],
+            "--first-seed must be 0 or more",
+            id="negative-first-seed",
+        ),
+        pytest.param(
+            ["simulate", "LONG"],
+            "the scenario's turns (5,000) are over 1,000: give --turns",
+            id="long-scenario",
+        ),
+        pytest.param(
             ["resolve", "--ruleset", "sail_1700", "STATE", "ORDERS"],
             "state.json is a battle of ultra_simple, not of sail_1700",
             id="resolve-other-ruleset",
@@ -330,6 +365,7 @@ def test_errors_exit_2_with_a_message(
         "STATE": state_file,
         "ORDERS": write(tmp_path, "orders.json", {"kgv": {"hexes": 1, "target": "bismarck"}}),
         "BADORDERS": write(tmp_path, "badorders.json", {"hood": {"hexes": 1}}),
+        "LONG": write(tmp_path, "long.json", {**json.loads(_scenario_text()), "turns": 5000}),
     }
     files["BINARY"].write_bytes(b"\x00\xa8\xff{")
     argv = [str(files[a]) if a in files else a for a in argv]
@@ -337,6 +373,29 @@ def test_errors_exit_2_with_a_message(
     assert code == 2
     assert out == ""
     assert err.startswith("error: ") and message in err and "Traceback" not in err
+
+
+def _scenario_text() -> str:
+    return (ROOT / "rules" / "scenarios" / "ultra_simple_bismarck_1941.json").read_text()
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (
+            ["simulate", SCENARIO, "--runs", "abc"],
+            "python -m rules simulate: argument --runs: invalid int value: 'abc'",
+        ),
+        (["view", "x.json"], "python -m rules view: the following arguments are required: --side"),
+        (["frob"], "python -m rules: argument COMMAND: invalid choice: 'frob' (choose from "),
+    ],
+)
+def test_a_bad_option_is_one_error_line_and_exit_2(argv: list[str], line: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "rules", *argv], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr.startswith(f"error: {line}") and proc.stderr.count("\n") == 1
 
 
 def test_an_error_from_the_real_command_has_no_traceback() -> None:

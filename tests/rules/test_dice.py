@@ -102,7 +102,7 @@ def test_scripted_dice_fail_clearly_when_they_run_out() -> None:
     d.roll("D6")
     with pytest.raises(DiceExhausted) as exc:
         d.roll("D20", "gunnery at Hood")
-    assert str(exc.value) == "scripted dice ran out after 1 rolls (wanted a D20 for 'gunnery at Hood')"
+    assert str(exc.value) == "scripted dice ran out after 1 roll (wanted a D20 for 'gunnery at Hood')"
     assert isinstance(exc.value, RulesError)
 
 
