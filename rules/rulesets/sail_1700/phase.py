@@ -28,6 +28,7 @@ from ...model import (
     Roll,
     ShipOrder,
     ShipState,
+    ShipStatus,
     TerrainFeature,
     new_event,
     ship_after,
@@ -205,18 +206,19 @@ class Rec:
     The sheet is a shallow copy: its nested values (``guns``, ``broadsides``, ``fires``, ``melee``) are
     shared with the state the phase started from, so the phase never changes one in place: it puts a new
     object in the sheet instead (copy on write).
+
+    Made only by :class:`Phase` (its ``__init__`` fills the slots from each ship of the state, without a class
+    call: a Python ``__init__`` called from the class runs in an evaluation loop of its own).
     """
 
     __slots__ = ("heading", "pos", "sheet", "ship", "speed", "status")
 
-    def __init__(self, ship: ShipState) -> None:
-        self.ship = ship
-        assert isinstance(ship.position, Point)
-        self.pos: Point = ship.position
-        self.heading = ship.heading
-        self.speed = ship.speed
-        self.status = ship.status
-        self.sheet: dict[str, JSON] = ship.sheet.copy()  # (dict.copy(): cheaper than the dict() call)
+    ship: ShipState
+    pos: Point
+    heading: float
+    speed: float
+    status: ShipStatus
+    sheet: dict[str, JSON]
 
     def view(self) -> ShipState:
         """Return the ship as it stands now."""
@@ -301,9 +303,7 @@ class Phase:
         self.turn = state.turn
         self.phase = state.phase
         self.events: list[Event] = []
-        # {s.id: Rec(s) for s in state.ships}, each Rec filled as Rec.__init__ does without the class call
-        # (a Python __init__ called from the class runs in an evaluation loop of its own: ~500 instructions
-        # more a ship than the stores)
+        # each ship's Rec, its slots filled here (no class call: ~500 instructions a ship less, see Rec)
         recs: dict[str, Rec] = {}
         tied: list[Rec] = []
         new = object.__new__
@@ -1557,24 +1557,9 @@ class Phase:
                     (tship.side,),
                 )
             )
-        # self.damage(t, pts, side_by, "gunfire") written out (its call costs more than its few tests); then
-        # one damage-chart roll per 50 points or part (C.damage_rolls(), S24) while she is afloat
-        if pts <= 0 or t.status in ("sunk", "withdrawn"):  # nothing, or not afloat
-            return
-        have = sh.get("points")
-        left = (have if type(have) is int else S.inum(have)) - pts  # S.inum(), the call only when needed
-        sh["points"] = left
-        if side_by and side_by != tship.side:
-            scored = sh.get("damage_scored")
-            sh["damage_scored"] = (scored if type(scored) is int else S.inum(scored)) + pts
-        if left <= 0:
-            sh["points"] = 0
-            self.sink(t, "all her crew/damage points are gone (gunfire; 17.)")
-            return
-        if pts <= T.DAMAGE_POINTS_PER_ROLL:  # one roll (the common case: no loop)
-            self.damage_chart(t, 1, 1)
-            return
-        n = -(-pts // T.DAMAGE_POINTS_PER_ROLL)
+        self.damage(t, pts, side_by, "gunfire")
+        # one damage-chart roll per 50 points or part (S24) while she is afloat
+        n = C.damage_rolls(pts)
         for i in range(1, n + 1):
             if t.status in ("sunk", "withdrawn"):
                 return
