@@ -35,6 +35,7 @@ from .base import DEFAULT_POLICIES, DefaultPolicy
 from .dice import Dice, ScriptedDice, SeededDice
 from .engine import resolve_turn, validate_orders, view_for
 from .errors import RulesError
+from .geometry import on_hex_map, on_table
 from .model import BattleState, FieldErrors, Hex, OrderErrors, PhaseResult, Point, ShipOrder
 from .registry import all_rulesets, get_ruleset
 from .scenario import Scenario, bundled_scenarios, load_scenario, scenario_state
@@ -106,6 +107,25 @@ def parse_state(doc: Any, where: str) -> BattleState:
     for s in state.ships:
         if s.side not in sides:
             raise CliError(f"{where}: ship {s.id!r}: unknown side {s.side!r}")
+    m = state.map
+    for s in state.ships:
+        # an active ship is on the map: one off it has left the battle (withdrawn; NW-US-02, NW-SAIL-12 and
+        # the like), so a state with one is not a state the engine made (as a scenario's ships, scenario.py)
+        pos = s.position
+        if s.status == "active" and not (
+            on_hex_map(pos, m.width, m.height) if isinstance(pos, Hex) else on_table(pos, m.width, m.height)
+        ):
+            at = f"hex ({pos.q}, {pos.r})" if isinstance(pos, Hex) else f"({pos.x:g}, {pos.y:g})"
+            raise CliError(
+                f"{where}: ship {s.id!r} is active at {at}, off the {m.width:g} x {m.height:g} map"
+            )
+    if state.winner is not None:
+        if state.winner not in sides:
+            raise CliError(
+                f"{where}: winner {state.winner!r} is not a side; sides: {', '.join(state.side_keys())}"
+            )
+        if not state.finished:
+            raise CliError(f"{where}: a winner ({state.winner!r}) is named but the battle is not finished")
     return state
 
 
@@ -356,6 +376,9 @@ def cmd_validate(args: argparse.Namespace, io: Output) -> int:
     state = parse_state(read_json(args.state), args.state)
     check_side(state, args.side)
     orders = parse_orders(read_json(args.orders), args.orders)
+    if state.finished:
+        winner = f"{state.winner} won" if state.winner else "no winner"
+        io.note(f"note: the battle is over ({winner}): no ship takes orders, so none is checked")
     merged: tuple[dict[str, FieldErrors], dict[str, FieldErrors]] = ({}, {})
     if args.side is not None:
         _merge(validate_orders(state, args.side, orders), merged)
@@ -671,6 +694,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _join_dice(argv: Sequence[str]) -> list[str]:
+    """Return ``argv`` with ``--dice VALUES`` written ``--dice=VALUES``, so scripted dice that begin with a
+    minus sign (``--dice -1,2``) reach :func:`parse_dice` and the dice, which say what is wrong with them,
+    instead of argparse taking them for an option."""
+    out: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        if arg == "--dice":
+            value = next(it, None)
+            out.append(arg if value is None else f"--dice={value}")
+        else:
+            out.append(arg)
+    return out
+
+
 def _ignore_sigint() -> None:
     """Initializer of ``simulate``'s worker processes: Ctrl-C is the parent's to handle (it stops them)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -683,7 +721,7 @@ def main(
     130 interrupted by Ctrl-C)."""
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_join_dice(sys.argv[1:] if argv is None else argv))
     io = Output(out, err, compact=args.compact)
     func = cast(Callable[[argparse.Namespace, Output], int], args.func)
     try:

@@ -259,6 +259,96 @@ def test_resolving_a_finished_battle_says_so_and_prints_it_unchanged(
     assert printed["state"] == doc and printed["events"] == [] and printed["rolls"] == []
 
 
+def test_validating_orders_of_a_finished_battle_says_so(state_file: Path, tmp_path: Path) -> None:
+    doc = json.loads(state_file.read_text())
+    doc.update(finished=True, winner="britain")
+    over = write(tmp_path, "over.json", doc)
+    orders = write(tmp_path, "o.json", {"kgv": {"hexes": 1, "target": "bismarck"}})
+    code, out, err = run("validate", str(over), str(orders))
+    assert (code, json.loads(out)) == (0, {"ok": True, "invalid": {}, "illegal": {}})
+    assert err == "note: the battle is over (britain won): no ship takes orders, so none is checked\n"
+
+
+def _edited(state_file: Path, tmp_path: Path, edit: str) -> Path:
+    """The opening state of the Bismarck scenario (a 24 x 18 hex map), with one edit."""
+    doc = json.loads(state_file.read_text())
+    if edit == "off-map":
+        doc["ships"][0]["position"] = {"q": 200, "r": 0}
+    elif edit == "withdrawn-off-map":
+        doc["ships"][0].update(position={"q": 200, "r": 0}, status="withdrawn")
+    elif edit == "unknown-winner":
+        doc.update(finished=True, winner="atlantis")
+    elif edit == "winner-not-finished":
+        doc.update(finished=False, winner="britain")
+    return write(tmp_path, f"{edit}.json", doc)
+
+
+@pytest.mark.parametrize("command", ["resolve", "validate", "view"])
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        pytest.param(
+            "off-map", "ship 'kgv' is active at hex (200, 0), off the 24 x 18 map", id="active-ship-off-map"
+        ),
+        pytest.param(
+            "unknown-winner", "winner 'atlantis' is not a side; sides: britain, germany", id="unknown-winner"
+        ),
+        pytest.param(
+            "winner-not-finished",
+            "a winner ('britain') is named but the battle is not finished",
+            id="winner-not-finished",
+        ),
+    ],
+)
+def test_a_state_the_engine_could_not_have_made_is_refused(
+    command: str, edit: str, message: str, state_file: Path, tmp_path: Path
+) -> None:
+    path = str(_edited(state_file, tmp_path, edit))
+    orders = str(write(tmp_path, "o.json", {}))
+    argv = {"resolve": [path, orders, "--seed", "1"], "validate": [path, orders], "view": [path]}[command]
+    code, out, err = run(command, *argv, *(["--side", "britain"] if command == "view" else []))
+    assert (code, out) == (2, "")
+    assert err == f"error: {path}: {message}\n"
+
+
+def test_a_withdrawn_ship_may_be_off_the_map(state_file: Path, tmp_path: Path) -> None:
+    """NW-US-02: a ship whose move ends off the map withdraws, and her state keeps where she went."""
+    path = str(_edited(state_file, tmp_path, "withdrawn-off-map"))
+    result = run_json("resolve", path, str(write(tmp_path, "o.json", {})), "--seed", "1")
+    assert result["state"]["ships"][0]["status"] == "withdrawn"
+
+
+def test_an_engine_made_state_is_never_refused_as_off_the_map_or_a_bad_winner() -> None:
+    """Every state of a few battles of every bundled scenario, played by the automatic captain (A7) to their
+    end, reads back: withdrawn ships off the map, winners, finished battles all pass parse_state()."""
+    from dataclasses import replace
+
+    from rules import SeededDice, resolve_turn
+    from rules.cli import parse_state
+    from rules.scenario import scenario_state
+
+    withdrawn = finished = 0
+    for key, sc in bundled_scenarios().items():
+        rs = get_ruleset(sc.ruleset)
+        for seed in range(2):
+            state, _ = scenario_state(sc, SeededDice(seed))
+            state = replace(state, options={**state.options, "default_orders": "captain"})
+            dice = SeededDice(seed)
+            while True:
+                parse_state(to_json(state), key)
+                if state.finished or state.turn > sc.turns:
+                    break
+                orders = [
+                    rs.default_order(state, ship, "captain")
+                    for side in rs.ordering_sides(state)
+                    for ship in rs.orderable_ships(state, side)
+                ]
+                state = resolve_turn(state, orders, dice).state
+            withdrawn += sum(s.status == "withdrawn" for s in state.ships)
+            finished += state.finished
+    assert withdrawn > 0 and finished > 0  # the cases the checks must let through did come up
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -301,6 +391,11 @@ def test_resolving_a_finished_battle_says_so_and_prints_it_unchanged(
         ),
         pytest.param(
             ["resolve", "STATE", "ORDERS", "--dice", "4,,2"], "--dice: whole numbers", id="dice-empty-item"
+        ),
+        pytest.param(
+            ["resolve", "STATE", "ORDERS", "--dice", "-1,2"],
+            "scripted value -1 (roll 1) cannot come from a D6",
+            id="dice-negative",
         ),
         pytest.param(
             ["resolve", "STATE", "ORDERS", "--seed=-7"], "--seed must be 0 or more", id="negative-seed"
@@ -387,6 +482,10 @@ def _scenario_text() -> str:
             "python -m rules simulate: argument --runs: invalid int value: 'abc'",
         ),
         (["view", "x.json"], "python -m rules view: the following arguments are required: --side"),
+        (
+            ["resolve", "s.json", "o.json", "--dice"],
+            "python -m rules resolve: argument --dice: expected one argument",
+        ),
         (["frob"], "python -m rules: argument COMMAND: invalid choice: 'frob' (choose from "),
     ],
 )
