@@ -274,8 +274,9 @@ class PhaseErrorKind(models.TextChoices):
 
 
 class Phase(models.Model):
-    """One phase of a turn (A1). ``seed`` is secret until the phase is resolved (A8): render
-    ``public_seed``, never ``seed``.
+    """One phase of a turn (A1). ``seed`` is secret until the phase is resolved (A8), and from the players
+    until the battle is over (NW-CAMP-03): render ``public_seed`` (``umpire_seed`` to the umpire), never
+    ``seed``.
 
     Status: ``open`` (orders accepted until the deadline) -> ``resolving`` (closed: no more orders; a worker
     resolves it) -> ``resolved``; or ``failed`` with ``error`` kept. Rolled-back phases are ``superseded``
@@ -340,7 +341,16 @@ class Phase(models.Model):
 
     @property
     def public_seed(self) -> int | None:
-        """Return the seed once the phase is resolved, else None (A8)."""
+        """Return the seed the players may see: once the phase is resolved and the battle is over, else None
+        (A8 with NW-CAMP-03: with a phase's seed and the engine a player could roll its dice again, those A2
+        hides from their side too)."""
+        if self.status != PhaseStatus.RESOLVED or self.battle.status != BattleStatus.FINISHED:
+            return None
+        return self.seed
+
+    @property
+    def umpire_seed(self) -> int | None:
+        """Return the seed once the phase is resolved, else None: the umpire sees every roll (A2, A8)."""
         return self.seed if self.status == PhaseStatus.RESOLVED else None
 
 

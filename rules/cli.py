@@ -243,8 +243,10 @@ def result_json(result: PhaseResult, seed: int | None) -> dict[str, Any]:
 
 def view_json(result: PhaseResult, seed: int | None, side: str) -> dict[str, Any]:
     """Return what ``side`` may see of a phase result (already filtered, :func:`view_for`) as printed: marked
-    as that side's view (:data:`VIEW_KEY`), and so is its state, which a user may take out of it."""
-    doc = result_json(result, seed)
+    as that side's view (:data:`VIEW_KEY`), and so is its state, which a user may take out of it. The seed is
+    null unless the battle is over (docs/rulings.md NW-CAMP-03: with it, the side could roll the phase's dice
+    again, those it may not see too)."""
+    doc = result_json(result, seed if result.state.finished else None)
     doc["state"][VIEW_KEY] = side
     doc[VIEW_KEY] = side
     return doc

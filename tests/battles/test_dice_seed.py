@@ -52,7 +52,7 @@ def test_with_the_hook_every_seed_is_derived(settings: Any, django_capture_on_co
     reopened = services.battle_rollback(battle=game.battle, user=game.umpire, to_number=1)
     # A re-opened phase 1 must not reuse the seed made public when the first phase 1 resolved (A8).
     assert reopened.seed == derived(f"e2e-base:{battle_id}:1:1")
-    assert Phase.objects.get(pk=first.pk).public_seed == first.seed != reopened.seed
+    assert Phase.objects.get(pk=first.pk).umpire_seed == first.seed != reopened.seed
 
 
 def test_the_same_base_and_battle_give_the_same_set_up(settings: Any) -> None:

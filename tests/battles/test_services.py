@@ -450,7 +450,8 @@ def test_both_sides_ready_closes_and_resolves_the_phase(
     phase.refresh_from_db()
     assert phase.status == "resolved"
     assert phase.close_reason == "all_ready"
-    assert phase.public_seed == phase.seed
+    assert phase.umpire_seed == phase.seed
+    assert phase.public_seed is None  # NW-CAMP-03: the players see it when the battle is over
     assert phase.attempts == 1
     after = rules.from_json(rules.BattleState, phase.state_after)
     assert (after.turn, after.phase) == (2, 0)

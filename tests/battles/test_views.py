@@ -535,7 +535,9 @@ def test_log_shows_rolls_and_the_seed_after_resolution(
         )
     )
 
-    assert f"Seed: {phase.seed}" in html
+    # NW-CAMP-03: the players see the seed's hash, and the seed itself when the battle is over
+    assert f"Dice seed SHA-256: {phase.seed_hash}" in html
+    assert f"Seed: {phase.seed}" not in html and "The seed is shown when the battle is over." in html
     fires = list(phase.events.filter(kind="fire"))
     assert fires  # at 5-6 hexes some ship always has a target (the seed is random: which ones varies)
     for fire in fires:
@@ -549,6 +551,25 @@ def test_log_shows_rolls_and_the_seed_after_resolution(
         .status_code
         == 404
     )
+
+
+def test_the_players_see_the_seed_when_the_battle_is_over(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """NW-CAMP-03 (A8): the hash at once, the seed to the umpire once resolved, to the players at the end."""
+    with django_capture_on_commit_callbacks(execute=True):
+        services.phase_close(phase=game.phase, user=game.umpire)
+    phase = Phase.objects.get(battle=game.battle, number=1, superseded=False)
+    url = reverse("battles:battle_log", args=[game.battle.pk]) + "?phase=1"
+    player = _client(game.players["germany"])
+    assert f"Seed: {phase.seed}" not in _html(player.get(url))
+    assert f"Seed: {phase.seed} (the players see it when" in _html(_client(game.umpire).get(url))
+
+    services.battle_end(battle=game.battle, user=game.umpire, winner="britain")
+
+    for client in (player, _client(game.players["britain"]), _client(game.umpire)):
+        html = _html(client.get(url))
+        assert f"Seed: {phase.seed}<" in html and "when the battle is over" not in html
 
 
 def test_rolled_back_phases_stay_in_the_log_marked_superseded(
@@ -565,7 +586,11 @@ def test_rolled_back_phases_stay_in_the_log_marked_superseded(
 
     assert "1 (superseded)" in index
     assert "This phase was rolled back by the umpire; it is kept for the record." in page
-    assert f"Seed: {old.seed}" in page
+    assert f"Seed: {old.seed}" not in page  # NW-CAMP-03: not before the battle is over
+    umpire = _html(
+        _client(game.umpire).get(reverse("battles:battle_log", args=[game.battle.pk]) + f"?phase_id={old.pk}")
+    )
+    assert f"Seed: {old.seed} (the players see it when the battle is over)" in umpire
 
 
 def test_ship_sheets_full_for_own_side_public_for_the_enemy(game: Any) -> None:

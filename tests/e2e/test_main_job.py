@@ -341,7 +341,13 @@ def check_what_the_player_sees(
     page.goto(f"{base}/battles/{battle_id}/log/?phase={number}")
     seed = services.dice_seed(battle_id=battle_id, purpose=str(number))
     assert phase.seed == seed
-    page.wait_for_selector(f"text=Seed: {seed}")
+    page.wait_for_selector(f"text=Dice seed SHA-256: {phase.seed_hash}")
+    # the seed itself only once the battle is over (NW-CAMP-03): it would roll the hidden dice again
+    if Battle.objects.get(pk=battle_id).status == "finished":
+        page.wait_for_selector(f"text=Seed: {seed}")
+    else:
+        page.wait_for_selector("text=The seed is shown when the battle is over.")
+        assert f"Seed: {seed}" not in page.content()
     shots(page, f"{label}-log")
 
     # The side's own sheets in full (the first three ships: the Memphis fleets have seven or eight).
@@ -368,9 +374,10 @@ def check_what_the_player_sees(
 
 
 def check_what_the_umpire_sees(page: Any, base: str, battle_id: int, number: int, shots: Shots) -> None:
-    """The umpire's battle page: every event of the phase's log and every ship on the map."""
+    """The umpire's battle page: every event of the phase's log and every ship on the map; the log page's
+    seed."""
     import rules
-    from battles.models import Battle, LogEvent
+    from battles.models import Battle, LogEvent, Phase
 
     page.goto(f"{base}/battles/{battle_id}/")
     page.wait_for_selector(f"#log h2:has-text('Log of phase {number} (turn')")
@@ -382,6 +389,10 @@ def check_what_the_umpire_sees(page: Any, base: str, battle_id: int, number: int
     markers = page.eval_on_selector_all("#map svg.nw-map g.ship", "els => els.map(e => e.dataset.ship)")
     assert set(markers) == {s.id for s in state.ships}
     shots(page, f"phase{number}-umpire-battle")
+    # the umpire sees the seed as soon as the phase is resolved (NW-CAMP-03)
+    seed = Phase.objects.get(battle_id=battle_id, number=number, superseded=False).seed
+    page.goto(f"{base}/battles/{battle_id}/log/?phase={number}")
+    page.wait_for_selector(f"text=Seed: {seed}")
 
 
 def play_phase(

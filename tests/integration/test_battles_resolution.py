@@ -96,7 +96,8 @@ def test_phase_submitted_by_both_sides_is_resolved_by_the_worker(celery_worker: 
     for event in events:
         if event.visible_to is None or "britain" in event.visible_to:
             assert escape(event.text) in html
-    assert f"Seed: {resolved.seed}" in html
+    assert f"Dice seed SHA-256: {resolved.seed_hash}" in html
+    assert f"Seed: {resolved.seed}" not in html  # NW-CAMP-03: the players see it when the battle is over
     hidden = [e for e in events if e.visible_to is not None and "britain" not in e.visible_to]
     for event in hidden:
         assert escape(event.text) not in html

@@ -192,9 +192,26 @@ def test_view_of_a_state_and_of_a_result(state_file: Path, tmp_path: Path) -> No
         run_json("resolve", str(state_file), str(write(tmp_path, "o.json", {})), "--seed", "9"),
     )
     view = run_json("view", "--side", "britain", str(result))
-    assert set(view) == {"seed", "state", "events", "rolls", "view_for_side"} and view["seed"] == 9
+    # NW-CAMP-03: no seed in a side's view of a battle not over (it would roll the hidden dice again)
+    assert set(view) == {"seed", "state", "events", "rolls", "view_for_side"} and view["seed"] is None
     assert view["view_for_side"] == "britain"
     assert all(e["visible_to"] in (None, ["britain"]) for e in view["events"])
+
+
+def test_a_sides_view_shows_the_seed_only_when_the_battle_is_over(state_file: Path, tmp_path: Path) -> None:
+    """NW-CAMP-03: the seed of a phase would let a side roll its dice again, those hidden from it too."""
+    examples = ROOT / "docs" / "examples" / "ww2_jackson"
+    state, orders = str(examples / "state.json"), str(examples / "orders.json")
+    umpire = run_json("resolve", state, orders, "--seed", "1942")
+    side = run_json("resolve", state, orders, "--seed", "1942", "--side", "japan")
+    assert (umpire["seed"], side["seed"]) == (1942, None)
+    # a night action: 3 of the 11 rolls are hidden from Japan, which the seed would give back
+    assert (len(side["rolls"]), len(umpire["rolls"])) == (8, 11)
+    assert run_json("view", "--side", "japan", str(write(tmp_path, "r.json", umpire)))["seed"] is None
+    doc = json.loads((examples / "state.json").read_text())
+    doc.update(finished=True, winner="usa")
+    over = str(write(tmp_path, "over.json", doc))
+    assert run_json("resolve", over, orders, "--seed", "1942", "--side", "japan")["seed"] == 1942
 
 
 @pytest.mark.parametrize("command", ["resolve", "validate", "view"])
