@@ -1567,20 +1567,29 @@ def battle_ship_edit(
             kwargs["status"] = changes["status"]
         if "flags" in changes:
             kwargs["flags"] = tuple(str(f) for f in changes["flags"])
-        for key in ("heading", "speed"):
-            if key in changes:
-                kwargs[key] = float(changes[key])
-        if "sheet" in changes:
-            kwargs["sheet"] = {**ship.sheet, **dict(changes["sheet"])}
-        if "position" in changes:
-            pos = changes["position"]
-            kwargs["position"] = (
-                Hex(q=int(pos["q"]), r=int(pos["r"]))
-                if "q" in pos
-                else Point(x=float(pos["x"]), y=float(pos["y"]))
-            )
+        try:
+            for key in ("heading", "speed"):
+                if key in changes:
+                    kwargs[key] = float(changes[key])
+            if "sheet" in changes:
+                kwargs["sheet"] = {**ship.sheet, **dict(changes["sheet"])}
+            if "position" in changes:
+                pos = changes["position"]
+                kwargs["position"] = (
+                    Hex(q=int(pos["q"]), r=int(pos["r"]))
+                    if "q" in pos
+                    else Point(x=float(pos["x"]), y=float(pos["y"]))
+                )
+        except (ValueError, TypeError, OverflowError, KeyError) as exc:
+            raise ApplicationError("bad_edit", f"Not a value the ship can take: {exc}.") from exc
         new_ship = replace(ship, **kwargs)
         new_state = state.with_ships({ship_key: new_ship})
+        # refused when the edit would make a ship the engine could not resolve: off the map and active, a
+        # heading between hex facings, a negative or huge sheet number... (rules.check_state, NW-CAMP-04)
+        mine = f"ship {ship_key!r}"
+        problems = [p for p in rules.check_state(new_state) if p.startswith(mine)]
+        if problems:
+            raise ApplicationError("bad_edit", "; ".join(problems) + ".")
         battle.state = rules.to_json(new_state)
         battle.save(update_fields=["state"])
         for phase in current:

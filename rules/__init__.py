@@ -8,7 +8,7 @@ command-line adjudicator (see ``docs/rules-json.md``).
 
 from .base import RuleSet
 from .dice import Dice, ScriptedDice, SeededDice
-from .engine import complete_orders, resolve_turn, validate_orders, view_for
+from .engine import check_state, complete_orders, resolve_turn, validate_orders, view_for
 from .errors import IllegalOrder, InvalidDocument, InvalidOrder, RulesError, UnknownRuleset
 from .model import BattleState, Event, OrderErrors, PhaseResult, ShipOrder, ShipState
 from .registry import all_rulesets, get_ruleset, ruleset_keys
@@ -31,6 +31,7 @@ __all__ = [
     "ShipState",
     "UnknownRuleset",
     "all_rulesets",
+    "check_state",
     "complete_orders",
     "from_json",
     "get_ruleset",

@@ -94,7 +94,7 @@ def validate_fields(specs: Sequence[FieldSpec], data: Mapping[str, JSON], prefix
                     _add(errors, prefix + name, "Enter a whole number.")
                     continue
         elif kind == "float":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
                 _add(errors, prefix + name, "Enter a number.")
                 continue
         elif kind == "bool":
@@ -159,6 +159,14 @@ length of each ``str`` field, and each field's :data:`_Check`."""
 _CHECKS: dict[int, tuple[tuple[FieldSpec, ...], _Plain | None]] = memo.table({})
 
 _FLOAT_MAX = sys.float_info.max
+
+
+def _finite(value: float) -> bool:
+    """Return True if ``value`` (an int or a float) is a finite float or an int a float can hold: a whole
+    number of 400 digits is no number of a float field (``float()`` of it raises OverflowError)."""
+    if type(value) is int:
+        return -_FLOAT_MAX <= value <= _FLOAT_MAX
+    return math.isfinite(value)
 
 
 def _plain_checks(specs: Sequence[FieldSpec]) -> _Plain | None:
@@ -253,7 +261,7 @@ def _plain_value(check: _Check, value: JSON) -> bool:
     if kind == "int":
         if not isinstance(value, int):
             return False
-    elif kind != "float" or not isinstance(value, (int, float)) or not math.isfinite(value):
+    elif kind != "float" or not isinstance(value, (int, float)) or not _finite(value):
         return False  # rows, or not a number
     return not ((lo is not None and value < lo) or (hi is not None and value > hi))
 

@@ -33,10 +33,9 @@ from typing import Any, NoReturn, TextIO, cast
 
 from .base import DEFAULT_POLICIES, DefaultPolicy
 from .dice import Dice, ScriptedDice, SeededDice
-from .engine import resolve_turn, validate_orders, view_for
+from .engine import check_state, resolve_turn, validate_orders, view_for
 from .errors import RulesError
-from .geometry import on_hex_map, on_table
-from .model import BattleState, FieldErrors, Hex, OrderErrors, PhaseResult, Point, ShipOrder
+from .model import BattleState, FieldErrors, OrderErrors, PhaseResult, ShipOrder
 from .registry import all_rulesets, get_ruleset
 from .scenario import Scenario, bundled_scenarios, load_scenario, scenario_state
 from .serial import from_json, to_json
@@ -68,6 +67,8 @@ def read_json(path: str) -> Any:
         raise CliError(f"{path}: not valid JSON: {exc}") from exc
     except RecursionError as exc:
         raise CliError(f"{path}: not valid JSON: nested too deeply") from exc
+    except ValueError as exc:  # (JSONDecodeError is one too, caught above) a number of over 4,300 digits
+        raise CliError(f"{path}: a number too long to read: {exc}") from exc
 
 
 VIEW_KEY = "view_for_side"
@@ -79,7 +80,8 @@ the whole state is needed."""
 def parse_state(doc: Any, where: str) -> BattleState:
     """Return the battle state in ``doc``: a state, or the output of ``resolve`` / ``scenario --events``.
 
-    Check that its rule set is registered, ship ids are unique and positions fit the rule set's geometry.
+    Check that its rule set is registered and that it is a state the engine could have made
+    (:func:`rules.engine.check_state`: ships on the map, headings, stats by the class schema, sheets...).
     Raise :class:`CliError` for a side's view (:data:`VIEW_KEY`): its hidden values would silently read as
     defaults.
     """
@@ -91,41 +93,10 @@ def parse_state(doc: Any, where: str) -> BattleState:
         state = from_json(BattleState, doc)
     except RulesError as exc:
         raise CliError(f"{where}: not a battle state: {exc}") from exc
-    rs = get_ruleset(state.ruleset)
-    ids = [s.id for s in state.ships]
-    dupes = sorted({i for i in ids if ids.count(i) > 1})
-    if dupes:
-        raise CliError(f"{where}: two ships with one id: {', '.join(dupes)}")
-    want = Hex if rs.geometry.startswith("hex") else Point
-    for s in state.ships:
-        if not isinstance(s.position, want):
-            raise CliError(
-                f"{where}: ship {s.id!r}: {rs.key} needs {'hex {q, r}' if want is Hex else 'point {x, y}'}"
-                " positions"
-            )
-    sides = set(state.side_keys())
-    for s in state.ships:
-        if s.side not in sides:
-            raise CliError(f"{where}: ship {s.id!r}: unknown side {s.side!r}")
-    m = state.map
-    for s in state.ships:
-        # an active ship is on the map: one off it has left the battle (withdrawn; NW-US-02, NW-SAIL-12 and
-        # the like), so a state with one is not a state the engine made (as a scenario's ships, scenario.py)
-        pos = s.position
-        if s.status == "active" and not (
-            on_hex_map(pos, m.width, m.height) if isinstance(pos, Hex) else on_table(pos, m.width, m.height)
-        ):
-            at = f"hex ({pos.q}, {pos.r})" if isinstance(pos, Hex) else f"({pos.x:g}, {pos.y:g})"
-            raise CliError(
-                f"{where}: ship {s.id!r} is active at {at}, off the {m.width:g} x {m.height:g} map"
-            )
-    if state.winner is not None:
-        if state.winner not in sides:
-            raise CliError(
-                f"{where}: winner {state.winner!r} is not a side; sides: {', '.join(state.side_keys())}"
-            )
-        if not state.finished:
-            raise CliError(f"{where}: a winner ({state.winner!r}) is named but the battle is not finished")
+    problems = check_state(state)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise CliError(f"{where}: {problems[0]}{more}")
     return state
 
 
@@ -720,7 +691,7 @@ def main(
     argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None
 ) -> int:
     """Run ``python -m rules`` with ``argv``; return the exit status (0 ok, 1 orders with errors, 2 error,
-    130 interrupted by Ctrl-C)."""
+    3 the engine failed, 130 interrupted by Ctrl-C)."""
     out = stdout if stdout is not None else sys.stdout
     err = stderr if stderr is not None else sys.stderr
     args = build_parser().parse_args(_join_dice(sys.argv[1:] if argv is None else argv))
@@ -738,3 +709,12 @@ def main(
         # Ctrl-C (a long ``simulate``): one line, no traceback; 130 as a shell reports an interrupted command
         err.write("error: interrupted\n")
         return 130
+    except Exception as exc:  # the engine failed: one line, 3 (not a user error the checks caught: 2)
+        if os.environ.get("RULES_TRACEBACK"):
+            raise
+        err.write(
+            f"error: the rules engine failed on this input ({type(exc).__name__}: {exc}). A state or "
+            "scenario edited by hand may hold a value no check caught; if it came from the engine, this is a "
+            "bug. RULES_TRACEBACK=1 shows where.\n"
+        )
+        return 3

@@ -7,12 +7,14 @@ checks whether the battle is over.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from .base import DEFAULT_POLICIES, DefaultPolicy, event_visible
 from .dice import Dice
-from .model import BattleState, Event, OrderErrors, PhaseResult, ShipOrder
+from .geometry import is_facing, on_hex_map, on_table
+from .model import JSON, BattleState, Event, Hex, OrderErrors, PhaseResult, ShipOrder
 from .registry import get_ruleset
 
 
@@ -32,6 +34,85 @@ def validate_orders(state: BattleState, side: str, orders: Iterable[ShipOrder]) 
     Raise :class:`~rules.errors.UnknownRuleset` if the state's rule set is not registered.
     """
     return get_ruleset(state.ruleset).validate_orders(state, side, list(orders))
+
+
+SHEET_NUMBER_MAX = 1_000_000
+"""The greatest number a ship's sheet may hold (:func:`check_state`; docs/rulings.md NW-CAMP-04)."""
+
+
+def check_state(state: BattleState) -> list[str]:
+    """Return what makes ``state`` one the engine could not have made (empty when none): one message each.
+
+    Checked: the rule set is registered (else :class:`~rules.errors.UnknownRuleset` is raised); ship ids are
+    unique and sides known; positions are of the rule set's geometry (hexes or points); an active ship is on
+    the map (one off it has withdrawn: NW-US-02, NW-SAIL-12 and the like); headings are finite, and one of the
+    hex facings (6 or 12) on a hex map; speeds are finite and 0 or more; the stats pass the rule set's class
+    schema (:meth:`RuleSet.validate_class`, as the admin's classes and the scenarios' do); every number in a
+    sheet is finite, from 0 to :data:`SHEET_NUMBER_MAX` (NW-CAMP-04); the turn is 1 or more and the phase one
+    of the turn's (A1); a winner is a side of a finished battle. ``python -m rules`` refuses such a state, and
+    the umpire's edit of a ship on the site is refused when it would make one.
+    """
+    rs = get_ruleset(state.ruleset)
+    out: list[str] = []
+    sides = state.side_keys()
+    seen: set[str] = set()
+    m = state.map
+    hexes = rs.geometry.startswith("hex")
+    facings = 6 if rs.geometry == "hex6" else 12
+    classes: dict[int, list[str]] = {}
+    for s in state.ships:
+        where = f"ship {s.id!r}"
+        if s.id in seen:
+            out.append(f"two ships with one id: {s.id}")
+        seen.add(s.id)
+        if s.side not in sides:
+            out.append(f"{where}: unknown side {s.side!r}")
+        pos = s.position
+        if hexes != isinstance(pos, Hex):
+            out.append(f"{where}: {rs.key} needs {'hex {q, r}' if hexes else 'point {x, y}'} positions")
+        elif s.status == "active" and not (
+            on_hex_map(pos, m.width, m.height) if isinstance(pos, Hex) else on_table(pos, m.width, m.height)
+        ):
+            at = f"hex ({pos.q}, {pos.r})" if isinstance(pos, Hex) else f"({pos.x:g}, {pos.y:g})"
+            out.append(f"{where} is active at {at}, off the {m.width:g} x {m.height:g} map")
+        if not math.isfinite(s.heading) or (hexes and not is_facing(s.heading, facings)):
+            want = f"one of the {facings} hex facings (multiples of {360 // facings} degrees)"
+            out.append(f"{where}: heading {s.heading:g} is not {want if hexes else 'a finite number'}")
+        if not (math.isfinite(s.speed) and s.speed >= 0):
+            out.append(f"{where}: speed must be 0 or more, not {s.speed:g}")
+        stats_errors = classes.get(id(s.stats))
+        if stats_errors is None:  # (ships of one class share their stats object when read from a scenario)
+            stats_errors = classes[id(s.stats)] = [
+                f"{k}: {' '.join(v)}" for k, v in rs.validate_class(s.stats).items()
+            ]
+        out.extend(f"{where}: stats: {e}" for e in stats_errors)
+        bad = _bad_sheet_number(s.sheet)
+        if bad is not None:
+            out.append(f"{where}: sheet {bad[0]} is {bad[1]!r}: a sheet holds numbers from 0 to 1,000,000")
+    if state.turn < 1:
+        out.append(f"turn must be 1 or more, not {state.turn}")
+    if not 0 <= state.phase < len(rs.phase_plan(state)):
+        out.append(f"phase must be from 0 to {len(rs.phase_plan(state)) - 1}, not {state.phase}")
+    if state.winner is not None:
+        if state.winner not in sides:
+            out.append(f"winner {state.winner!r} is not a side; sides: {', '.join(sides)}")
+        elif not state.finished:
+            out.append(f"a winner ({state.winner!r}) is named but the battle is not finished")
+    return out
+
+
+def _bad_sheet_number(value: JSON, path: str = "") -> tuple[str, JSON] | None:
+    """Return (path, value) of the first number in a sheet outside 0 to :data:`SHEET_NUMBER_MAX`, or None."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return None
+    if isinstance(value, (int, float)):
+        return None if 0 <= value <= SHEET_NUMBER_MAX else (path, value)  # (False for NaN)
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    for k, v in items:
+        bad = _bad_sheet_number(v, f"{path}.{k}" if path else str(k))
+        if bad is not None:
+            return bad
+    return None
 
 
 def complete_orders(

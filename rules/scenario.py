@@ -18,7 +18,7 @@ from typing import Any
 
 from .dice import Dice
 from .errors import InvalidDocument
-from .geometry import on_hex_map, on_table
+from .geometry import is_facing, on_hex_map, on_table
 from .model import (
     JSON,
     BattleState,
@@ -131,11 +131,19 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
 
 
 def _check_ship_ranges(s: ScenarioShip, m: MapSpec) -> None:
-    """Raise :class:`InvalidDocument` unless ``s`` starts on the map ``m`` with a finite heading and a finite
-    speed of 0 or more (a ship off the map would leave the battle at her first move, docs/rulings.md
-    NW-SAIL-12 and the like; a negative speed has no meaning in any rule set)."""
+    """Raise :class:`InvalidDocument` unless ``s`` starts on the map ``m`` with a finite heading (one of the
+    hex facings on a hex map) and a finite speed of 0 or more (a ship off the map would leave the battle at
+    her first move, docs/rulings.md NW-SAIL-12 and the like; a negative speed has no meaning in any rule
+    set)."""
     if not math.isfinite(s.heading):
         raise InvalidDocument(f"ship {s.id!r}: heading must be a finite number of degrees")
+    if m.geometry.startswith("hex"):
+        facings = 6 if m.geometry == "hex6" else 12
+        if not is_facing(s.heading, facings):
+            raise InvalidDocument(
+                f"ship {s.id!r}: heading {s.heading:g} is not one of the {facings} hex facings (multiples of "
+                f"{360 // facings} degrees)"
+            )
     if not (math.isfinite(s.speed) and s.speed >= 0):
         raise InvalidDocument(f"ship {s.id!r}: speed must be 0 or more, not {s.speed:g}")
     pos = s.position

@@ -146,8 +146,10 @@ def _convert(tp: Any, data: Any, path: str) -> Any:
         _, vt = get_args(tp)
         return {str(k): _convert(vt, v, f"{path}.{k}") for k, v in data.items()}
     if tp is float:
-        if isinstance(data, bool) or not isinstance(data, (int, float)) or not math.isfinite(data):
-            raise InvalidDocument(f"{path}: expected a number")
+        try:
+            _read_float(data)  # (a float, or an int a float can hold)
+        except _Mismatch:
+            raise InvalidDocument(f"{path}: expected a number") from None
         # JSON writes 120.0 as 120 in some tools: keep the field a float, as the model types it.
         return float(data)
     if tp is int:
@@ -202,9 +204,15 @@ def _read_json(data: Any) -> Any:
 
 
 def _read_float(data: Any) -> Any:
-    if isinstance(data, bool) or not isinstance(data, (int, float)) or not math.isfinite(data):
+    if isinstance(data, bool) or not isinstance(data, (int, float)):
         raise _Mismatch
-    return float(data)
+    try:
+        value = float(data)  # (an int of 400 digits: OverflowError)
+    except OverflowError:
+        raise _Mismatch from None
+    if not math.isfinite(value):
+        raise _Mismatch
+    return value
 
 
 def _read_int(data: Any) -> Any:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from battles import services
 from battles.models import Battle, RepairRecord, ShipEdit
@@ -52,6 +53,46 @@ def test_a_ship_edit_with_json_no_column_can_store_is_a_message(game: Any, chang
 
     assert response.status_code == 200
     assert f"The changes must be a JSON object: {reason}" in _text(response)
+    assert Battle.objects.get(pk=game.battle.pk).state == before
+    assert ShipEdit.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        pytest.param(
+            '{"heading": 45}',
+            "ship 'kgv': heading 45 is not one of the 12 hex facings (multiples of 30 degrees).",
+            id="between-facings",
+        ),
+        pytest.param(
+            '{"position": {"q": 200, "r": 0}}',
+            "ship 'kgv' is active at hex (200, 0), off the 24 x 18 map.",
+            id="off-the-map",
+        ),
+        pytest.param(
+            '{"sheet": {"damage": -1000000}}',
+            "ship 'kgv': sheet damage is -1000000: a sheet holds numbers from 0 to 1,000,000.",
+            id="negative-sheet-number",
+        ),
+        pytest.param(
+            '{"speed": ' + "9" * 400 + "}",
+            "Not a value the ship can take: int too large to convert to float.",
+            id="400-digits",
+        ),
+        pytest.param('{"speed": -2}', "ship 'kgv': speed must be 0 or more, not -2.", id="negative-speed"),
+    ],
+)
+def test_a_ship_edit_the_engine_could_not_resolve_is_a_message(game: Any, changes: str, message: str) -> None:
+    """rules.check_state (NW-CAMP-04): an edit that would leave a ship the engine cannot resolve (a hang, a
+    rules error at the next resolution) is refused, and nothing is saved."""
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    before = Battle.objects.get(pk=game.battle.pk).state
+
+    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Engine trouble"})
+
+    assert response.status_code == 200
+    assert escape(message) in _text(response)
     assert Battle.objects.get(pk=game.battle.pk).state == before
     assert ShipEdit.objects.count() == 0
 

@@ -1,5 +1,5 @@
-"""Fog of war on every page (A2, A8): a player of Britain never receives Germany's orders, a seed before its
-phase is resolved, or Germany's hidden state.
+"""Fog of war on every page (A2, A8): a player of Britain never receives Germany's orders, a seed before the
+battle is over (NW-CAMP-03), or Germany's hidden state.
 
 Unique markers are planted in Germany's orders, in a German ship's record sheet, in a German-only log event,
 in a German-only pending effect and in a German-only terrain feature (a minefield). Every page a British
@@ -165,13 +165,25 @@ def test_a_player_never_receives_the_enemy_orders_seed_or_hidden_state(
     }
     for user in (game.players["britain"], observer):
         pages = _fetch_all(game, user)
-        _assert_absent(pages, hidden)
-        # After resolution the seed of phase 1 and its orders are public (A8, A2).
-        _assert_present_somewhere(pages, {"seed 1": secrets["seed 1"], "order 1": secrets["order"]})
+        # the seed of phase 1 only once the battle is over (NW-CAMP-03: it would roll the hidden dice again)
+        _assert_absent(pages, {**hidden, "seed 1": secrets["seed 1"]})
+        # After resolution the orders of phase 1 are public (A2).
+        _assert_present_somewhere(pages, {"order 1": secrets["order"]})
     umpire_pages = _fetch_all(game, game.umpire)
     _assert_present_somewhere(
-        umpire_pages, {"event": event_marker, "order 2": later["order"], "sheet 2": later["sheet"]}
+        umpire_pages,
+        {
+            "event": event_marker,
+            "order 2": later["order"],
+            "sheet 2": later["sheet"],
+            "seed 1": secrets["seed 1"],
+        },
     )
+
+    # --- the battle is over: the seed of phase 1 is public (A8, NW-CAMP-03) ----------------------------
+    services.battle_end(battle=game.battle, user=game.umpire, winner="britain")
+    for user in (game.players["britain"], observer):
+        _assert_present_somewhere(_fetch_all(game, user), {"seed 1": secrets["seed 1"]})
 
 
 def test_enemy_objects_answer_404_or_refusal() -> None:

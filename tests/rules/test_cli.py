@@ -514,6 +514,92 @@ def test_a_bad_option_is_one_error_line_and_exit_2(argv: list[str], line: str) -
     assert proc.stderr.startswith(f"error: {line}") and proc.stderr.count("\n") == 1
 
 
+def test_an_engine_failure_is_one_line_and_exit_3(
+    state_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failure no check caught is one line, exit 3 (not 2: it may be a bug); RULES_TRACEBACK=1 raises it."""
+
+    def fail(*args: object) -> None:
+        raise ValueError("no weather band for 0")
+
+    monkeypatch.setattr("rules.cli.resolve_turn", fail)
+    argv = ("resolve", str(state_file), str(write(tmp_path, "o.json", {})), "--seed", "1")
+    code, out, err = run(*argv)
+    assert (code, out) == (3, "")
+    assert err == (
+        "error: the rules engine failed on this input (ValueError: no weather band for 0). A state or "
+        "scenario edited by hand may hold a value no check caught; if it came from the engine, this is a "
+        "bug. RULES_TRACEBACK=1 shows where.\n"
+    )
+    monkeypatch.setenv("RULES_TRACEBACK", "1")
+    with pytest.raises(ValueError, match="no weather band"):
+        run(*argv)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        pytest.param(
+            ("ships", 0, "heading", 45),
+            "ship 'kgv': heading 45 is not one of the 12 hex facings",
+            id="heading",
+        ),
+        pytest.param(("ships", 0, "speed", 10**400), "$.ships[0].speed: expected a number", id="400-digits"),
+        pytest.param(
+            ("ships", 0, "stats", "tonnage", -5), "ship 'kgv': stats: tonnage: Must be at least", id="stats"
+        ),
+        pytest.param(("ruleset", "memoir_sea"), "ship 'kgv': stats: ", id="another-rule-set"),
+        pytest.param(
+            ("ships", 0, "sheet", "damage", -1000000), "ship 'kgv': sheet damage is -1000000", id="sheet"
+        ),
+        pytest.param(("phase", -3), "phase must be from 0 to 0, not -3", id="phase"),
+        pytest.param(("turn", 0), "turn must be 1 or more, not 0", id="turn"),
+    ],
+)
+def test_a_state_edited_past_what_the_engine_takes_is_refused(
+    edit: tuple[Any, ...], message: str, state_file: Path, tmp_path: Path
+) -> None:
+    """rules.check_state: each of these hung the engine or raised a traceback (a fresh-user check)."""
+    doc = json.loads(state_file.read_text())
+    *path, key, value = edit
+    node = doc
+    for k in path:
+        node = node[k]
+    node[key] = value
+    bad = write(tmp_path, "bad.json", doc)
+    for argv in (
+        ["resolve", str(bad), str(write(tmp_path, "o.json", {})), "--seed", "1"],
+        ["view", "--side", "britain", str(bad)],
+    ):
+        code, out, err = run(*argv)
+        assert (code, out) == (2, "")
+        assert err.startswith(f"error: {bad}: ") and message in err
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "fields"),
+    [("ww2_jackson", ("speed", "course")), ("sail_1700", ("turn", "speed", "works_facing"))],
+)
+def test_an_order_number_of_400_digits_is_invalid_not_a_traceback(
+    ruleset: str, fields: tuple[str, ...], tmp_path: Path
+) -> None:
+    examples = ROOT / "docs" / "examples" / ruleset
+    orders = json.loads((examples / "orders.json").read_text())
+    ship = next(iter(orders))
+    orders[ship].update(dict.fromkeys(fields, 10**400))
+    path = write(tmp_path, "o.json", orders)
+    code, out, err = run("validate", str(examples / "state.json"), str(path))
+    assert (code, err) == (1, "")
+    assert json.loads(out)["invalid"] == {ship: {f: ["Enter a number."] for f in fields}}
+    assert run("resolve", str(examples / "state.json"), str(path), "--seed", "1")[0] == 0  # default orders
+
+
+def test_a_number_too_long_to_read_is_one_line(tmp_path: Path) -> None:
+    code, out, err = run("view", "--side", "britain", str(write(tmp_path, "big.json", "1" * 5000)))
+    assert (code, out) == (2, "")
+    assert err.startswith(f"error: {tmp_path / 'big.json'}: a number too long to read: Exceeds the limit")
+
+
 def test_an_error_from_the_real_command_has_no_traceback() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "rules", "tables", "ww3"],

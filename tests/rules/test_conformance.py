@@ -39,6 +39,7 @@ from rules import (
     ScriptedDice,
     SeededDice,
     ShipOrder,
+    check_state,
     from_json,
     get_ruleset,
     resolve_turn,
@@ -275,6 +276,17 @@ def test_json_round_trip_is_lossless(case: Case) -> None:
             for o in orders:
                 assert from_json(ShipOrder, json.loads(json.dumps(to_json(o)))) == o
     assert from_json(Scenario, json.loads(json.dumps(to_json(sc)))) == sc
+
+
+def test_every_state_passes_check_state(case: Case) -> None:
+    """rules.check_state (what python -m rules and the umpire's ship edit refuse) finds nothing in a state
+    the engine made from random legal orders: no false alarm on a withdrawn ship off the map, a finished
+    battle..."""
+    for seed in SEEDS:
+        opening, phases = game(case.sc_key, seed)
+        assert check_state(opening) == []
+        for state, _orders, result in phases:
+            assert check_state(result.state) == [], f"seed {seed} turn {state.turn} phase {state.phase}"
 
 
 def test_ships_keep_their_places(case: Case) -> None:

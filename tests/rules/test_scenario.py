@@ -93,6 +93,13 @@ def _set(d: Any, path: str, value: Any) -> Any:
             "ships.0.position", {"q": 500, "r": 0}, "ship 'kgv': hex (500, 0) is off the ", id="off-the-map"
         ),
         pytest.param("turns", 0, "turns must be at least 1, not 0", id="no-turns"),
+        pytest.param(
+            "ships.0.heading",
+            45,
+            "ship 'kgv': heading 45 is not one of the 12 hex facings (multiples of 30 degrees)",
+            id="between-hex-facings",
+        ),
+        pytest.param("ships.0.speed", 10**400, r"$.ships[0].speed: expected a number", id="400-digit-speed"),
     ],
 )
 def test_a_malformed_scenario_is_refused(path: str, value: Any, message: str) -> None:
