@@ -324,6 +324,15 @@ def cmd_resolve(args: argparse.Namespace, io: Output) -> int:
     if state.finished:
         winner = f"{state.winner} won" if state.winner else "no winner"
         io.note(f"note: the battle is over ({winner}): nothing to resolve; the state is printed unchanged")
+    if not state.finished:
+        rs = get_ruleset(state.ruleset)
+        ordering = {s.id for side in rs.ordering_sides(state) for s in rs.orderable_ships(state, side)}
+        unused = [o.ship_id for o in orders if o.ship_id not in ordering]
+        if unused:
+            io.note(
+                f"note: not used, as these ships give no orders this phase (sunk, struck, withdrawn, or not "
+                f"their side's phase, A1): {', '.join(unused)}"
+            )
     result = resolve_turn(state, orders, dice)
     if isinstance(dice, ScriptedDice) and dice.remaining:
         io.note(f"note: {dice.remaining} scripted dice not used")

@@ -276,6 +276,19 @@ def test_resolving_a_finished_battle_says_so_and_prints_it_unchanged(
     assert printed["state"] == doc and printed["events"] == [] and printed["rolls"] == []
 
 
+def test_resolve_notes_orders_of_ships_that_give_none_this_phase(state_file: Path, tmp_path: Path) -> None:
+    doc = json.loads(state_file.read_text())
+    doc["ships"][1]["status"] = "sunk"
+    sunk = doc["ships"][1]["id"]
+    orders = write(tmp_path, "o.json", {sunk: {"hexes": 1}, "kgv": {"hexes": 1}})
+    code, out, err = run("resolve", str(write(tmp_path, "s.json", doc)), str(orders), "--seed", "1")
+    assert code == 0 and json.loads(out)["state"]["turn"] == 2
+    assert err == (
+        "note: not used, as these ships give no orders this phase (sunk, struck, withdrawn, or not their "
+        f"side's phase, A1): {sunk}\n"
+    )
+
+
 def test_validating_orders_of_a_finished_battle_says_so(state_file: Path, tmp_path: Path) -> None:
     doc = json.loads(state_file.read_text())
     doc.update(finished=True, winner="britain")
