@@ -293,6 +293,20 @@ def mark_ready(page: Any, side_name: str, last: bool) -> None:
         page.wait_for_selector(f"#phase li.is-ready:has-text('{side_name}: ready')")
 
 
+def goto(page: Any, url: str) -> None:
+    """``page.goto(url)``, again if the page's own reload cut it short (net::ERR_ABORTED): a battle page polls
+    its phase and reloads itself when the phase changes, which may happen just as the test navigates away
+    (seen under load: the next phase opening a moment after the page showed the last one resolved)."""
+    for attempt in range(3):
+        try:
+            page.goto(url)
+            return
+        except Exception as exc:
+            if "ERR_ABORTED" not in str(exc) or attempt == 2:
+                raise
+            page.wait_for_load_state()
+
+
 def wait_resolved(page: Any, number: int, worker: CeleryWorker) -> None:
     """Wait until the page, polling the phase status, shows the log of phase ``number``."""
     try:
@@ -322,7 +336,7 @@ def check_what_the_player_sees(
     state = rules.from_json(rules.BattleState, battle.state)
     view = selectors.state_for(battle=battle, viewer=viewer)
 
-    page.goto(f"{base}/battles/{battle_id}/")
+    goto(page, f"{base}/battles/{battle_id}/")
     page.wait_for_selector(f"#log h2:has-text('Log of phase {number} (turn')")
     # The log: exactly the events the side may read (A2), in order, and none of the others.
     expected = [e.text for e in selectors.log_events_for(phase=phase, viewer=viewer)]
@@ -338,7 +352,7 @@ def check_what_the_player_sees(
     assert own == {s.id for s in view.ships if s.side == player.side}
     shots(page, f"{label}-battle")
 
-    page.goto(f"{base}/battles/{battle_id}/log/?phase={number}")
+    goto(page, f"{base}/battles/{battle_id}/log/?phase={number}")
     seed = services.dice_seed(battle_id=battle_id, purpose=str(number))
     assert phase.seed == seed
     page.wait_for_selector(f"text=Dice seed SHA-256: {phase.seed_hash}")
@@ -352,7 +366,7 @@ def check_what_the_player_sees(
 
     # The side's own sheets in full (the first three ships: the Memphis fleets have seven or eight).
     for index, mine in enumerate([s for s in state.ships if s.side == player.side][:3]):
-        page.goto(f"{base}/battles/{battle_id}/ships/{mine.id}/")
+        goto(page, f"{base}/battles/{battle_id}/ships/{mine.id}/")
         page.wait_for_selector("h2:text('Status sheet')")
         rows = set(page.locator("main th").all_text_contents())
         # every entry that says something, under its label (battles.display: "guns_lost" -> "Guns lost")
@@ -361,7 +375,7 @@ def check_what_the_player_sees(
             shots(page, f"{label}-own-sheet")
 
     enemy = next(s for s in view.ships if s.side != player.side)
-    page.goto(f"{base}/battles/{battle_id}/ships/{enemy.id}/")
+    goto(page, f"{base}/battles/{battle_id}/ships/{enemy.id}/")
     page.wait_for_selector("h2:text('What your side knows')")
     rows = set(page.locator("main th").all_text_contents())
     public = set(enemy.sheet)  # the view's copy: rules' public_sheet (A2)
@@ -379,7 +393,7 @@ def check_what_the_umpire_sees(page: Any, base: str, battle_id: int, number: int
     import rules
     from battles.models import Battle, LogEvent, Phase
 
-    page.goto(f"{base}/battles/{battle_id}/")
+    goto(page, f"{base}/battles/{battle_id}/")
     page.wait_for_selector(f"#log h2:has-text('Log of phase {number} (turn')")
     events = LogEvent.objects.filter(
         phase__battle_id=battle_id, phase__number=number, phase__superseded=False
@@ -391,7 +405,7 @@ def check_what_the_umpire_sees(page: Any, base: str, battle_id: int, number: int
     shots(page, f"phase{number}-umpire-battle")
     # the umpire sees the seed as soon as the phase is resolved (NW-CAMP-03)
     seed = Phase.objects.get(battle_id=battle_id, number=number, superseded=False).seed
-    page.goto(f"{base}/battles/{battle_id}/log/?phase={number}")
+    goto(page, f"{base}/battles/{battle_id}/log/?phase={number}")
     page.wait_for_selector(f"text=Seed: {seed}")
 
 
@@ -416,7 +430,7 @@ def play_phase(
     assert ordering
     for player in ordering:
         page = player.page
-        page.goto(f"{base}/battles/{battle_id}/")
+        goto(page, f"{base}/battles/{battle_id}/")
         page.wait_for_selector(f"text=Phase {number}: Open for orders")
         panels = panel_ids(page)
         assert panels, f"{player.side} has no ship to order"
@@ -425,7 +439,7 @@ def play_phase(
         # The other sides' pages show none of these orders: not one panel of this side's ships.
         for other in players:
             if other is not player:
-                other.page.goto(f"{base}/battles/{battle_id}/")
+                goto(other.page, f"{base}/battles/{battle_id}/")
                 other.page.wait_for_selector(f"text=Phase {number}:")
                 assert not set(panel_ids(other.page)) & set(panels)
         shots(page, f"phase{number}-{player.side}-orders")
