@@ -11,7 +11,7 @@ ARGS   ?=
 .PHONY: help run test serve migrate demo lint typecheck check-deploy bench clean
 
 help:
-	@echo "make run    - install, migrate, load demo data, serve http://$(HOST):$(PORT)/ (+ Celery worker and beat if REDIS_URL is set)"
+	@echo "make run    - install, migrate, load demo data, serve http://$(HOST):$(PORT)/ with the phase sweeper (Celery worker and beat instead if REDIS_URL is set)"
 	@echo "make test   - install with test extras and run the whole pytest suite (ARGS=... passes pytest arguments)"
 	@echo "make lint   - ruff;  make typecheck - mypy --strict rules/"
 	@echo "make bench  - benchmarks, one table (PostgreSQL + Redis; see docs/performance.md; ARGS=--quick)"
@@ -35,15 +35,16 @@ migrate: $(VENV)/.stamp-dev
 demo: migrate
 	$(PY) manage.py load_demo
 
-# With REDIS_URL: web + Celery worker + beat under honcho (Ctrl-C stops all three). Without: runserver alone,
-# and tasks run in-process after commit.
+# With REDIS_URL: web + Celery worker + beat under honcho (Procfile.dev). Without: web + the phase sweeper
+# (`manage.py sweep_phases`, beat's every-minute sweep: overdue deadlines close) under honcho
+# (Procfile.embedded), and tasks run in-process after commit. Ctrl-C stops them all.
 run: demo
 	@if [ -n "$$REDIS_URL" ]; then \
 		echo "REDIS_URL is set: starting web, Celery worker and beat (Procfile.dev)"; \
 		HOST=$(HOST) PORT=$(PORT) exec $(VENV)/bin/honcho -f Procfile.dev start; \
 	else \
-		echo "REDIS_URL unset: Celery tasks run in-process. Serving http://$(HOST):$(PORT)/"; \
-		exec $(PY) manage.py runserver $(HOST):$(PORT); \
+		echo "REDIS_URL unset: Celery tasks run in-process; starting web and the phase sweeper (Procfile.embedded). Serving http://$(HOST):$(PORT)/"; \
+		HOST=$(HOST) PORT=$(PORT) PYTHONUNBUFFERED=1 exec $(VENV)/bin/honcho -f Procfile.embedded start; \
 	fi
 
 serve: $(VENV)/.stamp-dev

@@ -50,7 +50,8 @@ def sweep_phases() -> dict[str, list[int]]:
     """Close overdue phases, re-enqueue phases stuck in resolving or due for an automatic retry after a
     transient failure (failing them once the retries are spent), send reminders (beat: every minute).
 
-    CELERY_BEAT_SCHEDULE["sweep-phases"] in navalwar/settings.py sends it. Return the phase ids acted on.
+    CELERY_BEAT_SCHEDULE["sweep-phases"] in navalwar/settings.py sends it. Without Redis (no beat),
+    ``manage.py sweep_phases`` runs the same sweep; `make run` starts it. Return the phase ids acted on.
     """
     from battles.services import phases_sweep
 

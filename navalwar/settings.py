@@ -222,6 +222,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = env.str(
 CELERY_BEAT_SCHEDULE = {
     # battles.tasks.sweep_phases closes phases whose deadline passed, re-enqueues phases stuck in resolving
     # (a worker killed mid-resolution) and sends deadline reminders. Exactly one beat process runs per site.
+    # Without REDIS_URL there is no beat: `manage.py sweep_phases` (started by `make run`) runs the sweep.
     "sweep-phases": {"task": "battles.tasks.sweep_phases", "schedule": 60.0},
 }
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+RUNSERVER = ".venv/bin/python manage.py runserver ${HOST:-127.0.0.1}:${PORT:-8000}"
 
 
 def test_readme_says_how_to_choose_the_port_and_make_honours_it() -> None:
@@ -22,8 +23,26 @@ def test_readme_says_how_to_choose_the_port_and_make_honours_it() -> None:
     dry = subprocess.run(
         ["make", "-n", "run", "PORT=8019"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout
-    assert "manage.py runserver 127.0.0.1:8019" in dry
-    assert "PORT=8019" in dry  # passed on to honcho's Procfile.dev when REDIS_URL is set
+    # Both branches run honcho with HOST and PORT: Procfile.dev with REDIS_URL, Procfile.embedded without.
+    assert "HOST=127.0.0.1 PORT=8019" in dry
+    assert "-f Procfile.dev start" in dry and "-f Procfile.embedded start" in dry
+    for procfile in ("Procfile.dev", "Procfile.embedded"):
+        assert _procfile(procfile)["web"] == RUNSERVER
+
+
+def _procfile(name: str) -> dict[str, str]:
+    lines = (ROOT / name).read_text().splitlines()
+    return dict(line.split(": ", 1) for line in lines if line.strip() and not line.startswith("#"))
+
+
+def test_make_run_without_redis_starts_the_phase_sweeper() -> None:
+    """Without Redis there is no Celery beat: the sweeper closes overdue phases (found by a fresh-user check:
+    a deadline passed and the phase stayed open until the umpire resolved it by hand)."""
+    assert _procfile("Procfile.embedded") == {
+        "web": RUNSERVER,
+        "sweeper": ".venv/bin/python manage.py sweep_phases",
+    }
+    assert "beat" in _procfile("Procfile.dev")  # with Redis, beat sends the sweep
 
 
 def test_rules_json_names_the_python_a_checkout_has() -> None:
