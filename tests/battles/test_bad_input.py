@@ -4,7 +4,9 @@ a phase number of thousands of digits in the log's URL, and a heading the river 
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -12,8 +14,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
+import rules
 from battles import services
 from battles.models import Battle, RepairRecord, ShipEdit
+from rules.model import Hex
 from tests.factories import scenario_campaign
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +81,7 @@ def test_a_ship_edit_with_json_no_column_can_store_is_a_message(game: Any, chang
         ),
         pytest.param(
             '{"speed": ' + "9" * 400 + "}",
-            "Not a value the ship can take: int too large to convert to float.",
+            "speed is too large a number.",
             id="400-digits",
         ),
         pytest.param('{"speed": -2}', "ship 'kgv': speed must be 0 or more, not -2.", id="negative-speed"),
@@ -170,3 +174,163 @@ def test_a_heading_the_rules_refuse_is_a_form_error_on_every_hex_rule_set(
     assert response.status_code == 200
     assert f"The rules refuse this set-up: {cs.ship.name}: {refusal}" in _text(response)
     assert Battle.objects.count() == 1
+
+
+# --- the umpire's ship edit: each field's shape, said in words (a fresh-user check) -----------------------
+
+SHIP_EDIT_REFUSALS = [
+    pytest.param('{"sheet": {"damage": "x"}}', 'sheet damage must be a number, not "x".', id="sheet-text"),
+    pytest.param('{"sheet": {"damage": true}}', "sheet damage must be a number, not true.", id="sheet-bool"),
+    pytest.param('{"sheet": {"damage": [1]}}', "sheet damage must be a number, not [1].", id="sheet-list"),
+    pytest.param(
+        '{"sheet": {"foo": 1}}',
+        "the sheet has no entry foo (a sheet edit changes the entries it has: damage, protection).",
+        id="sheet-unknown-key",
+    ),
+    pytest.param(
+        '{"sheet": [1]}',
+        'sheet must be an object of the entries to change, such as {"damage": 2}, not [1].',
+        id="sheet-list-not-object",
+    ),
+    pytest.param('{"speed": true}', "speed must be a number, not true.", id="speed-bool"),
+    pytest.param('{"speed": "2"}', 'speed must be a number, not "2".', id="speed-text"),
+    pytest.param(
+        '{"speed": 1e29}', "ship 'kgv': speed must be 1,000,000 or less, not 1e+29.", id="speed-huge"
+    ),
+    pytest.param('{"heading": true}', "heading must be a number, not true.", id="heading-bool"),
+    pytest.param(
+        '{"heading": 720}', "ship 'kgv': heading 720 is not from 0 up to 360 (360 is 0).", id="heading-720"
+    ),
+    pytest.param(
+        '{"heading": -90}', "ship 'kgv': heading -90 is not from 0 up to 360", id="heading-negative"
+    ),
+    pytest.param('{"flags": "x"}', 'flags must be a list of text, such as ["on fire"], not "x".', id="flags"),
+    pytest.param(
+        '{"flags": [1]}', 'flags must be a list of text, such as ["on fire"], not [1].', id="flags-1"
+    ),
+    pytest.param(
+        '{"position": {"q": 1.5, "r": 0}}', "position q must be a whole number (a hex), not 1.5.", id="q-1.5"
+    ),
+    pytest.param(
+        '{"position": {"q": 1, "r": true}}',
+        "position r must be a whole number (a hex), not true.",
+        id="r-bool",
+    ),
+    pytest.param(
+        '{"position": [1, 2]}',
+        'position must be {"q": whole number, "r": whole number} for a hex or {"x": number, "y": number}, '
+        "not [1, 2].",
+        id="position-list",
+    ),
+    pytest.param(
+        '{"position": {"q": 1}}',
+        'position must be {"q": whole number, "r": whole number} for a hex or {"x": number, "y": number}, '
+        'not {"q": 1}.',
+        id="position-no-r",
+    ),
+    pytest.param('{"position": {"x": "a", "y": 0}}', 'position x must be a number, not "a".', id="x-text"),
+    pytest.param(
+        '{"status": "floating"}',
+        'Unknown status "floating"; a ship is one of: active, sunk, struck, withdrawn, captured.',
+        id="status",
+    ),
+    pytest.param(
+        '{"colour": 1}',
+        "Unknown fields: colour. The changes may set: status, flags, heading, speed, sheet, position.",
+        id="unknown-field",
+    ),
+    pytest.param(
+        '{"speed": true, "flags": null}',
+        'flags must be a list of text, such as ["on fire"], not null; speed must be a number, not true.',
+        id="two-at-once",
+    ),
+]
+
+
+@pytest.mark.parametrize(("changes", "message"), SHIP_EDIT_REFUSALS)
+def test_a_ship_edit_of_the_wrong_shape_is_a_message_in_words(game: Any, changes: str, message: str) -> None:
+    """A sheet edit changes only the entries the sheet has, to a value of the same kind; speed and heading
+    are numbers (not true or false) from 0 to 1,000,000 and from 0 up to 360; flags a list of text; a hex
+    position whole numbers. Each was saved before (a string damage later read as 0, speed true as 1) or
+    refused with Python's words ("list indices must be integers or slices, not str")."""
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    before = Battle.objects.get(pk=game.battle.pk).state
+
+    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Engine trouble"})
+
+    assert response.status_code == 200
+    text = _text(response)
+    assert escape(message) in text
+    for python in ("indices", "NoneType", "object is not", "Traceback", "int()", "float()"):
+        assert python not in text
+    assert Battle.objects.get(pk=game.battle.pk).state == before
+    assert ShipEdit.objects.count() == 0
+
+
+def test_a_refused_ship_edit_shows_the_form_again_with_what_was_typed(game: Any) -> None:
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    changes = '{"sheet": {"damage": "x"}, "speed": 2}'
+
+    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Shell hit <aft>"})
+
+    html = response.content.decode()
+    assert f'<textarea name="changes" id="changes" rows="3">{escape(changes)}</textarea>' in html
+    assert f'value="{escape("Shell hit <aft>")}"' in html
+    # and a fresh page has the empty form
+    html = _client(game.umpire).get(url).content.decode()
+    assert '<textarea name="changes" id="changes" rows="3">{}</textarea>' in html
+    assert 'value=""' in html
+
+
+def test_a_ship_edit_of_the_right_shape_is_saved(game: Any) -> None:
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    changes = {
+        "status": "active",
+        "flags": ["on fire"],
+        "heading": 360,
+        "speed": 2,
+        "sheet": {"damage": 2},
+        "position": {"q": 3.0, "r": 4},
+    }
+
+    response = _client(game.umpire).post(url, {"changes": json.dumps(changes), "reason": "Engine trouble"})
+
+    assert response.status_code == 302
+    ship = rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state).ship("kgv")
+    assert (ship.flags, ship.heading, ship.speed, ship.sheet["damage"]) == (("on fire",), 0.0, 2.0, 2)
+    assert (ship.position, ShipEdit.objects.get().reason) == (Hex(q=3, r=4), "Engine trouble")
+
+
+def test_a_sheet_entry_that_is_null_takes_any_value(game: Any) -> None:
+    state = rules.from_json(rules.BattleState, game.battle.state)
+    kgv = state.ship("kgv")
+    planted = state.with_ships({"kgv": replace(kgv, sheet={**kgv.sheet, "note": None})})
+    Battle.objects.filter(pk=game.battle.pk).update(state=rules.to_json(planted))
+
+    services.battle_ship_edit(
+        battle=game.battle,
+        ship_key="kgv",
+        user=game.umpire,
+        changes={"sheet": {"note": ["rudder jammed"]}},
+        reason="Umpire's note",
+    )
+
+    state = rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state)
+    assert state.ship("kgv").sheet["note"] == ["rudder jammed"]
+
+
+@pytest.mark.parametrize("length", [501, 100_000])
+def test_a_reason_over_500_characters_is_refused(game: Any, length: int) -> None:
+    """A 100,000-character reason made the ship page 947,000 px wide; the log is no place for an essay."""
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    before = Battle.objects.get(pk=game.battle.pk).state
+
+    response = _client(game.umpire).post(url, {"changes": '{"speed": 2}', "reason": "x" * length})
+
+    assert f"Keep the reason to 500 characters (it has {length})." in _text(response)
+    assert Battle.objects.get(pk=game.battle.pk).state == before
+    assert ShipEdit.objects.count() == 0
+    services.battle_ship_edit(
+        battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 2}, reason="x" * 500
+    )
+    assert ShipEdit.objects.count() == 1
