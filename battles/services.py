@@ -486,6 +486,49 @@ def _derived_values_unchanged(cship: CampaignShip, sheet: Mapping[str, Any]) -> 
         raise ApplicationError("derived_sheet_value", " ".join(errors), fields={"sheet": errors})
 
 
+def _repaired_sheet(cship: CampaignShip, sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the sheet a repair saves, or refuse it (``bad_sheet``, a message on the sheet field).
+
+    NW-CAMP-05: a repair sets the ship's whole sheet, as the form shows it: the same entries as her sheet
+    now, each of the same kind, numbers from 0 to 1,000,000 (NW-CAMP-04). An entry left out is refused (her
+    next battle would work it out afresh: a crew grade rolled again, damage gone), and so is an empty sheet:
+    there is no "reset to new". Entries worked out from an option at each battle (NW-CAMP-01) may be left
+    out; they keep their values. A ship that has not fought has no sheet yet: only ``{}`` (no change) is
+    taken for her.
+    """
+    current: dict[str, Any] = dict(cship.sheet or {})
+    derived = {
+        key for keys in rules.get_ruleset(cship.campaign.ruleset).option_sheet_keys.values() for key in keys
+    }
+    if not current:
+        if sheet:
+            message = (
+                f"{cship} has no sheet yet: her rules make it when she first fights; edit it then, on her "
+                "page in the battle (NW-CAMP-05)."
+            )
+            raise ApplicationError("bad_sheet", message, fields={"sheet": [message]})
+        return {}
+    if not sheet:
+        message = (
+            "The sheet is empty. A repair sets the ship's whole sheet, as the box shows it; an empty one "
+            "would lose her damage, crew and the rest, which her next battle would make afresh. Change the "
+            "values in the box (to undo all damage, set each one back to its value when new) (NW-CAMP-05)."
+        )
+        raise ApplicationError("bad_sheet", message, fields={"sheet": [message]})
+    problems = sheet_edits.sheet_problems(current, sheet)
+    missing = [k for k in current if k not in sheet and k not in derived]
+    if missing:
+        names = ", ".join(sheet_edits.key_shown(k) for k in missing)
+        problems.append(
+            f"the sheet lacks {names}: a repair sets the whole sheet, and an entry left out would be made "
+            "afresh at her next battle (NW-CAMP-05)"
+        )
+    if problems:
+        errors = [p[0].upper() + p[1:] + "." for p in problems]
+        raise ApplicationError("bad_sheet", " ".join(errors), fields={"sheet": errors})
+    return {**{k: v for k, v in current.items() if k in derived}, **sheet}
+
+
 def campaign_ship_repair(
     *,
     campaign_ship: CampaignShip,
@@ -497,14 +540,13 @@ def campaign_ship_repair(
     """Repair (or otherwise edit) a campaign ship between battles; record before, after and the reason.
 
     Refused (``ship_in_battle``) while the ship is in an active battle: use :func:`battle_ship_edit` there;
-    ``derived_sheet_value`` for a change to a value each battle works out from an option (NW-CAMP-01).
+    ``derived_sheet_value`` for a change to a value each battle works out from an option (NW-CAMP-01);
+    ``bad_sheet`` for a sheet that is not the ship's sheet repaired (NW-CAMP-05: :func:`_repaired_sheet`);
+    ``reason_too_long`` for a reason over 500 characters.
     """
-    if not reason.strip():
-        raise ApplicationError(
-            "reason_required", "Give a reason for the repair.", fields={"reason": ["Required."]}
-        )
+    reason = _reason_checked(reason, "Give a reason for the repair.")
     if status is not None and status not in ShipStatus.values:
-        raise ApplicationError("bad_status", f"Unknown status {status!r}.")
+        raise ApplicationError("bad_status", f"Unknown status {sheet_edits.shown(status)}.")
     with transaction.atomic():
         _require_umpire(campaign_ship.campaign_id, user)
         cship = CampaignShip.objects.select_for_update().get(pk=campaign_ship.pk)
@@ -512,9 +554,11 @@ def campaign_ship_repair(
             _derived_values_unchanged(cship, sheet)
         if BattleShip.objects.filter(campaign_ship=cship, battle__status=BattleStatus.ACTIVE).exists():
             raise ConflictError("ship_in_battle", f"{cship} is in an active battle; edit it in the battle.")
+        if sheet is not None:
+            sheet = _repaired_sheet(cship, sheet)
         before = {"status": cship.status, "sheet": cship.sheet}
         if sheet is not None:
-            cship.sheet = dict(sheet)
+            cship.sheet = sheet
         if status is not None:
             cship.status = status
             cship.status_changed_at = timezone.now()
@@ -522,7 +566,7 @@ def campaign_ship_repair(
         return RepairRecord.objects.create(
             campaign_ship=cship,
             umpire=user,
-            reason=reason.strip(),
+            reason=reason,
             before=before,
             after={"status": cship.status, "sheet": cship.sheet},
         )

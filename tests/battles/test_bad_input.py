@@ -17,6 +17,8 @@ from django.utils.html import escape
 import rules
 from battles import services
 from battles.models import Battle, RepairRecord, ShipEdit
+from fleets.models import Ship
+from navalwar.errors import ApplicationError
 from rules.model import Hex
 from tests.factories import scenario_campaign
 
@@ -334,3 +336,138 @@ def test_a_reason_over_500_characters_is_refused(game: Any, length: int) -> None
         battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 2}, reason="x" * 500
     )
     assert ShipEdit.objects.count() == 1
+
+
+# --- repairs between battles: the ship's sheet, repaired (NW-CAMP-05) -------------------------------------
+
+
+def _repair(game: Any, cship: Any, sheet: str, reason: str = "Dry dock") -> Any:
+    url = reverse("battles:campaign_ship", args=[game.campaign.pk, cship.pk])
+    return _client(game.umpire).post(
+        url, {"action": "repair", "status": "active", "sheet": sheet, "reason": reason}
+    )
+
+
+@pytest.mark.parametrize(
+    ("sheet", "message"),
+    [
+        pytest.param(
+            "{}",
+            "The sheet is empty. A repair sets the ship's whole sheet, as the box shows it; an empty one "
+            "would lose her damage, crew and the rest, which her next battle would make afresh. Change the "
+            "values in the box (to undo all damage, set each one back to its value when new) (NW-CAMP-05).",
+            id="empty",
+        ),
+        pytest.param(
+            '{"hull": "banana"}',
+            "The sheet has no entry hull (a sheet edit changes the entries it has: damage, protection).",
+            id="unknown-key",
+        ),
+        pytest.param(
+            '{"damage": "banana", "protection": 9}',
+            'Sheet damage must be a number, not "banana".',
+            id="text-for-a-number",
+        ),
+        pytest.param(
+            '{"damage": false, "protection": 9}', "Sheet damage must be a number, not false.", id="bool"
+        ),
+        pytest.param(
+            '{"damage": -5, "protection": 9}',
+            "Sheet damage is -5: a sheet holds numbers from 0 to 1,000,000.",
+            id="negative",
+        ),
+        pytest.param(
+            '{"damage": 1000001, "protection": 9}',
+            "Sheet damage is 1000001: a sheet holds numbers from 0 to 1,000,000.",
+            id="over-a-million",
+        ),
+        pytest.param(
+            '{"protection": 9}',
+            "The sheet lacks damage: a repair sets the whole sheet, and an entry left out would be made "
+            "afresh at her next battle (NW-CAMP-05).",
+            id="missing-key",
+        ),
+    ],
+)
+def test_nw_camp_05_a_repair_that_is_not_the_ships_sheet_repaired_is_a_form_error(
+    game: Any, sheet: str, message: str
+) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    kgv = game.campaign.ships.get(ship__name="King George V")
+    before = kgv.sheet
+
+    response = _repair(game, kgv, sheet)
+
+    assert response.status_code == 200
+    assert escape(message) in _text(response)
+    assert escape(sheet) in response.content.decode()  # the form keeps what was typed
+    kgv.refresh_from_db()
+    assert (kgv.sheet, RepairRecord.objects.count()) == (before, 0)
+
+
+def test_nw_camp_05_a_constitution_keeps_her_crew_grade_through_a_repair_and_her_next_battle() -> None:
+    """The fresh-user check: a repair of {} (or of a sheet without the grade) was saved, and her next battle
+    rolled her crew grade afresh ("good" became "poor")."""
+    game = scenario_campaign("sail_constitution_vs_guerriere_1812")
+    services.battle_end(battle=game.battle, user=game.umpire)
+    cship = game.campaign.ships.get(ship__name="Constitution")
+    sheet = dict(cship.sheet)
+    assert sheet["grade"] == "good"
+
+    for bad in ("{}", json.dumps({k: v for k, v in sheet.items() if k != "grade"})):
+        assert "NW-CAMP-05" in _text(_repair(game, cship, bad))
+    cship.refresh_from_db()
+    assert (cship.sheet, RepairRecord.objects.count()) == (sheet, 0)
+
+    assert _repair(game, cship, json.dumps(dict(sheet, points=400, fires=["forecastle"]))).status_code == 302
+    cship.refresh_from_db()
+    assert (cship.sheet["points"], cship.sheet["grade"], cship.sheet["fires"]) == (
+        400,
+        "good",
+        ["forecastle"],
+    )
+    assert "Sheet grade must be text, not 3." in _text(_repair(game, cship, json.dumps(dict(sheet, grade=3))))
+
+    second = services.battle_create_from_scenario(
+        campaign=game.campaign,
+        scenario_key="sail_constitution_vs_guerriere_1812",
+        user=game.umpire,
+        name="Rematch",
+    )
+    state = rules.from_json(rules.BattleState, second.state)
+    constitution = next(s for s in state.ships if s.name == "Constitution")
+    assert (constitution.sheet["grade"], constitution.sheet["points"]) == ("good", 400)
+
+
+def test_nw_camp_05_a_ship_that_has_not_fought_has_no_sheet_to_repair(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    kgv = game.campaign.ships.get(ship__name="King George V")
+    ship = Ship.objects.create(name="Duke of York", ship_class=kgv.ship.ship_class)
+    new = services.campaign_ship_add(campaign=game.campaign, side=kgv.side, ship=ship)
+
+    response = _repair(game, new, '{"damage": 1}')
+
+    assert escape(
+        "Duke of York has no sheet yet: her rules make it when she first fights; edit it then, on her page "
+        "in the battle (NW-CAMP-05)."
+    ) in _text(response)
+    assert RepairRecord.objects.count() == 0
+    # her status may be repaired: the sheet as the form shows it ({}) is no change
+    url = reverse("battles:campaign_ship", args=[game.campaign.pk, new.pk])
+    data = {"action": "repair", "status": "withdrawn", "sheet": "{}", "reason": "Refit"}
+    assert _client(game.umpire).post(url, data).status_code == 302
+    new.refresh_from_db()
+    assert (new.status, new.sheet) == ("withdrawn", {})
+
+
+def test_a_repair_reason_over_500_characters_is_a_form_error(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    kgv = game.campaign.ships.get(ship__name="King George V")
+
+    response = _repair(game, kgv, json.dumps(kgv.sheet), reason="x" * 100_000)
+
+    assert "Ensure this value has at most 500 characters (it has 100000)." in _text(response)
+    assert RepairRecord.objects.count() == 0
+    with pytest.raises(ApplicationError) as exc:
+        services.campaign_ship_repair(campaign_ship=kgv, user=game.umpire, reason="x" * 501, sheet=kgv.sheet)
+    assert exc.value.code == "reason_too_long"
