@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -471,3 +472,9 @@ def test_a_repair_reason_over_500_characters_is_a_form_error(game: Any) -> None:
     with pytest.raises(ApplicationError) as exc:
         services.campaign_ship_repair(campaign_ship=kgv, user=game.umpire, reason="x" * 501, sheet=kgv.sheet)
     assert exc.value.code == "reason_too_long"
+
+
+def test_user_text_breaks_rather_than_widening_the_page() -> None:
+    """Reasons, campaign descriptions and messages quoting what was typed may be one long word."""
+    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "navalwar.css").read_text()
+    assert "p, li, dd { overflow-wrap: anywhere; }" in css
