@@ -18,6 +18,7 @@ from django.utils.html import escape
 
 import rules
 from battles.models import Role, Side
+from battles.sheet_edits import REASON_MAX
 from rules.base import DEFAULT_POLICIES
 from rules.model import FieldSpec
 
@@ -239,7 +240,7 @@ def json_loads_checked(text: str) -> Any:
 class RepairForm(forms.Form):
     status = forms.ChoiceField(choices=(), required=False)
     sheet = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), help_text="The record sheet as JSON.")
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=REASON_MAX)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         from battles.models import ShipStatus

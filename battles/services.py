@@ -35,6 +35,7 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 import rules
+from battles import sheet_edits
 from battles.models import (
     Battle,
     BattleShip,
@@ -485,6 +486,49 @@ def _derived_values_unchanged(cship: CampaignShip, sheet: Mapping[str, Any]) -> 
         raise ApplicationError("derived_sheet_value", " ".join(errors), fields={"sheet": errors})
 
 
+def _repaired_sheet(cship: CampaignShip, sheet: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the sheet a repair saves, or refuse it (``bad_sheet``, a message on the sheet field).
+
+    NW-CAMP-05: a repair sets the ship's whole sheet, as the form shows it: the same entries as her sheet
+    now, each of the same kind, numbers from 0 to 1,000,000 (NW-CAMP-04). An entry left out is refused (her
+    next battle would work it out afresh: a crew grade rolled again, damage gone), and so is an empty sheet:
+    there is no "reset to new". Entries worked out from an option at each battle (NW-CAMP-01) may be left
+    out; they keep their values. A ship that has not fought has no sheet yet: only ``{}`` (no change) is
+    taken for her.
+    """
+    current: dict[str, Any] = dict(cship.sheet or {})
+    derived = {
+        key for keys in rules.get_ruleset(cship.campaign.ruleset).option_sheet_keys.values() for key in keys
+    }
+    if not current:
+        if sheet:
+            message = (
+                f"{cship} has no sheet yet: her rules make it when she first fights; edit it then, on her "
+                "page in the battle (NW-CAMP-05)."
+            )
+            raise ApplicationError("bad_sheet", message, fields={"sheet": [message]})
+        return {}
+    if not sheet:
+        message = (
+            "The sheet is empty. A repair sets the ship's whole sheet, as the box shows it; an empty one "
+            "would lose her damage, crew and the rest, which her next battle would make afresh. Change the "
+            "values in the box (to undo all damage, set each one back to its value when new) (NW-CAMP-05)."
+        )
+        raise ApplicationError("bad_sheet", message, fields={"sheet": [message]})
+    problems = sheet_edits.sheet_problems(current, sheet)
+    missing = [k for k in current if k not in sheet and k not in derived]
+    if missing:
+        names = ", ".join(sheet_edits.key_shown(k) for k in missing)
+        problems.append(
+            f"the sheet lacks {names}: a repair sets the whole sheet, and an entry left out would be made "
+            "afresh at her next battle (NW-CAMP-05)"
+        )
+    if problems:
+        errors = [p[0].upper() + p[1:] + "." for p in problems]
+        raise ApplicationError("bad_sheet", " ".join(errors), fields={"sheet": errors})
+    return {**{k: v for k, v in current.items() if k in derived}, **sheet}
+
+
 def campaign_ship_repair(
     *,
     campaign_ship: CampaignShip,
@@ -496,14 +540,13 @@ def campaign_ship_repair(
     """Repair (or otherwise edit) a campaign ship between battles; record before, after and the reason.
 
     Refused (``ship_in_battle``) while the ship is in an active battle: use :func:`battle_ship_edit` there;
-    ``derived_sheet_value`` for a change to a value each battle works out from an option (NW-CAMP-01).
+    ``derived_sheet_value`` for a change to a value each battle works out from an option (NW-CAMP-01);
+    ``bad_sheet`` for a sheet that is not the ship's sheet repaired (NW-CAMP-05: :func:`_repaired_sheet`);
+    ``reason_too_long`` for a reason over 500 characters.
     """
-    if not reason.strip():
-        raise ApplicationError(
-            "reason_required", "Give a reason for the repair.", fields={"reason": ["Required."]}
-        )
+    reason = _reason_checked(reason, "Give a reason for the repair.")
     if status is not None and status not in ShipStatus.values:
-        raise ApplicationError("bad_status", f"Unknown status {status!r}.")
+        raise ApplicationError("bad_status", f"Unknown status {sheet_edits.shown(status)}.")
     with transaction.atomic():
         _require_umpire(campaign_ship.campaign_id, user)
         cship = CampaignShip.objects.select_for_update().get(pk=campaign_ship.pk)
@@ -511,9 +554,11 @@ def campaign_ship_repair(
             _derived_values_unchanged(cship, sheet)
         if BattleShip.objects.filter(campaign_ship=cship, battle__status=BattleStatus.ACTIVE).exists():
             raise ConflictError("ship_in_battle", f"{cship} is in an active battle; edit it in the battle.")
+        if sheet is not None:
+            sheet = _repaired_sheet(cship, sheet)
         before = {"status": cship.status, "sheet": cship.sheet}
         if sheet is not None:
-            cship.sheet = dict(sheet)
+            cship.sheet = sheet
         if status is not None:
             cship.status = status
             cship.status_changed_at = timezone.now()
@@ -521,7 +566,7 @@ def campaign_ship_repair(
         return RepairRecord.objects.create(
             campaign_ship=cship,
             umpire=user,
-            reason=reason.strip(),
+            reason=reason,
             before=before,
             after={"status": cship.status, "sheet": cship.sheet},
         )
@@ -1526,6 +1571,68 @@ def battle_end(
 SHIP_EDIT_FIELDS = ("status", "flags", "heading", "speed", "sheet", "position")
 
 
+def _reason_checked(reason: str, missing: str) -> str:
+    """Return an umpire's reason, stripped; refuse none (``missing`` says so) or one over
+    :data:`battles.sheet_edits.REASON_MAX` characters (``reason_too_long``)."""
+    text = reason.strip()
+    if not text:
+        raise ApplicationError("reason_required", missing, fields={"reason": ["Required."]})
+    if len(text) > sheet_edits.REASON_MAX:
+        message = f"Keep the reason to {sheet_edits.REASON_MAX} characters (it has {len(text)})."
+        raise ApplicationError("reason_too_long", message, fields={"reason": [message]})
+    return text
+
+
+def _ship_edit_values(ship: ShipState, changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the ShipState fields ``changes`` set, each checked for its shape; raise ``bad_edit`` in words.
+
+    Whether the result is a ship the engine can resolve (on the map, a hex facing...) is
+    ``rules.check_state``'s to say, once the fields are in place."""
+    kwargs: dict[str, Any] = {}
+    problems: list[str] = []
+    if "status" in changes:
+        if changes["status"] not in ShipStatus.values:
+            raise ApplicationError(
+                "bad_status",
+                f"Unknown status {sheet_edits.shown(changes['status'])}; "
+                f"a ship is one of: {', '.join(ShipStatus.values)}.",
+            )
+        kwargs["status"] = changes["status"]
+    for key, read in (
+        ("flags", sheet_edits.flags_value),
+        ("heading", lambda v: sheet_edits.number_value("heading", v)),
+        ("speed", lambda v: sheet_edits.number_value("speed", v)),
+    ):
+        if key in changes:
+            try:
+                kwargs[key] = read(changes[key])
+            except ValueError as exc:
+                problems.append(str(exc))
+    if kwargs.get("heading") == 360:
+        kwargs["heading"] = 0.0  # 360 is 0; other headings outside 0 up to 360 are refused (check_state)
+    if "sheet" in changes:
+        new = changes["sheet"]
+        if not isinstance(new, dict):
+            problems.append(
+                'sheet must be an object of the entries to change, such as {"damage": 2}, '
+                f"not {sheet_edits.shown(new)}"
+            )
+        else:
+            problems.extend(sheet_edits.sheet_problems(ship.sheet, new, numbers=False))  # check_state
+            kwargs["sheet"] = {**ship.sheet, **new}
+    if "position" in changes:
+        try:
+            pos = sheet_edits.position_value(changes["position"])
+        except ValueError as exc:
+            problems.append(str(exc))
+        else:
+            q_r = "q" in changes["position"]
+            kwargs["position"] = Hex(q=int(pos[0]), r=int(pos[1])) if q_r else Point(x=pos[0], y=pos[1])
+    if problems:
+        raise ApplicationError("bad_edit", "; ".join(problems) + ".")
+    return kwargs
+
+
 def battle_ship_edit(
     *, battle: Battle, ship_key: str, user: Any, changes: Mapping[str, Any], reason: str
 ) -> ShipEdit:
@@ -1535,13 +1642,14 @@ def battle_ship_edit(
     sheet) and ``position`` ({q, r} or {x, y}). The battle state and the open phase's ``state_before`` both
     change (orders are checked against it). Refused while a phase is resolving (``phase_resolving``).
     """
-    if not reason.strip():
-        raise ApplicationError(
-            "reason_required", "Give a reason for the edit.", fields={"reason": ["Required."]}
-        )
-    unknown = sorted(set(changes) - set(SHIP_EDIT_FIELDS))
+    reason = _reason_checked(reason, "Give a reason for the edit.")
+    unknown = [k for k in changes if k not in SHIP_EDIT_FIELDS]
     if unknown:
-        raise ApplicationError("bad_edit", f"Unknown fields: {', '.join(unknown)}.")
+        raise ApplicationError(
+            "bad_edit",
+            f"Unknown fields: {', '.join(sheet_edits.key_shown(k) for k in unknown[:5])}. "
+            f"The changes may set: {', '.join(SHIP_EDIT_FIELDS)}.",
+        )
     with transaction.atomic():
         _require_umpire(battle.campaign_id, user)
         current = list(
@@ -1560,28 +1668,7 @@ def battle_ship_edit(
         state = _state(battle.state)
         ship = state.ship(ship_key)
         before = rules.to_json(ship)
-        kwargs: dict[str, Any] = {}
-        if "status" in changes:
-            if changes["status"] not in ShipStatus.values:
-                raise ApplicationError("bad_status", f"Unknown status {changes['status']!r}.")
-            kwargs["status"] = changes["status"]
-        if "flags" in changes:
-            kwargs["flags"] = tuple(str(f) for f in changes["flags"])
-        try:
-            for key in ("heading", "speed"):
-                if key in changes:
-                    kwargs[key] = float(changes[key])
-            if "sheet" in changes:
-                kwargs["sheet"] = {**ship.sheet, **dict(changes["sheet"])}
-            if "position" in changes:
-                pos = changes["position"]
-                kwargs["position"] = (
-                    Hex(q=int(pos["q"]), r=int(pos["r"]))
-                    if "q" in pos
-                    else Point(x=float(pos["x"]), y=float(pos["y"]))
-                )
-        except (ValueError, TypeError, OverflowError, KeyError) as exc:
-            raise ApplicationError("bad_edit", f"Not a value the ship can take: {exc}.") from exc
+        kwargs = _ship_edit_values(ship, changes)
         new_ship = replace(ship, **kwargs)
         new_state = state.with_ships({ship_key: new_ship})
         # refused when the edit would make a ship the engine could not resolve: off the map and active, a
@@ -1601,7 +1688,7 @@ def battle_ship_edit(
             battle=battle,
             battle_ship=bship,
             umpire=user,
-            reason=reason.strip(),
+            reason=reason,
             before=before,
             after=rules.to_json(new_ship),
         )

@@ -41,6 +41,7 @@ from battles.forms import (
     order_fields_for,
 )
 from battles.models import Battle, CampaignShip, Phase, PhaseStatus
+from battles.sheet_edits import REASON_MAX
 from navalwar.errors import ApplicationError, Refusal, add_to_form
 from rules.base import event_visible
 from rules.model import BattleState, Event
@@ -697,9 +698,11 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
     if request.method == "POST":
         selectors.require_umpire(viewer)  # before the ship is looked up: the same answer for every ship
     bship, ship, full = selectors.ship_get(battle=bat, viewer=viewer, ship_key=ship_key)
+    typed = {"changes": "{}", "reason": ""}  # the form; after a refusal, what the umpire typed
     if request.method == "POST":
+        typed = {"changes": request.POST.get("changes", ""), "reason": request.POST.get("reason", "")}
         try:
-            changes = json_loads_checked(request.POST.get("changes") or "{}")
+            changes = json_loads_checked(typed["changes"] or "{}")
             if not isinstance(changes, dict):
                 raise ValueError("not an object")
             services.battle_ship_edit(
@@ -707,7 +710,7 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
                 ship_key=ship_key,
                 user=request.user,
                 changes=changes,
-                reason=request.POST.get("reason", ""),
+                reason=typed["reason"],
             )
         except ValueError as exc:
             messages.error(request, f"The changes must be a JSON object: {exc}")
@@ -750,6 +753,8 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
             "edits": [
                 e for e in selectors.ship_edits_for(battle=bat, viewer=viewer) if e.battle_ship_id == bship.pk
             ],
+            "typed": typed,
+            "reason_max": REASON_MAX,
         },
     )
 

@@ -45,8 +45,9 @@ def check_state(state: BattleState) -> list[str]:
 
     Checked: the rule set is registered (else :class:`~rules.errors.UnknownRuleset` is raised); ship ids are
     unique and sides known; positions are of the rule set's geometry (hexes or points); an active ship is on
-    the map (one off it has withdrawn: NW-US-02, NW-SAIL-12 and the like); headings are finite, and one of the
-    hex facings (6 or 12) on a hex map; speeds are finite and 0 or more; the stats pass the rule set's class
+    the map (one off it has withdrawn: NW-US-02, NW-SAIL-12 and the like); headings are finite, from 0 up to
+    360 (the engine never makes 360 or more), and one of the hex facings (6 or 12) on a hex map; speeds are
+    from 0 to 1,000,000 (as sheet numbers); the stats pass the rule set's class
     schema (:meth:`RuleSet.validate_class`, as the admin's classes and the scenarios' do); every number in a
     sheet is finite, from 0 to :data:`SHEET_NUMBER_MAX` (NW-CAMP-04); the turn is 1 or more and the phase one
     of the turn's (A1); a winner is a side of a finished battle. ``python -m rules`` refuses such a state, and
@@ -78,8 +79,12 @@ def check_state(state: BattleState) -> list[str]:
         if not math.isfinite(s.heading) or (hexes and not is_facing(s.heading, facings)):
             want = f"one of the {facings} hex facings (multiples of {360 // facings} degrees)"
             out.append(f"{where}: heading {s.heading:g} is not {want if hexes else 'a finite number'}")
+        elif not 0 <= s.heading < 360:
+            out.append(f"{where}: heading {s.heading:g} is not from 0 up to 360 (360 is 0)")
         if not (math.isfinite(s.speed) and s.speed >= 0):
             out.append(f"{where}: speed must be 0 or more, not {s.speed:g}")
+        elif s.speed > SHEET_NUMBER_MAX:
+            out.append(f"{where}: speed must be 1,000,000 or less, not {s.speed:g}")
         stats_errors = classes.get(id(s.stats))
         if stats_errors is None:  # (ships of one class share their stats object when read from a scenario)
             stats_errors = classes[id(s.stats)] = [

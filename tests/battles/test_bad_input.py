@@ -4,7 +4,10 @@ a phase number of thousands of digits in the log's URL, and a heading the river 
 
 from __future__ import annotations
 
+import json
 import re
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,8 +15,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
+import rules
 from battles import services
 from battles.models import Battle, RepairRecord, ShipEdit
+from fleets.models import Ship
+from navalwar.errors import ApplicationError
+from rules.model import Hex
 from tests.factories import scenario_campaign
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +84,7 @@ def test_a_ship_edit_with_json_no_column_can_store_is_a_message(game: Any, chang
         ),
         pytest.param(
             '{"speed": ' + "9" * 400 + "}",
-            "Not a value the ship can take: int too large to convert to float.",
+            "speed is too large a number.",
             id="400-digits",
         ),
         pytest.param('{"speed": -2}', "ship 'kgv': speed must be 0 or more, not -2.", id="negative-speed"),
@@ -170,3 +177,304 @@ def test_a_heading_the_rules_refuse_is_a_form_error_on_every_hex_rule_set(
     assert response.status_code == 200
     assert f"The rules refuse this set-up: {cs.ship.name}: {refusal}" in _text(response)
     assert Battle.objects.count() == 1
+
+
+# --- the umpire's ship edit: each field's shape, said in words (a fresh-user check) -----------------------
+
+SHIP_EDIT_REFUSALS = [
+    pytest.param('{"sheet": {"damage": "x"}}', 'sheet damage must be a number, not "x".', id="sheet-text"),
+    pytest.param('{"sheet": {"damage": true}}', "sheet damage must be a number, not true.", id="sheet-bool"),
+    pytest.param('{"sheet": {"damage": [1]}}', "sheet damage must be a number, not [1].", id="sheet-list"),
+    pytest.param(
+        '{"sheet": {"foo": 1}}',
+        "the sheet has no entry foo (a sheet edit changes the entries it has: damage, protection).",
+        id="sheet-unknown-key",
+    ),
+    pytest.param(
+        '{"sheet": [1]}',
+        'sheet must be an object of the entries to change, such as {"damage": 2}, not [1].',
+        id="sheet-list-not-object",
+    ),
+    pytest.param('{"speed": true}', "speed must be a number, not true.", id="speed-bool"),
+    pytest.param('{"speed": "2"}', 'speed must be a number, not "2".', id="speed-text"),
+    pytest.param(
+        '{"speed": 1e29}', "ship 'kgv': speed must be 1,000,000 or less, not 1e+29.", id="speed-huge"
+    ),
+    pytest.param('{"heading": true}', "heading must be a number, not true.", id="heading-bool"),
+    pytest.param(
+        '{"heading": 720}', "ship 'kgv': heading 720 is not from 0 up to 360 (360 is 0).", id="heading-720"
+    ),
+    pytest.param(
+        '{"heading": -90}', "ship 'kgv': heading -90 is not from 0 up to 360", id="heading-negative"
+    ),
+    pytest.param('{"flags": "x"}', 'flags must be a list of text, such as ["on fire"], not "x".', id="flags"),
+    pytest.param(
+        '{"flags": [1]}', 'flags must be a list of text, such as ["on fire"], not [1].', id="flags-1"
+    ),
+    pytest.param(
+        '{"position": {"q": 1.5, "r": 0}}', "position q must be a whole number (a hex), not 1.5.", id="q-1.5"
+    ),
+    pytest.param(
+        '{"position": {"q": 1, "r": true}}',
+        "position r must be a whole number (a hex), not true.",
+        id="r-bool",
+    ),
+    pytest.param(
+        '{"position": [1, 2]}',
+        'position must be {"q": whole number, "r": whole number} for a hex or {"x": number, "y": number}, '
+        "not [1, 2].",
+        id="position-list",
+    ),
+    pytest.param(
+        '{"position": {"q": 1}}',
+        'position must be {"q": whole number, "r": whole number} for a hex or {"x": number, "y": number}, '
+        'not {"q": 1}.',
+        id="position-no-r",
+    ),
+    pytest.param('{"position": {"x": "a", "y": 0}}', 'position x must be a number, not "a".', id="x-text"),
+    pytest.param(
+        '{"status": "floating"}',
+        'Unknown status "floating"; a ship is one of: active, sunk, struck, withdrawn, captured.',
+        id="status",
+    ),
+    pytest.param(
+        '{"colour": 1}',
+        "Unknown fields: colour. The changes may set: status, flags, heading, speed, sheet, position.",
+        id="unknown-field",
+    ),
+    pytest.param(
+        '{"speed": true, "flags": null}',
+        'flags must be a list of text, such as ["on fire"], not null; speed must be a number, not true.',
+        id="two-at-once",
+    ),
+]
+
+
+@pytest.mark.parametrize(("changes", "message"), SHIP_EDIT_REFUSALS)
+def test_a_ship_edit_of_the_wrong_shape_is_a_message_in_words(game: Any, changes: str, message: str) -> None:
+    """A sheet edit changes only the entries the sheet has, to a value of the same kind; speed and heading
+    are numbers (not true or false) from 0 to 1,000,000 and from 0 up to 360; flags a list of text; a hex
+    position whole numbers. Each was saved before (a string damage later read as 0, speed true as 1) or
+    refused with Python's words ("list indices must be integers or slices, not str")."""
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    before = Battle.objects.get(pk=game.battle.pk).state
+
+    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Engine trouble"})
+
+    assert response.status_code == 200
+    text = _text(response)
+    assert escape(message) in text
+    for python in ("indices", "NoneType", "object is not", "Traceback", "int()", "float()"):
+        assert python not in text
+    assert Battle.objects.get(pk=game.battle.pk).state == before
+    assert ShipEdit.objects.count() == 0
+
+
+def test_a_refused_ship_edit_shows_the_form_again_with_what_was_typed(game: Any) -> None:
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    changes = '{"sheet": {"damage": "x"}, "speed": 2}'
+
+    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Shell hit <aft>"})
+
+    html = response.content.decode()
+    assert f'<textarea name="changes" id="changes" rows="3">{escape(changes)}</textarea>' in html
+    assert f'value="{escape("Shell hit <aft>")}"' in html
+    # and a fresh page has the empty form
+    html = _client(game.umpire).get(url).content.decode()
+    assert '<textarea name="changes" id="changes" rows="3">{}</textarea>' in html
+    assert 'value=""' in html
+
+
+def test_a_ship_edit_of_the_right_shape_is_saved(game: Any) -> None:
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    changes = {
+        "status": "active",
+        "flags": ["on fire"],
+        "heading": 360,
+        "speed": 2,
+        "sheet": {"damage": 2},
+        "position": {"q": 3.0, "r": 4},
+    }
+
+    response = _client(game.umpire).post(url, {"changes": json.dumps(changes), "reason": "Engine trouble"})
+
+    assert response.status_code == 302
+    ship = rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state).ship("kgv")
+    assert (ship.flags, ship.heading, ship.speed, ship.sheet["damage"]) == (("on fire",), 0.0, 2.0, 2)
+    assert (ship.position, ShipEdit.objects.get().reason) == (Hex(q=3, r=4), "Engine trouble")
+
+
+def test_a_sheet_entry_that_is_null_takes_any_value(game: Any) -> None:
+    state = rules.from_json(rules.BattleState, game.battle.state)
+    kgv = state.ship("kgv")
+    planted = state.with_ships({"kgv": replace(kgv, sheet={**kgv.sheet, "note": None})})
+    Battle.objects.filter(pk=game.battle.pk).update(state=rules.to_json(planted))
+
+    services.battle_ship_edit(
+        battle=game.battle,
+        ship_key="kgv",
+        user=game.umpire,
+        changes={"sheet": {"note": ["rudder jammed"]}},
+        reason="Umpire's note",
+    )
+
+    state = rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state)
+    assert state.ship("kgv").sheet["note"] == ["rudder jammed"]
+
+
+@pytest.mark.parametrize("length", [501, 100_000])
+def test_a_reason_over_500_characters_is_refused(game: Any, length: int) -> None:
+    """A 100,000-character reason made the ship page 947,000 px wide; the log is no place for an essay."""
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    before = Battle.objects.get(pk=game.battle.pk).state
+
+    response = _client(game.umpire).post(url, {"changes": '{"speed": 2}', "reason": "x" * length})
+
+    assert f"Keep the reason to 500 characters (it has {length})." in _text(response)
+    assert Battle.objects.get(pk=game.battle.pk).state == before
+    assert ShipEdit.objects.count() == 0
+    services.battle_ship_edit(
+        battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 2}, reason="x" * 500
+    )
+    assert ShipEdit.objects.count() == 1
+
+
+# --- repairs between battles: the ship's sheet, repaired (NW-CAMP-05) -------------------------------------
+
+
+def _repair(game: Any, cship: Any, sheet: str, reason: str = "Dry dock") -> Any:
+    url = reverse("battles:campaign_ship", args=[game.campaign.pk, cship.pk])
+    return _client(game.umpire).post(
+        url, {"action": "repair", "status": "active", "sheet": sheet, "reason": reason}
+    )
+
+
+@pytest.mark.parametrize(
+    ("sheet", "message"),
+    [
+        pytest.param(
+            "{}",
+            "The sheet is empty. A repair sets the ship's whole sheet, as the box shows it; an empty one "
+            "would lose her damage, crew and the rest, which her next battle would make afresh. Change the "
+            "values in the box (to undo all damage, set each one back to its value when new) (NW-CAMP-05).",
+            id="empty",
+        ),
+        pytest.param(
+            '{"hull": "banana"}',
+            "The sheet has no entry hull (a sheet edit changes the entries it has: damage, protection).",
+            id="unknown-key",
+        ),
+        pytest.param(
+            '{"damage": "banana", "protection": 9}',
+            'Sheet damage must be a number, not "banana".',
+            id="text-for-a-number",
+        ),
+        pytest.param(
+            '{"damage": false, "protection": 9}', "Sheet damage must be a number, not false.", id="bool"
+        ),
+        pytest.param(
+            '{"damage": -5, "protection": 9}',
+            "Sheet damage is -5: a sheet holds numbers from 0 to 1,000,000.",
+            id="negative",
+        ),
+        pytest.param(
+            '{"damage": 1000001, "protection": 9}',
+            "Sheet damage is 1000001: a sheet holds numbers from 0 to 1,000,000.",
+            id="over-a-million",
+        ),
+        pytest.param(
+            '{"protection": 9}',
+            "The sheet lacks damage: a repair sets the whole sheet, and an entry left out would be made "
+            "afresh at her next battle (NW-CAMP-05).",
+            id="missing-key",
+        ),
+    ],
+)
+def test_nw_camp_05_a_repair_that_is_not_the_ships_sheet_repaired_is_a_form_error(
+    game: Any, sheet: str, message: str
+) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    kgv = game.campaign.ships.get(ship__name="King George V")
+    before = kgv.sheet
+
+    response = _repair(game, kgv, sheet)
+
+    assert response.status_code == 200
+    assert escape(message) in _text(response)
+    assert escape(sheet) in response.content.decode()  # the form keeps what was typed
+    kgv.refresh_from_db()
+    assert (kgv.sheet, RepairRecord.objects.count()) == (before, 0)
+
+
+def test_nw_camp_05_a_constitution_keeps_her_crew_grade_through_a_repair_and_her_next_battle() -> None:
+    """The fresh-user check: a repair of {} (or of a sheet without the grade) was saved, and her next battle
+    rolled her crew grade afresh ("good" became "poor")."""
+    game = scenario_campaign("sail_constitution_vs_guerriere_1812")
+    services.battle_end(battle=game.battle, user=game.umpire)
+    cship = game.campaign.ships.get(ship__name="Constitution")
+    sheet = dict(cship.sheet)
+    assert sheet["grade"] == "good"
+
+    for bad in ("{}", json.dumps({k: v for k, v in sheet.items() if k != "grade"})):
+        assert "NW-CAMP-05" in _text(_repair(game, cship, bad))
+    cship.refresh_from_db()
+    assert (cship.sheet, RepairRecord.objects.count()) == (sheet, 0)
+
+    assert _repair(game, cship, json.dumps(dict(sheet, points=400, fires=["forecastle"]))).status_code == 302
+    cship.refresh_from_db()
+    assert (cship.sheet["points"], cship.sheet["grade"], cship.sheet["fires"]) == (
+        400,
+        "good",
+        ["forecastle"],
+    )
+    assert "Sheet grade must be text, not 3." in _text(_repair(game, cship, json.dumps(dict(sheet, grade=3))))
+
+    second = services.battle_create_from_scenario(
+        campaign=game.campaign,
+        scenario_key="sail_constitution_vs_guerriere_1812",
+        user=game.umpire,
+        name="Rematch",
+    )
+    state = rules.from_json(rules.BattleState, second.state)
+    constitution = next(s for s in state.ships if s.name == "Constitution")
+    assert (constitution.sheet["grade"], constitution.sheet["points"]) == ("good", 400)
+
+
+def test_nw_camp_05_a_ship_that_has_not_fought_has_no_sheet_to_repair(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    kgv = game.campaign.ships.get(ship__name="King George V")
+    ship = Ship.objects.create(name="Duke of York", ship_class=kgv.ship.ship_class)
+    new = services.campaign_ship_add(campaign=game.campaign, side=kgv.side, ship=ship)
+
+    response = _repair(game, new, '{"damage": 1}')
+
+    assert escape(
+        "Duke of York has no sheet yet: her rules make it when she first fights; edit it then, on her page "
+        "in the battle (NW-CAMP-05)."
+    ) in _text(response)
+    assert RepairRecord.objects.count() == 0
+    # her status may be repaired: the sheet as the form shows it ({}) is no change
+    url = reverse("battles:campaign_ship", args=[game.campaign.pk, new.pk])
+    data = {"action": "repair", "status": "withdrawn", "sheet": "{}", "reason": "Refit"}
+    assert _client(game.umpire).post(url, data).status_code == 302
+    new.refresh_from_db()
+    assert (new.status, new.sheet) == ("withdrawn", {})
+
+
+def test_a_repair_reason_over_500_characters_is_a_form_error(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    kgv = game.campaign.ships.get(ship__name="King George V")
+
+    response = _repair(game, kgv, json.dumps(kgv.sheet), reason="x" * 100_000)
+
+    assert "Ensure this value has at most 500 characters (it has 100000)." in _text(response)
+    assert RepairRecord.objects.count() == 0
+    with pytest.raises(ApplicationError) as exc:
+        services.campaign_ship_repair(campaign_ship=kgv, user=game.umpire, reason="x" * 501, sheet=kgv.sheet)
+    assert exc.value.code == "reason_too_long"
+
+
+def test_user_text_breaks_rather_than_widening_the_page() -> None:
+    """Reasons, campaign descriptions and messages quoting what was typed may be one long word."""
+    css = (Path(__file__).resolve().parents[2] / "static" / "css" / "navalwar.css").read_text()
+    assert "p, li, dd { overflow-wrap: anywhere; }" in css

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from battles import services
-from battles.models import Battle, Membership, Order, Phase, UserProfile
+from battles.models import Battle, CampaignShip, Membership, Order, Phase, UserProfile
 from tests.factories import StaffUserFactory, UserFactory, scenario_campaign
 
 pytestmark = pytest.mark.django_db
@@ -385,6 +385,8 @@ def test_ship_page_lists_what_a_repair_changed_in_words(game: Any) -> None:
     kgv = game.campaign.ships.get(ship__name="King George V")
     url = reverse("battles:campaign_ship", args=[game.campaign.pk, kgv.pk])
     client = _client(game.umpire)
+    # a list entry, as other rule sets' sheets have (a repair keeps to the entries a sheet has: NW-CAMP-05)
+    CampaignShip.objects.filter(pk=kgv.pk).update(sheet=dict(kgv.sheet, guns_lost=[]))
     sheet = dict(kgv.sheet, damage=4, guns_lost=["A turret"])
     client.post(
         url, {"action": "repair", "status": "active", "sheet": json.dumps(sheet), "reason": "Shell hits"}

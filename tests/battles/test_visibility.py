@@ -84,13 +84,13 @@ def _plant(game: Any) -> dict[str, str]:
         battle_ship=bismarck,
         defaults={"side": game.side("germany"), "data": {"hexes": 1, "note": markers["order"]}},
     )
-    services.battle_ship_edit(
-        battle=game.battle,
-        ship_key="bismarck",
-        user=game.umpire,
-        changes={"sheet": {"secret": markers["sheet"]}},
-        reason="Plant a secret in the sheet",
-    )
+
+    # A sheet entry of text (the umpire's ship edit only changes the entries a sheet has: planted directly).
+    def planted(state: rules.BattleState) -> rules.BattleState:
+        ship = state.ship("bismarck")
+        sheet = {**ship.sheet, "secret": markers["sheet"]}
+        return replace(state.with_ships({"bismarck": replace(ship, sheet=sheet)}), **secret_bits)
+
     secret_bits = {
         "pending": (
             PendingEffect(id="p1", kind="fire", data={"note": markers["pending"]}, visible_to=("germany",)),
@@ -102,9 +102,9 @@ def _plant(game: Any) -> dict[str, str]:
         ),
     }
     phase_state = rules.from_json(rules.BattleState, Phase.objects.get(pk=phase.pk).state_before)
-    Phase.objects.filter(pk=phase.pk).update(state_before=rules.to_json(replace(phase_state, **secret_bits)))
+    Phase.objects.filter(pk=phase.pk).update(state_before=rules.to_json(planted(phase_state)))
     battle_state = rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state)
-    Battle.objects.filter(pk=game.battle.pk).update(state=rules.to_json(replace(battle_state, **secret_bits)))
+    Battle.objects.filter(pk=game.battle.pk).update(state=rules.to_json(planted(battle_state)))
     return markers
 
 

@@ -557,6 +557,21 @@ def test_an_engine_failure_is_one_line_and_exit_3(
             "ship 'kgv': heading 45 is not one of the 12 hex facings",
             id="heading",
         ),
+        pytest.param(
+            ("ships", 0, "heading", 720),
+            "ship 'kgv': heading 720 is not from 0 up to 360 (360 is 0)",
+            id="heading-720",
+        ),
+        pytest.param(
+            ("ships", 0, "heading", -90),
+            "ship 'kgv': heading -90 is not from 0 up to 360",
+            id="heading-negative",
+        ),
+        pytest.param(
+            ("ships", 0, "speed", 1e29),
+            "ship 'kgv': speed must be 1,000,000 or less, not 1e+29",
+            id="speed-huge",
+        ),
         pytest.param(("ships", 0, "speed", 10**400), "$.ships[0].speed: expected a number", id="400-digits"),
         pytest.param(
             ("ships", 0, "stats", "tonnage", -5), "ship 'kgv': stats: tonnage: Must be at least", id="stats"
