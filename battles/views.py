@@ -525,13 +525,55 @@ def _battle_context(
     }
     if viewer.is_umpire:
         ctx["extend_form"] = ExtendDeadlineForm(campaign=battle.campaign)
-        ctx["phase_numbers"] = list(
-            Phase.objects.filter(battle=battle, superseded=False)
-            .order_by("number")
-            .values_list("number", flat=True)
-        )
-        ctx["side_keys"] = [s.key for s in state.sides]
+        ctx.update(_umpire_confirmations(battle, phase, phase_sides))
+        ctx["rollback_choices"], ctx["rollback_default"] = _rollback_choices(battle)
     return ctx
+
+
+def _rollback_choices(battle: Battle) -> tuple[list[tuple[int, str]], int | None]:
+    """Return the phases the umpire may roll the battle back to, as (number, label), and the one chosen at
+    first: the most recent resolved phase (rolling back to phase 1 by a slip would undo the whole battle).
+
+    Offered: the resolved phases, and a failed phase as "restart" (its orders are not used; the players give
+    new ones). The phase open for orders is not offered: rolling back to it would only draw a new seed and
+    throw away the orders and ready flags given so far; a resolving phase is being worked on."""
+    rows = list(
+        Phase.objects.filter(battle=battle, superseded=False)
+        .order_by("number")
+        .values_list("number", "turn", "status")
+    )
+    choices: list[tuple[int, str]] = []
+    for number, turn, status in rows:
+        if status == PhaseStatus.RESOLVED:
+            choices.append((number, f"Phase {number} (turn {turn})"))
+        elif status == PhaseStatus.FAILED:
+            choices.append((number, f"Phase {number} (turn {turn}): restart it, for new orders"))
+    resolved = [number for number, _turn, status in rows if status == PhaseStatus.RESOLVED]
+    default = resolved[-1] if resolved else (choices[-1][0] if choices else None)
+    return choices, default
+
+
+def _umpire_confirmations(battle: Battle, phase: Phase | None, phase_sides: list[Any]) -> dict[str, str]:
+    """Return what the umpire's destructive buttons ask before they act (a browser ``confirm()``; a post
+    without JavaScript goes through): each names what is lost."""
+    waiting = [ps.side.name for ps in phase_sides if not ps.ready]
+    number = phase.number if phase is not None else 0
+    resolve = f"Close phase {number} now and resolve it with the orders given?"
+    if waiting:
+        verb = "is" if len(waiting) == 1 else "are"
+        resolve += (
+            f" {', '.join(waiting)} {verb} still giving orders: the time left to the deadline is lost, and "
+            "ships without orders follow the default orders."
+        )
+    end = "End the battle now?"
+    if phase is not None and phase.status in (PhaseStatus.OPEN, PhaseStatus.FAILED):
+        end += f" Phase {number} is not played: its orders are kept for the record, never resolved."
+    rollback = (
+        "Roll back to the start of {phase}? That phase and every later one are superseded (kept in the log, "
+        "never played again): their results, orders and ready flags are lost to the battle, and the phase "
+        "opens again with a new dice seed."
+    )
+    return {"confirm_resolve": resolve, "confirm_end": end, "confirm_rollback": rollback}
 
 
 @require_GET
@@ -621,6 +663,14 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
             messages.success(request, "Deadline extended.")
         elif action == "rollback":
             number = int(request.POST.get("to_number") or 0)
+            if phase is not None and number == phase.number and phase.status != PhaseStatus.FAILED:
+                # The open (or resolving) phase: a "roll back" would only draw a new seed and throw away the
+                # orders and ready flags given so far. The form does not offer it.
+                raise ApplicationError(
+                    "rollback_current",
+                    f"Phase {number} is {phase.get_status_display().lower()} now: there is nothing to roll "
+                    "back in it. Choose a resolved phase.",
+                )
             reopened = services.battle_rollback(battle=bat, user=request.user, to_number=number)
             messages.success(request, f"Rolled back: phase {reopened.number} is open again.")
         elif action == "end":
