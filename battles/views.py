@@ -21,6 +21,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -168,6 +169,7 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
 
 
 def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Viewer) -> dict[str, Any]:
+    sides = selectors.fleets_for_campaign(campaign=campaign)
     ctx: dict[str, Any] = {
         "campaign": campaign,
         "viewer": viewer,
@@ -175,7 +177,8 @@ def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Vie
         "default_orders_label": default_orders_label(
             (campaign.settings or {}).get("default_orders") or "fire_nearest"
         ),
-        "sides": selectors.fleets_for_campaign(campaign=campaign),
+        "sides": sides,
+        "side_names": {side.key: side.name for side in sides},
         "battles": selectors.battles_for_campaign(campaign=campaign),
         "losses": selectors.sinkings_for_campaign(campaign=campaign),
         "members": campaign.memberships.select_related("user", "side").order_by(
@@ -343,7 +346,11 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 f"Terrain must be a JSON list of features (kind, position, props, visible_to): {exc}"
             )
         most = (10 * rs.default_map[0], 10 * rs.default_map[1])
-        if not errors and not (0 < width <= most[0] and 0 < height <= most[1]):
+        if not errors and (width < 1 or height < 1):
+            errors.append(
+                f"The map's width and height must each be at least 1 (given: {width:g} x {height:g})."
+            )
+        elif not errors and not (width <= most[0] and height <= most[1]):
             # The map is drawn square by square (hexes): a 10**12 x 10**12 map ran the server out of memory.
             errors.append(f"The map is at most {most[0]:g} x {most[1]:g} (ten times the rule set's default).")
         if len(request.POST.get("name", "")) > 120:  # Battle.name
@@ -620,12 +627,17 @@ def orders_post(request: HttpRequest, battle_id: int) -> HttpResponse:
 @require_POST
 def ready_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     """Mark the user's side ready (``ready=1``) or not ready (``ready=0``) in the open phase."""
+    from battles import order_views
+
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    try:
+        ready = order_views.ready_flag(request.POST.get("ready"))
+    except ApplicationError as error:  # not from the site's own form: answer it, do not redirect
+        return order_views.message_response(request, error.message, error.status, bat.pk)
     phase = selectors.phase_open_for(battle=bat)
     if phase is None:
         messages.error(request, services.READY_TOO_LATE)
         return _after_post(request, bat, viewer)
-    ready = request.POST.get("ready", "1") == "1"
     try:
         services.side_set_ready(phase=phase, user=request.user, ready=ready)
     except ApplicationError as error:
@@ -653,14 +665,14 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
         elif action == "extend" and phase is not None:
             form = ExtendDeadlineForm(request.POST, campaign=bat.campaign)
             if not form.is_valid():
-                raise ApplicationError("bad_form", "Give a new deadline: " + form.errors.as_text())
+                problem = _form_errors_message(form)
+                raise ApplicationError("bad_form", f"The deadline was not moved. {problem}")
+            side = form.cleaned_data["side"]
+            before = _deadline_of(phase, side)
             services.phase_extend_deadline(
-                phase=phase,
-                user=request.user,
-                deadline=form.cleaned_data["deadline"],
-                side=form.cleaned_data["side"],
+                phase=phase, user=request.user, deadline=form.cleaned_data["deadline"], side=side
             )
-            messages.success(request, "Deadline extended.")
+            messages.success(request, _extended_message(before, form.cleaned_data["deadline"], side))
         elif action == "rollback":
             number = int(request.POST.get("to_number") or 0)
             if phase is not None and number == phase.number and phase.status != PhaseStatus.FAILED:
@@ -674,8 +686,13 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
             reopened = services.battle_rollback(battle=bat, user=request.user, to_number=number)
             messages.success(request, f"Rolled back: phase {reopened.number} is open again.")
         elif action == "end":
-            if len(request.POST.get("reason", "")) > 200:  # Battle.end_reason
-                raise ApplicationError("bad_form", "The reason has at most 200 characters.")
+            reason_length = len(request.POST.get("reason", ""))
+            if reason_length > 200:  # Battle.end_reason
+                raise ApplicationError(
+                    "bad_form",
+                    f"The reason has at most 200 characters (this one has {reason_length}); the battle "
+                    "was not ended.",
+                )
             services.battle_end(
                 battle=bat,
                 user=request.user,
@@ -688,8 +705,34 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     except ValueError:
         messages.error(request, "Give a phase number.")
     except ApplicationError as error:
-        messages.error(request, _error_message(error))
+        # The services' refusals of these actions are whole sentences; their field details ("to_number: No
+        # such phase.") only repeat them in the form's field names.
+        messages.error(request, error.message or _error_message(error))
     return redirect("battles:battle", bat.pk)
+
+
+def _deadline_of(phase: Phase, side: Any) -> Any:
+    """Return the deadline ``side`` has in ``phase`` now (its own, else the phase's); for all sides (None)
+    the phase's."""
+    if side is not None:
+        own = phase.phase_sides.filter(side=side).values_list("deadline", flat=True).first()
+        if own is not None:
+            return own
+    return phase.deadline
+
+
+def _extended_message(before: Any, after: Any, side: Any) -> str:
+    """Return the umpire's message after a deadline change: moving it earlier is allowed (the umpire may
+    shorten a phase everyone agreed to speed up), but said plainly, with the old and new times."""
+    who = side.name if side is not None else "every side"
+    when = timezone.localtime(after).strftime("%a %-d %b %Y %H:%M %Z")
+    if before is not None and after < before:
+        was = timezone.localtime(before).strftime("%a %-d %b %Y %H:%M %Z")
+        return (
+            f"Deadline moved EARLIER for {who}: now {when} (it was {was}). The players have less time than "
+            "they were told; tell them."
+        )
+    return f"Deadline extended for {who}: now {when}."
 
 
 def _small_number(text: str) -> bool:
