@@ -1299,11 +1299,12 @@ def _legend(ctx: _Ctx, ruleset_title: str, out: list[str], caption: str | None =
             f'<text x="{_f(lx)}" y="{_f(y)}" text-anchor="end">{_a(label)}</text></g>'
         )
         scale_w = x1 - bx + 10
-    view = (
-        "Umpire's view: everything"
-        if ctx.viewer is None
-        else f"Seen by {ctx.names.get(ctx.viewer, ctx.viewer)}"
-    )
+    if ctx.viewer is None:
+        view = "Umpire's view: everything"
+    elif ctx.viewer == "":  # an observer (no side): what every side sees
+        view = "Observer's view: what every side sees"
+    else:
+        view = f"Seen by {ctx.names.get(ctx.viewer, ctx.viewer)}"
     text = f"{caption or f'Turn {st.turn}'} · {view}"
     room = int((x1 - x0 - 20 - scale_w) / CHAR_PX)
     if len(text) > room:
@@ -1413,11 +1414,14 @@ def render_map(
 
     own = sum(1 for s in drawn if viewer_side is None or s.side == viewer_side)
     enemy = len(drawn) - own
-    who = "the umpire" if viewer_side is None else names.get(viewer_side, viewer_side)
-    heading = title or f"Battle map, turn {view.turn}, as {who} sees it"
+    if viewer_side == "":  # an observer (no side)
+        heading = title or f"Battle map, turn {view.turn}, as an observer sees it (what every side sees)"
+    else:
+        who = "the umpire" if viewer_side is None else names.get(viewer_side, viewer_side)
+        heading = title or f"Battle map, turn {view.turn}, as {who} sees it"
     desc = (
         f"{rs.title}. {len(drawn)} ship(s) shown"
-        + (f": {own} own, {enemy} enemy" if viewer_side is not None else "")
+        + (f": {own} own, {enemy} enemy" if viewer_side else "")
         + f". {'Night. ' if view.conditions.night else ''}"
         + (
             "Map " + f"{int(fr.cols)} x {int(fr.rows)} hexes."

@@ -47,7 +47,7 @@ def _htmx(request: HttpRequest) -> bool:
     return bool(getattr(request, "htmx", False))
 
 
-def _message_response(request: HttpRequest, message: str, status: int, battle_id: int | None = None) -> Any:
+def message_response(request: HttpRequest, message: str, status: int, battle_id: int | None = None) -> Any:
     """Answer with a message only: plain text for htmx (shown by static/js/orders.js), a page otherwise."""
     if _htmx(request):
         return HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
@@ -65,7 +65,7 @@ def limit_size(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]
         except ValueError:
             length = 0
         if length > MAX_ORDER_BYTES:
-            return _message_response(
+            return message_response(
                 request,
                 f"The request is too large ({length} bytes; orders take at most "
                 f"{MAX_ORDER_BYTES // 1024} KB). Nothing was saved.",
@@ -124,9 +124,9 @@ def _guarded(
             return view(request, battle_id, ship_key)
         except Http404:
             msg = "There is no such ship under your command in this battle."
-            return _message_response(request, msg, 404, battle_id)
+            return message_response(request, msg, 404, battle_id)
         except ApplicationError as error:
-            return _message_response(request, error.message, error.status, battle_id)
+            return message_response(request, error.message, error.status, battle_id)
 
     return wrapper
 
@@ -330,16 +330,20 @@ def battle_status(request: HttpRequest, battle_id: int) -> HttpResponse:
 def side_ready(request: HttpRequest, battle_id: int) -> HttpResponse:
     """Mark the user's side ready (``ready=1``) or not ready (``ready=0``) in the phase the page shows."""
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
-    ready = request.POST.get("ready", "1") == "1"
-    level, text = "success", "Your side is ready." if ready else "Your side is no longer ready."
-    status = 200
+    ready = False
+    level, text, status, code = "success", "", 200, ""
     try:
+        ready = ready_flag(request.POST.get("ready"))
+        text = "Your side is ready." if ready else "Your side is no longer ready."
         phase = _phase_posted(request, bat)
         services.side_set_ready(phase=phase, user=request.user, ready=ready)
     except ApplicationError as error:
         late = error.code in ("phase_closed", "deadline_passed")
         level, text, status = "error", services.READY_TOO_LATE if late else error.message, error.status
+        code = error.code
     if not _htmx(request):
+        if code == "bad_ready":  # not from the site's own form: answer it, do not redirect
+            return message_response(request, text, status, bat.pk)
         getattr(messages, level)(request, text)
         return HttpResponseRedirect(_battle_url(bat, "phase"))
     ctx = status_context(bat, viewer)
@@ -358,6 +362,20 @@ def side_ready(request: HttpRequest, battle_id: int) -> HttpResponse:
         return HttpResponseClientRefresh()
     ctx["message"] = (level, text)
     return render(request, f"{TEMPLATE}#phase_status", ctx, status=status)
+
+
+def ready_flag(raw: str | None) -> bool:
+    """Return the ``ready`` value of a ready form: ``"1"`` (or none given) ready, ``"0"`` not ready. Raise
+    ``bad_ready`` (400) for anything else: "banana" was read as "not ready" without a word."""
+    if raw is None or raw == "1":
+        return True
+    if raw == "0":
+        return False
+    shown = raw if len(raw) <= 40 else raw[:40] + "..."
+    raise ApplicationError(
+        "bad_ready",
+        f"The ready flag is 1 (my side is ready) or 0 (not ready yet), not {shown}. Nothing was changed.",
+    )
 
 
 def ship_url_maker(name: str, battle_id: int) -> Callable[[str], str]:

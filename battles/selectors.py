@@ -9,10 +9,10 @@ passed to the rules' fog of war: ``None`` for an umpire (sees everything), the s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
@@ -124,12 +124,20 @@ def campaign_get(*, user: Any, campaign_id: int) -> tuple[Campaign, Viewer]:
     return viewer.membership.campaign, viewer
 
 
+NO_SUCH_BATTLE = "No such battle."
+
+
 def battle_get(*, user: Any, battle_id: int) -> tuple[Battle, Viewer]:
-    """Return a battle of a campaign the user belongs to, with their viewer; Http404 otherwise."""
+    """Return a battle of a campaign the user belongs to, with their viewer; Http404 otherwise, the same one
+    for a battle of another campaign as for an id that is no battle (so a stranger cannot tell which ids
+    exist)."""
     battle = Battle.objects.select_related("campaign").filter(pk=battle_id).first()
     if battle is None:
-        raise Http404("No such battle.")
-    viewer = viewer_get(user=user, campaign_id=battle.campaign_id)
+        raise Http404(NO_SUCH_BATTLE)
+    try:
+        viewer = viewer_get(user=user, campaign_id=battle.campaign_id)
+    except Http404:
+        raise Http404(NO_SUCH_BATTLE) from None
     return battle, viewer
 
 
@@ -295,9 +303,12 @@ def sinkings_for_campaign(*, campaign: Campaign) -> list[CampaignShip]:
 
 
 def phases_waiting_for_user(*, user: Any) -> list[Phase]:
-    """Return the open phases in which the user's side gives orders and is not yet ready."""
+    """Return the open phases in which the user's side gives orders and is not yet ready, soonest deadline
+    first. Each phase's ``my_deadline`` is the user's side's own (``PhaseSide.effective_deadline``: the
+    umpire may have given one side more time), as the battle page shows it."""
     memberships = Membership.objects.filter(user=user, role=Role.PLAYER).values("side_id")
-    return list(
+    own = PhaseSide.objects.filter(phase=OuterRef("pk"), side_id__in=memberships).order_by("pk")
+    phases = list(
         Phase.objects.filter(
             status=PhaseStatus.OPEN,
             superseded=False,
@@ -305,10 +316,15 @@ def phases_waiting_for_user(*, user: Any) -> list[Phase]:
             phase_sides__side_id__in=memberships,
             phase_sides__ready=False,
         )
+        .annotate(side_deadline=Subquery(own.values("deadline")[:1]))
         .select_related("battle__campaign")
         .distinct()
         .order_by("deadline", "pk")
     )
+    for phase in phases:
+        phase.my_deadline = phase.side_deadline or phase.deadline  # type: ignore[attr-defined]
+    never = datetime.max.replace(tzinfo=UTC)
+    return sorted(phases, key=lambda p: (p.my_deadline or never, p.pk))  # type: ignore[attr-defined]
 
 
 def battles_for_campaign(*, campaign: Campaign) -> list[Battle]:

@@ -21,6 +21,7 @@ from django.contrib.auth.decorators import login_not_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -169,6 +170,7 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
 
 
 def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Viewer) -> dict[str, Any]:
+    sides = selectors.fleets_for_campaign(campaign=campaign)
     ctx: dict[str, Any] = {
         "campaign": campaign,
         "viewer": viewer,
@@ -176,7 +178,8 @@ def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Vie
         "default_orders_label": default_orders_label(
             (campaign.settings or {}).get("default_orders") or "fire_nearest"
         ),
-        "sides": selectors.fleets_for_campaign(campaign=campaign),
+        "sides": sides,
+        "side_names": {side.key: side.name for side in sides},
         "battles": selectors.battles_for_campaign(campaign=campaign),
         "losses": selectors.sinkings_for_campaign(campaign=campaign),
         "members": campaign.memberships.select_related("user", "side").order_by(
@@ -344,7 +347,11 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 f"Terrain must be a JSON list of features (kind, position, props, visible_to): {exc}"
             )
         most = (10 * rs.default_map[0], 10 * rs.default_map[1])
-        if not errors and not (0 < width <= most[0] and 0 < height <= most[1]):
+        if not errors and (width < 1 or height < 1):
+            errors.append(
+                f"The map's width and height must each be at least 1 (given: {width:g} x {height:g})."
+            )
+        elif not errors and not (width <= most[0] and height <= most[1]):
             # The map is drawn square by square (hexes): a 10**12 x 10**12 map ran the server out of memory.
             errors.append(f"The map is at most {most[0]:g} x {most[1]:g} (ten times the rule set's default).")
         if len(request.POST.get("name", "")) > 120:  # Battle.name
@@ -526,13 +533,55 @@ def _battle_context(
     }
     if viewer.is_umpire:
         ctx["extend_form"] = ExtendDeadlineForm(campaign=battle.campaign)
-        ctx["phase_numbers"] = list(
-            Phase.objects.filter(battle=battle, superseded=False)
-            .order_by("number")
-            .values_list("number", flat=True)
-        )
-        ctx["side_keys"] = [s.key for s in state.sides]
+        ctx.update(_umpire_confirmations(battle, phase, phase_sides))
+        ctx["rollback_choices"], ctx["rollback_default"] = _rollback_choices(battle)
     return ctx
+
+
+def _rollback_choices(battle: Battle) -> tuple[list[tuple[int, str]], int | None]:
+    """Return the phases the umpire may roll the battle back to, as (number, label), and the one chosen at
+    first: the most recent resolved phase (rolling back to phase 1 by a slip would undo the whole battle).
+
+    Offered: the resolved phases, and a failed phase as "restart" (its orders are not used; the players give
+    new ones). The phase open for orders is not offered: rolling back to it would only draw a new seed and
+    throw away the orders and ready flags given so far; a resolving phase is being worked on."""
+    rows = list(
+        Phase.objects.filter(battle=battle, superseded=False)
+        .order_by("number")
+        .values_list("number", "turn", "status")
+    )
+    choices: list[tuple[int, str]] = []
+    for number, turn, status in rows:
+        if status == PhaseStatus.RESOLVED:
+            choices.append((number, f"Phase {number} (turn {turn})"))
+        elif status == PhaseStatus.FAILED:
+            choices.append((number, f"Phase {number} (turn {turn}): restart it, for new orders"))
+    resolved = [number for number, _turn, status in rows if status == PhaseStatus.RESOLVED]
+    default = resolved[-1] if resolved else (choices[-1][0] if choices else None)
+    return choices, default
+
+
+def _umpire_confirmations(battle: Battle, phase: Phase | None, phase_sides: list[Any]) -> dict[str, str]:
+    """Return what the umpire's destructive buttons ask before they act (a browser ``confirm()``; a post
+    without JavaScript goes through): each names what is lost."""
+    waiting = [ps.side.name for ps in phase_sides if not ps.ready]
+    number = phase.number if phase is not None else 0
+    resolve = f"Close phase {number} now and resolve it with the orders given?"
+    if waiting:
+        verb = "is" if len(waiting) == 1 else "are"
+        resolve += (
+            f" {', '.join(waiting)} {verb} still giving orders: the time left to the deadline is lost, and "
+            "ships without orders follow the default orders."
+        )
+    end = "End the battle now?"
+    if phase is not None and phase.status in (PhaseStatus.OPEN, PhaseStatus.FAILED):
+        end += f" Phase {number} is not played: its orders are kept for the record, never resolved."
+    rollback = (
+        "Roll back to the start of {phase}? That phase and every later one are superseded (kept in the log, "
+        "never played again): their results, orders and ready flags are lost to the battle, and the phase "
+        "opens again with a new dice seed."
+    )
+    return {"confirm_resolve": resolve, "confirm_end": end, "confirm_rollback": rollback}
 
 
 @require_GET
@@ -579,12 +628,17 @@ def orders_post(request: HttpRequest, battle_id: int) -> HttpResponse:
 @require_POST
 def ready_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     """Mark the user's side ready (``ready=1``) or not ready (``ready=0``) in the open phase."""
+    from battles import order_views
+
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    try:
+        ready = order_views.ready_flag(request.POST.get("ready"))
+    except ApplicationError as error:  # not from the site's own form: answer it, do not redirect
+        return order_views.message_response(request, error.message, error.status, bat.pk)
     phase = selectors.phase_open_for(battle=bat)
     if phase is None:
         messages.error(request, services.READY_TOO_LATE)
         return _after_post(request, bat, viewer)
-    ready = request.POST.get("ready", "1") == "1"
     try:
         services.side_set_ready(phase=phase, user=request.user, ready=ready)
     except ApplicationError as error:
@@ -612,21 +666,34 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
         elif action == "extend" and phase is not None:
             form = ExtendDeadlineForm(request.POST, campaign=bat.campaign)
             if not form.is_valid():
-                raise ApplicationError("bad_form", "Give a new deadline: " + form.errors.as_text())
+                problem = _form_errors_message(form)
+                raise ApplicationError("bad_form", f"The deadline was not moved. {problem}")
+            side = form.cleaned_data["side"]
+            before = _deadline_of(phase, side)
             services.phase_extend_deadline(
-                phase=phase,
-                user=request.user,
-                deadline=form.cleaned_data["deadline"],
-                side=form.cleaned_data["side"],
+                phase=phase, user=request.user, deadline=form.cleaned_data["deadline"], side=side
             )
-            messages.success(request, "Deadline extended.")
+            messages.success(request, _extended_message(before, form.cleaned_data["deadline"], side))
         elif action == "rollback":
             number = int(request.POST.get("to_number") or 0)
+            if phase is not None and number == phase.number and phase.status != PhaseStatus.FAILED:
+                # The open (or resolving) phase: a "roll back" would only draw a new seed and throw away the
+                # orders and ready flags given so far. The form does not offer it.
+                raise ApplicationError(
+                    "rollback_current",
+                    f"Phase {number} is {phase.get_status_display().lower()} now: there is nothing to roll "
+                    "back in it. Choose a resolved phase.",
+                )
             reopened = services.battle_rollback(battle=bat, user=request.user, to_number=number)
             messages.success(request, f"Rolled back: phase {reopened.number} is open again.")
         elif action == "end":
-            if len(request.POST.get("reason", "")) > 200:  # Battle.end_reason
-                raise ApplicationError("bad_form", "The reason has at most 200 characters.")
+            reason_length = len(request.POST.get("reason", ""))
+            if reason_length > 200:  # Battle.end_reason
+                raise ApplicationError(
+                    "bad_form",
+                    f"The reason has at most 200 characters (this one has {reason_length}); the battle "
+                    "was not ended.",
+                )
             services.battle_end(
                 battle=bat,
                 user=request.user,
@@ -639,8 +706,34 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     except ValueError:
         messages.error(request, "Give a phase number.")
     except ApplicationError as error:
-        messages.error(request, _error_message(error))
+        # The services' refusals of these actions are whole sentences; their field details ("to_number: No
+        # such phase.") only repeat them in the form's field names.
+        messages.error(request, error.message or _error_message(error))
     return redirect("battles:battle", bat.pk)
+
+
+def _deadline_of(phase: Phase, side: Any) -> Any:
+    """Return the deadline ``side`` has in ``phase`` now (its own, else the phase's); for all sides (None)
+    the phase's."""
+    if side is not None:
+        own = phase.phase_sides.filter(side=side).values_list("deadline", flat=True).first()
+        if own is not None:
+            return own
+    return phase.deadline
+
+
+def _extended_message(before: Any, after: Any, side: Any) -> str:
+    """Return the umpire's message after a deadline change: moving it earlier is allowed (the umpire may
+    shorten a phase everyone agreed to speed up), but said plainly, with the old and new times."""
+    who = side.name if side is not None else "every side"
+    when = timezone.localtime(after).strftime("%a %-d %b %Y %H:%M %Z")
+    if before is not None and after < before:
+        was = timezone.localtime(before).strftime("%a %-d %b %Y %H:%M %Z")
+        return (
+            f"Deadline moved EARLIER for {who}: now {when} (it was {was}). The players have less time than "
+            "they were told; tell them."
+        )
+    return f"Deadline extended for {who}: now {when}."
 
 
 def _small_number(text: str) -> bool:

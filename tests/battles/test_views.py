@@ -322,7 +322,8 @@ def test_a_battle_name_or_end_reason_too_long_for_its_column_is_refused(game: An
         follow=True,
     )
 
-    assert "The reason has at most 200 characters." in _html(response)
+    refusal = "The reason has at most 200 characters (this one has 201); the battle was not ended."
+    assert refusal in _html(response)
     assert Battle.objects.get(pk=game.battle.pk).status == "active"
     services.battle_end(battle=game.battle, user=game.umpire)
     cs = game.campaign.ships.order_by("pk").first()
@@ -340,7 +341,11 @@ def test_a_battle_name_or_end_reason_too_long_for_its_column_is_refused(game: An
         pytest.param({"width": "inf"}, "must be numbers", id="width-inf"),
         pytest.param({"terrain": "[" * 5000 + "]" * 5000}, "Terrain must be a JSON list", id="terrain-deep"),
         pytest.param({"width": "1e12", "height": "1e12"}, "The map is at most 240 x 180", id="map-huge"),
-        pytest.param({"width": "-5", "height": "0"}, "The map is at most 240 x 180", id="map-negative"),
+        pytest.param(
+            {"width": "-5", "height": "0"},
+            "The map&#x27;s width and height must each be at least 1 (given: -5 x 0).",
+            id="map-negative",
+        ),
     ],
 )
 def test_battle_setup_refuses_numbers_it_cannot_use(game: Any, extra: dict[str, str], error: str) -> None:

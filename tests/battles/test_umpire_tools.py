@@ -1,0 +1,355 @@
+"""The umpire's tools on the battle page and the labels a fresh user met (a fresh-user check): the roll back
+choice defaults to the latest resolved phase and never offers the open one, the destructive buttons ask
+first (naming what is lost; a post without JavaScript goes through), side names instead of keys, an
+observer's map, a finished battle's header, per-side deadlines on the dashboard, the log's row numbers, form
+errors as sentences, and bad input as a clear message."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, timedelta
+from typing import Any
+
+import pytest
+from django.http import Http404
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import escape
+
+from battles import selectors, services
+from battles.models import Battle, LogEvent, Phase, PhaseSide
+from tests.factories import UserFactory, scenario_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game() -> Any:
+    return scenario_campaign()
+
+
+def _client(user: Any) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _html(response: Any) -> str:
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
+def _resolve(game: Any, capture: Any) -> Phase:
+    """Resolve the open phase (resolve now) and return the phase opened after it."""
+    phase = Phase.objects.get(battle=game.battle, superseded=False, status="open")
+    with capture(execute=True):
+        services.phase_close(phase=phase, user=game.umpire)
+    assert Phase.objects.get(pk=phase.pk).status == "resolved"
+    return Phase.objects.get(battle=game.battle, superseded=False, status="open")
+
+
+def _umpire_section(html: str) -> str:
+    return html[html.index('id="umpire"') :]
+
+
+def _select(html: str, name: str) -> str:
+    return re.search(rf'<select name="{name}".*?</select>', html).group(0)  # type: ignore[union-attr]
+
+
+# --- 1. roll back, resolve now, end the battle -----------------------------------------------------------
+
+
+def test_rollback_defaults_to_the_latest_resolved_phase_and_does_not_offer_the_open_one(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    _resolve(game, django_capture_on_commit_callbacks)
+    third = _resolve(game, django_capture_on_commit_callbacks)
+    assert third.number == 3
+
+    html = _html(_client(game.umpire).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    select = _select(_umpire_section(html), "to_number")
+    options = re.findall(r'<option value="(\d+)"( selected)?>([^<]*)</option>', select)
+    assert [(n, sel) for n, sel, _label in options] == [("1", ""), ("2", " selected")]
+    assert options[0][2] == "Phase 1 (turn 1)"
+    assert 'value="3"' not in select
+
+
+def test_the_open_phase_alone_offers_no_roll_back(game: Any) -> None:
+    html = _html(_client(game.umpire).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    assert 'name="to_number"' not in html
+    assert "<h3>Roll back</h3>" not in html
+
+
+def test_a_failed_phase_is_offered_as_a_restart(game: Any, django_capture_on_commit_callbacks: Any) -> None:
+    second = _resolve(game, django_capture_on_commit_callbacks)
+    Phase.objects.filter(pk=second.pk).update(status="failed", error="boom")
+
+    select = _select(
+        _html(_client(game.umpire).get(reverse("battles:battle", args=[game.battle.pk]))), "to_number"
+    )
+
+    assert '<option value="1" selected>Phase 1 (turn 1)</option>' in select
+    assert "Phase 2 (turn 2): restart it, for new orders</option>" in select
+
+
+def test_rolling_back_to_the_open_phase_by_a_post_is_refused_and_keeps_the_orders(game: Any) -> None:
+    services.orders_submit(phase=game.phase, user=game.players["britain"], ship_key="kgv", data={"hexes": 1})
+    services.side_set_ready(phase=game.phase, user=game.players["britain"])
+    client = _client(game.umpire)
+
+    response = client.post(
+        reverse("battles:umpire", args=[game.battle.pk]),
+        {"action": "rollback", "to_number": "1"},
+        follow=True,
+    )
+
+    assert "Phase 1 is open for orders now: there is nothing to roll back in it." in _html(response)
+    phase = Phase.objects.get(pk=game.phase.pk)
+    assert not phase.superseded
+    assert phase.orders.count() == 1
+    assert phase.phase_sides.get(side__key="britain").ready
+
+
+def test_destructive_umpire_buttons_ask_first_naming_what_is_lost(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    second = _resolve(game, django_capture_on_commit_callbacks)
+    services.side_set_ready(phase=second, user=game.players["britain"])
+
+    html = _umpire_section(_html(_client(game.umpire).get(reverse("battles:battle", args=[game.battle.pk]))))
+
+    forms = re.findall(r"<form [^>]*>", html)
+    by_action = {}
+    for form in forms:
+        start = html.index(form)
+        action = re.search(r'name="action" value="(\w+)"', html[start:]).group(1)  # type: ignore[union-attr]
+        by_action[action] = form
+    for action in ("resolve_now", "rollback", "end"):
+        assert 'onsubmit="return confirm(this.dataset.confirm' in by_action[action], action
+    assert "onsubmit" not in by_action["extend"]
+    germany = escape("Kriegsmarine")
+    assert (
+        'data-confirm="Close phase 2 now and resolve it with the orders given? '
+        f"{germany} is still giving orders: the time left to the deadline is lost, and ships without orders "
+        'follow the default orders."' in by_action["resolve_now"]
+    )
+    assert (
+        'data-confirm="End the battle now? Phase 2 is not played: its orders are kept for the record, '
+        'never resolved."' in by_action["end"]
+    )
+    assert (
+        "Roll back to the start of {phase}? That phase and every later one are superseded"
+        in by_action["rollback"]
+    )
+    assert "this.to_number.selectedOptions[0].text" in by_action["rollback"]
+
+
+def test_a_post_without_javascript_still_acts(game: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """The confirmation lives in the browser: a plain post (no JavaScript) resolves and ends at once."""
+    client = _client(game.umpire)
+    url = reverse("battles:umpire", args=[game.battle.pk])
+
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"action": "resolve_now"})
+    client.post(url, {"action": "end", "winner": "britain", "reason": "Bismarck sunk"})
+
+    assert Phase.objects.get(pk=game.phase.pk).status == "resolved"
+    assert Battle.objects.get(pk=game.battle.pk).status == "finished"
+
+
+# --- 2. labels and numbers -------------------------------------------------------------------------------
+
+
+def test_winners_are_shown_by_side_name(game: Any) -> None:
+    page = _html(_client(game.umpire).get(reverse("battles:battle", args=[game.battle.pk])))
+    assert '<option value="britain">Royal Navy</option>' in _select(page, "winner")
+    assert ">britain<" not in _select(page, "winner")
+
+    services.battle_end(battle=game.battle, user=game.umpire, winner="britain", reason="Bismarck sunk.")
+
+    campaign = _html(
+        _client(game.players["germany"]).get(reverse("battles:campaign", args=[game.campaign.pk]))
+    )
+    row = re.search(rf'<tr><td><a href="/battles/{game.battle.pk}/">.*?</tr>', campaign).group(0)  # type: ignore[union-attr]
+    assert "<td>Royal Navy</td>" in row
+    battle = _html(_client(game.players["germany"]).get(reverse("battles:battle", args=[game.battle.pk])))
+    assert "The battle is over: Royal Navy holds the sea. Bismarck sunk." in battle
+
+
+def test_an_observer_sees_an_observers_map(game: Any) -> None:
+    observer = UserFactory()
+    services.membership_add(campaign=game.campaign, user=observer, role="observer")
+
+    html = _html(_client(observer).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    assert "as an observer sees it (what every side sees)" in html
+    assert (
+        "Observer&#x27;s view: what every side sees" in html
+        or "Observer's view: what every side sees" in html
+    )
+    assert "as  sees it" not in html and "Seen by  " not in html and "Seen by ·" not in html
+
+
+def test_a_finished_battle_says_so_not_who_is_giving_orders(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    _resolve(game, django_capture_on_commit_callbacks)  # phase 2 is open
+    client = _client(game.umpire)
+    client.post(
+        reverse("battles:umpire", args=[game.battle.pk]), {"action": "end", "winner": "", "reason": "Fog."}
+    )
+
+    for user in (game.umpire, game.players["britain"]):
+        html = _html(_client(user).get(reverse("battles:battle", args=[game.battle.pk])))
+        assert "Over after phase 1 (turn 1)" in html
+        assert "Turn 2, phase 1" not in html
+        assert "The battle is over, with no winner. Fog." in html
+        assert "<h2>The battle is over</h2>" in html
+        assert "Last phase played: phase 1 (turn 1)." in html
+        assert "giving orders" not in html
+        assert "My side is ready" not in html
+
+
+def test_a_superseded_phase_never_resolved_is_not_played(game: Any) -> None:
+    first = game.phase
+    services.battle_end(battle=game.battle, user=game.umpire)
+
+    html = _html(
+        _client(game.players["britain"]).get(
+            reverse("battles:battle_log", args=[game.battle.pk]) + f"?phase_id={first.pk}"
+        )
+    )
+
+    assert "Phase 1, turn 1 (" in html
+    assert "): not played (superseded)</h2>" in html
+    assert "Open for orders" not in html
+    assert "Not played: this phase has no log." in html
+
+
+def test_the_dashboard_shows_the_deadline_of_my_side(game: Any) -> None:
+    general = timezone.now().replace(microsecond=0) + timedelta(hours=5)
+    own = general + timedelta(hours=24)
+    Phase.objects.filter(pk=game.phase.pk).update(deadline=general)
+    PhaseSide.objects.filter(phase=game.phase, side__key="germany").update(deadline=own)
+
+    german = _html(_client(game.players["germany"]).get(reverse("battles:dashboard")))
+    british = _html(_client(game.players["britain"]).get(reverse("battles:dashboard")))
+
+    assert f'datetime="{timezone.localtime(own, UTC).isoformat()}"' in german
+    assert f'datetime="{timezone.localtime(general, UTC).isoformat()}"' not in german
+    assert f'datetime="{timezone.localtime(general, UTC).isoformat()}"' in british
+
+
+def test_the_log_numbers_the_rows_a_side_sees_one_by_one(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    first = game.phase
+    _resolve(game, django_capture_on_commit_callbacks)
+    LogEvent.objects.filter(phase=first, seq=1).update(visible_to=["britain"])  # a gap for Germany
+    seen = [e for e in LogEvent.objects.filter(phase=first).order_by("seq") if e.visible_for("germany")]
+    assert len(seen) >= 2
+
+    html = _html(_client(game.players["germany"]).get(reverse("battles:battle_log", args=[game.battle.pk])))
+
+    numbers = [int(n) for n in re.findall(r'<tr><td>(\d+)</td><td class="log-text">', html)]
+    assert numbers == list(range(1, len(seen) + 1))
+
+
+def test_extend_errors_are_sentences_and_an_earlier_deadline_is_said(game: Any) -> None:
+    client = _client(game.umpire)
+    url = reverse("battles:umpire", args=[game.battle.pk])
+
+    bad = _html(client.post(url, {"action": "extend", "deadline": "soon"}, follow=True))
+    assert "The deadline was not moved. Deadline: Enter a valid date/time." in bad
+    assert "* deadline" not in bad
+
+    later = timezone.now() + timedelta(days=3)
+    Phase.objects.filter(pk=game.phase.pk).update(deadline=later)
+    earlier = (timezone.now() + timedelta(hours=2)).replace(second=0, microsecond=0)
+    done = _html(
+        client.post(url, {"action": "extend", "deadline": earlier.strftime("%Y-%m-%dT%H:%M")}, follow=True)
+    )
+    assert "Deadline moved EARLIER for every side: now " in done
+    assert "The players have less time than they were told; tell them." in done
+    assert Phase.objects.get(pk=game.phase.pk).deadline == earlier
+
+    extended = _html(
+        client.post(
+            url,
+            {
+                "action": "extend",
+                "deadline": later.strftime("%Y-%m-%dT%H:%M"),
+                "side": game.side("germany").pk,
+            },
+            follow=True,
+        )
+    )
+    assert "Deadline extended for Kriegsmarine: now " in extended
+
+
+def test_rollback_refusals_are_sentences(game: Any, django_capture_on_commit_callbacks: Any) -> None:
+    _resolve(game, django_capture_on_commit_callbacks)
+    response = _client(game.umpire).post(
+        reverse("battles:umpire", args=[game.battle.pk]),
+        {"action": "rollback", "to_number": "9"},
+        follow=True,
+    )
+    assert "The battle has no phase 9 to roll back to." in _html(response)
+    assert "to_number" not in _html(response).split('id="umpire"')[0]
+
+
+def test_a_map_smaller_than_1_is_refused_with_that_reason(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    cs = game.campaign.ships.order_by("pk").first()
+    data = {"name": "Set-up", f"use_{cs.pk}": "on", f"a_{cs.pk}": 3, f"b_{cs.pk}": 4, "width": "-24"}
+
+    html = _html(_client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data))
+
+    assert escape("The map's width and height must each be at least 1 (given: -24 x 18).") in html
+    assert "The map is at most" not in html
+    assert 'name="width" id="width" type="number" step="any" min="1"' in html
+
+
+def test_a_stranger_gets_the_same_404_for_a_battle_of_another_campaign_and_for_no_battle(game: Any) -> None:
+    stranger = UserFactory()
+    missing = Battle.objects.order_by("-pk").first().pk + 1000  # type: ignore[union-attr]
+
+    messages = []
+    for battle_id in (game.battle.pk, missing):
+        with pytest.raises(Http404) as caught:
+            selectors.battle_get(user=stranger, battle_id=battle_id)
+        messages.append(str(caught.value))
+    pages = [_client(stranger).get(reverse("battles:battle", args=[i])) for i in (game.battle.pk, missing)]
+
+    assert messages == ["No such battle.", "No such battle."]
+    assert [p.status_code for p in pages] == [404, 404]
+    bodies = [re.sub(r'"X-CSRFToken": "\w+"|value="\w{64}"', "", p.content.decode()) for p in pages]
+    assert bodies[0] == bodies[1]
+
+
+def test_the_end_reason_has_a_maxlength(game: Any) -> None:
+    html = _html(_client(game.umpire).get(reverse("battles:battle", args=[game.battle.pk])))
+    assert '<input name="reason" id="reason" maxlength="200">' in html
+
+
+@pytest.mark.parametrize("url_name", ["battles:side_ready", "battles:ready"])
+@pytest.mark.parametrize("htmx", [False, True])
+def test_a_ready_flag_other_than_1_or_0_is_a_400(game: Any, url_name: str, htmx: bool) -> None:
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    response = _client(game.players["britain"]).post(
+        reverse(url_name, args=[game.battle.pk]), {"ready": "banana", "phase": game.phase.pk}, **headers
+    )
+
+    assert response.status_code == 400
+    assert (
+        "The ready flag is 1 (my side is ready) or 0 (not ready yet), not banana. Nothing was changed."
+        in (_html(response))
+    )
+    assert not PhaseSide.objects.get(phase=game.phase, side__key="britain").ready
+    ok = _client(game.players["britain"]).post(
+        reverse(url_name, args=[game.battle.pk]), {"ready": "1", "phase": game.phase.pk}
+    )
+    assert ok.status_code == 302
+    assert PhaseSide.objects.get(phase=game.phase, side__key="britain").ready
