@@ -14,17 +14,10 @@ from typing import Any
 import pytest
 
 from battles import services
-from tests.factories import DEFAULT_PASSWORD, scenario_campaign
+from tests.e2e.pages import log_in
+from tests.factories import scenario_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", DEFAULT_PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_selector("text=Log out")
 
 
 def _height(page: Any, selector: str) -> float:
@@ -34,7 +27,7 @@ def _height(page: Any, selector: str) -> float:
 def test_umpire_forms_keep_their_fields_at_their_own_size(live_server: Any, chromium_page: Any) -> None:
     game = scenario_campaign()
     page = chromium_page
-    _log_in(page, live_server.url, game.umpire.username)
+    log_in(page, live_server.url, game.umpire.username)
     page.goto(f"{live_server.url}/campaigns/{game.campaign.pk}/")
 
     scenario_form = "form[action$='/battles/scenario/']"
@@ -57,7 +50,7 @@ def test_a_one_word_battle_name_does_not_widen_the_pages(live_server: Any, chrom
         campaign=game.campaign, scenario_key="bismarck_last_battle_1941", user=game.umpire, name="W" * 120
     )
     page = chromium_page
-    _log_in(page, live_server.url, game.players["britain"].username)
+    log_in(page, live_server.url, game.players["britain"].username)
 
     page.goto(f"{live_server.url}/battles/{long.pk}/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280

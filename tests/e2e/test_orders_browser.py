@@ -15,17 +15,10 @@ import pytest
 
 from battles.models import Order, PhaseSide
 from tests.conftest import ARTIFACTS
-from tests.factories import DEFAULT_PASSWORD, scenario_campaign
+from tests.e2e.pages import log_in
+from tests.factories import scenario_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def _log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", DEFAULT_PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_selector("text=Log out")
 
 
 def test_a_turn_in_the_browser(live_server: Any, chromium_page: Any) -> None:
@@ -35,7 +28,7 @@ def test_a_turn_in_the_browser(live_server: Any, chromium_page: Any) -> None:
     page = chromium_page
     ARTIFACTS.mkdir(exist_ok=True)
 
-    _log_in(page, live_server.url, britain.username)
+    log_in(page, live_server.url, britain.username)
     page.goto(url)
     page.wait_for_selector("#ship-hood form")
     assert page.evaluate("typeof window.htmx") == "object"
@@ -91,7 +84,7 @@ def test_a_turn_in_the_browser(live_server: Any, chromium_page: Any) -> None:
     other = page.context.browser.new_context(viewport={"width": 1280, "height": 900})
     enemy = other.new_page()
     enemy.set_default_timeout(60_000)  # as chromium_page's: not Playwright's 30 s on a loaded machine
-    _log_in(enemy, live_server.url, germany.username)
+    log_in(enemy, live_server.url, germany.username)
     enemy.goto(url)
     enemy.wait_for_selector("#phase li:has-text('Royal Navy: ready')")
     assert enemy.locator("#ship-bismarck form").count() == 1
@@ -142,7 +135,7 @@ def test_every_rule_sets_panel_checks_on_change(
     game = scenario_campaign(scenario)
     page = chromium_page
     ARTIFACTS.mkdir(exist_ok=True)
-    _log_in(page, live_server.url, game.players[side].username)
+    log_in(page, live_server.url, game.players[side].username)
     page.goto(f"{live_server.url}/battles/{game.battle.pk}/")
     panel = f"#ship-{ship}"
     folded = page.locator(f"{panel}.ship-orders--folded").count() == 1

@@ -11,17 +11,24 @@ import pytest
 
 from battles import services
 from battles.models import Battle, Order, Phase
-from tests.factories import DEFAULT_PASSWORD, scenario_campaign
+from tests.e2e.pages import log_in
+from tests.factories import scenario_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _log_in(page: Any, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", DEFAULT_PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_selector("text=Log out")
+def _dismiss(page: Any, button: str) -> list[str]:
+    """Click ``button`` and dismiss the dialog it brings up; return the dialogs' messages."""
+    messages: list[str] = []
+
+    def dismiss(dialog: Any) -> None:
+        messages.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", dismiss)
+    page.click(f"button:text-is('{button}')")
+    page.wait_for_timeout(500)
+    return messages
 
 
 def test_resolve_now_and_end_the_battle_ask_first(live_server: Any, chromium_page: Any) -> None:
@@ -33,26 +40,15 @@ def test_resolve_now_and_end_the_battle_ask_first(live_server: Any, chromium_pag
         data={"hexes": 1, "target": "bismarck"},
     )
     page = chromium_page
-    _log_in(page, live_server.url, game.umpire.username)
+    log_in(page, live_server.url, game.umpire.username)
     page.goto(f"{live_server.url}/battles/{game.battle.pk}/")
-    messages: list[str] = []
 
-    def dismiss(dialog: Any) -> None:
-        messages.append(dialog.message)
-        dialog.dismiss()
-
-    page.once("dialog", dismiss)
-    page.click("button:text-is('Resolve now')")
-    page.wait_for_timeout(500)
+    messages = _dismiss(page, "Resolve now")
     assert len(messages) == 1 and "phase 1" in messages[0].lower()
     assert Phase.objects.get(pk=game.phase.pk).status == "open"
     assert Order.objects.filter(phase=game.phase).count() == 1
 
-    messages.clear()
-    page.once("dialog", dismiss)
-    page.click("button:text-is('End the battle')")
-    page.wait_for_timeout(500)
-    assert len(messages) == 1
+    assert len(_dismiss(page, "End the battle")) == 1
     assert Battle.objects.get(pk=game.battle.pk).status == "active"
 
     page.once("dialog", lambda dialog: dialog.accept())
@@ -68,16 +64,9 @@ def test_roll_back_names_the_phase_it_supersedes(
     with django_capture_on_commit_callbacks(execute=True):
         services.phase_close(phase=game.phase, user=game.umpire)
     page = chromium_page
-    _log_in(page, live_server.url, game.umpire.username)
+    log_in(page, live_server.url, game.umpire.username)
     page.goto(f"{live_server.url}/battles/{game.battle.pk}/")
-    messages: list[str] = []
 
-    def dismiss(dialog: Any) -> None:
-        messages.append(dialog.message)
-        dialog.dismiss()
-
-    page.once("dialog", dismiss)
-    page.click("button:text-is('Roll back')")
-    page.wait_for_timeout(500)
+    messages = _dismiss(page, "Roll back")
     assert len(messages) == 1 and "Phase 1 (turn 1)" in messages[0]
     assert not Phase.objects.filter(battle=game.battle, superseded=True).exists()
