@@ -14,7 +14,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from rules.engine import SHEET_NUMBER_MAX
+from rules.engine import bad_sheet_number
 
 REASON_MAX = 500
 """The longest reason for an umpire's edit or repair, in characters (the reason is shown in the log)."""
@@ -59,23 +59,6 @@ def kind(value: Any) -> str:
     return type(value).__name__  # pragma: no cover - values come from json
 
 
-def _bad_number(value: Any, path: str) -> tuple[str, Any] | None:
-    """Return (path, number) of the first number in ``value`` outside 0 to 1,000,000, or None."""
-    if is_number(value):
-        return None if 0 <= value <= SHEET_NUMBER_MAX else (path, value)
-    if isinstance(value, dict):
-        items: Any = value.items()
-    elif isinstance(value, list):
-        items = enumerate(value)
-    else:
-        return None
-    for k, v in items:
-        bad = _bad_number(v, f"{path}.{key_shown(str(k))}")
-        if bad is not None:
-            return bad
-    return None
-
-
 def sheet_problems(current: Mapping[str, Any], new: Mapping[str, Any], *, numbers: bool = True) -> list[str]:
     """Return what is wrong with setting the entries of ``new`` on a sheet that is ``current``, in words.
 
@@ -96,7 +79,7 @@ def sheet_problems(current: Mapping[str, Any], new: Mapping[str, Any], *, number
         if old is not None and kind(value) != kind(old):
             out.append(f"sheet {key_shown(key)} must be {kind(old)}, not {shown(value)}")
             continue
-        bad = _bad_number(value, key_shown(key)) if numbers else None
+        bad = bad_sheet_number(value, key_shown(key)) if numbers else None
         if bad is not None:
             out.append(f"sheet {bad[0]} is {shown(bad[1])}: a sheet holds numbers from 0 to 1,000,000")
     return out

@@ -91,7 +91,7 @@ def check_state(state: BattleState) -> list[str]:
                 f"{k}: {' '.join(v)}" for k, v in rs.validate_class(s.stats).items()
             ]
         out.extend(f"{where}: stats: {e}" for e in stats_errors)
-        bad = _bad_sheet_number(s.sheet)
+        bad = bad_sheet_number(s.sheet)
         if bad is not None:
             out.append(f"{where}: sheet {bad[0]} is {bad[1]!r}: a sheet holds numbers from 0 to 1,000,000")
     if state.turn < 1:
@@ -106,15 +106,17 @@ def check_state(state: BattleState) -> list[str]:
     return out
 
 
-def _bad_sheet_number(value: JSON, path: str = "") -> tuple[str, JSON] | None:
-    """Return (path, value) of the first number in a sheet outside 0 to :data:`SHEET_NUMBER_MAX`, or None."""
+def bad_sheet_number(value: JSON, path: str = "") -> tuple[str, JSON] | None:
+    """Return (path, value) of the first number in a sheet (or a value of one, under ``path``) outside 0 to
+    :data:`SHEET_NUMBER_MAX`, or None (docs/rulings.md NW-CAMP-04). The path joins keys and list indexes with
+    dots: ``guns.port``."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return None
     if isinstance(value, (int, float)):
         return None if 0 <= value <= SHEET_NUMBER_MAX else (path, value)  # (False for NaN)
     items = value.items() if isinstance(value, dict) else enumerate(value)
     for k, v in items:
-        bad = _bad_sheet_number(v, f"{path}.{k}" if path else str(k))
+        bad = bad_sheet_number(v, f"{path}.{k}" if path else str(k))
         if bad is not None:
             return bad
     return None
