@@ -75,10 +75,14 @@ class Command(BaseCommand):
         logger.info("sweeping phases every %g s (Ctrl-C stops)", every)
         try:
             while not stop.is_set():
+                # a long-lived process: drop a connection that is too old or broken, before and after
+                close_old_connections()
                 try:
                     self.sweep()
                 except Exception:  # a database locked or gone for a moment: log it, try at the next sweep
                     logger.exception("phase sweep failed; trying again in %g s", every)
+                finally:
+                    close_old_connections()
                 stop.wait(every)
         finally:
             for sig, handler in previous.items():
@@ -89,11 +93,7 @@ class Command(BaseCommand):
     def sweep(self) -> SweepReport:
         """One sweep, as the beat task runs it; log what it did (reminders only at DEBUG: a phase inside its
         reminder window is listed at every sweep, though each player gets one mail)."""
-        close_old_connections()  # a long-lived process: drop a connection that is too old or broken
-        try:
-            report = phases_sweep()
-        finally:
-            close_old_connections()
+        report = phases_sweep()
         if report.closed:
             logger.info("closed overdue phases %s", _ids(report.closed))
         if report.requeued:
