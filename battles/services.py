@@ -1522,12 +1522,12 @@ def battle_rollback(*, battle: Battle, user: Any, to_number: int, deadline: date
             superseded=True, close_reason="rolled_back"
         )
         if battle.status == BattleStatus.FINISHED:
-            # A finished battle comes back to life: its ships must not be fighting elsewhere now (NW-CAMP-02).
+            # A finished battle comes back to life: its ships must not be fighting elsewhere now (NW-CAMP-02),
+            # nor have been repaired since it ended (the roll back would undo the repair, NW-CAMP-06).
             _lock_campaign(battle.campaign)
-            _refuse_ships_in_live_battles(
-                battle.campaign,
-                BattleShip.objects.filter(battle=battle).values_list("campaign_ship_id", flat=True),
-            )
+            ship_ids = BattleShip.objects.filter(battle=battle).values_list("campaign_ship_id", flat=True)
+            _refuse_ships_in_live_battles(battle.campaign, ship_ids)
+            _refuse_repaired_since(battle, ship_ids)
         state = _state(target.state_before)
         battle.state = target.state_before
         battle.status = BattleStatus.ACTIVE
@@ -1537,6 +1537,27 @@ def battle_rollback(*, battle: Battle, user: Any, to_number: int, deadline: date
         battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
         _ships_sync(battle, state)
         return _phase_open(battle, state, number=to_number, deadline=deadline)
+
+
+def _refuse_repaired_since(battle: Battle, campaign_ship_ids: Any) -> None:
+    """Raise ``repaired_since`` if a ship of the finished ``battle`` was repaired after it ended: rolling it
+    back would put the ship's sheet and status back to the battle's, silently undoing the repair, while the
+    repair stayed in her record (docs/rulings.md NW-CAMP-06)."""
+    if battle.finished_at is None:
+        return
+    repaired = sorted(
+        set(
+            RepairRecord.objects.filter(
+                campaign_ship_id__in=campaign_ship_ids, at__gt=battle.finished_at
+            ).values_list("campaign_ship__ship__name", flat=True)
+        )
+    )
+    if repaired:
+        raise ConflictError(
+            "repaired_since",
+            f"{', '.join(repaired)} {'was' if len(repaired) == 1 else 'were'} repaired after this battle "
+            "ended: rolling it back would undo the repair. Nothing was rolled back; the battle stays over.",
+        )
 
 
 def battle_end(

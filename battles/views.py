@@ -581,6 +581,9 @@ def _umpire_confirmations(battle: Battle, phase: Phase | None, phase_sides: list
         "never played again): their results, orders and ready flags are lost to the battle, and the phase "
         "opens again with a new dice seed."
     )
+    if battle.status == "finished":
+        rollback += " The battle is over: this reopens it, and its result and winner are cleared."
+
     return {"confirm_resolve": resolve, "confirm_end": end, "confirm_rollback": rollback}
 
 
@@ -657,6 +660,18 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     action = request.POST.get("action", "")
     phase = selectors.phase_current(battle=bat)
     try:
+        stated = request.POST.get("phase", "")
+        if (
+            action in ("resolve_now", "retry", "extend")
+            and stated
+            and (phase is None or stated != str(phase.number))
+        ):
+            # The form named the phase it was shown for: a second tab or a double submit must not act on the
+            # phase that opened since (a "Resolve now" closed phase 5 before any side had ordered in it).
+            now = f"phase {phase.number} is {phase.get_status_display().lower()} now" if phase else "no phase"
+            raise ApplicationError(
+                "stale_phase", f"This was for phase {stated[:18]}, and {now}. Nothing was changed."
+            )
         if action == "resolve_now" and phase is not None:
             services.phase_close(phase=phase, user=request.user)
             messages.success(request, f"Phase {phase.number} closed; it is being resolved.")
@@ -676,7 +691,11 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
             messages.success(request, _extended_message(before, form.cleaned_data["deadline"], side))
         elif action == "rollback":
             number = int(request.POST.get("to_number") or 0)
-            if phase is not None and number == phase.number and phase.status != PhaseStatus.FAILED:
+            if (
+                phase is not None
+                and number == phase.number
+                and phase.status in (PhaseStatus.OPEN, PhaseStatus.RESOLVING)
+            ):
                 # The open (or resolving) phase: a "roll back" would only draw a new seed and throw away the
                 # orders and ready flags given so far. The form does not offer it.
                 raise ApplicationError(

@@ -353,3 +353,68 @@ def test_a_ready_flag_other_than_1_or_0_is_a_400(game: Any, url_name: str, htmx:
     )
     assert ok.status_code == 302
     assert PhaseSide.objects.get(phase=game.phase, side__key="britain").ready
+
+
+# --- a fresh-user re-check: stale forms, finished battles ------------------------------------------------
+
+
+def test_a_second_resolve_now_for_a_phase_already_closed_changes_nothing(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Two tabs (or a double submit) showed "Resolve now" for phase 1: the second must not close phase 2."""
+    client = _client(game.umpire)
+    url = reverse("battles:umpire", args=[game.battle.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(url, {"action": "resolve_now", "phase": "1"})
+    second = Phase.objects.get(battle=game.battle, superseded=False, status="open")
+    assert second.number == 2
+
+    response = client.post(url, {"action": "resolve_now", "phase": "1"}, follow=True)
+
+    assert "This was for phase 1, and phase 2 is open for orders now. Nothing was changed." in _html(response)
+    assert Phase.objects.get(pk=second.pk).status == "open"
+    html = _html(client.get(reverse("battles:battle", args=[game.battle.pk])))
+    assert '<input type="hidden" name="phase" value="2">' in html  # the forms name the phase they show
+
+
+def test_a_finished_battle_rolls_back_to_its_last_phase(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    _resolve(game, django_capture_on_commit_callbacks)
+    services.battle_end(battle=game.battle, user=game.umpire, winner="britain")
+    client = _client(game.umpire)
+    html = _html(client.get(reverse("battles:battle", args=[game.battle.pk])))
+    assert "The battle is over: this reopens it, and its result and winner are cleared." in html
+
+    response = client.post(
+        reverse("battles:umpire", args=[game.battle.pk]),
+        {"action": "rollback", "to_number": "1"},
+        follow=True,
+    )
+
+    assert "Rolled back: phase 1 is open again." in _html(response)
+    assert Battle.objects.get(pk=game.battle.pk).status == "active"
+
+
+def test_a_finished_battle_whose_ship_was_repaired_since_is_not_rolled_back(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """NW-CAMP-06: the roll back would undo the repair while it stayed in her record."""
+    _resolve(game, django_capture_on_commit_callbacks)
+    services.battle_end(battle=game.battle, user=game.umpire, winner="britain")
+    kgv = game.campaign.ships.get(ship__name="King George V")
+    services.campaign_ship_repair(campaign_ship=kgv, user=game.umpire, reason="Dry dock", status="withdrawn")
+
+    response = _client(game.umpire).post(
+        reverse("battles:umpire", args=[game.battle.pk]),
+        {"action": "rollback", "to_number": "1"},
+        follow=True,
+    )
+
+    assert escape(
+        "King George V was repaired after this battle ended: rolling it back would undo the repair. Nothing "
+        "was rolled back; the battle stays over."
+    ) in _html(response)
+    assert Battle.objects.get(pk=game.battle.pk).status == "finished"
+    kgv.refresh_from_db()
+    assert kgv.status == "withdrawn"
