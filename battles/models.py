@@ -6,6 +6,7 @@ logic lives here: the rules package adjudicates, battles/services.py writes, bat
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.conf import settings
@@ -440,6 +441,29 @@ class ShipEdit(models.Model):
 
     def __str__(self) -> str:
         return f"edit by {self.umpire} at {self.at:%Y-%m-%d %H:%M}: {self.reason[:40]}"
+
+    def changes(self) -> list[str]:
+        """Return what the edit changed, one ``"speed: 2 -> 3"`` a field (a sheet entry as ``"sheet damage:
+        ..."``), from ``before`` and ``after`` (the ship's JSON); empty for an edit that changed nothing."""
+        out: list[str] = []
+        before, after = self.before or {}, self.after or {}
+        for key in sorted(set(before) | set(after)):
+            old, new = before.get(key), after.get(key)
+            if old == new:
+                continue
+            if key == "sheet" and isinstance(old, dict) and isinstance(new, dict):
+                for entry in sorted(set(old) | set(new)):
+                    if old.get(entry) != new.get(entry):
+                        out.append(f"sheet {entry}: {_shown(old.get(entry))} -> {_shown(new.get(entry))}")
+            else:
+                out.append(f"{key}: {_shown(old)} -> {_shown(new)}")
+        return out
+
+
+def _shown(value: Any) -> str:
+    """A JSON value for a line of :meth:`ShipEdit.changes`, at most 60 characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class NotificationKind(models.TextChoices):

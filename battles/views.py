@@ -778,7 +778,9 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
         chosen = next(
             (p for p in reversed(phases) if p.status == PhaseStatus.RESOLVED and not p.superseded), None
         )
-        chosen = chosen or (phases[-1] if phases else None)
+        # else the latest phase still in play (after a roll back, the one open again), not a superseded one
+        current = [p for p in phases if not p.superseded]
+        chosen = chosen or (current[-1] if current else phases[-1] if phases else None)
     if chosen is None and (request.GET.get("phase") or request.GET.get("phase_id")):
         raise Http404("No such phase.")
     rows = selectors.log_events_for(phase=chosen, viewer=viewer) if chosen else []

@@ -222,8 +222,7 @@ def test_a_superseded_phase_never_resolved_is_not_played(game: Any) -> None:
         )
     )
 
-    assert "Phase 1, turn 1 (" in html
-    assert "): not played (superseded)</h2>" in html
+    assert "Phase 1, turn 1: not played (superseded)</h2>" in html
     assert "Open for orders" not in html
     assert "Not played: this phase has no log." in html
 
@@ -418,3 +417,45 @@ def test_a_finished_battle_whose_ship_was_repaired_since_is_not_rolled_back(
     assert Battle.objects.get(pk=game.battle.pk).status == "finished"
     kgv.refresh_from_db()
     assert kgv.status == "withdrawn"
+
+
+def test_an_edit_shows_what_it_changed(game: Any) -> None:
+    services.battle_ship_edit(
+        battle=game.battle,
+        ship_key="kgv",
+        user=game.umpire,
+        changes={"speed": 1, "sheet": {"damage": 3}},
+        reason="Boiler room flooded",
+    )
+    services.battle_ship_edit(
+        battle=game.battle, ship_key="kgv", user=game.umpire, changes={}, reason="Nothing"
+    )
+    for url in (
+        reverse("battles:battle_log", args=[game.battle.pk]),
+        reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"]),
+    ):
+        html = _html(_client(game.players["britain"]).get(url))
+        assert (
+            'Boiler room flooded <span class="mono">(sheet damage: 0 -&gt; 3; speed: 2.0 -&gt; 1.0)</span>'
+            in html
+        )
+        assert "Nothing (nothing changed)" in html
+
+
+def test_an_observer_reads_what_every_side_knows_of_a_ship(game: Any) -> None:
+    observer = UserFactory()
+    services.membership_add(campaign=game.campaign, user=observer, role="observer")
+    html = _html(_client(observer).get(reverse("battles:ship_sheet", args=[game.battle.pk, "bismarck"])))
+    assert "What every side knows" in html and "What your side knows" not in html
+
+
+def test_after_a_roll_back_the_log_opens_on_the_phase_in_play(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    _resolve(game, django_capture_on_commit_callbacks)
+    services.battle_end(battle=game.battle, user=game.umpire)  # phase 2 superseded, not played
+    services.battle_rollback(battle=game.battle, user=game.umpire, to_number=1)  # phase 1 open again
+
+    html = _html(_client(game.umpire).get(reverse("battles:battle_log", args=[game.battle.pk])))
+
+    assert "<h2>Phase 1, turn 1: Open for orders</h2>" in html  # (a one-phase turn's phase is not named)
