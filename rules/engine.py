@@ -14,7 +14,7 @@ from dataclasses import replace
 from .base import DEFAULT_POLICIES, DefaultPolicy, event_visible
 from .dice import Dice
 from .geometry import is_facing, on_hex_map, on_table
-from .model import JSON, BattleState, Event, Hex, OrderErrors, PhaseResult, ShipOrder
+from .model import JSON, BattleState, Event, Hex, MapSpec, OrderErrors, PhaseResult, Position, ShipOrder
 from .registry import get_ruleset
 
 
@@ -58,8 +58,6 @@ def check_state(state: BattleState) -> list[str]:
     sides = state.side_keys()
     seen: set[str] = set()
     m = state.map
-    hexes = rs.geometry.startswith("hex")
-    facings = 6 if rs.geometry == "hex6" else 12
     classes: dict[int, list[str]] = {}
     for s in state.ships:
         where = f"ship {s.id!r}"
@@ -68,23 +66,7 @@ def check_state(state: BattleState) -> list[str]:
         seen.add(s.id)
         if s.side not in sides:
             out.append(f"{where}: unknown side {s.side!r}")
-        pos = s.position
-        if hexes != isinstance(pos, Hex):
-            out.append(f"{where}: {rs.key} needs {'hex {q, r}' if hexes else 'point {x, y}'} positions")
-        elif s.status == "active" and not (
-            on_hex_map(pos, m.width, m.height) if isinstance(pos, Hex) else on_table(pos, m.width, m.height)
-        ):
-            at = f"hex ({pos.q}, {pos.r})" if isinstance(pos, Hex) else f"({pos.x:g}, {pos.y:g})"
-            out.append(f"{where} is active at {at}, off the {m.width:g} x {m.height:g} map")
-        if not math.isfinite(s.heading) or (hexes and not is_facing(s.heading, facings)):
-            want = f"one of the {facings} hex facings (multiples of {360 // facings} degrees)"
-            out.append(f"{where}: heading {s.heading:g} is not {want if hexes else 'a finite number'}")
-        elif not 0 <= s.heading < 360:
-            out.append(f"{where}: heading {s.heading:g} is not from 0 up to 360 (360 is 0)")
-        if not (math.isfinite(s.speed) and s.speed >= 0):
-            out.append(f"{where}: speed must be 0 or more, not {s.speed:g}")
-        elif s.speed > SHEET_NUMBER_MAX:
-            out.append(f"{where}: speed must be 1,000,000 or less, not {s.speed:g}")
+        out.extend(placement_problems(where, s.position, s.heading, s.speed, m, on_map=s.status == "active"))
         stats_errors = classes.get(id(s.stats))
         if stats_errors is None:  # (ships of one class share their stats object when read from a scenario)
             stats_errors = classes[id(s.stats)] = [
@@ -103,6 +85,46 @@ def check_state(state: BattleState) -> list[str]:
             out.append(f"winner {state.winner!r} is not a side; sides: {', '.join(sides)}")
         elif not state.finished:
             out.append(f"a winner ({state.winner!r}) is named but the battle is not finished")
+    return out
+
+
+def placement_problems(
+    where: str, position: Position, heading: float, speed: float, m: MapSpec, *, on_map: bool = True
+) -> list[str]:
+    """Return what is wrong with a ship ``where`` (``"ship 'kgv'"``) at ``position`` on map ``m``, heading
+    ``heading`` (degrees) at ``speed`` (the rule set's unit), one message each (empty when nothing):
+    a position of the map's geometry (a hex, or a point in inches or millimetres), on the map when ``on_map``
+    (a ship off it has withdrawn: NW-US-02, NW-SAIL-12 and the like), a heading from 0 up to 360 (the engine
+    never makes 360 or more) and one of the hex facings (6 or 12) on a hex map, a speed from 0 to
+    1,000,000. The checks of a scenario's ships (``rules.scenario``) and of a state's (:func:`check_state`).
+    """
+    out: list[str] = []
+    hexes = m.geometry.startswith("hex")
+    facings = 6 if m.geometry == "hex6" else 12
+    if hexes != isinstance(position, Hex):
+        out.append(
+            f"{where}: position must be a {'hex {q, r}' if hexes else 'point {x, y}'} on a {m.geometry} map"
+        )
+    elif on_map and not (
+        on_hex_map(position, m.width, m.height)
+        if isinstance(position, Hex)
+        else on_table(position, m.width, m.height)
+    ):
+        at = (
+            f"hex ({position.q}, {position.r})"
+            if isinstance(position, Hex)
+            else f"({position.x:g}, {position.y:g})"
+        )
+        out.append(f"{where}: {at} is off the {m.width:g} x {m.height:g} map")
+    if not math.isfinite(heading) or (hexes and not is_facing(heading, facings)):
+        want = f"one of the {facings} hex facings (multiples of {360 // facings} degrees)"
+        out.append(f"{where}: heading {heading:g} is not {want if hexes else 'a finite number'}")
+    elif not 0 <= heading < 360:
+        out.append(f"{where}: heading {heading:g} is not from 0 up to 360 (360 is 0)")
+    if not (math.isfinite(speed) and speed >= 0):
+        out.append(f"{where}: speed must be 0 or more, not {speed:g}")
+    elif speed > SHEET_NUMBER_MAX:
+        out.append(f"{where}: speed must be 1,000,000 or less, not {speed:g}")
     return out
 
 

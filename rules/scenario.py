@@ -10,23 +10,20 @@ from __future__ import annotations
 
 import copy
 import json
-import math
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from .dice import Dice
+from .engine import placement_problems
 from .errors import InvalidDocument
-from .geometry import is_facing, on_hex_map, on_table
 from .model import (
     JSON,
     BattleState,
     Conditions,
     Event,
-    Hex,
     MapSpec,
-    Point,
     Position,
     ShipState,
     SideInfo,
@@ -108,7 +105,6 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
         dupes = sorted({k for k in keys if keys.count(k) > 1})
         if dupes:
             raise InvalidDocument(f"duplicate {what} keys: {', '.join(dupes)}")
-    position_type = Hex if rs.geometry.startswith("hex") else Point
     classes = {c.key for c in scenario.classes}
     sides = {s.key for s in scenario.sides}
     for c in scenario.classes:
@@ -121,36 +117,13 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
             raise InvalidDocument(f"ship {s.id!r}: unknown class {s.class_key!r}")
         if s.side not in sides:
             raise InvalidDocument(f"ship {s.id!r}: unknown side {s.side!r}")
-        if not isinstance(s.position, position_type):
-            kind = "hex {q, r}" if position_type is Hex else "point {x, y}"
-            raise InvalidDocument(f"ship {s.id!r}: position must be a {kind} on a {rs.geometry} map")
-        _check_ship_ranges(s, scenario.map)
+        # a ship off the map would leave the battle at her first move (NW-SAIL-12 and the like)
+        problems = placement_problems(f"ship {s.id!r}", s.position, s.heading, s.speed, scenario.map)
+        if problems:
+            raise InvalidDocument(problems[0])
     if not scenario.turns >= 1:
         raise InvalidDocument(f"turns must be at least 1, not {scenario.turns}")
     return scenario
-
-
-def _check_ship_ranges(s: ScenarioShip, m: MapSpec) -> None:
-    """Raise :class:`InvalidDocument` unless ``s`` starts on the map ``m`` with a finite heading (one of the
-    hex facings on a hex map) and a finite speed of 0 or more (a ship off the map would leave the battle at
-    her first move, docs/rulings.md NW-SAIL-12 and the like; a negative speed has no meaning in any rule
-    set)."""
-    if not math.isfinite(s.heading):
-        raise InvalidDocument(f"ship {s.id!r}: heading must be a finite number of degrees")
-    if m.geometry.startswith("hex"):
-        facings = 6 if m.geometry == "hex6" else 12
-        if not is_facing(s.heading, facings):
-            raise InvalidDocument(
-                f"ship {s.id!r}: heading {s.heading:g} is not one of the {facings} hex facings (multiples of "
-                f"{360 // facings} degrees)"
-            )
-    if not (math.isfinite(s.speed) and s.speed >= 0):
-        raise InvalidDocument(f"ship {s.id!r}: speed must be 0 or more, not {s.speed:g}")
-    pos = s.position
-    on_map = on_hex_map(pos, m.width, m.height) if isinstance(pos, Hex) else on_table(pos, m.width, m.height)
-    if not on_map:
-        where = f"hex ({pos.q}, {pos.r})" if isinstance(pos, Hex) else f"({pos.x:g}, {pos.y:g})"
-        raise InvalidDocument(f"ship {s.id!r}: {where} is off the {m.width:g} x {m.height:g} map")
 
 
 def scenario_state(scenario: Scenario, dice: Dice) -> tuple[BattleState, tuple[Event, ...]]:

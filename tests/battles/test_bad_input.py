@@ -74,7 +74,7 @@ def test_a_ship_edit_with_json_no_column_can_store_is_a_message(game: Any, chang
         ),
         pytest.param(
             '{"position": {"q": 200, "r": 0}}',
-            "ship 'kgv' is active at hex (200, 0), off the 24 x 18 map.",
+            "ship 'kgv': hex (200, 0) is off the 24 x 18 map.",
             id="off-the-map",
         ),
         pytest.param(

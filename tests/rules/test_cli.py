@@ -317,9 +317,7 @@ def _edited(state_file: Path, tmp_path: Path, edit: str) -> Path:
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        pytest.param(
-            "off-map", "ship 'kgv' is active at hex (200, 0), off the 24 x 18 map", id="active-ship-off-map"
-        ),
+        pytest.param("off-map", "ship 'kgv': hex (200, 0) is off the 24 x 18 map", id="active-ship-off-map"),
         pytest.param(
             "unknown-winner", "winner 'atlantis' is not a side; sides: britain, germany", id="unknown-winner"
         ),

@@ -100,6 +100,15 @@ def _set(d: Any, path: str, value: Any) -> Any:
             id="between-hex-facings",
         ),
         pytest.param("ships.0.speed", 10**400, r"$.ships[0].speed: expected a number", id="400-digit-speed"),
+        pytest.param(
+            "ships.0.heading",
+            360,
+            "ship 'kgv': heading 360 is not from 0 up to 360 (360 is 0)",
+            id="heading-360",
+        ),
+        pytest.param(
+            "ships.0.speed", 2_000_000, "ship 'kgv': speed must be 1,000,000 or less", id="huge-speed"
+        ),
     ],
 )
 def test_a_malformed_scenario_is_refused(path: str, value: Any, message: str) -> None:
