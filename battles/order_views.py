@@ -298,6 +298,15 @@ def status_context(
     if phase is not None:
         deadline = my_ready.effective_deadline(phase) if my_ready is not None else phase.deadline
     poll = POLL_SECONDS.get(phase.status) if phase is not None and battle.status == "active" else None  # type: ignore[call-overload]
+    # the side's own deadline passed while the phase waits for others: its orders and readiness are final
+    # (services._ordering_side refuses both), so the page must not offer them
+    passed = (
+        phase is not None
+        and phase.status == "open"
+        and deadline is not None
+        and deadline <= timezone.now()
+        and my_ready is not None
+    )
     return {
         "battle": battle,
         "viewer": viewer,
@@ -306,6 +315,7 @@ def status_context(
         "phase_sides": phase_sides,
         "my_ready": my_ready,
         "my_deadline": deadline,
+        "my_deadline_passed": passed,
         "poll_seconds": poll,
     }
 

@@ -873,3 +873,21 @@ def test_a_ships_form_asked_for_a_closed_phase_reloads_the_page_or_says_so(
     assert "This phase is closed: orders are no longer accepted." in _html(plain)
     assert current.status_code == 200 and f'name="phase" value="{game.phase.pk}"' in _html(current)
     assert forged.status_code == 404 and "There is no such phase in this battle." in _html(forged)
+
+
+def test_after_my_sides_deadline_the_page_says_orders_are_final_and_offers_no_ready_toggle() -> None:
+    game = _game(CASES[1])
+    phase = game.phase
+    PhaseSide.objects.filter(phase=phase, side__key="britain").update(
+        deadline=timezone.now() - timedelta(minutes=5)
+    )
+    url = reverse("battles:battle", args=[game.battle.pk])
+
+    mine = _html(_client(game.players["britain"]).get(url))
+    other = _html(_client(game.players[next(k for k in game.players if k != "britain")]).get(url))
+
+    assert 'id="deadline-passed"' in mine and "(passed)" in mine
+    assert "orders can no longer be saved or changed in this phase" in mine
+    assert 'id="ready-toggle"' not in mine and "left)</span>" not in mine
+    # the other side's deadline is the phase's (none here): it still orders and may say it is ready
+    assert 'id="deadline-passed"' not in other and 'id="ready-toggle"' in other
