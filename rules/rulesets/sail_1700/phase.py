@@ -1352,7 +1352,7 @@ class Phase:
             # free, along this very track, and neither her broadsides and guns (what loaded_sides() reads)
             # nor the target's position and heading changed since: the same aim() of the same inputs
             self.memo.aimed_shot(ship, tid, samples)  # S.aimed_shot()
-            if len(sides) == 2
+            if sides is BOTH_SIDES
             and t is not None
             and tpos is t.ship.position
             and thead == t.ship.heading
@@ -1395,7 +1395,7 @@ class Phase:
             self.weather_now()
             weather = self._weather
             assert weather is not None
-        firing_rule, wind = weather[1], weather[2]
+        _, firing_rule, wind = weather
         allowed = guns if firing_rule == "all" else C.weather_guns_allowed(guns, S.rate_of(ship), firing_rule)
         if allowed <= 0:
             self.ev(
@@ -1641,7 +1641,8 @@ class Phase:
                 extra += DISMASTED_TEXT
         elif code == "one_fire" or code == "two_fires":
             fl = sh.get("fires")
-            sh["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * (1 if code == "one_fire" else 2)
+            # (list + list is a new list: the old one, the starting state's, is left as it was)
+            sh["fires"] = (fl if isinstance(fl, list) else []) + ([0] if code == "one_fire" else [0, 0])
             public = True
         elif code in T.NO_SIGNALS_MOVES:
             if sh.get("admiral"):
