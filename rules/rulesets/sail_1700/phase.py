@@ -96,20 +96,21 @@ firing, the weather's and double shot's notes, the target's name, the range (mm)
 of the band, rake and modifiers, the two average dice, the firing factor and its note, the points and the gun
 damage (28., S14, S22)."""
 
-_GUNS_LOST: dict[tuple[int, int, str | None], str] = memo.table({})
+_GUNS_LOST: dict[tuple[int, int, str | None], tuple[str, dict[str, JSON]]] = memo.table({})
 
 
-def guns_lost_text(starboard: int, port: int, rake: str | None) -> str:
+def guns_lost_text(starboard: int, port: int, rake: str | None) -> tuple[str, dict[str, JSON]]:
     """Return the text of a guns_lost event after the ship's name:
-    ``f" loses {starboard} starboard and {port} port guns (13.{', S26' if rake else ''})."``, worked out once
-    per combination (ints, and the rake: a str or None)."""
+    ``f" loses {starboard} starboard and {port} port guns (13.{', S26' if rake else ''})."``, and its data
+    ``{"starboard": starboard, "port": port}``, worked out once per combination (ints, and the rake: a str or
+    None). The data is shared by the events of that combination: read only, as every event's data."""
     key = (starboard, port, rake)
     out = _GUNS_LOST.get(key)
     if out is None:
         if len(_GUNS_LOST) > 4096:
             _GUNS_LOST.clear()
-        out = f" loses {starboard} starboard and {port} port guns (13.{', S26' if rake else ''})."
-        _GUNS_LOST[key] = out
+        text = f" loses {starboard} starboard and {port} port guns (13.{', S26' if rake else ''})."
+        out = _GUNS_LOST[key] = (text, {"starboard": starboard, "port": port})
     return out
 
 
@@ -119,8 +120,32 @@ DAMAGE_CHART_TEXT = tuple(
 """The text of a damage_chart event after the ship's name (and before any note of what the result did or
 could not do), for the rolls 00-99 of the D100 (the roll written ``f"{v:02d}"``)."""
 
-D100_FACES = range(100)
-"""The rolls of a D100 (00-99) :data:`DAMAGE_CHART_TEXT` and ``C.DAMAGE_BY_ROLL`` hold."""
+DAMAGE_CHART_DATA: tuple[dict[str, JSON], ...] = tuple(
+    {"roll": v, "result": code} for v, code in enumerate(C.DAMAGE_BY_ROLL)
+)
+"""The data of a damage_chart event, for the rolls 00-99 of the D100: each shared by the events of that roll,
+read only (as every event's data)."""
+
+_SIDE_ONLY: dict[str, tuple[str]] = memo.table({})
+"""``(side,)``, the ``visible_to`` of an event only its own side sees, one tuple per side
+(:func:`side_only`)."""
+
+
+def side_only(side: str) -> tuple[str]:
+    """Return ``(side,)``: the same tuple each time for a side (a tuple is immutable; a phase logs hundreds of
+    events seen by one side only)."""
+    out = _SIDE_ONLY.get(side)
+    if out is None:
+        if len(_SIDE_ONLY) > 4096:
+            _SIDE_ONLY.clear()
+        out = _SIDE_ONLY[side] = (side,)
+    return out
+
+
+_RELOADING: dict[int, dict[str, JSON]] = memo.table({})
+"""The broadside entry of a sheet fired on a turn (``{"ready_turn": turn + RELOADED, "shot": "round"}``), by
+the turn: one dict for every broadside fired that turn. Read only, as every nested value of a sheet (see
+:class:`Rec`: a phase puts a new object in a sheet, it never changes one in place)."""
 
 PUMPS_SINK_TEXT = " She will sink in four moves (S25)."
 DISMASTED_TEXT = " Speed reduced by 100%: dismasted, she drifts downwind (6., S11)."
@@ -1327,7 +1352,7 @@ class Phase:
             # free, along this very track, and neither her broadsides and guns (what loaded_sides() reads)
             # nor the target's position and heading changed since: the same aim() of the same inputs
             self.memo.aimed_shot(ship, tid, samples)  # S.aimed_shot()
-            if len(sides) == 2
+            if sides is BOTH_SIDES
             and t is not None
             and tpos is t.ship.position
             and thead == t.ship.heading
@@ -1370,7 +1395,7 @@ class Phase:
             self.weather_now()
             weather = self._weather
             assert weather is not None
-        firing_rule, wind = weather[1], weather[2]
+        _, firing_rule, wind = weather
         allowed = guns if firing_rule == "all" else C.weather_guns_allowed(guns, S.rate_of(ship), firing_rule)
         if allowed <= 0:
             self.ev(
@@ -1408,7 +1433,13 @@ class Phase:
         pts, lost = C.chart_result(allowed, ff, double)
         sheet["fired_once"] = True
         br = br.copy() if isinstance(br, dict) else {}
-        br[side] = {"ready_turn": self.turn + RELOADED, "shot": "round"}
+        turn = self.turn
+        loading = _RELOADING.get(turn)  # {"ready_turn": turn + RELOADED, "shot": "round"}, made once a turn
+        if loading is None:
+            if len(_RELOADING) > 4096:
+                _RELOADING.clear()
+            loading = _RELOADING[turn] = {"ready_turn": turn + RELOADED, "shot": "round"}
+        br[side] = loading
         sheet["broadsides"] = br
         dbl = data.get("load_double")
         if dbl and (dbl == side or dbl == "both"):
@@ -1540,11 +1571,15 @@ class Phase:
                 lost_sb, lost_pt = lsb if lsb < sb else sb, lpt if lpt < pt else pt
             sh["guns"] = guns
             key = (lost_sb, lost_pt, rake)
-            text = _GUNS_LOST.get(key)  # guns_lost_text(), its call only on a miss
+            text_data = _GUNS_LOST.get(key)  # guns_lost_text(), its call only on a miss
+            if text_data is None:
+                text_data = guns_lost_text(*key)
+            side = tship.side
+            vis = _SIDE_ONLY.get(side)  # side_only(), its call only on a miss
             self.events.append(
                 new_event(
                     "guns_lost",
-                    tship.name + (text if text is not None else guns_lost_text(*key)),
+                    tship.name + text_data[0],
                     self.turn,
                     self.phase,
                     tship.id,
@@ -1553,17 +1588,19 @@ class Phase:
                     (),
                     None,
                     "",
-                    {"starboard": lost_sb, "port": lost_pt},
-                    (tship.side,),
+                    text_data[1],
+                    vis if vis is not None else side_only(side),
                 )
             )
         self.damage(t, pts, side_by, "gunfire")
         # one damage-chart roll per 50 points or part (S24) while she is afloat
         n = C.damage_rolls(pts)
-        for i in range(1, n + 1):
+        i = 1
+        while i <= n:  # (for i in range(1, n + 1), without the range object: n is 0 or 1 but for big volleys)
             if t.status in ("sunk", "withdrawn"):
                 return
             self.damage_chart(t, i, n)
+            i += 1
 
     def damage_chart(self, t: Rec, i: int, n: int) -> None:
         """Roll damage-chart roll ``i`` of ``n`` of a volley on ship ``t`` and apply it (13.; S23-S25)."""
@@ -1577,12 +1614,14 @@ class Phase:
         )
         v = dice.roll("D100", purpose)
         roll = self.rolls[-1]
-        if v in D100_FACES:  # C.damage_result() written out, and the text after the name read, not formatted
+        if 0 <= v < 100:  # C.damage_result() written out, and the text and data read, not made
             code = C.DAMAGE_BY_ROLL[v]
             text = DAMAGE_CHART_TEXT[v]
+            data = DAMAGE_CHART_DATA[v]
         else:
             code = C.damage_result(v)
             text = f": damage chart {v:02d}: {T.DAMAGE_RESULT_TEXT[code]}."
+            data = {"roll": v, "result": code}
         sh = t.sheet
         extra = ""
         public = False
@@ -1602,7 +1641,8 @@ class Phase:
                 extra += DISMASTED_TEXT
         elif code == "one_fire" or code == "two_fires":
             fl = sh.get("fires")
-            sh["fires"] = (list(fl) if isinstance(fl, list) else []) + [0] * (1 if code == "one_fire" else 2)
+            # (list + list is a new list: the old one, the starting state's, is left as it was)
+            sh["fires"] = (fl if isinstance(fl, list) else []) + ([0] if code == "one_fire" else [0, 0])
             public = True
         elif code in T.NO_SIGNALS_MOVES:
             if sh.get("admiral"):
@@ -1647,8 +1687,8 @@ class Phase:
                 (),
                 None,
                 code,
-                {"roll": v, "result": code},
-                None if public else (ship.side,),
+                data,
+                None if public else _SIDE_ONLY.get(ship.side) or side_only(ship.side),  # (side_only())
             )
         )
         if code == "magazine_explodes":
