@@ -328,12 +328,12 @@ class Phase:
         self.turn = state.turn
         self.phase = state.phase
         self.events: list[Event] = []
-        # each ship's Rec, its slots filled here (no class call: ~500 instructions a ship less, see Rec)
+        # each ship's Rec, its slots filled here (Rec has no __init__: the class call only makes the object)
         recs: dict[str, Rec] = {}
         tied: list[Rec] = []
-        new = object.__new__
+        mine: list[Rec] = []
         for s in state.ships:
-            r = new(Rec)
+            r = Rec()
             r.ship = s
             pos = s.position
             assert isinstance(pos, Point)
@@ -344,11 +344,16 @@ class Phase:
             sheet = s.sheet
             r.sheet = sheet.copy()  # (dict.copy(): cheaper than the dict() call)
             recs[s.id] = r
+            if s.side == side:
+                mine.append(r)
             if sheet.get("entangled_with") or sheet.get("melee"):
                 tied.append(r)
         if len(recs) != len(state.ships):  # an id twice: the dict holds the later ship's Rec, in its order
+            mine = [r for r in recs.values() if r.ship.side == side]
             tied = [r for r in recs.values() if r.sheet.get("entangled_with") or r.sheet.get("melee")]
         self.recs = recs
+        # the Recs of the moving side's ships, in the battle's order
+        self.mine = mine
         # the ships entangled or in a melee when the phase began, in the battle's order: the only ones
         # pair_motion() moves and run() finds in a melee (no step before either sets these keys)
         self.tied = tied
@@ -454,24 +459,25 @@ class Phase:
     def run(self) -> PhaseResult:
         if self.phase == 0:
             self.turn_start()
-        mine = [r for r in self.recs.values() if r.ship.side == self.side]
-        # each ship's order, read once (self.order(r) for each step below)
+        mine = self.mine
+        # each ship's order, read once (self.order(r) for each step below); the loops below pair them by zip()
+        # (whose pair tuple is reused while a loop unpacks it: no tuple a ship, as a list of pairs would be)
         orders = self.orders
-        mine_data: list[tuple[Rec, Mapping[str, JSON]]] = []
+        datas: list[Mapping[str, JSON]] = []
         # busy: a ship of hers has a sinking countdown or a fire (a value of STEP_KEYS not a new sheet's)
         busy = False
         for r in mine:
             o = orders.get(r.ship.id)
-            mine_data.append((r, o.data if o is not None else {}))
+            datas.append(o.data if o is not None else {})
             if not busy:
                 try:
                     busy = STEP_VALUES(r.sheet) != STEP_CLEAR
                 except KeyError:  # a key missing: the loops below read the sheet key by key
                     busy = True
         # the fields given in any of these orders: a step below acting on a field none gives is skipped
-        given: set[str] = set().union(*[data for _, data in mine_data])
+        given: set[str] = set().union(*datas)
         if "strike" in given:
-            for r, data in mine_data:
+            for r, data in zip(mine, datas, strict=True):
                 if r.status == "active" and data.get("strike"):
                     self.strike(r, "strikes her colours by order (18.)")
         # not busy: no ship of hers has a value the two loops below act on (no step before them sets one),
@@ -497,34 +503,34 @@ class Phase:
         self.checked_plans = self.memo.plans if self.same_conditions() else None
         self.table = (self.state.map.width, self.state.map.height)  # (for move(): on_table()'s arguments)
         in_melee = {r.ship.id for r in self.tied if r.sheet.get("melee")}  # (the others have no melee)
-        for r, data in mine_data:
+        for r, data in zip(mine, datas, strict=True):
             if r.status == "active":
                 self.move(r, data)
             elif r.status == "struck" and r.sheet.get("abandoned"):
                 self.drift_hulk(r)
         if not ACTION_FIELDS.isdisjoint(given):
-            for r, data in mine_data:
+            for r, data in zip(mine, datas, strict=True):
                 # actions() acts only on these order fields: most orders have none
                 if r.status == "active" and not ACTION_FIELDS.isdisjoint(data):
                     self.actions(r)
         # a vessel works with a battery her party raised (works-<her id>) or lands a party now
         sites = any(t.kind == "battery" for t in self.terrain)
         if sites or "land_party" in given:
-            for r, data in mine_data:
+            for r, data in zip(mine, datas, strict=True):
                 land = data.get("land_party")  # S.inum() of None, 0 or False is 0: no call for them
                 if r.status == "active" and (sites or (land and S.inum(land) > 0)):
                     self.shore_works(r)
-        for r, data in mine_data:
+        for r, data in zip(mine, datas, strict=True):
             if r.status == "active" and r.ship.id not in in_melee:
                 self.gunnery(r, data)
         self.batteries()
         if "mortar_target" in given:
-            for r, data in mine_data:
+            for r, data in zip(mine, datas, strict=True):
                 if r.status == "active" and data.get("mortar_target"):
                     self.mortar(r)
         self.melees("board" in given, bool(in_melee))
         if "cast_off" in given:
-            for r, data in mine_data:
+            for r, data in zip(mine, datas, strict=True):
                 if r.status == "active" and data.get("cast_off"):
                     self.cast_off(r)
         self.end_of_move(mine)
