@@ -360,7 +360,8 @@ def immobile_reason(ship: ShipState) -> str | None:
 class MovePlan:
     """What an order would make a vessel do this move, before other vessels and shoals are taken into account.
 
-    ``samples`` are (position, heading) every few millimetres along the track, first = start, last = end.
+    ``samples`` are (position, heading) every few millimetres along the track, first = start, last = end;
+    ``notes`` say what the log shows of the move besides its distance (a tack, a drift, why she stays).
     ``error`` (with ``field``) is set when the order is illegal.
     """
 
@@ -375,8 +376,7 @@ class MovePlan:
     turn: float = 0.0
     radius: float = 0.0
     samples: list[tuple[Point, float]] = field(default_factory=list)
-    path: list[Point] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
     error: str | None = None
     field: str = "turn"
 
@@ -428,7 +428,7 @@ def _still(
     """Return the plan of a vessel that stays where she is: ``error`` (on the order's ``field_name``) when the
     order is illegal, ``note`` saying why she does not move."""
     # by position, in field order (a keyword call to a class costs a dict): kind, start, heading, end,
-    # end_heading, distance, max_distance, min_distance, turn, radius, samples, path, notes, error, field
+    # end_heading, distance, max_distance, min_distance, turn, radius, samples, notes, error, field
     return MovePlan(
         "still",
         pos,
@@ -441,8 +441,7 @@ def _still(
         0.0,
         radius,
         [(pos, heading)],
-        [pos],
-        [] if note is None else [note],
+        () if note is None else (note,),
         error,
         field_name,
     )
@@ -489,7 +488,7 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         rel = signed_deg(wf - heading)
         into = rel if abs(rel) > 1e-9 else 1e-6
         arc = radius * math.radians(abs(into))
-        end, _h_wind, path = turn_and_advance(pos, heading, into, arc, radius)
+        end, _h_wind, _path = turn_and_advance(pos, heading, into, arc, radius)
         new_h = norm_deg(wf + (T.TACK_END_OFF_WIND_DEG if into > 0 else -T.TACK_END_OFF_WIND_DEG))
         samples = sample_track(pos, heading, into, arc, radius)
         samples[-1] = (end, new_h)
@@ -504,11 +503,10 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             turn=into,
             radius=radius,
             samples=samples,
-            path=path,
-            notes=[
+            notes=(
                 f"tacks through the wind: turns {abs(into):.0f} degrees into the wind, pivots to "
-                f"{new_h:.0f} degrees, 45 degrees off on the new tack (7.); a full move"
-            ],
+                f"{new_h:.0f} degrees, 45 degrees off on the new tack (7.); a full move",
+            ),
         )
     if reason is not None:
         if sh.get("towed_by") or sh.get("entangled_with") or sh.get("aground") or sh.get("anchored"):
@@ -537,8 +535,7 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
                 distance=d,
                 max_distance=d,
                 samples=[(q, heading) for q, _ in samples],
-                path=[pos, end],
-                notes=[f"drifts {d:.0f} mm downwind ({reason})"],
+                notes=(f"drifts {d:.0f} mm downwind ({reason})",),
                 radius=radius,
             )
             if wants_turn:
@@ -608,7 +605,7 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         dist = 0.0
     if dist > maxd + 1e-6 or dist < mind - 1e-6:
         # by position (as in _still): kind, start, heading, end, end_heading, distance, max_distance,
-        # min_distance, turn, radius, samples, path, notes, error, field
+        # min_distance, turn, radius, samples, notes, error, field
         return MovePlan(
             kind,
             pos,
@@ -621,8 +618,7 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             turn,
             radius,
             [],
-            [],
-            [],
+            (),
             f"At most {maxd:.0f} mm this move (6., 7.)."
             if dist > maxd + 1e-6
             else f"At least {mind:.0f} mm: a vessel must move 50% of its last move ({prev:.0f} mm; 6., S46).",
@@ -638,16 +634,15 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         # and y - 0.0 * cos, as floats: a position in whole millimetres now stays so in the state's JSON, 200
         # not 200.0); not on a zero coordinate, where -0.0 + 0.0 would give 0.0
         end = pos if dist == 0.0 and pos.x and pos.y else advance(pos, end_h, dist)
-        path = [pos, end]
     else:
-        end, end_h, path = turn_and_advance(pos, heading, turn, dist, radius)
+        end, end_h, _path = turn_and_advance(pos, heading, turn, dist, radius)
     # sample_track() of no distance is the start alone, which the end replaces
     if dist > 0:
         samples = sample_track(pos, heading, turn, dist, radius)
         samples[-1] = (end, end_h)
     else:
         samples = [(end, end_h)]
-    return MovePlan(kind, pos, heading, end, end_h, dist, maxd, mind, turn, radius, samples, path, [])
+    return MovePlan(kind, pos, heading, end, end_h, dist, maxd, mind, turn, radius, samples)
 
 
 # --- work shared by the checks and the resolution of one state ---------------------------------------------
@@ -662,9 +657,10 @@ class StateMemo:
     ``seen`` the ships each side can see (:func:`visible_to_side`); ``plans`` holds, per ship id, the ship,
     the order (a copy) and its :func:`plan_move`; ``enemies`` is the ruleset's per-side list of visible
     enemies; ``shots`` the last :func:`aim` per (firer id, target id) with what it was worked out from;
-    ``aimed`` the shot the check of a fire order found per (firer id, target id) with both broadsides
-    free (:meth:`.ruleset.Sail1700.fire_plan`), with the firer (the very ship of the state) and the samples
-    it was aimed along, at the target as the state has it (:func:`aimed_shot` reads it back).
+    ``aimed`` the shot the check of a fire order found with both broadsides free
+    (:meth:`.ruleset.Sail1700.fire_plan`: the first target she fires at, so one a firer), by firer id: the
+    target id, the firer (the very ship of the state), the samples it was aimed along and the shot, at the
+    target as the state has it (:func:`aimed_shot` reads it back).
     Nothing in it may be changed by its readers.
     """
 
@@ -674,9 +670,7 @@ class StateMemo:
     plans: dict[str, tuple[ShipState, dict[str, JSON], MovePlan]] = field(default_factory=dict)
     enemies: dict[str, list[ShipState]] = field(default_factory=dict)
     shots: dict[tuple[str, str], tuple[ShotKey, Shot | None]] = field(default_factory=dict)
-    aimed: dict[tuple[str, str], tuple[ShipState, list[tuple[Point, float]], Shot]] = field(
-        default_factory=dict
-    )
+    aimed: dict[str, tuple[str, ShipState, list[tuple[Point, float]], Shot]] = field(default_factory=dict)
 
     def planned(self, ship: ShipState, data: Mapping[str, JSON]) -> MovePlan:
         """:func:`planned_move` of this memo's state (for a caller that holds the memo)."""
@@ -690,9 +684,9 @@ class StateMemo:
 
     def aimed_shot(self, ship: ShipState, target_id: str, samples: list[tuple[Point, float]]) -> Shot | None:
         """:func:`aimed_shot` of this memo's state (for a caller that holds the memo)."""
-        hit = self.aimed.get((ship.id, target_id))
-        if hit is not None and hit[0] is ship and hit[1] is samples:
-            return hit[2]
+        hit = self.aimed.get(ship.id)
+        if hit is not None and hit[1] is ship and hit[2] is samples and hit[0] == target_id:
+            return hit[3]
         return None
 
 
