@@ -576,7 +576,7 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
                 "That turn passes through or ends in the 'Fore' section, within 22.5 degrees of the "
                 "wind's eye (6., 7., S43); tack instead.",
             )
-        old_sector = sector_of(heading, wf)
+        old_sector = _SECTORS.get((heading, wf)) or sector_of(heading, wf)  # (a call once a course)
         s_old = sector_speed(state, ship, old_sector, rate)
         if wants_turn:
             new_h = norm_deg(heading + turn)
@@ -955,13 +955,23 @@ def aim(
         d = hypot(tx - px, ty - py)
         if d > reach:
             continue
-        # norm(x) is x for a float in [0, 360): the call is made only for the others (the same values)
-        rel = degrees(atan2(tx - px, -(ty - py)))
-        if not 0.0 <= rel < 360.0:
-            rel = norm(rel)
+        # norm(x) is x for a float in [0, 360); for one in (-360, 0) it is x + 360.0 (fmod() of it is itself),
+        # or 0.0 where that sum rounds to 360.0: written out so (the same values); the call for the others
+        rel = degrees(atan2(tx - px, -(ty - py)))  # (within [-180, 180], or NaN: norm(NaN) is NaN)
+        if rel < 0.0:
+            rel += 360.0
+            if rel >= 360.0:
+                rel = 0.0
         rel -= h
-        if type(rel) is not float or not 0.0 <= rel < 360.0:
+        if type(rel) is not float:
             rel = norm(rel)
+        elif not 0.0 <= rel < 360.0:
+            if -360.0 < rel < 0.0:
+                rel += 360.0
+                if rel >= 360.0:
+                    rel = 0.0
+            else:
+                rel = norm(rel)
         if rel > 180.0:
             rel -= 360.0
         side = "starboard" if rel > 0 else "port"
@@ -977,12 +987,21 @@ def aim(
             continue
         rake: str | None = None
         if not target_is_battery:
-            back = degrees(atan2(px - tx, -(py - ty)))
-            if not 0.0 <= back < 360.0:
-                back = norm(back)
+            back = degrees(atan2(px - tx, -(py - ty)))  # (as rel above)
+            if back < 0.0:
+                back += 360.0
+                if back >= 360.0:
+                    back = 0.0
             back -= target_heading
-            if type(back) is not float or not 0.0 <= back < 360.0:
+            if type(back) is not float:
                 back = norm(back)
+            elif not 0.0 <= back < 360.0:
+                if -360.0 < back < 0.0:
+                    back += 360.0
+                    if back >= 360.0:
+                        back = 0.0
+                else:
+                    back = norm(back)
             r = abs(back - 360.0 if back > 180.0 else back)
             rake = "bow" if r <= bow else "stern" if r >= stern else None
         score = _SHOT_SCORE[band, rake] - (i * 1e-4 + d * 1e-7)
