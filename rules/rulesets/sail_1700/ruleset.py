@@ -686,7 +686,7 @@ class Sail1700(RuleSet):
                 # nothing it was aimed from changed (so not through shot_at()'s memo: one key fewer)
                 shot = S.aim(rate, loaded, plan.samples, pos, heading)
                 if shot is not None:
-                    S.state_memo(state).aimed[(ship.id, tid)] = (ship, plan.samples, shot)
+                    S.state_memo(state).aimed[ship.id] = (tid, ship, plan.samples, shot)
             if shot is None:
                 errors.setdefault(key, []).append(no_bearing(name))
                 continue
@@ -742,7 +742,7 @@ class Sail1700(RuleSet):
                         shot = S.aim(S.rate_of(ship), loaded, samples, pos, t.heading)
                         if shot is None:
                             return {"target": [no_bearing(t.name)]}
-                        aimed[(ship.id, t.id)] = (ship, samples, shot)  # as fire_plan() (t.id is tid)
+                        aimed[ship.id] = (t.id, ship, samples, shot)  # as fire_plan() (t.id is tid)
                         return {}
             return self.plan_errors(state, ship, data, plan)
 

@@ -260,7 +260,16 @@ def sector_of(heading: float, wind_from: float) -> str:
     return out
 
 
-_SPEEDS: dict[tuple[str, str, bool, bool, int, bool, str | None, str | None], float] = memo.table({})
+_SPEEDS: dict[tuple[str | bool | int | None, ...], float] = memo.table({})
+
+SPEED_VALUES = itemgetter("dismasted", "jury_mast", "mast_hits", "severe_underwater")
+"""The sheet's values a sailing speed depends on (:func:`_sector_speed`), as a tuple, or KeyError when one is
+missing."""
+
+SPEED_CLEAR: tuple[JSON, ...] = (False, False, 0, False)
+""":data:`SPEED_VALUES` of a new sheet (``Sail1700.new_sheet``): a sheet whose values are equal to these
+sails at the full speed of her rate (each value is then False or 0 by ``bool()`` and ``inum()``, as
+:func:`sector_speed`'s key has them)."""
 
 
 def sector_speed(state: BattleState, ship: ShipState, sector: str, rate: str | None = None) -> float:
@@ -268,20 +277,29 @@ def sector_speed(state: BattleState, ship: ShipState, sector: str, rate: str | N
     :func:`.core.point_of_sailing`), worked out once per sector and what it depends on: rate, masts, hull
     and weather. ``rate``: the ship's :func:`rate_of`, when the caller has it."""
     sheet = ship.sheet
-    get = sheet.get
-    hits = get("mast_hits")
     cond = state.conditions
-    dismasted, jury, severe = get("dismasted"), get("jury_mast"), get("severe_underwater")
-    key = (
-        sector,
-        rate_of(ship) if rate is None else rate,
-        dismasted if type(dismasted) is bool else bool(dismasted),  # (bool() called only for a non-bool)
-        jury if type(jury) is bool else bool(jury),
-        hits if type(hits) is int else inum(hits),
-        severe if type(severe) is bool else bool(severe),
-        cond.weather,
-        cond.wind_force,
-    )
+    try:
+        values = SPEED_VALUES(sheet)
+    except KeyError:
+        values = None
+    key: tuple[str | bool | int | None, ...]
+    if values == SPEED_CLEAR:
+        # masts and hull whole (most ships): the key of rate and weather alone (four items: no other key's)
+        key = (sector, rate_of(ship) if rate is None else rate, cond.weather, cond.wind_force)
+    else:
+        get = sheet.get
+        hits = get("mast_hits")
+        dismasted, jury, severe = get("dismasted"), get("jury_mast"), get("severe_underwater")
+        key = (
+            sector,
+            rate_of(ship) if rate is None else rate,
+            dismasted if type(dismasted) is bool else bool(dismasted),  # (bool() called only for a non-bool)
+            jury if type(jury) is bool else bool(jury),
+            hits if type(hits) is int else inum(hits),
+            severe if type(severe) is bool else bool(severe),
+            cond.weather,
+            cond.wind_force,
+        )
     out = _SPEEDS.get(key)
     if out is None:
         if len(_SPEEDS) > 4096:
@@ -360,23 +378,20 @@ def immobile_reason(ship: ShipState) -> str | None:
 class MovePlan:
     """What an order would make a vessel do this move, before other vessels and shoals are taken into account.
 
-    ``samples`` are (position, heading) every few millimetres along the track, first = start, last = end.
-    ``error`` (with ``field``) is set when the order is illegal.
+    ``samples`` are (position, heading) every few millimetres along the track, first = start, last = end;
+    ``notes`` say what the log shows of the move besides its distance (a tack, a drift, why she stays).
+    ``error`` (with ``field``) is set when the order is illegal. (Only what the checks, the phase, the hints
+    and the preview read: one plan is made for every order checked.)
     """
 
     kind: str
-    start: Point
-    heading: float
     end: Point
     end_heading: float
     distance: float
     max_distance: float = 0.0
     min_distance: float = 0.0
-    turn: float = 0.0
-    radius: float = 0.0
     samples: list[tuple[Point, float]] = field(default_factory=list)
-    path: list[Point] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: tuple[str, ...] = ()
     error: str | None = None
     field: str = "turn"
 
@@ -420,29 +435,23 @@ def _straight(p: Point, heading: float, dist: float, step: float = 10.0) -> list
 def _still(
     pos: Point,
     heading: float,
-    radius: float,
     error: str | None = None,
     field_name: str = "turn",
     note: str | None = None,
 ) -> MovePlan:
     """Return the plan of a vessel that stays where she is: ``error`` (on the order's ``field_name``) when the
     order is illegal, ``note`` saying why she does not move."""
-    # by position, in field order (a keyword call to a class costs a dict): kind, start, heading, end,
-    # end_heading, distance, max_distance, min_distance, turn, radius, samples, path, notes, error, field
+    # by position, in field order (a keyword call to a class costs a dict): kind, end, end_heading, distance,
+    # max_distance, min_distance, samples, notes, error, field
     return MovePlan(
         "still",
         pos,
         heading,
-        pos,
-        heading,
         0.0,
         0.0,
         0.0,
-        0.0,
-        radius,
         [(pos, heading)],
-        [pos],
-        [] if note is None else [note],
+        () if note is None else (note,),
         error,
         field_name,
     )
@@ -459,7 +468,6 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     speed = ship.speed
     prev = speed if speed > 0.0 else 0.0  # max(0.0, speed), without the builtin's call (so min() below)
     rate = rate_of(ship)
-    radius = C.turning_radius(rate)
     t = data.get("turn")
     turn = t if type(t) is float else num(t, 0.0)  # num(), without the call for a float (most turns)
     sails = sh.get("sails", "set")
@@ -478,44 +486,39 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     plain = PLAIN_MOVE_KEYS.issuperset(data)
     if not plain and data.get("tack"):
         if reason:
-            return _still(pos, heading, radius, f"Cannot tack: {reason}.", "tack")
+            return _still(pos, heading, f"Cannot tack: {reason}.", "tack")
         if inum(sh.get("mast_hits")) > 0:
-            return _still(pos, heading, radius, "Only vessels with no mast damage may tack (7.).", "tack")
+            return _still(pos, heading, "Only vessels with no mast damage may tack (7.).", "tack")
         if wind_force(state) in T.TACK_FORBIDDEN_WINDS:
-            return _still(pos, heading, radius, f"No tacking in a {wind_force(state)} wind (7.).", "tack")
+            return _still(pos, heading, f"No tacking in a {wind_force(state)} wind (7.).", "tack")
         if inum(sh.get("no_turn_moves")) > 0:
-            return _still(pos, heading, radius, "No course changes: captain killed or wounded (13.).", "tack")
+            return _still(pos, heading, "No course changes: captain killed or wounded (13.).", "tack")
         wf = wind_from(state)
         rel = signed_deg(wf - heading)
         into = rel if abs(rel) > 1e-9 else 1e-6
+        radius = C.turning_radius(rate)
         arc = radius * math.radians(abs(into))
-        end, _h_wind, path = turn_and_advance(pos, heading, into, arc, radius)
+        end, _h_wind, _path = turn_and_advance(pos, heading, into, arc, radius)
         new_h = norm_deg(wf + (T.TACK_END_OFF_WIND_DEG if into > 0 else -T.TACK_END_OFF_WIND_DEG))
         samples = sample_track(pos, heading, into, arc, radius)
         samples[-1] = (end, new_h)
         return MovePlan(
             kind="tack",
-            start=pos,
-            heading=heading,
             end=end,
             end_heading=new_h,
             distance=arc,
             max_distance=arc,
-            turn=into,
-            radius=radius,
             samples=samples,
-            path=path,
-            notes=[
+            notes=(
                 f"tacks through the wind: turns {abs(into):.0f} degrees into the wind, pivots to "
-                f"{new_h:.0f} degrees, 45 degrees off on the new tack (7.); a full move"
-            ],
+                f"{new_h:.0f} degrees, 45 degrees off on the new tack (7.); a full move",
+            ),
         )
     if reason is not None:
         if sh.get("towed_by") or sh.get("entangled_with") or sh.get("aground") or sh.get("anchored"):
             return _still(
                 pos,
                 heading,
-                radius,
                 f"Cannot change course: {reason}." if wants_turn else None,
                 note=f"does not move: {reason}",
             )
@@ -530,16 +533,12 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             end = samples[-1][0]
             plan = MovePlan(
                 kind="drift",
-                start=pos,
-                heading=heading,
                 end=end,
                 end_heading=heading,
                 distance=d,
                 max_distance=d,
                 samples=[(q, heading) for q, _ in samples],
-                path=[pos, end],
-                notes=[f"drifts {d:.0f} mm downwind ({reason})"],
-                radius=radius,
+                notes=(f"drifts {d:.0f} mm downwind ({reason})",),
             )
             if wants_turn:
                 plan.error = f"Cannot change course: {reason}."
@@ -547,7 +546,6 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         return _still(
             pos,
             heading,
-            radius,
             f"Cannot change course: {reason}." if wants_turn else None,
             note=f"does not move: {reason}",
         )
@@ -559,7 +557,6 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             return _still(
                 pos,
                 heading,
-                radius,
                 f"Only vessels of {T.ROW_MAX_POINTS} points or less can be rowed (10.).",
                 "row",
             )
@@ -569,20 +566,17 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     else:
         kind = "sail"
         if wants_turn and inum(sh.get("no_turn_moves")) > 0:
-            return _still(
-                pos, heading, radius, "No course changes this move: captain killed or wounded (13.)."
-            )
+            return _still(pos, heading, "No course changes this move: captain killed or wounded (13.).")
         w = state.conditions.wind_from
         wf = 0.0 if w is None else w  # wind_from()
         if wants_turn and C.crosses_fore(heading, turn, wf):
             return _still(
                 pos,
                 heading,
-                radius,
                 "That turn passes through or ends in the 'Fore' section, within 22.5 degrees of the "
                 "wind's eye (6., 7., S43); tack instead.",
             )
-        old_sector = sector_of(heading, wf)
+        old_sector = _SECTORS.get((heading, wf)) or sector_of(heading, wf)  # (a call once a course)
         s_old = sector_speed(state, ship, old_sector, rate)
         if wants_turn:
             new_h = norm_deg(heading + turn)
@@ -607,27 +601,23 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     if stop and speed_v is None:
         dist = 0.0
     if dist > maxd + 1e-6 or dist < mind - 1e-6:
-        # by position (as in _still): kind, start, heading, end, end_heading, distance, max_distance,
-        # min_distance, turn, radius, samples, path, notes, error, field
+        # by position (as in _still): kind, end, end_heading, distance, max_distance, min_distance, samples,
+        # notes, error, field
         return MovePlan(
             kind,
-            pos,
-            heading,
             pos,
             heading,
             dist,
             maxd,
             mind,
-            turn,
-            radius,
             [],
-            [],
-            [],
+            (),
             f"At most {maxd:.0f} mm this move (6., 7.)."
             if dist > maxd + 1e-6
             else f"At least {mind:.0f} mm: a vessel must move 50% of its last move ({prev:.0f} mm; 6., S46).",
             "speed",
         )
+    radius = C.turning_radius(rate) if turn else 0.0  # (the circle of a turn: none for a straight move)
     if turn == 0 or radius <= 0:
         # turn_and_advance() of no turn (most orders) or a pivot on the spot, written out: turn first, then
         # straight on
@@ -638,16 +628,15 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         # and y - 0.0 * cos, as floats: a position in whole millimetres now stays so in the state's JSON, 200
         # not 200.0); not on a zero coordinate, where -0.0 + 0.0 would give 0.0
         end = pos if dist == 0.0 and pos.x and pos.y else advance(pos, end_h, dist)
-        path = [pos, end]
     else:
-        end, end_h, path = turn_and_advance(pos, heading, turn, dist, radius)
+        end, end_h, _path = turn_and_advance(pos, heading, turn, dist, radius)
     # sample_track() of no distance is the start alone, which the end replaces
     if dist > 0:
         samples = sample_track(pos, heading, turn, dist, radius)
         samples[-1] = (end, end_h)
     else:
         samples = [(end, end_h)]
-    return MovePlan(kind, pos, heading, end, end_h, dist, maxd, mind, turn, radius, samples, path, [])
+    return MovePlan(kind, end, end_h, dist, maxd, mind, samples)
 
 
 # --- work shared by the checks and the resolution of one state ---------------------------------------------
@@ -662,9 +651,10 @@ class StateMemo:
     ``seen`` the ships each side can see (:func:`visible_to_side`); ``plans`` holds, per ship id, the ship,
     the order (a copy) and its :func:`plan_move`; ``enemies`` is the ruleset's per-side list of visible
     enemies; ``shots`` the last :func:`aim` per (firer id, target id) with what it was worked out from;
-    ``aimed`` the shot the check of a fire order found per (firer id, target id) with both broadsides
-    free (:meth:`.ruleset.Sail1700.fire_plan`), with the firer (the very ship of the state) and the samples
-    it was aimed along, at the target as the state has it (:func:`aimed_shot` reads it back).
+    ``aimed`` the shot the check of a fire order found with both broadsides free
+    (:meth:`.ruleset.Sail1700.fire_plan`: the first target she fires at, so one a firer), by firer id: the
+    target id, the firer (the very ship of the state), the samples it was aimed along and the shot, at the
+    target as the state has it (:func:`aimed_shot` reads it back).
     Nothing in it may be changed by its readers.
     """
 
@@ -674,9 +664,7 @@ class StateMemo:
     plans: dict[str, tuple[ShipState, dict[str, JSON], MovePlan]] = field(default_factory=dict)
     enemies: dict[str, list[ShipState]] = field(default_factory=dict)
     shots: dict[tuple[str, str], tuple[ShotKey, Shot | None]] = field(default_factory=dict)
-    aimed: dict[tuple[str, str], tuple[ShipState, list[tuple[Point, float]], Shot]] = field(
-        default_factory=dict
-    )
+    aimed: dict[str, tuple[str, ShipState, list[tuple[Point, float]], Shot]] = field(default_factory=dict)
 
     def planned(self, ship: ShipState, data: Mapping[str, JSON]) -> MovePlan:
         """:func:`planned_move` of this memo's state (for a caller that holds the memo)."""
@@ -690,9 +678,9 @@ class StateMemo:
 
     def aimed_shot(self, ship: ShipState, target_id: str, samples: list[tuple[Point, float]]) -> Shot | None:
         """:func:`aimed_shot` of this memo's state (for a caller that holds the memo)."""
-        hit = self.aimed.get((ship.id, target_id))
-        if hit is not None and hit[0] is ship and hit[1] is samples:
-            return hit[2]
+        hit = self.aimed.get(ship.id)
+        if hit is not None and hit[1] is ship and hit[2] is samples and hit[0] == target_id:
+            return hit[3]
         return None
 
 
@@ -967,13 +955,23 @@ def aim(
         d = hypot(tx - px, ty - py)
         if d > reach:
             continue
-        # norm(x) is x for a float in [0, 360): the call is made only for the others (the same values)
-        rel = degrees(atan2(tx - px, -(ty - py)))
-        if not 0.0 <= rel < 360.0:
-            rel = norm(rel)
+        # norm(x) is x for a float in [0, 360); for one in (-360, 0) it is x + 360.0 (fmod() of it is itself),
+        # or 0.0 where that sum rounds to 360.0: written out so (the same values); the call for the others
+        rel = degrees(atan2(tx - px, -(ty - py)))  # (within [-180, 180], or NaN: norm(NaN) is NaN)
+        if rel < 0.0:
+            rel += 360.0
+            if rel >= 360.0:
+                rel = 0.0
         rel -= h
-        if type(rel) is not float or not 0.0 <= rel < 360.0:
+        if type(rel) is not float:
             rel = norm(rel)
+        elif not 0.0 <= rel < 360.0:
+            if -360.0 < rel < 0.0:
+                rel += 360.0
+                if rel >= 360.0:
+                    rel = 0.0
+            else:
+                rel = norm(rel)
         if rel > 180.0:
             rel -= 360.0
         side = "starboard" if rel > 0 else "port"
@@ -989,12 +987,21 @@ def aim(
             continue
         rake: str | None = None
         if not target_is_battery:
-            back = degrees(atan2(px - tx, -(py - ty)))
-            if not 0.0 <= back < 360.0:
-                back = norm(back)
+            back = degrees(atan2(px - tx, -(py - ty)))  # (as rel above)
+            if back < 0.0:
+                back += 360.0
+                if back >= 360.0:
+                    back = 0.0
             back -= target_heading
-            if type(back) is not float or not 0.0 <= back < 360.0:
+            if type(back) is not float:
                 back = norm(back)
+            elif not 0.0 <= back < 360.0:
+                if -360.0 < back < 0.0:
+                    back += 360.0
+                    if back >= 360.0:
+                        back = 0.0
+                else:
+                    back = norm(back)
             r = abs(back - 360.0 if back > 180.0 else back)
             rake = "bow" if r <= bow else "stern" if r >= stern else None
         score = _SHOT_SCORE[band, rake] - (i * 1e-4 + d * 1e-7)

@@ -124,9 +124,9 @@ def test_quick_path_gives_the_general_errors_and_shot(name: str, state: BattleSt
                 memo = S.state_memo(state)
                 general = RS.plan_errors(state, ship, data, memo.planned(ship, data))
                 assert quick == general, (name, ship.id, data)
-                for key, (firer, samples, shot) in aimed.items():
-                    g_firer, g_samples, g_shot = memo.aimed[key]
-                    assert firer is ship and g_firer is ship
+                for key, (tid, firer, samples, shot) in aimed.items():
+                    g_tid, g_firer, g_samples, g_shot = memo.aimed[key]
+                    assert firer is ship and g_firer is ship and tid == g_tid
                     assert samples == g_samples and shot == g_shot, (name, ship.id, data)
     S.forget_state(state)
     if any(g in name for g in SHOTS_EXPECTED) and name.endswith(SHOTS_IN):
