@@ -497,6 +497,7 @@ class Phase:
         self.grid: dict[tuple[int, int], set[str]] | None = None
         self.left_before_grid: list[str] = []
         self.tracks: dict[str, list[tuple[Point, float]]] = {}
+        self.end_xy: dict[str, tuple[Point, JSON]] = {}  # (move(): each ship's end point and its event dict)
         # the plans the checks of the orders made (StateMemo.plans), for move(); None when the conditions are
         # no longer those of the start (they change only in turn_start(), before the moves)
         self.checked_plans = self.memo.plans if self.same_conditions() else None
@@ -1001,24 +1002,32 @@ class Phase:
             xe = round(x, 1) if x % 1 else x
             ye = round(y, 1) if y % 1 else y
             path: list[JSON]
+            # her end point's dict: one object wherever the data of this phase's events gives that point
+            # (here, and in fire_at() as where she fired from): an event's data is read only
+            end_xy: JSON = {"x": xe, "y": ye}
+            self.end_xy[sid] = (end, end_xy)
             if len(samples) == 1 and samples[0][0] is end:
-                # a track of her end point alone (she stays on her point): the path is that point twice (one
-                # dict, given twice: an event's data is read only)
-                end_xy: JSON = {"x": xe, "y": ye}
+                # a track of her end point alone (she stays on her point): the path is that point twice
                 path = [end_xy, end_xy]
             else:
                 path = []
                 for p, _ in samples[:: len(samples) // 12 or 1]:  # max(1, ...), without the builtin's call
                     px, py = p.x, p.y
                     path.append({"x": round(px, 1) if px % 1 else px, "y": round(py, 1) if py % 1 else py})
-                path.append({"x": xe, "y": ye})
+                path.append(end_xy)
             notes = plan.notes
             # f"{r.ship.name} {what} {moved:.0f} mm to ({x:.0f}, {y:.0f}), heading {end_h:.0f}{notes}." with
             # each f"{v:.0f}" as INT_TEXT[round(v)] for a value the table holds (round() rounds half to even,
-            # as the format does; 0.0 and -0.0, "0" and "-0", left to the format), as in fire_at()
+            # as the format does; but for the distance, 0.0 and -0.0, "0" and "-0", left to the format), as in
+            # fire_at()
+            if 0.0 < moved < INT_TEXTS - 0.5:
+                moved_text = INT_TEXT[round(moved)]
+            elif moved == 0.0 and math.copysign(1.0, moved) > 0.0:  # 0.0 (-0.0 is "-0"): a ship holding still
+                moved_text = "0"
+            else:
+                moved_text = f"{moved:.0f}"
             text = (
-                f"{r.ship.name} {what} "
-                f"{INT_TEXT[round(moved)] if 0.0 < moved < INT_TEXTS - 0.5 else f'{moved:.0f}'} mm to ("
+                f"{r.ship.name} {what} {moved_text} mm to ("
                 f"{INT_TEXT[round(x)] if 0.0 < x < INT_TEXTS - 0.5 else f'{x:.0f}'}, "
                 f"{INT_TEXT[round(y)] if 0.0 < y < INT_TEXTS - 0.5 else f'{y:.0f}'}), heading "
                 f"{INT_TEXT[round(end_h)] if 0.0 < end_h < INT_TEXTS - 0.5 else f'{end_h:.0f}'}"
@@ -1474,7 +1483,13 @@ class Phase:
             None if self.cond.visibility is None else tuple(sorted({ship.side, self.side_of_target(tid)}))
         )
         at = shot.at
-        x, y = at.x, at.y
+        moved_to = self.end_xy.get(sid)
+        if moved_to is not None and moved_to[0] is at:
+            at_xy = moved_to[1]  # her move event's dict of that point (where a ship holding still fires from)
+        else:
+            x, y = at.x, at.y
+            # round(v, 1), only for a fraction (as in move())
+            at_xy = {"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y}
         self.events.append(
             new_event(
                 "fire",
@@ -1497,8 +1512,7 @@ class Phase:
                     "band": band,
                     "rake": rake,
                     "double": double,
-                    # round(v, 1), only for a fraction (as in move())
-                    "at": {"x": round(x, 1) if x % 1 else x, "y": round(y, 1) if y % 1 else y},
+                    "at": at_xy,
                 },
                 visible,
             )
