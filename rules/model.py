@@ -301,7 +301,8 @@ class Event:
     ``rolls`` carries every die rolled for it, ``modifiers`` the modifiers applied, ``needed`` the
     number the roll had to reach, ``outcome`` a short result (``hit``, ``miss``, ``sunk``...).
     ``visible_to`` is None when every side may see the event, else the sides that may (A2); the
-    umpire sees everything.
+    umpire sees everything. ``data`` and what it holds are read-only, like a ship's sheet's nested values: a
+    rule set may give one dict to several events (sail_1700's damage-chart data, a ship's point).
     """
 
     kind: str
