@@ -891,3 +891,4 @@ def test_after_my_sides_deadline_the_page_says_orders_are_final_and_offers_no_re
     assert 'id="ready-toggle"' not in mine and "left)</span>" not in mine
     # the other side's deadline is the phase's (none here): it still orders and may say it is ready
     assert 'id="deadline-passed"' not in other and 'id="ready-toggle"' in other
+    assert "Royal Navy: orders closed (deadline passed)" in other and "Royal Navy: giving orders" not in other
