@@ -303,9 +303,10 @@ def sinkings_for_campaign(*, campaign: Campaign) -> list[CampaignShip]:
 
 
 def phases_waiting_for_user(*, user: Any) -> list[Phase]:
-    """Return the open phases in which the user's side gives orders and is not yet ready, soonest deadline
-    first. Each phase's ``my_deadline`` is the user's side's own (``PhaseSide.effective_deadline``: the
-    umpire may have given one side more time), as the battle page shows it."""
+    """Return the open phases in which the user's side gives orders, is not yet ready and is not past its
+    deadline, soonest deadline first. Each phase's ``my_deadline`` is the user's side's own
+    (``PhaseSide.effective_deadline``: the umpire may have given one side more time), as the battle page
+    shows it."""
     memberships = Membership.objects.filter(user=user, role=Role.PLAYER).values("side_id")
     own = PhaseSide.objects.filter(phase=OuterRef("pk"), side_id__in=memberships).order_by("pk")
     phases = list(
@@ -323,6 +324,9 @@ def phases_waiting_for_user(*, user: Any) -> list[Phase]:
     )
     for phase in phases:
         phase.my_deadline = phase.side_deadline or phase.deadline  # type: ignore[attr-defined]
+    # a phase past the side's own deadline takes no more of its orders (services._ordering_side): not waiting
+    now = timezone.now()
+    phases = [p for p in phases if p.my_deadline is None or p.my_deadline > now]  # type: ignore[attr-defined]
     never = datetime.max.replace(tzinfo=UTC)
     return sorted(phases, key=lambda p: (p.my_deadline or never, p.pk))  # type: ignore[attr-defined]
 

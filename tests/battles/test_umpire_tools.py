@@ -241,6 +241,19 @@ def test_the_dashboard_shows_the_deadline_of_my_side(game: Any) -> None:
     assert f'datetime="{timezone.localtime(general, UTC).isoformat()}"' in british
 
 
+def test_the_dashboard_leaves_out_a_phase_past_my_sides_own_deadline(game: Any) -> None:
+    Phase.objects.filter(pk=game.phase.pk).update(deadline=timezone.now() + timedelta(hours=5))
+    PhaseSide.objects.filter(phase=game.phase, side__key="germany").update(
+        deadline=timezone.now() - timedelta(minutes=1)
+    )
+
+    german = _html(_client(game.players["germany"]).get(reverse("battles:dashboard")))
+    british = _html(_client(game.players["britain"]).get(reverse("battles:dashboard")))
+
+    assert "No phase is waiting for your orders." in german
+    assert "No phase is waiting for your orders." not in british
+
+
 def test_the_log_numbers_the_rows_a_side_sees_one_by_one(
     game: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
