@@ -377,6 +377,12 @@ class PhaseSide(models.Model):
         phase = phase or self.phase
         return self.deadline or phase.deadline
 
+    def deadline_passed(self, phase: Phase | None = None, now: Any = None) -> bool:
+        """Return True when this side's deadline (its own, else the phase's) is at or before ``now`` (default:
+        the time now): its orders and readiness are final."""
+        deadline = self.effective_deadline(phase)
+        return deadline is not None and deadline <= (now or timezone.now())
+
 
 class Order(models.Model):
     """The orders of one ship for one phase (the rules' ShipOrder payload in ``data``)."""

@@ -297,8 +297,12 @@ def check_deadline(phase: Phase, side_id: int) -> None:
     from battles.models import PhaseSide
 
     ps = PhaseSide.objects.filter(phase=phase, side_id=side_id).first()
-    deadline = ps.effective_deadline(phase) if ps is not None else phase.deadline
-    if deadline is not None and deadline <= timezone.now():
+    passed = (
+        ps.deadline_passed(phase)
+        if ps is not None
+        else bool(phase.deadline and phase.deadline <= timezone.now())
+    )
+    if passed:
         raise ConflictError(
             "deadline_passed", "The deadline for this phase has passed: orders are no longer accepted."
         )

@@ -300,17 +300,10 @@ def status_context(
     poll = POLL_SECONDS.get(phase.status) if phase is not None and battle.status == "active" else None  # type: ignore[call-overload]
     # the side's own deadline passed while the phase waits for others: its orders and readiness are final
     # (services._ordering_side refuses both), so the page must not offer them
-    now = timezone.now()
-    passed = (
-        phase is not None
-        and phase.status == "open"
-        and deadline is not None
-        and deadline <= now
-        and my_ready is not None
-    )
+    now, open_ = timezone.now(), phase is not None and phase.status == "open"
     for ps in phase_sides:  # each side's own deadline passed: "orders closed", not "giving orders"
-        due = ps.effective_deadline(phase)
-        ps.orders_closed = phase is not None and phase.status == "open" and due is not None and due <= now
+        ps.orders_closed = open_ and ps.deadline_passed(phase, now)
+    passed = my_ready is not None and my_ready.orders_closed
     return {
         "battle": battle,
         "viewer": viewer,

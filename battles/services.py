@@ -982,8 +982,7 @@ def _ordering_side(phase: Phase, user: Any, side: Side) -> PhaseSide:
     phase_side = PhaseSide.objects.filter(phase=phase, side=side).first()
     if phase_side is None:
         raise ApplicationError("side_not_ordering", f"{side.name} gives no orders in this phase.")
-    deadline = phase_side.effective_deadline(phase)
-    if deadline is not None and deadline <= phase.db_now:  # type: ignore[attr-defined]
+    if phase_side.deadline_passed(phase, phase.db_now):  # type: ignore[attr-defined]
         raise ConflictError(
             "deadline_passed", "The deadline for this phase has passed: orders are no longer accepted."
         )
