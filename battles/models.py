@@ -436,6 +436,15 @@ class ShipEdit(models.Model):
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="ship_edits")
     battle_ship = models.ForeignKey(BattleShip, on_delete=models.CASCADE, related_name="edits")
+    phase = models.ForeignKey(
+        Phase,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="ship_edits",
+        help_text="The phase in play when the edit was made: its orders were checked, and it was resolved, "
+        "against the edited ship. Its log page lists the edit.",
+    )
     umpire = models.ForeignKey(USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
     reason = models.TextField()
     before = models.JSONField(default=dict)

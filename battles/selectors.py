@@ -277,9 +277,12 @@ def log_events_for_ship(*, battle: Battle, viewer: Viewer, ship_key: str) -> lis
     return [e for e in rows if e.visible_for(viewer.side_key)]
 
 
-def ship_edits_for(*, battle: Battle, viewer: Viewer) -> list[ShipEdit]:
-    """Return the umpire's ship edits in a battle: all for umpires, own-side ships for players."""
+def ship_edits_for(*, battle: Battle, viewer: Viewer, phase: Phase | None = None) -> list[ShipEdit]:
+    """Return the umpire's ship edits in a battle, newest first: all for umpires, own-side ships for players;
+    with ``phase``, only the edits made while that phase was in play (``ShipEdit.phase``)."""
     qs = ShipEdit.objects.filter(battle=battle).select_related("battle_ship__campaign_ship__side", "umpire")
+    if phase is not None:
+        qs = qs.filter(phase=phase)
     if viewer.is_umpire:
         return list(qs)
     if viewer.side is None:

@@ -1707,6 +1707,7 @@ def battle_ship_edit(
         return ShipEdit.objects.create(
             battle=battle,
             battle_ship=bship,
+            phase=min(current, key=lambda p: p.number, default=None),  # the phase in play (one at a time)
             umpire=user,
             reason=reason,
             before=before,

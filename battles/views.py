@@ -799,7 +799,7 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
             "entries": [(row, rules.from_json(Event, row.data)) for row in rows],
             "orders": [(o, display.order_rows(ruleset, o.data, names)) for o in orders],
             "names": names,
-            "edits": selectors.ship_edits_for(battle=bat, viewer=viewer),
+            "edits": selectors.ship_edits_for(battle=bat, viewer=viewer, phase=chosen) if chosen else [],
         },
     )
 

@@ -472,3 +472,56 @@ def test_after_a_roll_back_the_log_opens_on_the_phase_in_play(
     html = _html(_client(game.umpire).get(reverse("battles:battle_log", args=[game.battle.pk])))
 
     assert "<h2>Phase 1, turn 1: Open for orders</h2>" in html  # (a one-phase turn's phase is not named)
+
+
+def test_the_log_lists_an_edit_on_the_page_of_the_phase_it_was_made_in(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """An edit belongs to the phase in play when it was made (its orders were checked, and it was resolved,
+    against the edited ship): that phase's log page lists it, the next phase's does not."""
+    services.battle_ship_edit(
+        battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 1}, reason="Boiler room flooded"
+    )
+    second = _resolve(game, django_capture_on_commit_callbacks)  # (the phase opened after the first)
+    services.battle_ship_edit(
+        battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 2}, reason="Boilers mended"
+    )
+    client = _client(game.umpire)
+    log = reverse("battles:battle_log", args=[game.battle.pk])
+
+    page_1 = _html(client.get(log, {"phase": second.number - 1}))
+    page_2 = _html(client.get(log, {"phase": second.number}))
+
+    assert "Boiler room flooded" in page_1 and "Boilers mended" not in page_1
+    assert "Boilers mended" in page_2 and "Boiler room flooded" not in page_2
+    assert "Umpire's edits in this phase" in page_2
+    # the ship's own page lists every edit of hers
+    ship_page = _html(client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])))
+    assert "Boiler room flooded" in ship_page and "Boilers mended" in ship_page
+
+
+def test_edits_made_before_they_named_their_phase_get_the_phase_then_in_play(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Migration 0006: an older edit (no phase) is given the battle's latest phase opened before it."""
+    import importlib
+
+    from django.apps import apps
+
+    from battles.models import ShipEdit
+
+    migration = importlib.import_module("battles.migrations.0006_ship_edit_phase")
+    edit = services.battle_ship_edit(
+        battle=game.battle, ship_key="kgv", user=game.umpire, changes={}, reason="Old edit"
+    )
+    first = edit.phase
+    second = _resolve(game, django_capture_on_commit_callbacks)
+    late = services.battle_ship_edit(
+        battle=game.battle, ship_key="kgv", user=game.umpire, changes={}, reason="Later edit"
+    )
+    ShipEdit.objects.update(phase=None)
+
+    migration.edits_to_phases(apps, None)
+
+    assert ShipEdit.objects.get(pk=edit.pk).phase == first
+    assert ShipEdit.objects.get(pk=late.pk).phase == second
