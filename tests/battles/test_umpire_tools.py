@@ -480,7 +480,11 @@ def test_the_log_lists_an_edit_on_the_page_of_the_phase_it_was_made_in(
     """An edit belongs to the phase in play when it was made (its orders were checked, and it was resolved,
     against the edited ship): that phase's log page lists it, the next phase's does not."""
     services.battle_ship_edit(
-        battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 1}, reason="Boiler room flooded"
+        battle=game.battle,
+        ship_key="kgv",
+        user=game.umpire,
+        changes={"speed": 1},
+        reason="Boiler room flooded",
     )
     second = _resolve(game, django_capture_on_commit_callbacks)  # (the phase opened after the first)
     services.battle_ship_edit(
