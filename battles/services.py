@@ -1694,7 +1694,12 @@ def battle_ship_edit(
         # refused when the edit would make a ship the engine could not resolve: off the map and active, a
         # heading between hex facings, a negative or huge sheet number... (rules.check_state, NW-CAMP-04)
         mine = f"ship {ship_key!r}"
-        problems = [p for p in rules.check_state(new_state) if p.startswith(mine)]
+        # her own problems, and two ships afloat in one position when she is either (NW-CAMP-07)
+        problems = [
+            p
+            for p in rules.check_state(new_state)
+            if p.startswith(mine) or f"at the position of {mine};" in p
+        ]
         if problems:
             raise ApplicationError("bad_edit", "; ".join(problems) + ".")
         battle.state = rules.to_json(new_state)

@@ -49,7 +49,9 @@ def check_state(state: BattleState) -> list[str]:
     360 (the engine never makes 360 or more), and one of the hex facings (6 or 12) on a hex map; speeds are
     from 0 to 1,000,000 (as sheet numbers); the stats pass the rule set's class
     schema (:meth:`RuleSet.validate_class`, as the admin's classes and the scenarios' do); every number in a
-    sheet is finite, from 0 to :data:`SHEET_NUMBER_MAX` (NW-CAMP-04); the turn is 1 or more and the phase one
+    sheet is finite, from 0 to :data:`SHEET_NUMBER_MAX` (NW-CAMP-04); no two active ships share one position
+    unless the rule set allows stacking (:attr:`RuleSet.stacking`; NW-CAMP-07: the later ship in the state's
+    order is named, with the other's id); the turn is 1 or more and the phase one
     of the turn's (A1); a winner is a side of a finished battle. ``python -m rules`` refuses such a state, and
     the umpire's edit of a ship on the site is refused when it would make one.
     """
@@ -59,6 +61,7 @@ def check_state(state: BattleState) -> list[str]:
     seen: set[str] = set()
     m = state.map
     classes: dict[int, list[str]] = {}
+    afloat_at: dict[Position, str] = {}  # (positions are frozen dataclasses: equal points hash equal)
     for s in state.ships:
         where = f"ship {s.id!r}"
         if s.id in seen:
@@ -67,6 +70,13 @@ def check_state(state: BattleState) -> list[str]:
         if s.side not in sides:
             out.append(f"{where}: unknown side {s.side!r}")
         out.extend(placement_problems(where, s.position, s.heading, s.speed, m, on_map=s.status == "active"))
+        if s.status == "active" and not rs.stacking:
+            other = afloat_at.setdefault(s.position, s.id)
+            if other != s.id:
+                out.append(
+                    f"{where}: at the position of ship {other!r}; two ships afloat may not share one "
+                    f"{'hex' if isinstance(s.position, Hex) else 'point'} (docs/rulings.md NW-CAMP-07)"
+                )
         stats_errors = classes.get(id(s.stats))
         if stats_errors is None:  # (ships of one class share their stats object when read from a scenario)
             stats_errors = classes[id(s.stats)] = [

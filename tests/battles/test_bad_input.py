@@ -104,6 +104,34 @@ def test_a_ship_edit_the_engine_could_not_resolve_is_a_message(game: Any, change
     assert ShipEdit.objects.count() == 0
 
 
+@pytest.mark.parametrize("moved", ["kgv", "rodney"])
+def test_a_ship_edit_that_puts_two_ships_afloat_in_one_hex_is_a_message(game: Any, moved: str) -> None:
+    """NW-CAMP-07: whichever of the two ships comes first in the battle's order, the edit of the one moved is
+    refused, naming the other; nothing is saved. A sunk ship's hex may be taken."""
+    state = rules.from_json(rules.BattleState, game.battle.state)
+    other = "rodney" if moved == "kgv" else "kgv"
+    there = state.ship(other).position
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, moved])
+    before = Battle.objects.get(pk=game.battle.pk).state
+    changes = json.dumps({"position": {"q": there.q, "r": there.r}})
+
+    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Collision"})
+
+    assert response.status_code == 200
+    first, second = sorted((moved, other), key=[s.id for s in state.ships].index)
+    assert escape(
+        f"ship '{second}': at the position of ship '{first}'; two ships afloat may not share one hex "
+        "(docs/rulings.md NW-CAMP-07)."
+    ) in _text(response)
+    assert Battle.objects.get(pk=game.battle.pk).state == before
+    assert ShipEdit.objects.count() == 0
+    # once the other ship is sunk, her hex may be taken
+    services.battle_ship_edit(
+        battle=game.battle, ship_key=other, user=game.umpire, changes={"status": "sunk"}, reason="Sunk"
+    )
+    assert _client(game.umpire).post(url, {"changes": changes, "reason": "Collision"}).status_code == 302
+
+
 @pytest.mark.parametrize(
     ("sheet", "reason"),
     [

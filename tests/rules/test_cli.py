@@ -306,6 +306,10 @@ def _edited(state_file: Path, tmp_path: Path, edit: str) -> Path:
         doc["ships"][0]["position"] = {"q": 200, "r": 0}
     elif edit == "withdrawn-off-map":
         doc["ships"][0].update(position={"q": 200, "r": 0}, status="withdrawn")
+    elif edit == "two-in-one-hex":
+        doc["ships"][1]["position"] = doc["ships"][0]["position"]
+    elif edit == "two-in-one-hex-one-sunk":
+        doc["ships"][1].update(position=doc["ships"][0]["position"], status="sunk")
     elif edit == "unknown-winner":
         doc.update(finished=True, winner="atlantis")
     elif edit == "winner-not-finished":
@@ -318,6 +322,12 @@ def _edited(state_file: Path, tmp_path: Path, edit: str) -> Path:
     ("edit", "message"),
     [
         pytest.param("off-map", "ship 'kgv': hex (200, 0) is off the 24 x 18 map", id="active-ship-off-map"),
+        pytest.param(
+            "two-in-one-hex",
+            "ship 'rodney': at the position of ship 'kgv'; two ships afloat may not share one hex "
+            "(docs/rulings.md NW-CAMP-07)",
+            id="two-ships-afloat-in-one-hex",
+        ),
         pytest.param(
             "unknown-winner", "winner 'atlantis' is not a side; sides: britain, germany", id="unknown-winner"
         ),
@@ -337,6 +347,13 @@ def test_a_state_the_engine_could_not_have_made_is_refused(
     code, out, err = run(command, *argv, *(["--side", "britain"] if command == "view" else []))
     assert (code, out) == (2, "")
     assert err == f"error: {path}: {message}\n"
+
+
+def test_a_sunk_ship_may_share_a_hex(state_file: Path, tmp_path: Path) -> None:
+    """NW-CAMP-07 counts ships afloat only: a wreck's hex is no obstacle to the state."""
+    path = str(_edited(state_file, tmp_path, "two-in-one-hex-one-sunk"))
+    code, out, err = run("validate", path, str(write(tmp_path, "o.json", {})))
+    assert (code, err, json.loads(out)["ok"]) == (0, "", True)
 
 
 def test_a_withdrawn_ship_may_be_off_the_map(state_file: Path, tmp_path: Path) -> None:
