@@ -23,6 +23,7 @@ from .model import (
     BattleState,
     Conditions,
     Event,
+    Hex,
     MapSpec,
     Position,
     ShipState,
@@ -107,6 +108,7 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
             raise InvalidDocument(f"duplicate {what} keys: {', '.join(dupes)}")
     classes = {c.key for c in scenario.classes}
     sides = {s.key for s in scenario.sides}
+    placed: dict[Position, str] = {}
     for c in scenario.classes:
         errors = rs.validate_class(c.stats)
         if errors:
@@ -121,6 +123,12 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
         problems = placement_problems(f"ship {s.id!r}", s.position, s.heading, s.speed, scenario.map)
         if problems:
             raise InvalidDocument(problems[0])
+        other = placed.setdefault(s.position, s.id)
+        if other != s.id and not rs.stacking:  # as rules.check_state (docs/rulings.md NW-CAMP-07)
+            raise InvalidDocument(
+                f"ship {s.id!r}: at the position of ship {other!r}; two ships afloat may not share one "
+                f"{'hex' if isinstance(s.position, Hex) else 'point'} (docs/rulings.md NW-CAMP-07)"
+            )
     if not scenario.turns >= 1:
         raise InvalidDocument(f"turns must be at least 1, not {scenario.turns}")
     return scenario

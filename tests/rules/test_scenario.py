@@ -94,6 +94,13 @@ def _set(d: Any, path: str, value: Any) -> Any:
         ),
         pytest.param("turns", 0, "turns must be at least 1, not 0", id="no-turns"),
         pytest.param(
+            "ships.1.position",
+            {"q": 10, "r": 3},  # kgv's
+            "ship 'rodney': at the position of ship 'kgv'; two ships afloat may not share one hex "
+            "(docs/rulings.md NW-CAMP-07)",
+            id="two-ships-in-one-hex",
+        ),
+        pytest.param(
             "ships.0.heading",
             45,
             "ship 'kgv': heading 45 is not one of the 12 hex facings (multiples of 30 degrees)",
