@@ -529,3 +529,31 @@ def test_edits_made_before_they_named_their_phase_get_the_phase_then_in_play(
 
     assert ShipEdit.objects.get(pk=edit.pk).phase == first
     assert ShipEdit.objects.get(pk=late.pk).phase == second
+
+
+def test_the_umpires_deadline_is_when_the_phase_closes_after_a_sides_extension(game: Any) -> None:
+    """The sweep closes a phase at the last deadline of the sides not ready: after one side's extension that
+    is hers, not the phase's own, and the umpire's page says so; a player of the other side reads her own."""
+    general = timezone.now().replace(microsecond=0) + timedelta(hours=5)
+    own = general + timedelta(hours=24)
+    Phase.objects.filter(pk=game.phase.pk).update(deadline=general)
+    services.phase_extend_deadline(
+        phase=game.phase, user=game.umpire, deadline=own, side=game.side("germany")
+    )
+    url = reverse("battles:battle", args=[game.battle.pk])
+
+    umpire = _html(_client(game.umpire).get(url))
+    british = _html(_client(game.players["britain"]).get(url))
+
+    def headline(html: str) -> str:
+        return re.search(r'<p class="deadline">Deadline: <time datetime="([^"]+)"', html).group(1)  # type: ignore[union-attr]
+
+    assert headline(umpire) == timezone.localtime(own, UTC).isoformat()
+    assert 'id="deadline-changed"' in umpire
+    assert headline(british) == timezone.localtime(general, UTC).isoformat()
+    assert 'id="deadline-changed"' not in british
+    # once Germany is ready, the phase waits for Britain alone: her deadline, the phase's own
+    PhaseSide.objects.filter(phase=game.phase, side__key="germany").update(ready=True)
+    umpire = _html(_client(game.umpire).get(url))
+    assert headline(umpire) == timezone.localtime(general, UTC).isoformat()
+    assert 'id="deadline-changed"' not in umpire
