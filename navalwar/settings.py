@@ -246,10 +246,15 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    # a refused request (4xx) is logged on one line, without the traceback Django attaches (navalwar.logs)
+    "filters": {"no_refusal_traceback": {"()": "navalwar.logs.NoTracebackForRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    # Axes logs every log-in and clean-up at INFO; keep its lock-outs and errors (WARNING and up).
-    "loggers": {"axes": {"level": env.str("AXES_LOG_LEVEL", default="WARNING")}},
+    "loggers": {
+        # Axes logs every log-in and clean-up at INFO; keep its lock-outs and errors (WARNING and up).
+        "axes": {"level": env.str("AXES_LOG_LEVEL", default="WARNING")},
+        "django.request": {"filters": ["no_refusal_traceback"]},
+    },
 }
 
 # --- Security --------------------------------------------------------------------------------------------

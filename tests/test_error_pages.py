@@ -117,3 +117,31 @@ def test_the_bench_view_answers_ok_with_navalwar_bench_set() -> None:
 
     assert with_bench.stdout.strip() == "bench_bare 200 ok", with_bench.stderr
     assert "Resolver404" in without.stderr
+
+
+def test_a_refusal_is_logged_on_one_line_and_a_500_with_its_traceback(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """navalwar.logs.NoTracebackForRefusals: a player pressing an umpire's button is routine (a 403 and
+    Django's one-line warning); a fault keeps its traceback for the admin."""
+    game = scenario_campaign()
+    client = Client(raise_request_exception=False)
+    client.force_login(game.players["britain"])
+
+    with caplog.at_level("WARNING", logger="django.request"):
+        response = client.post(f"/battles/{game.battle.pk}/umpire/", {"action": "close"})
+    (refused,) = [r for r in caplog.records if r.name == "django.request"]
+
+    assert response.status_code == 403
+    assert refused.getMessage() == f"Forbidden (Permission denied): /battles/{game.battle.pk}/umpire/"
+    assert refused.exc_info is None
+
+    def broken(**kwargs: Any) -> Any:
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(selectors, "battle_get", broken)
+    caplog.clear()
+    with caplog.at_level("WARNING", logger="django.request"):
+        assert client.get(f"/battles/{game.battle.pk}/").status_code == 500
+    (fault,) = [r for r in caplog.records if r.name == "django.request"]
+    assert fault.exc_info is not None and fault.exc_info[0] is RuntimeError
