@@ -29,6 +29,11 @@ def _time_zones() -> list[tuple[str, str]]:
 
 
 class ProfileForm(forms.Form):
+    email = forms.EmailField(
+        required=False,
+        label="E-mail",
+        help_text="For turn e-mails and for resetting a forgotten password. Leave it empty for none.",
+    )
     time_zone = forms.ChoiceField(choices=_time_zones, help_text="Deadlines are shown in this time zone.")
     email_notifications = forms.BooleanField(
         required=False,

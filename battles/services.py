@@ -187,8 +187,11 @@ def profile_get(*, user: Any) -> UserProfile:
     return profile
 
 
-def profile_update(*, user: Any, time_zone: str, email_notifications: bool) -> UserProfile:
-    """Set a user's time zone (an IANA name) and e-mail opt-in. Raise ``bad_time_zone`` for unknown zones."""
+def profile_update(
+    *, user: Any, time_zone: str, email_notifications: bool, email: str | None = None
+) -> UserProfile:
+    """Set a user's time zone (an IANA name), e-mail opt-in and, when given, e-mail address (``""`` for none).
+    Raise ``bad_time_zone`` for unknown zones, ``no_email`` when e-mails are asked for without an address."""
     import zoneinfo
 
     try:
@@ -197,11 +200,19 @@ def profile_update(*, user: Any, time_zone: str, email_notifications: bool) -> U
         raise ApplicationError(
             "bad_time_zone", f"Unknown time zone {time_zone!r}.", fields={"time_zone": ["Unknown time zone."]}
         ) from exc
+    if email is not None:
+        email = email.strip()
+        if email_notifications and not email:
+            message = "Give an e-mail address for the turn e-mails, or turn them off."
+            raise ApplicationError("no_email", message, fields={"email": [message]})
     with transaction.atomic():
         profile, _ = UserProfile.objects.select_for_update().get_or_create(user=user)
         profile.time_zone = time_zone
         profile.email_notifications = email_notifications
         profile.save()
+        if email is not None and email != user.email:
+            user.email = email
+            user.save(update_fields=["email"])
     return profile
 
 

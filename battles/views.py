@@ -86,15 +86,22 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 def settings_page(request: HttpRequest) -> HttpResponse:
-    """Let a user set their time zone and e-mail opt-in."""
+    """Let a user set their e-mail address, time zone and e-mail opt-in."""
     profile = selectors.profile_for(user=request.user)
     form = ProfileForm(
         request.POST or None,
-        initial={"time_zone": profile.time_zone, "email_notifications": profile.email_notifications},
+        initial={
+            "email": request.user.email,
+            "time_zone": profile.time_zone,
+            "email_notifications": profile.email_notifications,
+        },
     )
     if request.method == "POST" and form.is_valid():
         try:
-            services.profile_update(user=request.user, **form.cleaned_data)
+            data = dict(form.cleaned_data)
+            if "email" not in request.POST:
+                data["email"] = None  # a post without the field (not the page's form) leaves it as it is
+            services.profile_update(user=request.user, **data)
         except ApplicationError as error:
             add_to_form(form, error)
         else:

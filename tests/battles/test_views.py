@@ -729,3 +729,28 @@ def test_the_log_page_wraps_the_seed_hash_on_a_phone(game: Any) -> None:
     html = _html(_client(game.umpire).get(reverse("battles:battle_log", args=[game.battle.pk])))
 
     assert '<p class="mono seed">Dice seed SHA-256: ' in html
+
+
+def test_settings_page_changes_the_email_address(user_client: Client, user: Any) -> None:
+    url = reverse("battles:settings")
+    assert f'value="{user.email}"' in _html(user_client.get(url))
+
+    response = user_client.post(
+        url, {"email": " new@example.org ", "time_zone": "UTC", "email_notifications": "on"}
+    )
+
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.email == "new@example.org"
+    # e-mails asked for without an address: a form error, nothing saved
+    refused = user_client.post(url, {"email": "", "time_zone": "Europe/Paris", "email_notifications": "on"})
+    assert "Give an e-mail address for the turn e-mails, or turn them off." in _html(refused)
+    user.refresh_from_db()
+    assert (user.email, UserProfile.objects.get(user=user).time_zone) == ("new@example.org", "UTC")
+    assert "Enter a valid email address." in _html(
+        user_client.post(url, {"email": "nope", "time_zone": "UTC"})
+    )
+    # no e-mails: the address may be removed
+    assert user_client.post(url, {"email": "", "time_zone": "UTC"}).status_code == 302
+    user.refresh_from_db()
+    assert user.email == ""
