@@ -277,7 +277,16 @@ ORDER_TYPES: tuple[OrderType, ...] = (
         fields=(
             _f("fight_fires", "Fight fires", "bool", default=True),
             _f("jury_rig", "Raise a temporary mast", "bool", default=False),
-            _f("strike", "Strike colours", "bool", default=False),
+            _f(
+                "strike",
+                "Strike colours",
+                "bool",
+                default=False,
+                help=(
+                    "She surrenders at the start of this move (18.): she gives no more orders and fires no "
+                    "more. The order may be changed until your orders close."
+                ),
+            ),
         ),
     ),
 )
