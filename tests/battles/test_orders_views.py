@@ -128,8 +128,8 @@ CASES = [
         enemy="van_dorn",
         valid={"course": "F", "astern": "true", "fire_rear": "price"},
         saved={"course": "F", "astern": True, "fire_rear": "price"},
-        preview="Rear: 2 D6 at price after movement; 5-6 hit at 1-7 hexes, 6 at 8-10; every 6 is confirmed "
-        "(A05, A06).",
+        preview="Rear: 2 D6 at General Sterling Price after movement; 5-6 hit at 1-7 hexes, 6 at 8-10; every "
+        "6 is confirmed (A05, A06).",
         over_max={"course": "FFFFF"},
         over_max_error=(
             "Not allowed:",

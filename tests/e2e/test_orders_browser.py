@@ -112,7 +112,7 @@ EVERY_RULESET = [
     # (scenario, side, ship, a field to change and its new value, a line the preview then shows)
     ("bismarck_last_battle_1941", "britain", "kgv", ("turn", "-30"), "Ends at"),
     ("santiago_de_cuba_1898", "spain", "teresa", ("target", "gloucester"), "Guns: Gloucester at 4 hexes"),
-    ("first_memphis_1862", "union", "benton", ("fire_rear", "price"), "Rear: 2 D6 at price"),
+    ("first_memphis_1862", "union", "benton", ("fire_rear", "price"), "Rear: 2 D6 at General Sterling Price"),
     ("sail_constitution_vs_guerriere_1812", "usa", "constitution", ("speed", "100"), "Sail: 100 mm"),
     ("guadalcanal_1942", "usa", "walke", ("torpedo_target", "ayanami"), "21-inch, medium range, 11+"),
 ]

@@ -1866,7 +1866,8 @@ class AcwRiver(RuleSet):
                         turn=ctx.turn,
                         ship_id=ship.id,
                         target_id=tid,
-                        text=f"{ship.name}'s {now} guns take {tid}, which the move carried out of "
+                        text=f"{ship.name}'s {now} guns take {ships[tid].name if tid in ships else tid}, "
+                        "which the move carried out of "
                         f"her {arc} arc (NW-ACW-10).",
                         visible_to=(ship.side,),
                     )
@@ -2206,13 +2207,15 @@ class AcwRiver(RuleSet):
     def preview(self, state: BattleState, ship: ShipState, order: ShipOrder) -> list[str]:
         lines: list[str] = []
         data = order.data
+        names = {s.id: s.name for s in state.ships}  # (a target is named; a mine keeps its id)
         astern = bool(data.get("astern", False))
         course = str(data.get("course") or "")
         if ship.sheet.get("aground"):
             lines.append(f"{ship.name} is aground: she cannot move (section 9).")
         elif data.get("ram"):
             lines.append(
-                f"Steers to {'ram' if is_ram(ship.stats) else 'collide with'} {data.get('ram')} if she "
+                f"Steers to {'ram' if is_ram(ship.stats) else 'collide with'} "
+                f"{names.get(str(data.get('ram')), data.get('ram'))} if she "
                 f"can reach her this move ({self.move_points(ship, False)} hexes)."
             )
         else:
@@ -2226,8 +2229,8 @@ class AcwRiver(RuleSet):
             tid = data.get(FIRE_FIELDS[arc])
             if tid:
                 lines.append(
-                    f"{arc.title()}: {fire_dice(ship, arc)} D6 at {tid} after movement; 5-6 hit at 1-7 "
-                    f"hexes, 6 at 8-10; every 6 is confirmed (A05, A06)."
+                    f"{arc.title()}: {fire_dice(ship, arc)} D6 at {names.get(str(tid), tid)} after movement; "
+                    "5-6 hit at 1-7 hexes, 6 at 8-10; every 6 is confirmed (A05, A06)."
                 )
         return lines
 

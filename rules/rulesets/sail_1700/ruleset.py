@@ -1165,6 +1165,8 @@ class Sail1700(RuleSet):
         lines.extend(plan.notes)
         _, shots = self.fire_plan(state, ship, plan, data)
         for tid, shot in shots:
+            tgt = self.target_of(state, ship, tid)
+            target_name = tid if isinstance(tgt, str) else tgt[3]  # the vessel's or battery's name
             guns = S.guns_on(ship, shot.side)
             mods = C.firing_factor_modifiers(
                 grade=S.sval(ship.sheet.get("grade"), "average"),
@@ -1179,7 +1181,8 @@ class Sail1700(RuleSet):
             lo, mid, hi = (C.chart_result(guns, base + k, shot.double)[0] for k in (4, 7, 10))
             lines.append(
                 f"{shot.side.capitalize()} broadside, {guns} guns{' double shot' if shot.double else ''} "
-                f"at {tid}: {shot.range:.0f} mm {shot.band}{', ' + shot.rake + ' rake' if shot.rake else ''};"
+                f"at {target_name}: {shot.range:.0f} mm {shot.band}"
+                f"{', ' + shot.rake + ' rake' if shot.rake else ''};"
                 f" FF {base:+d} + 2 average dice -> {lo}/{mid}/{hi} points (low/average/high)."
             )
         return lines

@@ -932,7 +932,7 @@ def test_preview_lines() -> None:
     )
     assert lines[0].startswith("Sail: 0 mm")
     assert lines[-1] == (
-        "Starboard broadside, 37 guns at fr: 90 mm short; FF +4 + 2 average dice -> 44/69/86 "
+        "Starboard broadside, 37 guns at Fr: 90 mm short; FF +4 + 2 average dice -> 44/69/86 "
         "points (low/average/high)."
     )
 
