@@ -1177,6 +1177,10 @@ class MemoirSea(RuleSet):
             lines.append("Breaking off (M08): the rules steer her away from the enemy.")
         else:
             course = str(data.get("course") or "")
+            wrong = course_errors(course, _int(ship.stats.get("speed"), 1))
+            if wrong:  # the order's check refuses it: no course to run
+                lines.append(f"Course {course}: not allowed: {' '.join(wrong)}")
+                return lines
             pos, heading, _, why = self.run_course(state, ship, course, self._blocked(state, ship))
             extra = {"": "", "blocked": " (would stop: next hex taken)", "off_map": " (sails off the map)"}[
                 why

@@ -524,3 +524,20 @@ def test_004_guns_then_torpedoes_and_a_sinking_ship_still_fires_her_torpedo() ->
 def test_004_A3_default_map_24_by_18() -> None:
     """A3: "Hex sets: default 24 x 18 hexes."; the seed's hexes with six side facings."""
     assert RS.default_map == (24, 18) and RS.geometry == "hex6"
+
+
+def test_004_M10_the_preview_of_an_illegal_course_says_why_not_where_she_would_end() -> None:
+    """M10: "the course costs ... hexes; the ship moves ..." - the order form's preview says what the check
+    says, and shows no end hex for a course she cannot run (a legal one still shows it)."""
+    st = battle(ship("pd", "a", C, stats=PRE_DREADNOUGHT), ship("lc", "b", at(3, 3), stats=LIGHT_CRUISER))
+    pd = st.ship("pd")
+
+    too_long = RS.preview(st, pd, ShipOrder(ship_id="pd", data={"course": "FFFF"}))
+    turn_first = RS.preview(st, pd, ShipOrder(ship_id="pd", data={"course": "LF"}))
+    legal = RS.preview(st, pd, ShipOrder(ship_id="pd", data={"course": "FF"}))
+
+    assert too_long[-1] == (
+        "Course FFFF: not allowed: The course costs 4 hexes; the ship moves 3 (Movement, M10)."
+    )
+    assert turn_first[-1] == "Course LF: not allowed: Turn 1 (L) needs a forward hex first (M10)."
+    assert legal[-1].startswith("Course FF: costs 2 of 3 hexes; ends at (")
