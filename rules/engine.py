@@ -73,10 +73,7 @@ def check_state(state: BattleState) -> list[str]:
         if s.status == "active" and not rs.stacking:
             other = afloat_at.setdefault(s.position, s.id)
             if other != s.id:
-                out.append(
-                    f"{where}: at the position of ship {other!r}; two ships afloat may not share one "
-                    f"{'hex' if isinstance(s.position, Hex) else 'point'} (docs/rulings.md NW-CAMP-07)"
-                )
+                out.append(shared_position(where, s.position, other))
         stats_errors = classes.get(id(s.stats))
         if stats_errors is None:  # (ships of one class share their stats object when read from a scenario)
             stats_errors = classes[id(s.stats)] = [
@@ -96,6 +93,16 @@ def check_state(state: BattleState) -> list[str]:
         elif not state.finished:
             out.append(f"a winner ({state.winner!r}) is named but the battle is not finished")
     return out
+
+
+def shared_position(where: str, position: Position, other: str) -> str:
+    """Return the message for a ship ``where`` (``"ship 'kgv'"``) placed at ``position``, the position of
+    ship ``other`` (an id), in a rule set without stacking (docs/rulings.md NW-CAMP-07)."""
+    what = "hex" if isinstance(position, Hex) else "point"
+    return (
+        f"{where}: at the position of ship {other!r}; two ships afloat may not share one {what} "
+        "(docs/rulings.md NW-CAMP-07)"
+    )
 
 
 def placement_problems(

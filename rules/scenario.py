@@ -16,14 +16,13 @@ from importlib import resources
 from typing import Any
 
 from .dice import Dice
-from .engine import placement_problems
+from .engine import placement_problems, shared_position
 from .errors import InvalidDocument
 from .model import (
     JSON,
     BattleState,
     Conditions,
     Event,
-    Hex,
     MapSpec,
     Position,
     ShipState,
@@ -124,11 +123,8 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
         if problems:
             raise InvalidDocument(problems[0])
         other = placed.setdefault(s.position, s.id)
-        if other != s.id and not rs.stacking:  # as rules.check_state (docs/rulings.md NW-CAMP-07)
-            raise InvalidDocument(
-                f"ship {s.id!r}: at the position of ship {other!r}; two ships afloat may not share one "
-                f"{'hex' if isinstance(s.position, Hex) else 'point'} (docs/rulings.md NW-CAMP-07)"
-            )
+        if other != s.id and not rs.stacking:  # as rules.check_state
+            raise InvalidDocument(shared_position(f"ship {s.id!r}", s.position, other))
     if not scenario.turns >= 1:
         raise InvalidDocument(f"turns must be at least 1, not {scenario.turns}")
     return scenario
