@@ -81,7 +81,12 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     """Render the user's campaigns and the phases waiting for their orders, deadlines in their time zone."""
     memberships = selectors.memberships_for_user(user=request.user)
     waiting = selectors.phases_waiting_for_user(user=request.user)
-    return render(request, "battles/dashboard.html", {"memberships": memberships, "waiting": waiting})
+    umpired = selectors.phases_umpired_by_user(user=request.user)
+    return render(
+        request,
+        "battles/dashboard.html",
+        {"memberships": memberships, "waiting": waiting, "umpired": umpired},
+    )
 
 
 @require_http_methods(["GET", "POST"])

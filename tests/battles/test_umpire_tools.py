@@ -557,3 +557,26 @@ def test_the_umpires_deadline_is_when_the_phase_closes_after_a_sides_extension(g
     umpire = _html(_client(game.umpire).get(url))
     assert headline(umpire) == timezone.localtime(general, UTC).isoformat()
     assert 'id="deadline-changed"' not in umpire
+
+
+def test_the_umpires_dashboard_lists_the_battles_in_play_a_failed_phase_first(game: Any) -> None:
+    """The umpire keeps the campaign moving: the dashboard lists each battle they umpire with its phase in
+    play, how many sides are ready and when it closes; a phase whose resolution failed comes first and says
+    it needs the umpire. A player's dashboard has no such list."""
+    deadline = timezone.now().replace(microsecond=0) + timedelta(hours=5)
+    Phase.objects.filter(pk=game.phase.pk).update(deadline=deadline)
+    PhaseSide.objects.filter(phase=game.phase, side__key="germany").update(ready=True)
+    other = scenario_campaign()  # a second campaign of the same umpire's
+    services.membership_add(campaign=other.campaign, user=game.umpire, role="umpire")
+    Phase.objects.filter(pk=other.phase.pk).update(status="failed", error="boom")
+    url = reverse("battles:dashboard")
+
+    html = _html(_client(game.umpire).get(url))
+
+    section = html[html.index('id="umpired"') : html.index("<h2>My campaigns</h2>")]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", section)[1:]  # (the header row first)
+    assert len(rows) == 2
+    assert "Resolution failed: needs you" in rows[0] and f"/battles/{other.battle.pk}/#umpire" in rows[0]
+    assert "Open for orders" in rows[1] and "1 of 2" in rows[1]
+    assert f'datetime="{timezone.localtime(deadline, UTC).isoformat()}"' in rows[1]
+    assert 'id="umpired"' not in _html(_client(game.players["britain"]).get(url))
