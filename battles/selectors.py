@@ -228,14 +228,29 @@ def orders_for_viewer(*, phase: Phase, viewer: Viewer) -> list[Order]:
     """Return the orders of a phase the viewer may read.
 
     Before the phase is resolved a player reads only their own side's orders and an observer none; the
-    umpire reads all. After resolution every order is public (A2: "orders are secret until the phase
-    resolves").
+    umpire reads all. After resolution (A2: "orders are secret until the phase resolves") a player reads
+    their own side's and those of the ships their side could see when the phase began or once it was
+    resolved (the rules' ``view_for`` of ``state_before`` and ``state_after``), and an observer those of the
+    ships every side could see: the orders of a ship hidden all phase long (at night, out of visibility)
+    stay secret, as the ship does.
     """
     qs = (
         Order.objects.filter(phase=phase).select_related("battle_ship", "side", "submitted_by").order_by("pk")
     )
-    if viewer.is_umpire or phase.status == PhaseStatus.RESOLVED:
+    if viewer.is_umpire:
         return list(qs)
+    if phase.status == PhaseStatus.RESOLVED:
+        side_key = viewer.side_key
+        seen: set[str] = set()
+        for doc in (phase.state_before, phase.state_after):
+            if doc:
+                state = rules.from_json(BattleState, doc)
+                seen.update(s.id for s in rules.get_ruleset(state.ruleset).view_for(state, side_key).ships)
+        return [
+            o
+            for o in qs
+            if (viewer.side is not None and o.side_id == viewer.side.pk) or o.battle_ship.ship_key in seen
+        ]
     if viewer.side is None:
         return []
     return list(qs.filter(side=viewer.side))

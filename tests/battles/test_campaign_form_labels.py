@@ -197,7 +197,9 @@ def test_change_your_password_is_not_in_the_campaign_list(atlantic: tuple[Any, A
 
     campaigns = html[html.index("<h2>My campaigns</h2>") : html.index("<h2>My account</h2>")]
     assert "Change your password" not in campaigns
-    assert f'<p><a href="{reverse("password_change")}">Change your password</a></p>' in html
+    account = html[html.index("<h2>My account</h2>") :]
+    assert f'<a href="{reverse("password_change")}">Change your password</a>' in account
+    assert f'<a href="{reverse("battles:settings")}">Your e-mail, time zone and turn e-mails</a>' in account
 
 
 @pytest.mark.parametrize("url_name", ["battles:ready", "battles:side_ready"])

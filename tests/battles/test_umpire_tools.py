@@ -580,3 +580,44 @@ def test_the_umpires_dashboard_lists_the_battles_in_play_a_failed_phase_first(ga
     assert "Open for orders" in rows[1] and "1 of 2" in rows[1]
     assert f'datetime="{timezone.localtime(deadline, UTC).isoformat()}"' in rows[1]
     assert 'id="umpired"' not in _html(_client(game.players["britain"]).get(url))
+
+
+def test_after_resolution_a_side_reads_no_orders_of_ships_it_never_saw(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """A2: orders are secret until the phase resolves, and a ship hidden all phase long (at night) stays
+    hidden with her orders: the US player's log lists no order of a Japanese ship the US never saw; the
+    Japanese player reads her own side's, the umpire every one."""
+    import rules
+    from rules.model import BattleState
+
+    game = scenario_campaign("guadalcanal_1942")
+    phase = game.phase
+    state = rules.from_json(BattleState, phase.state_before)
+    rs = rules.get_ruleset(state.ruleset)
+    japanese = [s for s in state.ships if s.side == "japan"]
+    for s in japanese:
+        services.orders_submit(
+            phase=phase,
+            user=game.players["japan"],
+            ship_key=s.id,
+            data=rs.default_order(state, s, "hold").data,
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.phase_close(phase=phase, user=game.umpire)
+    phase.refresh_from_db()
+    after = rules.from_json(BattleState, phase.state_after)
+    seen = {s.id for s in rs.view_for(state, "usa").ships} | {s.id for s in rs.view_for(after, "usa").ships}
+    hidden = [s for s in japanese if s.id not in seen]
+    assert hidden, "some Japanese ships stay out of the US side's sight all the first phase"
+    url = reverse("battles:battle_log", args=[game.battle.pk])
+
+    def ordered(user: Any) -> set[str]:
+        html = _html(_client(user).get(url, {"phase": phase.number}))
+        found = re.search(r"<h3[^>]*>Orders", html)
+        table = html[found.start() :] if found else ""
+        return {s.name for s in japanese if f"<td>{escape(s.name)}</td>" in table}
+
+    assert ordered(game.players["usa"]) == {s.name for s in japanese if s.id in seen}
+    assert ordered(game.players["japan"]) == {s.name for s in japanese}
+    assert ordered(game.umpire) == {s.name for s in japanese}
