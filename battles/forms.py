@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import re
 import zoneinfo
-from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -296,33 +294,3 @@ def _field_for(spec: FieldSpec) -> forms.Field:
     if spec.type == "float":
         return forms.FloatField(min_value=spec.min, max_value=spec.max, **common)
     return forms.CharField(**common)
-
-
-def order_fields_for(ruleset: str) -> tuple[FieldSpec, ...]:
-    """Return the field specs of the rule set's order payload (every order type's fields, in order)."""
-    return rules.get_ruleset(ruleset).order_fields()
-
-
-def order_data_from_post(specs: Sequence[FieldSpec], post: Mapping[str, Any]) -> dict[str, Any]:
-    """Turn a plain form post into an order payload: empty fields are left out, numbers parsed where they
-    parse (anything else is passed through as text, so the rules' own messages name the field)."""
-    data: dict[str, Any] = {}
-    for spec in specs:
-        raw = post.get(spec.name)
-        if spec.type == "bool":
-            data[spec.name] = raw in ("on", "true", "1", "yes")
-            continue
-        if raw is None or str(raw).strip() == "":
-            continue
-        value: Any = str(raw).strip()
-        if spec.type == "int":
-            with contextlib.suppress(ValueError):
-                value = int(value)
-        elif spec.type == "float":
-            with contextlib.suppress(ValueError):
-                value = float(value)
-        elif spec.type == "rows":
-            with contextlib.suppress(ValueError):
-                value = json.loads(value)
-        data[spec.name] = value
-    return data

@@ -22,7 +22,6 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("campaigns/<id:campaign_id>/ships/<id:ship_id>/", views.campaign_ship, name="campaign_ship"),
     path("campaigns/<id:campaign_id>/sinkings/", views.campaign_sinkings, name="campaign_sinkings"),
     path("battles/<id:battle_id>/", views.battle, name="battle"),
-    path("battles/<id:battle_id>/orders/", views.orders_post, name="orders"),
     path("battles/<id:battle_id>/ready/", views.ready_post, name="ready"),
     # The orders of a turn (battles/order_views.py): one ship's form, the side's ready flag, the status poll.
     path("battles/<id:battle_id>/status/", order_views.battle_status, name="battle_status"),

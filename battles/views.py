@@ -38,8 +38,6 @@ from battles.forms import (
     SignupForm,
     default_orders_label,
     json_loads_checked,
-    order_data_from_post,
-    order_fields_for,
 )
 from battles.models import Battle, CampaignShip, Phase, PhaseStatus
 from battles.sheet_edits import REASON_MAX
@@ -613,31 +611,6 @@ def _after_post(request: HttpRequest, bat: Battle, viewer: selectors.Viewer) -> 
     if getattr(request, "htmx", False):
         return render(request, "battles/battle.html#orders", _battle_context(request, bat, viewer))
     return HttpResponseRedirect(reverse("battles:battle", args=[bat.pk]) + "#orders")
-
-
-@require_POST
-def orders_post(request: HttpRequest, battle_id: int) -> HttpResponse:
-    """Save one ship's orders from a plain form post (fields named as the rule set's order fields)."""
-    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
-    phase = selectors.phase_open_for(battle=bat)
-    ship_key = request.POST.get("ship_key", "")
-    if phase is None:
-        messages.error(request, "This phase is closed: orders are no longer accepted.")
-        return _after_post(request, bat, viewer)
-    if request.POST.get("action") == "clear":
-        try:
-            services.orders_delete(phase=phase, user=request.user, ship_key=ship_key)
-        except ApplicationError as error:
-            messages.error(request, _error_message(error))
-        return _after_post(request, bat, viewer)
-    data = order_data_from_post(order_fields_for(bat.campaign.ruleset), request.POST)
-    try:
-        services.orders_submit(phase=phase, user=request.user, ship_key=ship_key, data=data)
-    except ApplicationError as error:
-        messages.error(request, _error_message(error))
-    else:
-        messages.success(request, "Orders saved.")
-    return _after_post(request, bat, viewer)
 
 
 @require_POST

@@ -433,52 +433,33 @@ def test_battle_page_shows_state_deadline_readiness_and_my_order_forms(game: Any
 
 
 def test_plain_post_orders_and_ready_run_the_loop(game: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """Without JavaScript the order form and the ready button still work: plain posts, answered with a
+    redirect to the battle page (or the page with the form's errors)."""
     britain, germany = _client(game.players["britain"]), _client(game.players["germany"])
-    url = reverse("battles:orders", args=[game.battle.pk])
     first = game.phase
 
-    saved = britain.post(
-        url, {"ship_key": "kgv", "hexes": "1", "turn": "30", "turn_after": "0", "target": ""}
-    )
-    bad = britain.post(url, {"ship_key": "rodney", "hexes": "1", "turn": "45"}, follow=True)
-    enemy = britain.post(url, {"ship_key": "bismarck", "hexes": "1"}, follow=True)
+    def url(ship: str) -> str:
+        return reverse("battles:order_save", args=[game.battle.pk, ship])
+
+    saved = britain.post(url("kgv"), {"phase": str(first.pk), "hexes": "1", "turn": "30", "turn_after": "0"})
+    bad = britain.post(url("rodney"), {"phase": str(first.pk), "hexes": "1", "turn": "45"})
+    enemy = britain.post(url("bismarck"), {"phase": str(first.pk), "hexes": "1"})
     britain.post(reverse("battles:ready", args=[game.battle.pk]), {"ready": "1"})
     with django_capture_on_commit_callbacks(execute=True):
         germany.post(reverse("battles:ready", args=[game.battle.pk]), {"ready": "1"})
 
-    assert saved.status_code == 302 and saved["Location"].endswith("#orders")
+    assert saved.status_code == 302 and saved["Location"].endswith("#ship-kgv")
     assert Order.objects.get(battle_ship__ship_key="kgv").data == {"hexes": 1, "turn": 30, "turn_after": 0}
-    assert "The orders have errors. turn: One turn of 30 or 60 degrees, or none (2.0)." in _html(bad)
-    assert "That ship is not under your command." in _html(enemy)
+    assert bad.status_code == 400 and "One turn of 30 or 60 degrees, or none (2.0)." in _html(bad)
+    assert enemy.status_code == 404  # the same answer as for a ship that does not exist (A2)
     phase = Phase.objects.get(pk=first.pk)
     assert phase.status == "resolved"
     page = _html(britain.get(reverse("battles:battle", args=[game.battle.pk])))
     assert "Log of phase 1 (turn 1)" in page and "Phase 2: Open for orders" in page
-    late = britain.post(url, {"ship_key": "kgv", "hexes": "1"})
-    assert late.status_code == 302  # phase 2 takes it
-    assert Order.objects.filter(phase__number=2).count() == 1
-
-
-def test_htmx_order_post_answers_with_the_orders_partial(game: Any) -> None:
-    response = _client(game.players["britain"]).post(
-        reverse("battles:orders", args=[game.battle.pk]),
-        {"ship_key": "kgv", "hexes": "2"},
-        headers={"HX-Request": "true"},
-    )
-    html = _html(response)
-    assert response.status_code == 200
-    assert html.lstrip().startswith('<section class="panel section-gap" id="orders">')
-    assert "<html" not in html
-    assert "orders saved" in html
-
-
-def test_orders_on_a_closed_phase_are_refused_with_a_message(game: Any) -> None:
-    Phase.objects.filter(pk=game.phase.pk).update(status="resolving")
-    response = _client(game.players["britain"]).post(
-        reverse("battles:orders", args=[game.battle.pk]), {"ship_key": "kgv", "hexes": "1"}, follow=True
-    )
-    assert "This phase is closed: orders are no longer accepted." in _html(response)
-    assert not Order.objects.exists()
+    # a form of phase 1 posted now is refused, not applied to phase 2
+    late = britain.post(url("kgv"), {"phase": str(first.pk), "hexes": "1"})
+    assert late.status_code == 409
+    assert Order.objects.filter(phase__number=2).count() == 0
 
 
 def test_umpire_tools(game: Any, django_capture_on_commit_callbacks: Any) -> None:

@@ -65,8 +65,8 @@ def _fetch_all(game: Any, user: Any) -> dict[str, str]:
         out[url + (" (htmx)" if headers else "")] = response.content.decode()
     # The htmx answer to an order post is a page fragment too.
     response = client.post(
-        reverse("battles:orders", args=[game.battle.pk]),
-        {"ship_key": "kgv", "hexes": "1"},
+        reverse("battles:order_save", args=[game.battle.pk, "kgv"]),
+        {"phase": str(game.phase.pk), "hexes": "1"},
         headers={"HX-Request": "true"},
     )
     out["orders post (htmx)"] = response.content.decode()
@@ -204,9 +204,12 @@ def test_enemy_objects_answer_404_or_refusal() -> None:
     assert text(enemy) == text(own)
     assert "Only an umpire of this campaign may do that." in text(enemy)
     response = client.post(
-        reverse("battles:orders", args=[game.battle.pk]), {"ship_key": "bismarck", "hexes": "1"}, follow=True
+        reverse("battles:order_save", args=[game.battle.pk, "bismarck"]),
+        {"phase": str(game.phase.pk), "hexes": "1"},
+        follow=True,
     )
-    assert "That ship is not under your command." in response.content.decode()
+    assert response.status_code == 404
+    assert "There is no such ship under your command in this battle." in response.content.decode()
     assert not Order.objects.exists()
     outsider = Client()
     outsider.force_login(UserFactory())

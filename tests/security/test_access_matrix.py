@@ -85,7 +85,6 @@ MATRIX: dict[str, dict[str, tuple[int | str, ...]]] = {
     "battles:campaign_sinkings": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     # --- its battle ---------------------------------------------------------------------------------------
     "battles:battle": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
-    "battles:orders": {"GET": (L, E, E, E, E, E), "POST": (L, 302, 302, 302, 404, 404)},
     "battles:ready": {"GET": (L, E, E, E, E, E), "POST": (L, 302, 302, 302, 404, 404)},
     # without HX-Request: a redirect to the battle page
     "battles:battle_status": {"GET": (L, 302, 302, 302, 404, 404), "POST": (L, E, E, E, E, E)},
@@ -332,7 +331,6 @@ ACTIONS: dict[str, tuple[Callable[[World], dict[str, str]], tuple[str, ...]]] = 
         lambda w: {"action": "assign", "commander": str(w.users["player"].pk)},
         ("umpire",),
     ),
-    "battles:orders": (lambda w: {"ship_key": SHIP, **ORDER}, ("player", "umpire")),
     "battles:ready": (lambda w: {"ready": "1"}, ("player", "other_player")),
     "battles:side_ready": (lambda w: {"phase": str(_phase2(w).pk), "ready": "1"}, ("player", "other_player")),
     "battles:order_save": (lambda w: {"phase": str(_phase2(w).pk), **ORDER}, ("player", "umpire")),
