@@ -820,13 +820,15 @@ def battle_create(
     The map defaults to the rule set's default size. Ships carry their campaign sheet, but for the values
     the battle's options work out again (:func:`carried_sheet`, NW-CAMP-01). The rule set's
     set-up (``RuleSet.setup``) completes the state; its errors (a heading that is not a hex facing...)
-    come back as ``bad_setup``. Raise ``ship_unavailable`` for a ship the campaign has lost, ``off_map`` (one
-    message per ship, :func:`placement_errors`) for a start off the map, ``ship_in_battle`` for a ship already
-    in a battle of the campaign in set-up or active (NW-CAMP-02); nothing is saved then.
+    and what ``rules.check_state`` finds in the state (NW-CAMP-04, -07, -08) come back as ``bad_setup``,
+    no ship as ``no_ships`` (ships of one side may fight shore batteries and forts). Raise
+    ``ship_unavailable`` for a ship the campaign has lost, ``off_map`` (one message per ship,
+    :func:`placement_errors`) for a start off the map, ``ship_in_battle`` for a ship already in a battle of
+    the campaign in set-up or active (NW-CAMP-02); nothing is saved then.
     """
     rs = rules.get_ruleset(campaign.ruleset)
     if not placements:
-        raise ApplicationError("no_ships", "Place at least one ship of each side.")
+        raise ApplicationError("no_ships", "Place at least one ship.")
     width, height = rs.default_map
     map_spec = map_spec or MapSpec(geometry=rs.geometry, width=width, height=height)
     off_map = placement_errors(placements=placements, map_spec=map_spec)
@@ -885,6 +887,15 @@ def battle_create(
             # acw_river and memoir_sea refuse a heading that is no hex facing with ValueError (as the set-up
             # editor's map_services._validated expects): it was a 500 here
             raise ApplicationError("bad_setup", f"The rules refuse this set-up: {exc}") from exc
+        # what the engine could not resolve (a negative speed, two ships in one hex, terrain of another rule
+        # set or off the map, a wind from 720 degrees...: rules.check_state, NW-CAMP-04, -07, -08), in the
+        # ships' names
+        problems = rules.check_state(state)
+        if problems:
+            names = {f"ship {s.id!r}": s.name for s in state.ships}
+            for key, name in names.items():
+                problems = [p.replace(key, name) for p in problems]
+            raise ApplicationError("bad_setup", "The rules refuse this set-up: " + "; ".join(problems) + ".")
         battle.state = rules.to_json(state)
         battle.save(update_fields=["state"])
         BattleShip.objects.bulk_create(
@@ -898,7 +909,8 @@ def battle_create(
 
 
 def battle_start(*, battle: Battle, user: Any, deadline: datetime | None = None) -> Phase:
-    """Start a battle in set-up (umpire only): it becomes active and its first phase opens."""
+    """Start a battle in set-up (umpire only): it becomes active and its first phase opens. Raise
+    ``battle_started``."""
     with transaction.atomic():
         _require_umpire(battle.campaign_id, user)
         battle = Battle.objects.select_for_update().get(pk=battle.pk)

@@ -291,6 +291,9 @@ class RuleSet(ABC):
     dice: ClassVar[tuple[DieKind, ...]]
     order_types: ClassVar[tuple[OrderType, ...]]
     terrain_kinds: ClassVar[tuple[str, ...]] = ()
+    impassable_terrain: ClassVar[tuple[str, ...]] = ()
+    """The terrain kinds no ship afloat ever stands on (land, a fort...): :func:`rules.check_state` refuses a
+    state with an active ship on one (NW-CAMP-08)."""
     options: ClassVar[tuple[FieldSpec, ...]] = ()
     """Campaign / battle settings the rule set reads from ``BattleState.options``."""
     option_sheet_keys: ClassVar[Mapping[str, tuple[str, ...]]] = {}

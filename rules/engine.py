@@ -14,7 +14,18 @@ from dataclasses import replace
 from .base import DEFAULT_POLICIES, DefaultPolicy, event_visible
 from .dice import Dice
 from .geometry import is_facing, on_hex_map, on_table
-from .model import JSON, BattleState, Event, Hex, MapSpec, OrderErrors, PhaseResult, Position, ShipOrder
+from .model import (
+    JSON,
+    BattleState,
+    Conditions,
+    Event,
+    Hex,
+    MapSpec,
+    OrderErrors,
+    PhaseResult,
+    Position,
+    ShipOrder,
+)
 from .registry import get_ruleset
 
 
@@ -51,7 +62,10 @@ def check_state(state: BattleState) -> list[str]:
     schema (:meth:`RuleSet.validate_class`, as the admin's classes and the scenarios' do); every number in a
     sheet is finite, from 0 to :data:`SHEET_NUMBER_MAX` (NW-CAMP-04); no two active ships share one position
     unless the rule set allows stacking (:attr:`RuleSet.stacking`; NW-CAMP-07: the later ship in the state's
-    order is named, with the other's id); the turn is 1 or more and the phase one
+    order is named, with the other's id); no active ship stands on impassable terrain
+    (:attr:`RuleSet.impassable_terrain`), the terrain is of the rule set's kinds, on the map and seen by sides
+    of the battle (:func:`terrain_problems`) and the conditions are sound (:func:`condition_problems`; all
+    NW-CAMP-08); the turn is 1 or more and the phase one
     of the turn's (A1); a winner is a side of a finished battle. ``python -m rules`` refuses such a state, and
     the umpire's edit of a ship on the site is refused when it would make one.
     """
@@ -83,6 +97,13 @@ def check_state(state: BattleState) -> list[str]:
         bad = bad_sheet_number(s.sheet)
         if bad is not None:
             out.append(f"{where}: sheet {bad[0]} is {bad[1]!r}: a sheet holds numbers from 0 to 1,000,000")
+    impassable = {t.position for t in state.terrain if t.kind in rs.impassable_terrain}
+    for s in state.ships:
+        if s.status == "active" and s.position in impassable:
+            kinds = sorted({t.kind for t in state.terrain if t.position == s.position})
+            out.append(f"ship {s.id!r}: on {' and '.join(kinds)}, where no ship afloat goes (NW-CAMP-08)")
+    out.extend(terrain_problems(state, rs.terrain_kinds))
+    out.extend(condition_problems(state.conditions))
     if state.turn < 1:
         out.append(f"turn must be 1 or more, not {state.turn}")
     if not 0 <= state.phase < len(rs.phase_plan(state)):
@@ -92,6 +113,51 @@ def check_state(state: BattleState) -> list[str]:
             out.append(f"winner {state.winner!r} is not a side; sides: {', '.join(sides)}")
         elif not state.finished:
             out.append(f"a winner ({state.winner!r}) is named but the battle is not finished")
+    return out
+
+
+TEXT_MAX = 100
+"""The longest condition text (wind force, weather) a state may hold, in characters (NW-CAMP-08)."""
+
+
+def terrain_problems(state: BattleState, kinds: tuple[str, ...]) -> list[str]:
+    """Return what is wrong with the terrain of ``state`` for a rule set of terrain ``kinds``, one message a
+    feature (NW-CAMP-08): a kind the rule set does not have, a position of the wrong geometry or off the map,
+    a side in ``visible_to`` that is not in the battle."""
+    out: list[str] = []
+    m = state.map
+    sides = state.side_keys()
+    hexes = m.geometry.startswith("hex")
+    for i, t in enumerate(state.terrain):
+        where = f"terrain {i + 1} ({t.kind})"
+        if t.kind not in kinds:
+            have = f"one of: {', '.join(kinds)}" if kinds else "none: this rule set has no terrain"
+            out.append(f"{where}: unknown kind; terrain kinds are {have}")
+        pos = t.position
+        if hexes != isinstance(pos, Hex):
+            out.append(f"{where}: position must be a {'hex {q, r}' if hexes else 'point {x, y}'}")
+        elif not (
+            on_hex_map(pos, m.width, m.height) if isinstance(pos, Hex) else on_table(pos, m.width, m.height)
+        ):
+            out.append(f"{where}: off the {m.width:g} x {m.height:g} map")
+        unknown = [k for k in t.visible_to or () if k not in sides]
+        if unknown:
+            out.append(f"{where}: visible_to names no side of the battle: {', '.join(unknown)}")
+    return out
+
+
+def condition_problems(cond: Conditions) -> list[str]:
+    """Return what is wrong with a battle's conditions (NW-CAMP-08): a wind direction not from 0 up to 360
+    degrees, a visibility below 0 or not finite, a wind force or weather text over :data:`TEXT_MAX`
+    characters."""
+    out: list[str] = []
+    if cond.wind_from is not None and not (math.isfinite(cond.wind_from) and 0 <= cond.wind_from < 360):
+        out.append(f"wind_from {cond.wind_from:g} is not from 0 up to 360 degrees (360 is 0)")
+    if cond.visibility is not None and not (math.isfinite(cond.visibility) and cond.visibility >= 0):
+        out.append(f"visibility {cond.visibility:g} must be 0 or more")
+    for name, text in (("wind_force", cond.wind_force), ("weather", cond.weather)):
+        if text is not None and len(text) > TEXT_MAX:
+            out.append(f"{name} has {len(text)} characters; at most {TEXT_MAX}")
     return out
 
 

@@ -198,7 +198,9 @@ def test_a_heading_the_rules_refuse_is_a_form_error_on_every_hex_rule_set(
     game = scenario_campaign(scenario_key)
     services.battle_end(battle=game.battle, user=game.umpire)
     cs = game.campaign.ships.select_related("ship").order_by("pk").first()
+    foe = game.campaign.ships.exclude(side=cs.side).order_by("pk").first()
     data = {"name": "Askew", f"use_{cs.pk}": "on", f"a_{cs.pk}": 3, f"b_{cs.pk}": 4, f"heading_{cs.pk}": 45}
+    data.update({f"use_{foe.pk}": "on", f"a_{foe.pk}": 6, f"b_{foe.pk}": 4, f"heading_{foe.pk}": 0})
 
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
@@ -506,3 +508,105 @@ def test_user_text_breaks_rather_than_widening_the_page() -> None:
     """Reasons, campaign descriptions and messages quoting what was typed may be one long word."""
     css = (Path(__file__).resolve().parents[2] / "static" / "css" / "navalwar.css").read_text()
     assert "p, li, dd { overflow-wrap: anywhere; }" in css
+
+
+# --- the battle form: a set-up the engine could not resolve (rules.check_state; NW-CAMP-04, -07, -08) -----
+
+
+def _setup_post(game: Any, **extra: Any) -> dict[str, Any]:
+    """The battle form with the campaign's first two ships of different sides, on hexes (3, 4) and (9, 4)."""
+    first = game.campaign.ships.select_related("ship").order_by("pk").first()
+    foe = game.campaign.ships.exclude(side=first.side).order_by("pk").first()
+    data: dict[str, Any] = {"name": "Set-up", "width": 24, "height": 18}
+    for cs, a in ((first, 3), (foe, 9)):
+        data |= {f"use_{cs.pk}": "on", f"a_{cs.pk}": a, f"b_{cs.pk}": 4, f"heading_{cs.pk}": 0}
+    for key, value in extra.items():  # "speed_first": the first ship's speed; "a_foe": the foe's q
+        if key.endswith("_first"):
+            data[f"{key.removesuffix('_first')}_{first.pk}"] = value
+        elif key.endswith("_foe"):
+            data[f"{key.removesuffix('_foe')}_{foe.pk}"] = value
+        else:
+            data[key] = value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("scenario_key", "extra", "message"),
+    [
+        pytest.param(
+            "bismarck_last_battle_1941", {"speed_first": "-5"}, "speed must be 0 or more, not -5", id="speed"
+        ),
+        pytest.param(
+            "bismarck_last_battle_1941",
+            {"speed_first": "1e308"},
+            "speed must be 1,000,000 or less, not 1e+308",
+            id="huge-speed",
+        ),
+        pytest.param(
+            "bismarck_last_battle_1941",
+            {"a_foe": "3"},
+            "two ships afloat may not share one hex (docs/rulings.md NW-CAMP-07)",
+            id="two-ships-one-hex",
+        ),
+        pytest.param(
+            "bismarck_last_battle_1941",
+            {"wind_from": "720"},
+            "wind_from 720 is not from 0 up to 360 degrees (360 is 0)",
+            id="wind-720",
+        ),
+        pytest.param(
+            "bismarck_last_battle_1941",
+            {"weather": "x" * 5000},
+            "weather has 5000 characters; at most 100",
+            id="long-weather",
+        ),
+        pytest.param(
+            "first_memphis_1862",
+            {"terrain": '[{"kind": "land", "position": {"q": 500, "r": 500}}]'},
+            "terrain 1 (land): off the 24 x 18 map",
+            id="terrain-off-map",
+        ),
+        pytest.param(
+            "first_memphis_1862",
+            {"terrain": '[{"kind": "land", "position": {"x": 1, "y": 2}}]'},
+            "terrain 1 (land): position must be a hex {q, r}",
+            id="terrain-point-on-hexes",
+        ),
+        pytest.param(
+            "first_memphis_1862",
+            {"terrain": '[{"kind": "volcano", "position": {"q": 5, "r": 5}}]'},
+            "terrain 1 (volcano): unknown kind; terrain kinds are one of: land, shore, battery, fort, mine",
+            id="terrain-kind",
+        ),
+        pytest.param(
+            "first_memphis_1862",
+            {"terrain": '[{"kind": "mine", "position": {"q": 5, "r": 5}, "visible_to": ["nobody"]}]'},
+            "terrain 1 (mine): visible_to names no side of the battle: nobody",
+            id="terrain-seen-by-no-side",
+        ),
+        pytest.param(
+            "first_memphis_1862",
+            {"terrain": '[{"kind": "land", "position": {"q": 3, "r": 4}}]'},
+            "on land, where no ship afloat goes (NW-CAMP-08)",
+            id="ship-on-land",
+        ),
+    ],
+)
+def test_a_set_up_the_engine_could_not_resolve_is_a_form_error(
+    scenario_key: str, extra: dict[str, str], message: str
+) -> None:
+    """A fresh-user check created battles with a negative speed, two ships in one hex, a wind from 720 degrees
+    and terrain of no kind, off the map or under a ship: the form now refuses them (in the ships' names)
+    and nothing is saved."""
+    game = scenario_campaign(scenario_key)
+    services.battle_end(battle=game.battle, user=game.umpire)
+    url = reverse("battles:battle_new", args=[game.campaign.pk])
+
+    response = _client(game.umpire).post(url, _setup_post(game, **extra))
+
+    assert response.status_code == 200
+    assert "The rules refuse this set-up: " in _text(response)
+    assert "ship &#x27;s" not in _text(response)  # ships by name, not by id
+    assert escape(message) in _text(response)
+    assert Battle.objects.count() == 1
+    assert _client(game.umpire).post(url, _setup_post(game)).status_code == 302  # the same, without the slip

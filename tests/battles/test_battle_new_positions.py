@@ -61,9 +61,17 @@ CASES = [
 
 
 def _post(game: Any, cship: Any, a: float, b: float) -> dict[str, Any]:
+    """The form with ``cship`` at (a, b) and a ship of another side in the middle of the map (a battle needs
+    two sides)."""
     rs = rules.get_ruleset(game.campaign.ruleset)
     width, height = rs.default_map
+    foe = game.campaign.ships.exclude(side=cship.side).order_by("pk").first()
     return {
+        f"use_{foe.pk}": "on",
+        f"a_{foe.pk}": width // 2,
+        f"b_{foe.pk}": height // 4,
+        f"heading_{foe.pk}": 0,
+        f"speed_{foe.pk}": 0,
         "name": "Off the edge",
         "width": width,
         "height": height,
@@ -99,7 +107,7 @@ def test_a_ship_off_the_map_is_a_form_error_naming_the_bounds(
     state = rules.from_json(rules.BattleState, battle.state)
     hexes = state.map.geometry.startswith("hex")
     want = Hex(q=int(edge[0]), r=int(edge[1])) if hexes else Point(x=float(edge[0]), y=float(edge[1]))
-    assert [s.position for s in state.ships] == [want]
+    assert state.ship(f"s{cship.pk}").position == want
 
 
 def test_every_ship_off_the_map_is_named_and_the_service_refuses_them_too() -> None:

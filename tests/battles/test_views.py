@@ -684,8 +684,15 @@ def test_battle_from_ships_takes_conditions_and_terrain(game: Any) -> None:
     }
     for i, cs in enumerate(ships):
         data |= {f"use_{cs.pk}": "on", f"a_{cs.pk}": 3 + 3 * i, f"b_{cs.pk}": 4, f"heading_{cs.pk}": 0}
+    url = reverse("battles:battle_new", args=[game.campaign.pk])
 
-    _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+    # ultra_simple has no terrain (NW-CAMP-08): refused, nothing saved
+    refused = _client(game.umpire).post(url, data)
+    assert "terrain 1 (mine): unknown kind; terrain kinds are none: this rule set has no terrain" in _html(
+        refused
+    )
+    assert not Battle.objects.filter(name="Night action").exists()
+    _client(game.umpire).post(url, {**data, "terrain": "[]"})
 
     import rules
 
@@ -698,7 +705,7 @@ def test_battle_from_ships_takes_conditions_and_terrain(game: Any) -> None:
         "strong",
         "squalls",
     )
-    assert [(t.kind, t.visible_to) for t in state.terrain] == [("mine", ("germany",))]
+    assert state.terrain == ()
     bad = _client(game.umpire).post(
         reverse("battles:battle_new", args=[game.campaign.pk]), {**data, "terrain": "[{"}
     )

@@ -310,6 +310,10 @@ def _edited(state_file: Path, tmp_path: Path, edit: str) -> Path:
         doc["ships"][1]["position"] = doc["ships"][0]["position"]
     elif edit == "two-in-one-hex-one-sunk":
         doc["ships"][1].update(position=doc["ships"][0]["position"], status="sunk")
+    elif edit == "wind-720":
+        doc["conditions"]["wind_from"] = 720
+    elif edit == "a-mine-on-ultra-simple":
+        doc["terrain"] = [{"kind": "mine", "position": {"q": 5, "r": 5}, "props": {}, "visible_to": None}]
     elif edit == "unknown-winner":
         doc.update(finished=True, winner="atlantis")
     elif edit == "winner-not-finished":
@@ -327,6 +331,14 @@ def _edited(state_file: Path, tmp_path: Path, edit: str) -> Path:
             "ship 'rodney': at the position of ship 'kgv'; two ships afloat may not share one hex "
             "(docs/rulings.md NW-CAMP-07)",
             id="two-ships-afloat-in-one-hex",
+        ),
+        pytest.param(
+            "wind-720", "wind_from 720 is not from 0 up to 360 degrees (360 is 0)", id="wind-from-720"
+        ),
+        pytest.param(
+            "a-mine-on-ultra-simple",
+            "terrain 1 (mine): unknown kind; terrain kinds are none: this rule set has no terrain",
+            id="terrain-of-no-kind",
         ),
         pytest.param(
             "unknown-winner", "winner 'atlantis' is not a side; sides: britain, germany", id="unknown-winner"

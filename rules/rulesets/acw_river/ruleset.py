@@ -660,6 +660,7 @@ class AcwRiver(RuleSet):
     dice = ("D6",)
     order_types = ORDER_TYPES
     terrain_kinds = ("land", "shore", "battery", "fort", "mine")
+    impassable_terrain = ("land", "battery", "fort")
     options = OPTIONS
     default_map = (24, 18)
 

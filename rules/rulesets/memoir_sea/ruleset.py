@@ -415,6 +415,7 @@ class MemoirSea(RuleSet):
     dice = ("D6", "MEMOIR")
     order_types = ORDER_TYPES
     terrain_kinds = ("land",)
+    impassable_terrain = ("land",)
     options = ()
     default_map = (24, 18)
 
