@@ -193,6 +193,9 @@ class OrderPanel:
     bound: bool = False
     message: tuple[str, str] | None = None
     open: bool = True
+    closed: bool = False
+    """The ship's side's deadline has passed: its orders stand as saved (the form shows them, without the
+    buttons that would be refused)."""
     folded: ClassVar[bool] = False
 
     @property
@@ -290,6 +293,17 @@ def check_phase_open(phase: Phase) -> None:
         raise ConflictError("phase_superseded", "This phase was rolled back by the umpire.")
     if phase.status != PhaseStatus.OPEN:
         raise ConflictError("phase_closed", "This phase is closed: orders are no longer accepted.")
+
+
+def closed_side_ids(phase: Phase, phase_sides: Sequence[Any] | None = None) -> set[int]:
+    """Return the ids of the sides of ``phase`` whose deadline (their own, else the phase's) has passed: their
+    orders can no longer be saved (``services._ordering_side``). One query, none with ``phase_sides`` (the
+    phase's ``PhaseSide`` rows, when the caller has read them)."""
+    from battles.models import PhaseSide
+
+    now = timezone.now()
+    rows = phase_sides if phase_sides is not None else PhaseSide.objects.filter(phase=phase)
+    return {ps.side_id for ps in rows if ps.deadline_passed(phase, now)}
 
 
 def check_deadline(phase: Phase, side_id: int) -> None:
@@ -691,6 +705,7 @@ def panels_for(
     bound: Mapping[str, OrderPanel] | None = None,
     battle_ships: list[BattleShip] | None = None,
     fold_above: int | None = None,
+    phase_sides: Sequence[Any] | None = None,
 ) -> list[OrderPanel | FoldedPanel]:
     """Return the order panels of every ship the viewer may order in ``phase`` (open phases only), with
     ``bound`` panels (a form just posted) in place of their ship's.
@@ -712,6 +727,8 @@ def panels_for(
     previous = {} if fold else _previous_orders(phase, [b for b, _ in ships])
     panels: list[OrderPanel | FoldedPanel] = []
     open_all = len(ships) <= 3
+    closed = closed_side_ids(phase, phase_sides)
+    side_ids = {b.pk: b.campaign_ship.side_id for b, _ in ships} if closed else {}
     for bship, ship in ships:
         if bound and bship.ship_key in bound:
             panels.append(bound[bship.ship_key])
@@ -719,16 +736,16 @@ def panels_for(
         if fold:
             panels.append(FoldedPanel(phase=phase, bship=bship, ship=ship, saved=saved.get(bship.ship_key)))
             continue
-        panels.append(
-            build_panel(
-                phase=phase,
-                bship=bship,
-                ship=ship,
-                saved=saved.get(bship.ship_key),
-                previous=previous.get(bship.pk),
-                open_=open_all,
-            )
+        panel = build_panel(
+            phase=phase,
+            bship=bship,
+            ship=ship,
+            saved=saved.get(bship.ship_key),
+            previous=previous.get(bship.pk),
+            open_=open_all,
         )
+        panel.closed = side_ids.get(bship.pk) in closed
+        panels.append(panel)
     return panels
 
 
@@ -742,4 +759,6 @@ def panel_for(
     ship = orderable_ship(phase, bship)
     saved = selectors.order_get(phase=phase, viewer=viewer, ship_key=bship.ship_key)
     previous = selectors.order_previous(phase=phase, battle_ship=bship)
-    return build_panel(phase=phase, bship=bship, ship=ship, saved=saved, previous=previous, post=post)
+    panel = build_panel(phase=phase, bship=bship, ship=ship, saved=saved, previous=previous, post=post)
+    panel.closed = bship.campaign_ship.side_id in closed_side_ids(phase)
+    return panel

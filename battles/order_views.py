@@ -352,8 +352,7 @@ def side_ready(request: HttpRequest, battle_id: int) -> HttpResponse:
         phase = _phase_posted(request, bat)
         services.side_set_ready(phase=phase, user=request.user, ready=ready)
     except ApplicationError as error:
-        late = error.code in ("phase_closed", "deadline_passed")
-        level, text, status = "error", services.READY_TOO_LATE if late else error.message, error.status
+        level, text, status = "error", services.ready_refusal(error), error.status
         code = error.code
     if not _htmx(request):
         if code == "bad_ready":  # not from the site's own form: answer it, do not redirect
@@ -409,15 +408,26 @@ def ship_url_maker(name: str, battle_id: int) -> Callable[[str], str]:
 
 
 def orders_context(
-    battle: Battle, viewer: Any, phase: Phase | None, bound: dict[str, order_forms.OrderPanel] | None = None
+    battle: Battle,
+    viewer: Any,
+    phase: Phase | None,
+    bound: dict[str, order_forms.OrderPanel] | None = None,
+    *,
+    phase_sides: list[Any] | None = None,
 ) -> dict[str, Any]:
     """Return what the battle page's orders section needs: the panels, and the viewer's side's ships under
-    other players' command."""
+    other players' command. ``phase_sides`` when the caller has read them (``selectors.phase_sides``)."""
     if phase is None or phase.status != PhaseStatus.OPEN or phase.superseded:
         return {"order_panels": [], "ships_of_others": []}
     bships = selectors.battle_ships_for(battle=battle)
     panels = order_forms.panels_for(
-        battle=battle, phase=phase, viewer=viewer, bound=bound, battle_ships=bships, fold_above=FOLD_ABOVE
+        battle=battle,
+        phase=phase,
+        viewer=viewer,
+        bound=bound,
+        battle_ships=bships,
+        fold_above=FOLD_ABOVE,
+        phase_sides=phase_sides,
     )
     panel_url = ship_url_maker("battles:order_panel", battle.pk)
     for panel in panels:

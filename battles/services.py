@@ -96,6 +96,23 @@ READY_TOO_LATE = (
     "This phase has already closed, so your side can no longer be marked ready or not ready: the phase is "
     "resolved with the orders given (ships without orders follow the default orders)."
 )
+# Ready (or not ready) pressed after the side's own deadline passed, while the phase waits for other sides.
+READY_PAST_DEADLINE = (
+    "Your side's deadline has passed, so it can no longer be marked ready or not ready: its orders stand as "
+    "saved (ships without orders follow the default orders), and the phase resolves when the other sides are "
+    "ready or their deadlines pass."
+)
+
+
+def ready_refusal(error: ApplicationError) -> str:
+    """Return what to tell a player whose ready (or not ready) was refused with ``error``."""
+    if error.code == "deadline_passed":
+        return READY_PAST_DEADLINE
+    if error.code == "phase_closed":
+        return READY_TOO_LATE
+    return error.message
+
+
 CAMPAIGN_SETTING_KEYS = ("default_orders", "deadline_hours", "reminder_hours")
 
 

@@ -539,7 +539,7 @@ def _battle_context(
         "setup_events": setup,
         "map_svg": _map_svg(state, viewer, events),
         **order_views.status_context(battle, viewer, phase=phase, phase_sides=phase_sides),
-        **order_views.orders_context(battle, viewer, phase, bound),
+        **order_views.orders_context(battle, viewer, phase, bound, phase_sides=phase_sides),
     }
     if viewer.is_umpire:
         ctx["extend_form"] = ExtendDeadlineForm(campaign=battle.campaign)
@@ -630,8 +630,7 @@ def ready_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     try:
         services.side_set_ready(phase=phase, user=request.user, ready=ready)
     except ApplicationError as error:
-        late = error.code in ("phase_closed", "deadline_passed")
-        messages.error(request, services.READY_TOO_LATE if late else _error_message(error))
+        messages.error(request, _error_message(error) if error.fields else services.ready_refusal(error))
     else:
         messages.success(request, "Your side is ready." if ready else "Your side is no longer ready.")
     return _after_post(request, bat, viewer)

@@ -892,3 +892,30 @@ def test_after_my_sides_deadline_the_page_says_orders_are_final_and_offers_no_re
     # the other side's deadline is the phase's (none here): it still orders and may say it is ready
     assert 'id="deadline-passed"' not in other and 'id="ready-toggle"' in other
     assert "Royal Navy: orders closed (deadline passed)" in other and "Royal Navy: giving orders" not in other
+
+
+def test_after_my_sides_deadline_the_order_form_shows_the_orders_without_save_and_ready_says_why() -> None:
+    """A fresh-user check found Save, Check and Repeat still offered after the side's deadline (each answered
+    409), and the refused ready saying the phase had closed while it waited for the other side."""
+    case = CASES[1]
+    game = _game(case)
+    phase = game.phase
+    PhaseSide.objects.filter(phase=phase, side__key=case.side).update(
+        deadline=timezone.now() - timedelta(minutes=5)
+    )
+    client = _client(game.players[case.side])
+
+    page = _html(client.get(reverse("battles:battle", args=[game.battle.pk])))
+    panel = _html(client.get(_url("order_panel", game, case.ship), headers=HX))
+    ready = client.post(
+        reverse("battles:side_ready", args=[game.battle.pk]),
+        {"phase": str(phase.pk), "ready": "1"},
+        headers=HX,
+    )
+
+    for html in (page, panel):
+        assert f"Orders closed: the deadline of {case.name}'s side has passed." in html
+        assert "Save orders</button>" not in html and "Repeat last orders</button>" not in html
+    assert ready.status_code == 409
+    assert "Your side&#x27;s deadline has passed, so it can no longer be marked ready" in _html(ready)
+    assert "This phase has already closed" not in _html(ready)
