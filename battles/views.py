@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -672,7 +673,8 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
             services.phase_extend_deadline(
                 phase=phase, user=request.user, deadline=form.cleaned_data["deadline"], side=side
             )
-            messages.success(request, _extended_message(before, form.cleaned_data["deadline"], side))
+            kept = [] if side is not None else _later_side_deadlines(phase)
+            messages.success(request, _extended_message(before, form.cleaned_data["deadline"], side, kept))
         elif action == "rollback":
             number = int(request.POST.get("to_number") or 0)
             if (
@@ -725,18 +727,35 @@ def _deadline_of(phase: Phase, side: Any) -> Any:
     return phase.deadline
 
 
-def _extended_message(before: Any, after: Any, side: Any) -> str:
+def _later_side_deadlines(phase: Phase) -> list[tuple[str, Any]]:
+    """Return (side name, deadline) of each side that keeps an own deadline after a change for all sides
+    (``services.phase_extend_deadline`` clears only the earlier ones)."""
+    rows = phase.phase_sides.filter(deadline__isnull=False).select_related("side").order_by("side__name")
+    return [(ps.side.name, ps.deadline) for ps in rows]
+
+
+def _extended_message(before: Any, after: Any, side: Any, kept: Sequence[tuple[str, Any]] = ()) -> str:
     """Return the umpire's message after a deadline change: moving it earlier is allowed (the umpire may
-    shorten a phase everyone agreed to speed up), but said plainly, with the old and new times."""
+    shorten a phase everyone agreed to speed up), but said plainly, with the old and new times. ``kept``:
+    the sides that keep a later deadline of their own after a change for all sides."""
+
+    def shown(moment: Any) -> str:
+        return timezone.localtime(moment).strftime("%a %-d %b %Y %H:%M %Z")
+
     who = side.name if side is not None else "every side"
-    when = timezone.localtime(after).strftime("%a %-d %b %Y %H:%M %Z")
+    if side is None and kept:
+        who += " but " + " and ".join(name for name, _ in kept)
+    when = shown(after)
     if before is not None and after < before:
-        was = timezone.localtime(before).strftime("%a %-d %b %Y %H:%M %Z")
-        return (
-            f"Deadline moved EARLIER for {who}: now {when} (it was {was}). The players have less time than "
-            "they were told; tell them."
+        text = (
+            f"Deadline moved EARLIER for {who}: now {when} (it was {shown(before)}). The players have less "
+            "time than they were told; tell them."
         )
-    return f"Deadline extended for {who}: now {when}."
+    else:
+        text = f"Deadline extended for {who}: now {when}."
+    if kept:
+        text += " " + "; ".join(f"{name} keeps its later deadline, {shown(at)}" for name, at in kept) + "."
+    return text
 
 
 def _small_number(text: str) -> bool:

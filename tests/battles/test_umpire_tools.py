@@ -299,6 +299,14 @@ def test_extend_errors_are_sentences_and_an_earlier_deadline_is_said(game: Any) 
         )
     )
     assert "Deadline extended for Kriegsmarine: now " in extended
+    # a change for all sides to before Germany's own deadline: Germany keeps hers, and the message says so
+    sooner = earlier + timedelta(hours=1)
+    kept = _html(
+        client.post(url, {"action": "extend", "deadline": sooner.strftime("%Y-%m-%dT%H:%M")}, follow=True)
+    )
+    assert "Deadline extended for every side but Kriegsmarine: now " in kept
+    shown = timezone.localtime(later).strftime("%a %-d %b %Y %H:%M %Z")
+    assert f"Kriegsmarine keeps its later deadline, {shown}." in kept
 
 
 def test_rollback_refusals_are_sentences(game: Any, django_capture_on_commit_callbacks: Any) -> None:
