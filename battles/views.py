@@ -435,11 +435,20 @@ def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpR
     if request.method == "POST":
         try:
             if request.POST.get("action") == "assign":
-                commander = next(
-                    (m.user for m in players if str(m.user_id) == request.POST.get("commander")), None
-                )
+                chosen = request.POST.get("commander", "")
+                commander = next((m.user for m in players if str(m.user_id) == chosen), None)
+                if chosen and commander is None:  # not "any player": a player of her side, or nothing changes
+                    messages.error(
+                        request, f"Choose a player of {cship.side.name}, or any player; nothing was changed."
+                    )
+                    return redirect("battles:campaign_ship", camp.pk, cship.pk)
                 services.campaign_ship_assign(campaign_ship=cship, user=request.user, commander=commander)
-                messages.success(request, "Commander set.")
+                messages.success(
+                    request,
+                    f"Commander set: {commander.get_username()}."
+                    if commander is not None
+                    else f"Any player of {cship.side.name} may now order her.",
+                )
                 return redirect("battles:campaign_ship", camp.pk, cship.pk)
             if form.is_valid():
                 services.campaign_ship_repair(

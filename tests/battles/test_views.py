@@ -742,3 +742,26 @@ def test_settings_page_changes_the_email_address(user_client: Client, user: Any)
     assert user_client.post(url, {"email": "", "time_zone": "UTC"}).status_code == 302
     user.refresh_from_db()
     assert user.email == ""
+
+
+@pytest.mark.parametrize("commander", ["999999", "abc", "germany-player"])
+def test_a_commander_who_is_no_player_of_her_side_is_refused_and_nothing_changes(
+    game: Any, commander: str
+) -> None:
+    """A fresh-user check read "Commander set." while the commander was silently cleared."""
+    services.battle_end(battle=game.battle, user=game.umpire)
+    kgv = game.campaign.ships.get(ship__name="King George V")
+    services.campaign_ship_assign(campaign_ship=kgv, user=game.umpire, commander=game.players["britain"])
+    url = reverse("battles:campaign_ship", args=[game.campaign.pk, kgv.pk])
+    if commander == "germany-player":
+        commander = str(game.players["germany"].pk)
+
+    page = _html(_client(game.umpire).post(url, {"action": "assign", "commander": commander}, follow=True))
+
+    assert "Choose a player of Royal Navy, or any player; nothing was changed." in page
+    kgv.refresh_from_db()
+    assert kgv.commander == game.players["britain"]
+    anyone = _html(_client(game.umpire).post(url, {"action": "assign", "commander": ""}, follow=True))
+    assert "Any player of Royal Navy may now order her." in anyone
+    kgv.refresh_from_db()
+    assert kgv.commander is None
