@@ -240,7 +240,8 @@ def campaign_settings_clean(*, ruleset: str, settings: Mapping[str, Any]) -> dic
     """Return campaign settings checked against A7's policies and the rule set's options.
 
     Keys: ``default_orders`` (hold | fire_nearest | captain; default fire_nearest), ``deadline_hours``
-    (1-720, default 48), ``reminder_hours`` (0-240, default 12; 0 = no reminder) and the rule set's
+    (1-720, default 48), ``reminder_hours`` (0-240, default 12; 0 = no reminder; fewer than the deadline's)
+    and the rule set's
     options (``rules.get_ruleset(key).options``). Raise ``bad_settings`` with field messages.
     """
     try:
@@ -261,6 +262,12 @@ def campaign_settings_clean(*, ruleset: str, settings: Mapping[str, Any]) -> dic
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not lo <= value <= hi:
             errors[key] = [f"Enter a number of hours from {lo} to {hi}."]
         out[key] = value
+    reminder, hours = out["reminder_hours"], out["deadline_hours"]
+    if not errors and reminder and reminder >= hours:
+        errors["reminder_hours"] = [
+            f"A reminder {reminder:g} hours before a {hours:g}-hour deadline would go out as the phase "
+            "opens: give fewer hours than the deadline, or 0 for no reminder."
+        ]
     option_names = {spec.name for spec in rs.options}
     options = {k: v for k, v in settings.items() if k in option_names}
     option_errors = validate_fields(tuple(replace(s, required=False) for s in rs.options), options)

@@ -825,3 +825,22 @@ def test_sweep_reminds_sides_not_ready_once(game: Any) -> None:
 def test_no_reminder_outside_the_window(game: Any) -> None:
     Phase.objects.filter(pk=_phase(game).pk).update(deadline=timezone.now() + timedelta(hours=13))
     assert services.phases_sweep().reminders == ()
+
+
+def test_a_reminder_as_long_as_the_deadline_is_refused() -> None:
+    """A reminder 100 hours before a 24-hour deadline would be due as each phase opens (fresh-user check)."""
+    with pytest.raises(ApplicationError) as exc:
+        services.campaign_settings_clean(
+            ruleset="ultra_simple", settings={"deadline_hours": 24, "reminder_hours": 100}
+        )
+
+    assert exc.value.fields == {
+        "reminder_hours": [
+            "A reminder 100 hours before a 24-hour deadline would go out as the phase opens: give fewer hours "
+            "than the deadline, or 0 for no reminder."
+        ]
+    }
+    ok = services.campaign_settings_clean(
+        ruleset="ultra_simple", settings={"deadline_hours": 24, "reminder_hours": 0}
+    )
+    assert (ok["deadline_hours"], ok["reminder_hours"]) == (24, 0)
