@@ -836,8 +836,8 @@ def test_a_reminder_as_long_as_the_deadline_is_refused() -> None:
 
     assert exc.value.fields == {
         "reminder_hours": [
-            "A reminder 100 hours before a 24-hour deadline would go out as the phase opens: give fewer hours "
-            "than the deadline, or 0 for no reminder."
+            "A reminder 100 hours before a 24-hour deadline would go out as the phase opens: give fewer "
+            "hours than the deadline, or 0 for no reminder."
         ]
     }
     ok = services.campaign_settings_clean(
