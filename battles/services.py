@@ -365,11 +365,16 @@ def invitation_create(
     side: Side | None = None,
     expires_in: timedelta = timedelta(days=INVITATION_DAYS),
 ) -> Invitation:
-    """Create a single-use invitation link (umpire only); players' invitations name a side."""
+    """Create a single-use invitation link (umpire only); players' invitations name a side, and only theirs
+    (an umpire or observer sees every side or none: a side there would be listed but mean nothing). Raise
+    ``side_required``, ``side_not_for_role``, ``bad_side``."""
     if role == Role.PLAYER and side is None:
         raise ApplicationError(
             "side_required", "A player's invitation must name a side.", fields={"side": ["Choose a side."]}
         )
+    if role != Role.PLAYER and side is not None:
+        message = f"Only a player's invitation names a side: an {role} has none. Leave the side empty."
+        raise ApplicationError("side_not_for_role", message, fields={"side": [message]})
     if side is not None and side.campaign_id != campaign.pk:
         raise ApplicationError("bad_side", "That side is not in this campaign.")
     with transaction.atomic():

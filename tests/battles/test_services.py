@@ -844,3 +844,18 @@ def test_a_reminder_as_long_as_the_deadline_is_refused() -> None:
         ruleset="ultra_simple", settings={"deadline_hours": 24, "reminder_hours": 0}
     )
     assert (ok["deadline_hours"], ok["reminder_hours"]) == (24, 0)
+
+
+@pytest.mark.parametrize("role", ["observer", "umpire"])
+def test_only_a_players_invitation_names_a_side(game: Any, role: str) -> None:
+    """An observer invited "for" a side was listed under it but saw only what every side sees."""
+    with pytest.raises(ApplicationError) as exc:
+        services.invitation_create(
+            campaign=game.campaign, created_by=game.umpire, role=role, side=game.side("britain")
+        )
+
+    assert exc.value.code == "side_not_for_role"
+    assert exc.value.fields == {
+        "side": [f"Only a player's invitation names a side: an {role} has none. Leave the side empty."]
+    }
+    assert services.invitation_create(campaign=game.campaign, created_by=game.umpire, role=role).side is None
