@@ -55,9 +55,12 @@ logger = logging.getLogger(__name__)
 
 
 def _error_message(error: ApplicationError) -> str:
+    """Return the error's message, then its field messages (``name: message``), but those that only say the
+    message again."""
     detail = "; ".join(
         f"{name}: {' '.join(msgs)}" if name != "__all__" else " ".join(msgs)
         for name, msgs in error.fields.items()
+        if msgs != [error.message]
     )
     return f"{error.message} {detail}".strip() if detail else error.message
 

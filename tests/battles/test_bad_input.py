@@ -361,6 +361,7 @@ def test_a_reason_over_500_characters_is_refused(game: Any, length: int) -> None
     response = _client(game.umpire).post(url, {"changes": '{"speed": 2}', "reason": "x" * length})
 
     assert f"Keep the reason to 500 characters (it has {length})." in _text(response)
+    assert "reason: Keep the reason" not in _text(response)  # said once, not again as the field's
     assert Battle.objects.get(pk=game.battle.pk).state == before
     assert ShipEdit.objects.count() == 0
     services.battle_ship_edit(
