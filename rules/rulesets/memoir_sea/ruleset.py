@@ -1131,8 +1131,8 @@ class MemoirSea(RuleSet):
                 kind="move",
                 turn=state.turn,
                 ship_id=ship.id,
-                text=f"{ship.name} {('moves ' + course) if course else 'stays'} to ({pos.q},{pos.r}) heading "
-                f"{heading:g}{note}.",
+                text=f"{ship.name} {('moves ' + course + ' to') if course else 'stays at'} "
+                f"({pos.q},{pos.r}) heading {heading:g}{note}.",
                 outcome="withdrawn" if status == "withdrawn" else "",
                 data={
                     "course": course,
