@@ -88,6 +88,30 @@ def fire_modifiers(
     return out
 
 
+_VOLLEYS: dict[tuple[int, int, bool], tuple[int, int, str]] = memo.table({})
+
+
+def volley_outcome(guns: int, ff: int, double: bool) -> tuple[int, int, str]:
+    """Return the points and guns destroyed of a broadside of ``guns`` guns at firing factor ``ff``
+    (:func:`.core.chart_result`: 28., S22; double shot doubles them) and the end of its fire event's text,
+    after the dice: ``f" = {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}{', doubled'})."``
+    (ints; the note of S14 when ``ff`` is off the chart), worked out once per combination: a phase's
+    broadsides mostly come from ships of a few gun counts, and two average dice give a few firing factors."""
+    key = (guns, ff, double)
+    out = _VOLLEYS.get(key)
+    if out is None:
+        pts, lost = C.chart_result(guns, ff, double)
+        if len(_VOLLEYS) > 4096:
+            _VOLLEYS.clear()
+        note = " (no effect, S14)" if ff <= 0 else " (column 19, S14)" if ff > 19 else ""
+        text = (
+            f" = {ff}{note} -> {pts} points, {lost} gun(s) "
+            f"(28.{', S22' if guns > 30 else ''}{', doubled' if double else ''})."
+        )
+        out = _VOLLEYS[key] = (pts, lost, text)
+    return out
+
+
 INT_TEXTS = 4096
 INT_TEXT = tuple(str(v) for v in range(INT_TEXTS))
 """``str(v)`` of each int ``0 <= v < INT_TEXTS``, made once: the text of an int of a hot event text (guns,
@@ -1444,7 +1468,10 @@ class Phase:
         rolls = self.rolls
         roll_pair = (rolls[-2], rolls[-1])
         ff = base + a + b
-        pts, lost = C.chart_result(allowed, ff, double)
+        # volley_outcome(): the points, guns destroyed and end of the text, its memo read in place, the call
+        # only on a miss
+        out = _VOLLEYS.get((allowed, ff, double))
+        pts, lost, outcome_text = out if out is not None else volley_outcome(allowed, ff, double)
         sheet["fired_once"] = True
         br = br.copy() if isinstance(br, dict) else {}
         turn = self.turn
@@ -1460,22 +1487,18 @@ class Phase:
             self.load_double(r, side, fired=True)
         rng = shot.range
         # f"{name} fires her {side} broadside of {allowed} guns{weather_note}{double_note} at {tname},
-        # {rng:.0f}{band_text}{a} + {b} = {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}
-        # {', doubled'})." with each int's text read from INT_TEXT (its str(), made once) and the range's
-        # f"{rng:.0f}" as INT_TEXT[round(rng)] (round() rounds half to even, as the format does), for the
-        # values the table holds: no int formatted, no format spec parsed (~3.5K instructions less an event)
+        # {rng:.0f}{band_text}{a} + {b}{outcome_text}" with each int's text read from INT_TEXT (its str(),
+        # made once) and the range's f"{rng:.0f}" as INT_TEXT[round(rng)] (round() rounds half to even, as
+        # the format does), for the values the table holds: no int formatted, no format spec parsed (~3.5K
+        # instructions less an event)
         text = (
             f"{name} fires her {side} broadside of "
             f"{INT_TEXT[allowed] if allowed < INT_TEXTS else allowed} guns"
             f"{'' if allowed >= guns else f' ({guns - allowed} may not fire in this weather, S44)'}"
             f"{' (double shot)' if double else ''} at {tname}, "
             f"{INT_TEXT[round(rng)] if 0.0 < rng < INT_TEXTS - 0.5 else f'{rng:.0f}'}{band_text}"
-            f"{INT_TEXT[a] if 0 <= a < INT_TEXTS else a} + {INT_TEXT[b] if 0 <= b < INT_TEXTS else b} = "
-            f"{INT_TEXT[ff] if 0 <= ff < INT_TEXTS else ff}"
-            f"{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} -> "
-            f"{INT_TEXT[pts] if 0 <= pts < INT_TEXTS else pts} points, "
-            f"{INT_TEXT[lost] if 0 <= lost < INT_TEXTS else lost} gun(s) "
-            f"(28.{', S22' if allowed > 30 else ''}{', doubled' if double else ''})."
+            f"{INT_TEXT[a] if 0 <= a < INT_TEXTS else a} + {INT_TEXT[b] if 0 <= b < INT_TEXTS else b}"
+            f"{outcome_text}"
         )
         if rng % 1:
             rng = round(rng, 1)  # (the data's range: round(v, 1), only for a fraction, as in move())
