@@ -1630,9 +1630,27 @@ class Phase:
                     vis if vis is not None else side_only(side),
                 )
             )
-        self.damage(t, pts, side_by, "gunfire")
-        # one damage-chart roll per 50 points or part (S24) while she is afloat
-        n = C.damage_rolls(pts)
+        if pts <= 0:
+            return  # (damage() takes nothing and C.damage_rolls() is 0: neither called)
+        have = sh.get("points")
+        scored = sh.get("damage_scored")
+        if (
+            type(have) is int
+            and have > pts
+            and type(scored) is int
+            and side_by
+            and side_by != tship.side
+            and t.status not in ("sunk", "withdrawn")
+        ):
+            # damage(t, pts, side_by, "gunfire") written out for the common case: the other side's points
+            # taken off a ship afloat that has more, both her counts ints
+            sh["points"] = have - pts
+            sh["damage_scored"] = scored + pts
+        else:
+            self.damage(t, pts, side_by, "gunfire")
+        # one damage-chart roll per 50 points or part (S24) while she is afloat (C.damage_rolls(), without its
+        # call: pts > 0 here)
+        n = -(-pts // T.DAMAGE_POINTS_PER_ROLL)
         i = 1
         while i <= n:  # (for i in range(1, n + 1), without the range object: n is 0 or 1 but for big volleys)
             if t.status in ("sunk", "withdrawn"):
