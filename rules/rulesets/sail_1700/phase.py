@@ -56,35 +56,48 @@ def modifiers_of(mods: list[tuple[str, int]]) -> tuple[Modifier, ...]:
     return out
 
 
-_FIRE_MODS: dict[tuple[str, str, str, str | None, bool, str, bool], tuple[tuple[Modifier, ...], int, str]] = (
-    memo.table({})
-)
+_FireKey = tuple[JSON, JSON, str, str | None, bool, str, JSON]
+"""The key of :data:`_FIRE_MODS`: the arguments of :func:`fire_modifiers`."""
+
+_FIRE_MODS: dict[_FireKey, tuple[tuple[Modifier, ...], int, str]] = memo.table({})
 
 
 def fire_modifiers(
-    grade: str, nation: str, band: str, rake: str | None, first: bool, wind: str, merchant: bool
+    grade: JSON, nation: JSON, band: str, rake: str | None, first: bool, wind: str, service: JSON
 ) -> tuple[tuple[Modifier, ...], int, str]:
     """Return the firing-factor modifiers of a broadside (:func:`.core.firing_factor_modifiers`; 12., S13,
     S15) as the event logs them (:func:`modifiers_of`), their sum, and the part of the fire event's text
     they and the range band give: ``f" mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {sum:+d} + "``
-    (between the range and the first die); worked out once per combination."""
-    key = (grade, nation, band, rake, first, wind, merchant)
-    out = _FIRE_MODS.get(key)
+    (between the range and the first die); worked out once per combination.
+
+    ``grade`` (the sheet's), ``nation`` and ``service`` (the ship's stats) are taken as the ship holds them:
+    a str is itself, any other value stands for ``"average"``, ``"Other"``, ``"warship"``
+    (:func:`.ships.sval`, :func:`.ships.nation_of`, :func:`.ships.service_of`). So the memo is keyed by them
+    as they are (equal values give equal modifiers: no str equals a value of another type), without working
+    out the defaults first; an unhashable value (a list or dict in an odd sheet) is worked out without it."""
+    key: _FireKey = (grade, nation, band, rake, first, wind, service)
+    try:
+        out = _FIRE_MODS.get(key)
+        hashable = True
+    except TypeError:
+        out, hashable = None, False
     if out is None:
         mods = C.firing_factor_modifiers(
-            grade=grade,
-            nation=nation,
+            grade=grade if isinstance(grade, str) else "average",
+            nation=nation if isinstance(nation, str) else "Other",
             range_name=band,
             rake=rake,
             first_time=first,
             wind_force=wind,
-            merchant=merchant,
+            merchant=(service if isinstance(service, str) else "warship") != "warship",
         )
-        if len(_FIRE_MODS) > 4096:
-            _FIRE_MODS.clear()
         total = sum(v for _, v in mods)
         text = f" mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {total:+d} + "
-        out = _FIRE_MODS[key] = (modifiers_of(mods), total, text)
+        out = (modifiers_of(mods), total, text)
+        if hashable:
+            if len(_FIRE_MODS) > 4096:
+                _FIRE_MODS.clear()
+            _FIRE_MODS[key] = out
     return out
 
 
@@ -1444,21 +1457,23 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
-        # S.sval(), S.nation_of(), S.service_of() written out
         stats = ship.stats
-        grade, nation, service = sheet.get("grade"), stats.get("nation"), stats.get("service")
         band, rake, double = shot.band, shot.rake, shot.double
-        # fire_modifiers() below: its memo read in place, the call only on a miss
+        # fire_modifiers() below, of her grade, nation and service as her sheet and stats hold them: its memo
+        # read in place, the call only on a miss (or for an unhashable value)
         key = (
-            grade if isinstance(grade, str) else "average",
-            nation if isinstance(nation, str) else "Other",
+            sheet.get("grade"),
+            stats.get("nation"),
             band,
             rake,
             not sheet.get("fired_once"),
             wind,
-            (service if isinstance(service, str) else "warship") != "warship",
+            stats.get("service"),
         )
-        fm = _FIRE_MODS.get(key)
+        try:
+            fm = _FIRE_MODS.get(key)
+        except TypeError:
+            fm = None
         mods, base, band_text = fm if fm is not None else fire_modifiers(*key)
         name = ship.name
         purpose = f"{name} firing factor (12.)"

@@ -6,8 +6,39 @@ from __future__ import annotations
 import pytest
 
 from rules import memo
+from rules.model import JSON
 from rules.rulesets.sail_1700 import core as C
-from rules.rulesets.sail_1700.phase import volley_outcome
+from rules.rulesets.sail_1700.phase import fire_modifiers, modifiers_of, volley_outcome
+
+
+@pytest.mark.parametrize(
+    "grade, nation, service, as_grade, as_nation, merchant",
+    [
+        pytest.param("crack", "British", "warship", "crack", "British", False, id="strs"),
+        pytest.param(None, None, None, "average", "Other", False, id="missing"),
+        pytest.param(1, True, 0, "average", "Other", False, id="not-strs"),
+        pytest.param(["crack"], {"n": 1}, ["merchant"], "average", "Other", False, id="unhashable"),
+        pytest.param("poor", "French", "merchant", "poor", "French", True, id="merchant"),
+    ],
+)
+def test_fire_modifiers_of_sheet_values(
+    grade: JSON, nation: JSON, service: JSON, as_grade: str, as_nation: str, merchant: bool
+) -> None:
+    mods = C.firing_factor_modifiers(
+        grade=as_grade,
+        nation=as_nation,
+        range_name="short",
+        rake="bow",
+        first_time=True,
+        wind_force="moderate",
+        merchant=merchant,
+    )
+    expected = (modifiers_of(mods), sum(v for _, v in mods))
+    memo.clear_all()
+    for _ in range(2):  # cold, then warm
+        got = fire_modifiers(grade, nation, "short", "bow", True, "moderate", service)
+        assert (got[0], got[1]) == expected
+        assert got[2] == f" mm (short, bow rake): FF {expected[1]:+d} + "
 
 
 @pytest.mark.parametrize(
