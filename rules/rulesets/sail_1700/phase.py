@@ -56,35 +56,72 @@ def modifiers_of(mods: list[tuple[str, int]]) -> tuple[Modifier, ...]:
     return out
 
 
-_FIRE_MODS: dict[tuple[str, str, str, str | None, bool, str, bool], tuple[tuple[Modifier, ...], int, str]] = (
-    memo.table({})
-)
+_FireKey = tuple[JSON, JSON, str, str | None, bool, str, JSON]
+"""The key of :data:`_FIRE_MODS`: the arguments of :func:`fire_modifiers`."""
+
+_FIRE_MODS: dict[_FireKey, tuple[tuple[Modifier, ...], int, str]] = memo.table({})
 
 
 def fire_modifiers(
-    grade: str, nation: str, band: str, rake: str | None, first: bool, wind: str, merchant: bool
+    grade: JSON, nation: JSON, band: str, rake: str | None, first: bool, wind: str, service: JSON
 ) -> tuple[tuple[Modifier, ...], int, str]:
     """Return the firing-factor modifiers of a broadside (:func:`.core.firing_factor_modifiers`; 12., S13,
     S15) as the event logs them (:func:`modifiers_of`), their sum, and the part of the fire event's text
     they and the range band give: ``f" mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {sum:+d} + "``
-    (between the range and the first die); worked out once per combination."""
-    key = (grade, nation, band, rake, first, wind, merchant)
-    out = _FIRE_MODS.get(key)
+    (between the range and the first die); worked out once per combination.
+
+    ``grade`` (the sheet's), ``nation`` and ``service`` (the ship's stats) are taken as the ship holds them:
+    a str is itself, any other value stands for ``"average"``, ``"Other"``, ``"warship"``
+    (:func:`.ships.sval`, :func:`.ships.nation_of`, :func:`.ships.service_of`). So the memo is keyed by them
+    as they are (equal values give equal modifiers: no str equals a value of another type), without working
+    out the defaults first; an unhashable value (a list or dict in an odd sheet) is worked out without it."""
+    key: _FireKey = (grade, nation, band, rake, first, wind, service)
+    try:
+        out = _FIRE_MODS.get(key)
+        hashable = True
+    except TypeError:
+        out, hashable = None, False
     if out is None:
         mods = C.firing_factor_modifiers(
-            grade=grade,
-            nation=nation,
+            grade=grade if isinstance(grade, str) else "average",
+            nation=nation if isinstance(nation, str) else "Other",
             range_name=band,
             rake=rake,
             first_time=first,
             wind_force=wind,
-            merchant=merchant,
+            merchant=(service if isinstance(service, str) else "warship") != "warship",
         )
-        if len(_FIRE_MODS) > 4096:
-            _FIRE_MODS.clear()
         total = sum(v for _, v in mods)
         text = f" mm ({band}{', ' + rake + ' rake' if rake else ''}): FF {total:+d} + "
-        out = _FIRE_MODS[key] = (modifiers_of(mods), total, text)
+        out = (modifiers_of(mods), total, text)
+        if hashable:
+            if len(_FIRE_MODS) > 4096:
+                _FIRE_MODS.clear()
+            _FIRE_MODS[key] = out
+    return out
+
+
+_VOLLEYS: dict[tuple[int, int, bool], tuple[int, int, str]] = memo.table({})
+
+
+def volley_outcome(guns: int, ff: int, double: bool) -> tuple[int, int, str]:
+    """Return the points and guns destroyed of a broadside of ``guns`` guns at firing factor ``ff``
+    (:func:`.core.chart_result`: 28., S22; double shot doubles them) and the end of its fire event's text,
+    after the dice: ``f" = {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}{', doubled'})."``
+    (ints; the note of S14 when ``ff`` is off the chart), worked out once per combination: a phase's
+    broadsides mostly come from ships of a few gun counts, and two average dice give a few firing factors."""
+    key = (guns, ff, double)
+    out = _VOLLEYS.get(key)
+    if out is None:
+        pts, lost = C.chart_result(guns, ff, double)
+        if len(_VOLLEYS) > 4096:
+            _VOLLEYS.clear()
+        note = " (no effect, S14)" if ff <= 0 else " (column 19, S14)" if ff > 19 else ""
+        text = (
+            f" = {ff}{note} -> {pts} points, {lost} gun(s) "
+            f"(28.{', S22' if guns > 30 else ''}{', doubled' if double else ''})."
+        )
+        out = _VOLLEYS[key] = (pts, lost, text)
     return out
 
 
@@ -1420,21 +1457,23 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return None
-        # S.sval(), S.nation_of(), S.service_of() written out
         stats = ship.stats
-        grade, nation, service = sheet.get("grade"), stats.get("nation"), stats.get("service")
         band, rake, double = shot.band, shot.rake, shot.double
-        # fire_modifiers() below: its memo read in place, the call only on a miss
+        # fire_modifiers() below, of her grade, nation and service as her sheet and stats hold them: its memo
+        # read in place, the call only on a miss (or for an unhashable value)
         key = (
-            grade if isinstance(grade, str) else "average",
-            nation if isinstance(nation, str) else "Other",
+            sheet.get("grade"),
+            stats.get("nation"),
             band,
             rake,
             not sheet.get("fired_once"),
             wind,
-            (service if isinstance(service, str) else "warship") != "warship",
+            stats.get("service"),
         )
-        fm = _FIRE_MODS.get(key)
+        try:
+            fm = _FIRE_MODS.get(key)
+        except TypeError:
+            fm = None
         mods, base, band_text = fm if fm is not None else fire_modifiers(*key)
         name = ship.name
         purpose = f"{name} firing factor (12.)"
@@ -1444,7 +1483,10 @@ class Phase:
         rolls = self.rolls
         roll_pair = (rolls[-2], rolls[-1])
         ff = base + a + b
-        pts, lost = C.chart_result(allowed, ff, double)
+        # volley_outcome(): the points, guns destroyed and end of the text, its memo read in place, the call
+        # only on a miss
+        out = _VOLLEYS.get((allowed, ff, double))
+        pts, lost, outcome_text = out if out is not None else volley_outcome(allowed, ff, double)
         sheet["fired_once"] = True
         br = br.copy() if isinstance(br, dict) else {}
         turn = self.turn
@@ -1460,22 +1502,18 @@ class Phase:
             self.load_double(r, side, fired=True)
         rng = shot.range
         # f"{name} fires her {side} broadside of {allowed} guns{weather_note}{double_note} at {tname},
-        # {rng:.0f}{band_text}{a} + {b} = {ff}{ff_note} -> {pts} points, {lost} gun(s) (28.{', S22'}
-        # {', doubled'})." with each int's text read from INT_TEXT (its str(), made once) and the range's
-        # f"{rng:.0f}" as INT_TEXT[round(rng)] (round() rounds half to even, as the format does), for the
-        # values the table holds: no int formatted, no format spec parsed (~3.5K instructions less an event)
+        # {rng:.0f}{band_text}{a} + {b}{outcome_text}" with each int's text read from INT_TEXT (its str(),
+        # made once) and the range's f"{rng:.0f}" as INT_TEXT[round(rng)] (round() rounds half to even, as
+        # the format does), for the values the table holds: no int formatted, no format spec parsed (~3.5K
+        # instructions less an event)
         text = (
             f"{name} fires her {side} broadside of "
             f"{INT_TEXT[allowed] if allowed < INT_TEXTS else allowed} guns"
             f"{'' if allowed >= guns else f' ({guns - allowed} may not fire in this weather, S44)'}"
             f"{' (double shot)' if double else ''} at {tname}, "
             f"{INT_TEXT[round(rng)] if 0.0 < rng < INT_TEXTS - 0.5 else f'{rng:.0f}'}{band_text}"
-            f"{INT_TEXT[a] if 0 <= a < INT_TEXTS else a} + {INT_TEXT[b] if 0 <= b < INT_TEXTS else b} = "
-            f"{INT_TEXT[ff] if 0 <= ff < INT_TEXTS else ff}"
-            f"{' (no effect, S14)' if ff <= 0 else ' (column 19, S14)' if ff > 19 else ''} -> "
-            f"{INT_TEXT[pts] if 0 <= pts < INT_TEXTS else pts} points, "
-            f"{INT_TEXT[lost] if 0 <= lost < INT_TEXTS else lost} gun(s) "
-            f"(28.{', S22' if allowed > 30 else ''}{', doubled' if double else ''})."
+            f"{INT_TEXT[a] if 0 <= a < INT_TEXTS else a} + {INT_TEXT[b] if 0 <= b < INT_TEXTS else b}"
+            f"{outcome_text}"
         )
         if rng % 1:
             rng = round(rng, 1)  # (the data's range: round(v, 1), only for a fraction, as in move())
@@ -1607,9 +1645,27 @@ class Phase:
                     vis if vis is not None else side_only(side),
                 )
             )
-        self.damage(t, pts, side_by, "gunfire")
-        # one damage-chart roll per 50 points or part (S24) while she is afloat
-        n = C.damage_rolls(pts)
+        if pts <= 0:
+            return  # (damage() takes nothing and C.damage_rolls() is 0: neither called)
+        have = sh.get("points")
+        scored = sh.get("damage_scored")
+        if (
+            type(have) is int
+            and have > pts
+            and type(scored) is int
+            and side_by
+            and side_by != tship.side
+            and t.status not in ("sunk", "withdrawn")
+        ):
+            # damage(t, pts, side_by, "gunfire") written out for the common case: the other side's points
+            # taken off a ship afloat that has more, both her counts ints
+            sh["points"] = have - pts
+            sh["damage_scored"] = scored + pts
+        else:
+            self.damage(t, pts, side_by, "gunfire")
+        # one damage-chart roll per 50 points or part (S24) while she is afloat (C.damage_rolls(), without its
+        # call: pts > 0 here)
+        n = -(-pts // T.DAMAGE_POINTS_PER_ROLL)
         i = 1
         while i <= n:  # (for i in range(1, n + 1), without the range object: n is 0 or 1 but for big volleys)
             if t.status in ("sunk", "withdrawn"):
