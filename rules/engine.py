@@ -309,13 +309,13 @@ def resolve_turn(
     new = result.state
     plan = rs.phase_plan(new)
     if new.phase + 1 < len(plan):
-        new = replace(new, phase=new.phase + 1)
+        new = new.replace(phase=new.phase + 1)
     else:
-        new = replace(new, phase=0, turn=new.turn + 1)
+        new = new.replace(phase=0, turn=new.turn + 1)
     finished, winner = rs.outcome(new)
     events = tuple(pre_events) + result.events
     if finished and not new.finished:
-        new = replace(new, finished=True, winner=winner)
+        new = new.replace(finished=True, winner=winner)
         events += (
             Event(
                 kind="battle_over",

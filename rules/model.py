@@ -1,8 +1,8 @@
 """The data model of the adjudicator: battle state, orders, events and phase results.
 
 Every class is a frozen, keyword-only dataclass that round-trips losslessly to JSON through
-:mod:`rules.serial`. Change them with :func:`dataclasses.replace`, never in place (for a ship,
-:meth:`ShipState.replace` does the same, faster).
+:mod:`rules.serial`. Change them with :func:`dataclasses.replace`, never in place (for a ship and a battle,
+:meth:`ShipState.replace` and :meth:`BattleState.replace` do the same, faster).
 
 Units: table positions are in the rule set's unit (inches for ``ww2_jackson``, millimetres for
 ``sail_1700``); hex positions are axial coordinates of flat-topped hexes (see :mod:`rules.geometry`).
@@ -219,6 +219,46 @@ class BattleState:
     finished: bool = False
     winner: str | None = None
 
+    def replace(
+        self,
+        *,
+        ruleset: str = _KEEP,
+        turn: int = _KEEP,
+        phase: int = _KEEP,
+        map: MapSpec = _KEEP,
+        sides: tuple[SideInfo, ...] = _KEEP,
+        ships: tuple[ShipState, ...] = _KEEP,
+        conditions: Conditions = _KEEP,
+        terrain: tuple[TerrainFeature, ...] = _KEEP,
+        pending: tuple[PendingEffect, ...] = _KEEP,
+        initiative: tuple[str, ...] = _KEEP,
+        options: dict[str, JSON] = _KEEP,
+        extra: dict[str, JSON] = _KEEP,
+        finished: bool = _KEEP,
+        winner: str | None = _KEEP,
+    ) -> BattleState:
+        """Return a copy with the fields given changed: ``dataclasses.replace(self, ...)``, faster (as
+        :meth:`ShipState.replace`: the slots copied directly, without the generic field loop and the keyword
+        unpacking of a class call; the engine and rule sets rebuild the state several times a phase)."""
+        new: Any = _STATE_TWIN()  # plain stores, then the class (as Event.__init__)
+        new.ruleset = self.ruleset if ruleset is _KEEP else ruleset
+        new.turn = self.turn if turn is _KEEP else turn
+        new.phase = self.phase if phase is _KEEP else phase
+        new.map = self.map if map is _KEEP else map
+        new.sides = self.sides if sides is _KEEP else sides
+        new.ships = self.ships if ships is _KEEP else ships
+        new.conditions = self.conditions if conditions is _KEEP else conditions
+        new.terrain = self.terrain if terrain is _KEEP else terrain
+        new.pending = self.pending if pending is _KEEP else pending
+        new.initiative = self.initiative if initiative is _KEEP else initiative
+        new.options = self.options if options is _KEEP else options
+        new.extra = self.extra if extra is _KEEP else extra
+        new.finished = self.finished if finished is _KEEP else finished
+        new.winner = self.winner if winner is _KEEP else winner
+        new.__class__ = BattleState
+        state: BattleState = new
+        return state
+
     def ship(self, ship_id: str) -> ShipState:
         """Return the ship with this id; raise KeyError if there is none."""
         return _ship_index(self.ships)[ship_id]
@@ -406,6 +446,7 @@ _EVENT_SET = _slot_setters(Event)
 _SHIP_SET = _slot_setters(ShipState)
 _EVENT_TWIN = _slot_twin(Event)
 _SHIP_TWIN = _slot_twin(ShipState)
+_STATE_TWIN = _slot_twin(BattleState)
 _POINT_TWIN = _slot_twin(Point)
 
 

@@ -95,6 +95,34 @@ def test_ship_replace_is_dataclasses_replace() -> None:
     assert list(params)[1:] == [f.name for f in dataclasses.fields(ShipState)]
 
 
+def test_state_replace_is_dataclasses_replace() -> None:
+    state = BattleState(
+        ruleset="r",
+        map=MapSpec(geometry="table_in", width=10, height=10),
+        sides=(SideInfo(key="x", name="X"),),
+        ships=(_ship(),),
+        options={"o": 1},
+    )
+    changes: list[dict[str, object]] = [
+        {},
+        {"phase": 1},
+        {"phase": 0, "turn": 3},
+        {"finished": True, "winner": "x"},
+        {"ships": (), "terrain": (), "conditions": dataclasses.replace(state.conditions, night=True)},
+    ]
+    for ch in changes:
+        got, want = state.replace(**ch), dataclasses.replace(state, **ch)  # type: ignore[arg-type]
+        assert got == want and type(got) is BattleState
+        assert all(getattr(got, f.name) is getattr(want, f.name) for f in dataclasses.fields(BattleState))
+    assert state.replace() is not state
+    with pytest.raises(TypeError):
+        state.replace(colour="red")  # type: ignore[call-arg]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.replace(turn=2).turn = 3  # type: ignore[misc]
+    params = inspect.signature(BattleState.replace).parameters
+    assert list(params)[1:] == [f.name for f in dataclasses.fields(BattleState)]
+
+
 def test_event_init_stores_as_given_and_stays_frozen() -> None:
     data: dict[str, object] = {"a": 1}
     e = Event(kind="hit", text="t", turn=2, rolls=(), data=data, visible_to=("x",))  # type: ignore[arg-type]

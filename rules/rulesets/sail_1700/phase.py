@@ -433,7 +433,7 @@ class Phase:
         conditions). Built once per change of conditions: every shot and move asks for it."""
         hit = self._cstate
         if hit is None or hit.conditions is not self.cond:
-            hit = self._cstate = replace(self.state, conditions=self.cond)
+            hit = self._cstate = self.state.replace(conditions=self.cond)
         return hit
 
     def roll(self, die: DieKind, purpose: str) -> tuple[int, Roll]:
@@ -588,7 +588,7 @@ class Phase:
             except KeyError:  # a key missing: flags_of() reads the sheet key by key
                 clean = False
             append(ship_after(s, r.pos, h, r.speed, status, () if clean else flags_of(sheet, status), sheet))
-        new = replace(self.state, ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
+        new = self.state.replace(ships=tuple(ships), conditions=self.cond, terrain=tuple(self.terrain))
         return PhaseResult(state=new, events=tuple(self.events), rolls=tuple(self.rolls[self.start :]))
 
     def order(self, r: Rec) -> Mapping[str, JSON]:
