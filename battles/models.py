@@ -340,6 +340,16 @@ class Phase(models.Model):
     def is_resolved(self) -> bool:
         return self.status == PhaseStatus.RESOLVED
 
+    def closes_at(self, phase_sides: Any) -> Any:
+        """Return when the sweep closes this phase (``services.phases_sweep``): the last deadline (its own,
+        else the phase's) of its ``phase_sides`` (its ``PhaseSide`` rows) not ready, which an extension for
+        one side puts after the phase's own; None while one of them has none; the phase's deadline when every
+        side is ready."""
+        waiting = [ps.effective_deadline(self) for ps in phase_sides if not ps.ready]
+        if not waiting:
+            return self.deadline
+        return None if None in waiting else max(waiting)
+
     @property
     def public_seed(self) -> int | None:
         """Return the seed the players may see: once the phase is resolved and the battle is over, else None

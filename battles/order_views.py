@@ -297,13 +297,8 @@ def status_context(
     deadline = None
     if phase is not None:
         deadline = my_ready.effective_deadline(phase) if my_ready is not None else phase.deadline
-        if my_ready is None:
-            # the umpire's and an observer's deadline: when the phase closes, at the last deadline of the
-            # sides not ready (phases_sweep), which an extension for one side puts after the phase's own;
-            # none while a side not ready has none
-            waiting = [ps.effective_deadline(phase) for ps in phase_sides if not ps.ready]
-            if waiting:
-                deadline = None if None in waiting else max(waiting)
+        if my_ready is None:  # the umpire's and an observer's deadline: when the phase closes
+            deadline = phase.closes_at(phase_sides)
     poll = POLL_SECONDS.get(phase.status) if phase is not None and battle.status == "active" else None  # type: ignore[call-overload]
     # the side's own deadline passed while the phase waits for others: its orders and readiness are final
     # (services._ordering_side refuses both), so the page must not offer them

@@ -352,8 +352,8 @@ def phases_waiting_for_user(*, user: Any) -> list[Phase]:
 def phases_umpired_by_user(*, user: Any) -> list[Phase]:
     """Return the phase in play of each active battle the user umpires (open, resolving or failed), the
     failed ones first, then by battle. Each phase has ``sides_ready`` and ``sides_total`` (its ordering
-    sides ready, and all of them) and ``closes_at``: the last deadline of the sides not ready, when the sweep
-    closes it (None while one has none), as the battle page shows the umpire. Three queries."""
+    sides ready, and all of them) and ``closing`` (:meth:`Phase.closes_at`), as the battle page shows the
+    umpire. Three queries."""
     campaigns = Membership.objects.filter(user=user, role=Role.UMPIRE).values("campaign_id")
     phases = list(
         Phase.objects.filter(
@@ -366,12 +366,9 @@ def phases_umpired_by_user(*, user: Any) -> list[Phase]:
     )
     for phase in phases:
         sides = list(phase.phase_sides.all())
-        waiting = [ps.effective_deadline(phase) for ps in sides if not ps.ready]
-        phase.sides_ready = len(sides) - len(waiting)  # type: ignore[attr-defined]
+        phase.sides_ready = sum(1 for ps in sides if ps.ready)  # type: ignore[attr-defined]
         phase.sides_total = len(sides)  # type: ignore[attr-defined]
-        phase.closes_at = (  # type: ignore[attr-defined]
-            (None if None in waiting else max(waiting)) if waiting else phase.deadline
-        )
+        phase.closing = phase.closes_at(sides)  # type: ignore[attr-defined]
     return sorted(phases, key=lambda p: p.status != PhaseStatus.FAILED)  # (stable: the order above kept)
 
 
