@@ -643,7 +643,7 @@ def ready_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     try:
         services.side_set_ready(phase=phase, user=request.user, ready=ready)
     except ApplicationError as error:
-        messages.error(request, _error_message(error) if error.fields else services.ready_refusal(error))
+        messages.error(request, services.ready_refusal(error))  # (as the htmx ready's, order_views)
     else:
         messages.success(request, "Your side is ready." if ready else "Your side is no longer ready.")
     return _after_post(request, bat, viewer)
