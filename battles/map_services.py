@@ -27,8 +27,6 @@ from rules.model import JSON, BattleState, Hex, Point, Position, TerrainFeature
 
 GROUND_KINDS = ("land", "shore", "shoal")
 """Terrain that covers a place: painting one of them replaces another at the same place."""
-BLOCKING_KINDS = ("land", "battery", "fort")
-"""Hex terrain no ship may be placed on (acw_river: a vessel entering land runs aground; memoir_sea M03)."""
 
 
 def _require_umpire(battle: Battle, user: Any) -> None:
@@ -96,7 +94,8 @@ def _validated(state: BattleState) -> BattleState:
                     ]
                 },
             )
-        if hexes and kind_of_place.get(s.position, set()) & set(BLOCKING_KINDS):
+        # (the rule set's impassable terrain: rules.check_state refuses it too, NW-CAMP-08)
+        if kind_of_place.get(s.position, set()) & set(rs.impassable_terrain):
             raise ApplicationError(
                 "on_land",
                 f"{s.name} would be on land.",

@@ -265,6 +265,7 @@ def test_setup_paints_terrain_and_mines_only_their_side_sees(monkeypatch: pytest
     test lends it acw_river's kinds."""
     rs = rules.get_ruleset("ultra_simple")
     monkeypatch.setattr(rs, "terrain_kinds", ("land", "shore", "battery", "fort", "mine"))
+    monkeypatch.setattr(rs, "impassable_terrain", ("land", "battery", "fort"))
     game = scenario_campaign(start=False)
     battle = game.battle
     umpire = client_for(game.umpire)
