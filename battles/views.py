@@ -688,7 +688,13 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
             kept = [] if side is not None else _later_side_deadlines(phase)
             messages.success(request, _extended_message(before, form.cleaned_data["deadline"], side, kept))
         elif action == "rollback":
-            number = int(request.POST.get("to_number") or 0)
+            raw = request.POST.get("to_number", "").strip()
+            if not raw:
+                # an empty number is no phase 0 ("The battle has no phase 0" read as a fault of the battle)
+                raise ApplicationError(
+                    "bad_form", "Give the phase number to roll back to. Nothing was rolled back."
+                )
+            number = int(raw)
             if (
                 phase is not None
                 and number == phase.number

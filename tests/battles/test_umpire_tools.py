@@ -320,6 +320,22 @@ def test_rollback_refusals_are_sentences(game: Any, django_capture_on_commit_cal
     assert "to_number" not in _html(response).split('id="umpire"')[0]
 
 
+@pytest.mark.parametrize("number", ["", "  "])
+def test_an_empty_roll_back_number_asks_for_one_not_for_phase_0(
+    game: Any, django_capture_on_commit_callbacks: Any, number: str
+) -> None:
+    second = _resolve(game, django_capture_on_commit_callbacks)
+    response = _client(game.umpire).post(
+        reverse("battles:umpire", args=[game.battle.pk]),
+        {"action": "rollback", "to_number": number},
+        follow=True,
+    )
+    html = _html(response)
+    assert "Give the phase number to roll back to. Nothing was rolled back." in html
+    assert "phase 0" not in html
+    assert not Phase.objects.get(pk=second.pk).superseded
+
+
 def test_a_map_smaller_than_1_is_refused_with_that_reason(game: Any) -> None:
     services.battle_end(battle=game.battle, user=game.umpire)
     cs = game.campaign.ships.order_by("pk").first()
