@@ -1712,7 +1712,8 @@ def battle_ship_edit(
 
     ``changes`` may set ``status``, ``flags`` (list), ``heading``, ``speed``, ``sheet`` (merged into the
     sheet) and ``position`` ({q, r} or {x, y}). The battle state and the open phase's ``state_before`` both
-    change (orders are checked against it). Refused while a phase is resolving (``phase_resolving``).
+    change (orders are checked against it). Refused while a phase is resolving (``phase_resolving``), and
+    when it would change nothing (``nothing_to_change``).
     """
     reason = _reason_checked(reason, "Give a reason for the edit.")
     unknown = [k for k in changes if k not in SHIP_EDIT_FIELDS]
@@ -1742,6 +1743,11 @@ def battle_ship_edit(
         before = rules.to_json(ship)
         kwargs = _ship_edit_values(ship, changes)
         new_ship = replace(ship, **kwargs)
+        if rules.to_json(new_ship) == before:
+            # an edit that leaves the ship as she is would only log "(nothing changed)" under a reason that
+            # says something happened (no changes typed, or the values she has already)
+            message = "Nothing to change: the ship already is as the changes say. Nothing was saved."
+            raise ApplicationError("nothing_to_change", message, fields={"changes": [message]})
         new_state = state.with_ships({ship_key: new_ship})
         # refused when the edit would make a ship the engine could not resolve: off the map and active, a
         # heading between hex facings, a negative or huge sheet number... (rules.check_state, NW-CAMP-04)

@@ -300,6 +300,29 @@ def test_a_ship_edit_of_the_wrong_shape_is_a_message_in_words(game: Any, changes
     assert ShipEdit.objects.count() == 0
 
 
+@pytest.mark.parametrize(
+    "changes",
+    [
+        pytest.param("{}", id="nothing-typed"),
+        pytest.param("", id="empty"),
+        pytest.param('{"speed": 2, "heading": 120, "sheet": {"damage": 0}}', id="the-values-she-has"),
+    ],
+)
+def test_a_ship_edit_that_changes_nothing_is_refused_and_saves_nothing(game: Any, changes: str) -> None:
+    """An edit that leaves the ship as she is was saved and logged as "(nothing changed)" under its reason."""
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    ship = rules.from_json(rules.BattleState, game.battle.state).ship("kgv")
+    assert (ship.speed, ship.heading, ship.sheet["damage"]) == (2.0, 120.0, 0)
+    before = Battle.objects.get(pk=game.battle.pk).state
+
+    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Engine trouble"})
+
+    assert response.status_code == 200
+    assert "Nothing to change: the ship already is as the changes say. Nothing was saved." in _text(response)
+    assert Battle.objects.get(pk=game.battle.pk).state == before
+    assert ShipEdit.objects.count() == 0
+
+
 def test_a_refused_ship_edit_shows_the_form_again_with_what_was_typed(game: Any) -> None:
     url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
     changes = '{"sheet": {"damage": "x"}, "speed": 2}'
@@ -358,14 +381,14 @@ def test_a_reason_over_500_characters_is_refused(game: Any, length: int) -> None
     url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
     before = Battle.objects.get(pk=game.battle.pk).state
 
-    response = _client(game.umpire).post(url, {"changes": '{"speed": 2}', "reason": "x" * length})
+    response = _client(game.umpire).post(url, {"changes": '{"speed": 1}', "reason": "x" * length})
 
     assert f"Keep the reason to 500 characters (it has {length})." in _text(response)
     assert "reason: Keep the reason" not in _text(response)  # said once, not again as the field's
     assert Battle.objects.get(pk=game.battle.pk).state == before
     assert ShipEdit.objects.count() == 0
     services.battle_ship_edit(
-        battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 2}, reason="x" * 500
+        battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 1}, reason="x" * 500
     )
     assert ShipEdit.objects.count() == 1
 

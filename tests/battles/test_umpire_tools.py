@@ -17,8 +17,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 
+import rules
 from battles import selectors, services
-from battles.models import Battle, LogEvent, Phase, PhaseSide
+from battles.models import Battle, LogEvent, Phase, PhaseSide, ShipEdit
 from tests.factories import UserFactory, scenario_campaign
 
 pytestmark = pytest.mark.django_db
@@ -464,8 +465,16 @@ def test_an_edit_shows_what_it_changed(game: Any) -> None:
         changes={"speed": 1, "sheet": {"damage": 3}},
         reason="Boiler room flooded",
     )
-    services.battle_ship_edit(
-        battle=game.battle, ship_key="kgv", user=game.umpire, changes={}, reason="Nothing"
+    # an edit that changed nothing (refused since; older rows stay in the log)
+    kgv = rules.to_json(rules.from_json(rules.BattleState, game.battle.state).ship("kgv"))
+    ShipEdit.objects.create(
+        battle=game.battle,
+        battle_ship=game.battle.ships.get(ship_key="kgv"),
+        phase=game.phase,
+        umpire=game.umpire,
+        reason="Nothing",
+        before=kgv,
+        after=kgv,
     )
     for url in (
         reverse("battles:battle_log", args=[game.battle.pk]),
@@ -536,16 +545,14 @@ def test_edits_made_before_they_named_their_phase_get_the_phase_then_in_play(
 
     from django.apps import apps
 
-    from battles.models import ShipEdit
-
     migration = importlib.import_module("battles.migrations.0006_ship_edit_phase")
     edit = services.battle_ship_edit(
-        battle=game.battle, ship_key="kgv", user=game.umpire, changes={}, reason="Old edit"
+        battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 1}, reason="Old edit"
     )
     first = edit.phase
     second = _resolve(game, django_capture_on_commit_callbacks)
     late = services.battle_ship_edit(
-        battle=game.battle, ship_key="kgv", user=game.umpire, changes={}, reason="Later edit"
+        battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 2}, reason="Later edit"
     )
     ShipEdit.objects.update(phase=None)
 
@@ -612,7 +619,6 @@ def test_after_resolution_a_side_reads_no_orders_of_ships_it_never_saw(
     """A2: orders are secret until the phase resolves, and a ship hidden all phase long (at night) stays
     hidden with her orders: the US player's log lists no order of a Japanese ship the US never saw; the
     Japanese player reads her own side's, the umpire every one."""
-    import rules
     from rules.model import BattleState
 
     game = scenario_campaign("guadalcanal_1942")
