@@ -274,6 +274,14 @@ class PhaseErrorKind(models.TextChoices):
     GAVE_UP = "gave_up", "Transient failures went on past the automatic retries"
 
 
+BATTLE_ENDED = "battle_ended"
+"""``Phase.close_reason`` of the phase in play when the umpire ended the battle (superseded, not played)."""
+
+BATTLE_ENDED_REOPENED = "battle_ended_reopened"
+"""``Phase.close_reason`` of such a phase once the umpire reopened the battle (NW-CAMP-09): a phase with its
+number opened again after it."""
+
+
 class Phase(models.Model):
     """One phase of a turn (A1). ``seed`` is secret until the phase is resolved (A8), and from the players
     until the battle is over (NW-CAMP-03): render ``public_seed`` (``umpire_seed`` to the umpire), never

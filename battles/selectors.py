@@ -18,6 +18,7 @@ from django.utils import timezone
 
 import rules
 from battles.models import (
+    BATTLE_ENDED,
     Battle,
     BattleShip,
     BattleStatus,
@@ -168,6 +169,20 @@ def phase_open_for(*, battle: Battle) -> Phase | None:
         .order_by("-number")
         .first()
     )
+
+
+def phase_ended_by_umpire(*, battle: Battle) -> Phase | None:
+    """Return the phase the umpire's "End the battle" left unplayed, when that end is the battle's end now:
+    the battle is finished and its latest phase (by creation) is one ``services.battle_end`` superseded
+    (``close_reason="battle_ended"``). None for a battle not over, one the rules finished (its latest phase
+    is the resolved one that finished it), one ended in set-up (no phase), or one reopened and finished since
+    (NW-CAMP-09)."""
+    if battle.status != BattleStatus.FINISHED:
+        return None
+    latest = Phase.objects.filter(battle=battle).defer("state_after").order_by("-pk").first()
+    if latest is None or not latest.superseded or latest.close_reason != BATTLE_ENDED:
+        return None
+    return latest
 
 
 def phases_for_log(*, battle: Battle) -> list[Phase]:

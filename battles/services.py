@@ -35,8 +35,10 @@ from django.db.models.functions import Now
 from django.utils import timezone
 
 import rules
-from battles import sheet_edits
+from battles import selectors, sheet_edits
 from battles.models import (
+    BATTLE_ENDED,
+    BATTLE_ENDED_REOPENED,
     Battle,
     BattleShip,
     BattleStatus,
@@ -1590,10 +1592,13 @@ def battle_rollback(*, battle: Battle, user: Any, to_number: int, deadline: date
         return _phase_open(battle, state, number=to_number, deadline=deadline)
 
 
-def _refuse_repaired_since(battle: Battle, campaign_ship_ids: Any) -> None:
+def _refuse_repaired_since(
+    battle: Battle, campaign_ship_ids: Any, *, doing: str = "rolling it back", done: str = "rolled back"
+) -> None:
     """Raise ``repaired_since`` if a ship of the finished ``battle`` was repaired after it ended: rolling it
-    back would put the ship's sheet and status back to the battle's, silently undoing the repair, while the
-    repair stayed in her record (docs/rulings.md NW-CAMP-06)."""
+    back (or reopening it, as ``doing`` and ``done`` say) would put the ship's sheet and status back to the
+    battle's, silently undoing the repair, while the repair stayed in her record (docs/rulings.md
+    NW-CAMP-06)."""
     if battle.finished_at is None:
         return
     repaired = sorted(
@@ -1607,7 +1612,7 @@ def _refuse_repaired_since(battle: Battle, campaign_ship_ids: Any) -> None:
         raise ConflictError(
             "repaired_since",
             f"{', '.join(repaired)} {'was' if len(repaired) == 1 else 'were'} repaired after this battle "
-            "ended: rolling it back would undo the repair. Nothing was rolled back; the battle stays over.",
+            f"ended: {doing} would undo the repair. Nothing was {done}; the battle stays over.",
         )
 
 
@@ -1628,7 +1633,7 @@ def battle_end(
         if winner and not Side.objects.filter(campaign_id=battle.campaign_id, key=winner).exists():
             raise ApplicationError("bad_side", f"No side {winner!r}.", fields={"winner": ["No such side."]})
         Phase.objects.filter(battle=battle, superseded=False).exclude(status=PhaseStatus.RESOLVED).update(
-            superseded=True, close_reason="battle_ended"
+            superseded=True, close_reason=BATTLE_ENDED
         )
         state = replace(_state(battle.state), finished=True, winner=winner or None)
         battle.state = rules.to_json(state)
@@ -1638,6 +1643,55 @@ def battle_end(
         battle.finished_at = timezone.now()
         battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
     return battle
+
+
+def battle_reopen(*, battle: Battle, user: Any, deadline: datetime | None = None) -> Phase:
+    """Undo the umpire's "End the battle" (umpire only, docs/rulings.md NW-CAMP-09): the battle is active
+    again in the state it had when it was ended (the ``state_before`` of the phase the end left unplayed: not
+    finished, no winner), its end reason, winner and end time are cleared, and a phase with that number opens
+    with a new seed and deadline. The phase the end superseded stays superseded, its close reason
+    ``battle_ended_reopened``; its orders stay with it, for the record.
+
+    Raise ``not_umpire`` (403); ``battle_not_finished`` for a battle not over, ``not_ended_by_umpire`` for one
+    the rules finished (a roll back undoes that) or one ended before its first phase (409); and, as a roll
+    back of a finished battle, ``ship_in_battle`` (NW-CAMP-02) and ``repaired_since`` (NW-CAMP-06).
+    """
+    with transaction.atomic():
+        _require_umpire(battle.campaign_id, user)
+        # Phase rows first, then the battle row (the order phase_resolve and battle_rollback lock them in).
+        list(Phase.objects.select_for_update().filter(battle=battle, superseded=False))
+        battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
+        if battle.status != BattleStatus.FINISHED:
+            message = "The battle is not over: there is nothing to reopen. Nothing was changed."
+            raise ConflictError("battle_not_finished", message)
+        ended = selectors.phase_ended_by_umpire(battle=battle)
+        if ended is None:
+            raise ConflictError(
+                "not_ended_by_umpire",
+                "The battle was not ended by the umpire"
+                + (
+                    " (its last phase finished it): to play on, roll it back to a phase."
+                    if Phase.objects.filter(battle=battle).exists()
+                    else ", or it ended before its first phase: there is no phase to reopen."
+                )
+                + " Nothing was changed.",
+            )
+        # It comes back to life: its ships must not be fighting elsewhere now (NW-CAMP-02), nor have been
+        # repaired since it ended (reopening would undo the repair, NW-CAMP-06); as a roll back.
+        _lock_campaign(battle.campaign)
+        ship_ids = BattleShip.objects.filter(battle=battle).values_list("campaign_ship_id", flat=True)
+        _refuse_ships_in_live_battles(battle.campaign, ship_ids)
+        _refuse_repaired_since(battle, ship_ids, doing="reopening it", done="reopened")
+        Phase.objects.filter(pk=ended.pk).update(close_reason=BATTLE_ENDED_REOPENED)
+        state = _state(ended.state_before)
+        battle.state = ended.state_before
+        battle.status = BattleStatus.ACTIVE
+        battle.winner = ""
+        battle.end_reason = ""
+        battle.finished_at = None
+        battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
+        _ships_sync(battle, state)
+        return _phase_open(battle, state, number=ended.number, deadline=deadline)
 
 
 SHIP_EDIT_FIELDS = ("status", "flags", "heading", "speed", "sheet", "position")
@@ -1784,6 +1838,7 @@ __all__ = [
     "battle_create",
     "battle_create_from_scenario",
     "battle_end",
+    "battle_reopen",
     "battle_rollback",
     "battle_ship_edit",
     "battle_start",

@@ -558,6 +558,9 @@ def _battle_context(
         ctx["extend_form"] = ExtendDeadlineForm(campaign=battle.campaign)
         ctx.update(_umpire_confirmations(battle, phase, phase_sides))
         ctx["rollback_choices"], ctx["rollback_default"] = _rollback_choices(battle)
+        ctx["reopen_phase"] = selectors.phase_ended_by_umpire(battle=battle)
+        if ctx["reopen_phase"] is not None:
+            ctx["confirm_reopen"] = _reopen_confirmation(ctx["reopen_phase"])
     return ctx
 
 
@@ -610,6 +613,15 @@ def _umpire_confirmations(battle: Battle, phase: Phase | None, phase_sides: list
     return {"confirm_resolve": resolve, "confirm_end": end, "confirm_rollback": rollback}
 
 
+def _reopen_confirmation(phase: Phase) -> str:
+    """Return what "Reopen the battle" asks before it acts (NW-CAMP-09), naming what changes."""
+    return (
+        f"Reopen the battle? Its end is undone: the result and winner are cleared, and phase {phase.number} "
+        "opens again as it stood when the battle was ended, with a new dice seed and deadline. The orders "
+        "given in it before the end stay in the log, unused: the sides give their orders again."
+    )
+
+
 @require_GET
 def battle(request: HttpRequest, battle_id: int) -> HttpResponse:
     """Render a battle: its state, deadline, who is ready, the map, the latest log and the orders panel."""
@@ -651,10 +663,13 @@ def ready_post(request: HttpRequest, battle_id: int) -> HttpResponse:
 
 @require_POST
 def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
-    """The umpire's battle tools: resolve now, extend a deadline, retry, roll back, end the battle."""
+    """The umpire's battle tools: resolve now, extend a deadline, retry, roll back, end the battle, reopen
+    a battle the umpire ended."""
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
     selectors.require_umpire(viewer)
     action = request.POST.get("action", "")
+    if action == "reopen":
+        return _reopen_post(request, bat)
     phase = selectors.phase_current(battle=bat)
     try:
         stated = request.POST.get("phase", "")
@@ -732,6 +747,19 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
         # The services' refusals of these actions are whole sentences; their field details ("to_number: No
         # such phase.") only repeat them in the form's field names.
         messages.error(request, error.message or _error_message(error))
+    return redirect("battles:battle", bat.pk)
+
+
+def _reopen_post(request: HttpRequest, bat: Battle) -> HttpResponse:
+    """Reopen a battle the umpire ended (NW-CAMP-09). A refusal is answered with its status (409: the battle
+    is not over, the rules finished it, a ship is in another battle or was repaired since) and the message,
+    on a page linking back to the battle; nothing was changed."""
+    try:
+        reopened = services.battle_reopen(battle=bat, user=request.user)
+    except ApplicationError as error:
+        ctx = {"battle": bat, "campaign": bat.campaign, "message": error.message or _error_message(error)}
+        return render(request, "battles/umpire_refused.html", ctx, status=error.status)
+    messages.success(request, f"Reopened: the battle is on again, and phase {reopened.number} is open.")
     return redirect("battles:battle", bat.pk)
 
 
