@@ -181,11 +181,13 @@ def _state(data: Mapping[str, Any]) -> BattleState:
     return rules.from_json(BattleState, data)
 
 
-def _battle_options(campaign: Campaign) -> dict[str, Any]:
-    """Return the campaign settings copied into BattleState.options: default_orders and rule-set options."""
+def _battle_options(campaign: Campaign, sides: Sequence[str]) -> dict[str, Any]:
+    """Return the campaign settings copied into BattleState.options: default_orders and rule-set options,
+    an option's list of sides kept to the battle's ``sides`` (NW-CAMP-10)."""
     rs = rules.get_ruleset(campaign.ruleset)
     keys = {"default_orders"} | {spec.name for spec in rs.options}
-    return {k: v for k, v in (campaign.settings or {}).items() if k in keys}
+    options = {k: v for k, v in (campaign.settings or {}).items() if k in keys}
+    return rs.options_for_sides(options, sides)
 
 
 def carried_sheet(*, ruleset: str, sheet: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -238,13 +240,16 @@ def profile_update(
 # --- campaigns -------------------------------------------------------------------------------------------
 
 
-def campaign_settings_clean(*, ruleset: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+def campaign_settings_clean(
+    *, ruleset: str, settings: Mapping[str, Any], sides: Sequence[str] | None = None
+) -> dict[str, Any]:
     """Return campaign settings checked against A7's policies and the rule set's options.
 
     Keys: ``default_orders`` (hold | fire_nearest | captain; default fire_nearest), ``deadline_hours``
     (1-720, default 48), ``reminder_hours`` (0-240, default 12; 0 = no reminder; fewer than the deadline's)
     and the rule set's
-    options (``rules.get_ruleset(key).options``). Raise ``bad_settings`` with field messages.
+    options (``rules.get_ruleset(key).options``); an option listing sides names only keys of ``sides``, the
+    campaign's side keys, when given (NW-CAMP-10). Raise ``bad_settings`` with field messages.
     """
     try:
         rs = rules.get_ruleset(ruleset)
@@ -274,6 +279,9 @@ def campaign_settings_clean(*, ruleset: str, settings: Mapping[str, Any]) -> dic
     options = {k: v for k, v in settings.items() if k in option_names}
     option_errors = validate_fields(tuple(replace(s, required=False) for s in rs.options), options)
     errors.update(option_errors)
+    if sides is not None:
+        for name, messages in rs.option_side_errors(options, sides).items():
+            errors.setdefault(name, []).extend(messages)
     unknown = sorted(set(settings) - option_names - set(CAMPAIGN_SETTING_KEYS))
     if unknown:
         errors.setdefault("__all__", []).append(f"Unknown settings: {', '.join(unknown)}.")
@@ -297,7 +305,8 @@ def campaign_create(
     ``sides`` are ``{"key", "name", "colour"?, "nation"?: Nation}``. Raise ``bad_settings`` /
     ``unknown_ruleset``.
     """
-    clean = campaign_settings_clean(ruleset=ruleset, settings=settings or {})
+    keys = [side["key"] for side in sides]
+    clean = campaign_settings_clean(ruleset=ruleset, settings=settings or {}, sides=keys)
     with transaction.atomic():
         campaign = Campaign.objects.create(
             name=name, ruleset=ruleset, description=description, settings=clean, created_by=created_by
@@ -317,9 +326,10 @@ def campaign_create(
 
 def campaign_settings_update(*, campaign: Campaign, user: Any, settings: Mapping[str, Any]) -> Campaign:
     """Replace a campaign's settings (umpire only). Running battles keep the options they began with."""
-    clean = campaign_settings_clean(ruleset=campaign.ruleset, settings=settings)
     with transaction.atomic():
         _require_umpire(campaign.pk, user)
+        sides = list(Side.objects.filter(campaign=campaign).values_list("key", flat=True))
+        clean = campaign_settings_clean(ruleset=campaign.ruleset, settings=settings, sides=sides)
         campaign.settings = clean
         campaign.save(update_fields=["settings"])
     return campaign
@@ -738,7 +748,10 @@ def battle_create_from_scenario(
             created_by=user,
         )
         state, setup_events = scenario_state(
-            replace(scenario, options={**scenario.options, **_battle_options(campaign)}),
+            replace(
+                scenario,
+                options={**scenario.options, **_battle_options(campaign, [s.key for s in scenario.sides])},
+            ),
             rules.SeededDice(dice_seed(battle_id=battle.pk, purpose="setup")),
         )
         ships: list[ShipState] = []
@@ -907,7 +920,7 @@ def battle_create(
             ships=tuple(ships),
             conditions=conditions or Conditions(),
             terrain=tuple(terrain),
-            options=_battle_options(campaign),
+            options=_battle_options(campaign, [s.key for s in sides]),
         )
         battle = Battle.objects.create(campaign=campaign, name=name, created_by=user)
         try:

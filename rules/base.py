@@ -269,6 +269,11 @@ def _plain_value(check: _Check, value: JSON) -> bool:
 _isfinite = math.isfinite
 
 
+def side_list(value: str) -> tuple[str, ...]:
+    """Return the side keys of an option written as a comma-separated list (spaces around a key ignored)."""
+    return tuple(key for key in (x.strip() for x in value.split(",")) if key)
+
+
 def _add(errors: FieldErrors, name: str, msg: str) -> None:
     errors.setdefault(name, []).append(msg)
 
@@ -301,10 +306,41 @@ class RuleSet(ABC):
     example ultra_simple's ``protection`` from ``belt_armour`` (7.0). A campaign carries a ship's sheet from
     battle to battle without these keys, so each new battle works them out again from the options it starts
     with (docs/rulings.md NW-CAMP-01)."""
+    option_side_lists: ClassVar[tuple[str, ...]] = ()
+    """Options whose value is a comma-separated list of side keys, for example ww2_jackson's
+    ``spotting_aircraft`` (W01, W10: a boolean input per side). :meth:`option_side_errors` refuses a key that
+    is not a side (docs/rulings.md NW-CAMP-10)."""
     default_map: ClassVar[tuple[float, float]] = (24, 18)
     stacking: ClassVar[bool] = False
     """True when two ships afloat may share one position (one hex, or one table point). The conformance test
     checks that no two active ships ever share a position of a rule set that sets it False."""
+
+    # --- options ---------------------------------------------------------------------------
+
+    def option_side_errors(self, options: Mapping[str, JSON], sides: Sequence[str]) -> FieldErrors:
+        """Return, per option of :attr:`option_side_lists`, an error naming the side keys it holds that are
+        not in ``sides`` (empty when none; a value that is no text is left to :func:`validate_fields`).
+        NW-CAMP-10: such a key was silently ignored, so a typo took the aircraft away unseen."""
+        errors: FieldErrors = {}
+        for name in self.option_side_lists:
+            value = options.get(name)
+            if not isinstance(value, str):
+                continue
+            unknown = [key for key in side_list(value) if key not in sides]
+            if unknown:
+                known = ", ".join(sides) or "none"
+                errors[name] = [f"Unknown side key(s): {', '.join(unknown)}. The sides are: {known}."]
+        return errors
+
+    def options_for_sides(self, options: Mapping[str, JSON], sides: Sequence[str]) -> dict[str, JSON]:
+        """Return ``options`` with the lists of :attr:`option_side_lists` kept to ``sides``: a campaign's
+        option may name a side that is not in one of its battles (NW-CAMP-10)."""
+        out = dict(options)
+        for name in self.option_side_lists:
+            value = out.get(name)
+            if isinstance(value, str):
+                out[name] = ",".join(key for key in side_list(value) if key in sides)
+        return out
 
     # --- ship classes ----------------------------------------------------------------------
 

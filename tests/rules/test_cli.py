@@ -735,3 +735,21 @@ def test_ctrl_c_stops_simulate_and_its_workers_at_once_with_one_line() -> None:
             proc.wait()
     assert (proc.returncode, out, err) == (130, "", "error: interrupted\n")
     wait_until(lambda: not any(Path(f"/proc/{w}").exists() for w in workers), timeout=10)
+
+
+def test_a_spotting_aircraft_side_not_in_the_battle_is_refused(tmp_path: Path) -> None:
+    """NW-CAMP-10 (W01, W10: spotting aircraft are a boolean input per side): ww2_jackson's option named a
+    side the battle lacks and the engine ignored it without a word; a typo took the aircraft away unseen."""
+    examples = ROOT / "docs" / "examples" / "ww2_jackson"
+    doc = json.loads((examples / "state.json").read_text())
+    doc["options"]["spotting_aircraft"] = "usa, japn,britain"
+    bad = write(tmp_path, "bad.json", doc)
+    code, out, err = run("validate", str(bad), str(examples / "orders.json"))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"error: {bad}: option spotting_aircraft: Unknown side key(s): japn, britain. "
+        "The sides are: usa, japan.\n"
+    )
+    doc["options"]["spotting_aircraft"] = "usa, japan"
+    code, out, err = run("validate", str(write(tmp_path, "ok.json", doc)), str(examples / "orders.json"))
+    assert (code, err) == (0, "")

@@ -131,6 +131,7 @@ class WW2Jackson(RuleSet):
     dice = ("D20",)
     order_types = ORDER_TYPES
     options = OPTIONS
+    option_side_lists = ("spotting_aircraft",)  # W01, W10: a boolean input per side
     default_map = (96, 72)
 
     # --- classes --------------------------------------------------------------------------------
