@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.html import escape
 
 import rules
-from battles.models import Role, Side
+from battles.models import CAMPAIGN_DESCRIPTION_MAX, Role, Side
 from battles.sheet_edits import REASON_MAX
 from rules.base import DEFAULT_POLICIES
 from rules.model import FieldSpec
@@ -142,7 +142,9 @@ SIDE_PALETTE = (
 class CampaignForm(forms.Form):
     name = forms.CharField(max_length=120)
     ruleset = forms.ChoiceField(choices=())
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=CAMPAIGN_DESCRIPTION_MAX
+    )
     default_orders = forms.ChoiceField(
         choices=default_orders_choices,
         initial="fire_nearest",

@@ -46,13 +46,19 @@ class UserProfile(models.Model):
         return f"profile of {self.user}"
 
 
+CAMPAIGN_DESCRIPTION_MAX = 2000
+"""The longest campaign description, in characters, checked by the campaign form and
+``services.campaign_create``. The column stays a text column without a limit: a TextField's ``max_length`` is
+checked by forms only, and adding it would rebuild the table on SQLite for nothing."""
+
+
 class Campaign(models.Model):
     """A campaign under one rule set. ``settings`` holds ``default_orders`` (A7), ``deadline_hours``,
     ``reminder_hours`` and the rule set's options (copied into every battle's state options)."""
 
     name = models.CharField(max_length=120)
     ruleset = models.CharField(max_length=32, choices=ruleset_choices)
-    description = models.TextField(blank=True)
+    description = models.TextField(blank=True)  # at most CAMPAIGN_DESCRIPTION_MAX characters
     settings = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

@@ -39,6 +39,7 @@ from battles import selectors, sheet_edits
 from battles.models import (
     BATTLE_ENDED,
     BATTLE_ENDED_REOPENED,
+    CAMPAIGN_DESCRIPTION_MAX,
     Battle,
     BattleShip,
     BattleStatus,
@@ -303,8 +304,13 @@ def campaign_create(
     """Create a campaign with its sides; ``created_by`` becomes its first umpire.
 
     ``sides`` are ``{"key", "name", "colour"?, "nation"?: Nation}``. Raise ``bad_settings`` /
-    ``unknown_ruleset``.
+    ``unknown_ruleset``, ``description_too_long`` for a description over
+    :data:`battles.models.CAMPAIGN_DESCRIPTION_MAX` characters.
     """
+    if len(description) > CAMPAIGN_DESCRIPTION_MAX:
+        limit, length = CAMPAIGN_DESCRIPTION_MAX, len(description)
+        message = f"Keep the description to {limit} characters (it has {length})."
+        raise ApplicationError("description_too_long", message, fields={"description": [message]})
     keys = [side["key"] for side in sides]
     clean = campaign_settings_clean(ruleset=ruleset, settings=settings or {}, sides=keys)
     with transaction.atomic():

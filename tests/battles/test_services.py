@@ -17,6 +17,7 @@ from battles import services
 from battles.models import (
     Battle,
     BattleShip,
+    Campaign,
     CampaignShip,
     LogEvent,
     Membership,
@@ -91,6 +92,23 @@ def test_campaign_settings_are_checked_against_a7_and_the_rule_set_options() -> 
         "sink_when": ["Select a valid choice: reaches, exceeds."],
         "__all__": ["Unknown settings: colour."],
     }
+
+
+def test_a_campaign_description_over_2000_characters_is_refused() -> None:
+    """The description had no limit at all (a TextField): the service is the write path, so it says so too."""
+    sides = [{"key": "britain"}, {"key": "germany"}]
+    umpire = StaffUserFactory()
+    with pytest.raises(ApplicationError) as exc:
+        services.campaign_create(
+            name="x", ruleset="ultra_simple", created_by=umpire, description="d" * 2001, sides=sides
+        )
+    message = "Keep the description to 2000 characters (it has 2001)."
+    assert (exc.value.code, exc.value.fields) == ("description_too_long", {"description": [message]})
+    assert not Campaign.objects.exists()  # nothing saved
+    campaign = services.campaign_create(
+        name="x", ruleset="ultra_simple", created_by=StaffUserFactory(), description="d" * 2000, sides=sides
+    )
+    assert len(campaign.description) == 2000
 
 
 def test_unknown_ruleset_is_refused() -> None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from battles import services
-from battles.models import Battle, CampaignShip, Membership, Order, Phase, UserProfile
+from battles.models import Battle, Campaign, CampaignShip, Membership, Order, Phase, UserProfile
 from tests.factories import StaffUserFactory, UserFactory, scenario_campaign
 
 pytestmark = pytest.mark.django_db
@@ -233,6 +233,20 @@ def test_staff_creates_a_campaign(client: Client) -> None:
     ]
     client.force_login(UserFactory())
     assert client.get(reverse("battles:campaign_new")).status_code == 403
+
+
+def test_a_campaign_description_over_2000_characters_is_a_form_error(client: Client) -> None:
+    client.force_login(StaffUserFactory())
+    data = {"name": "Long", "ruleset": "ultra_simple", "default_orders": "hold", "deadline_hours": 24}
+    data |= {"sides": "britain\ngermany", "description": "d" * 2001}
+
+    response = client.post(reverse("battles:campaign_new"), data)
+
+    assert response.status_code == 200
+    assert response.context["form"].errors == {
+        "description": ["Ensure this value has at most 2000 characters (it has 2001)."]
+    }
+    assert not Campaign.objects.exists()
 
 
 @pytest.mark.parametrize(
