@@ -116,9 +116,17 @@ def parse_orders(doc: Any, where: str) -> list[ShipOrder]:
     - a list of orders: ``[{"ship_id": "kgv", "data": {"hexes": 2, "target": "bismarck"}}, ...]``;
     - ``{"orders": [...]}`` with such a list;
     - an object of payloads keyed by ship id: ``{"kgv": {"hexes": 2, "target": "bismarck"}, ...}``.
+
+    Raise :class:`CliError` for anything else, and for a battle state or a resolve output in their place.
     """
     if isinstance(doc, dict) and set(doc) == {"orders"} and isinstance(doc["orders"], list):
         doc = doc["orders"]
+    if isinstance(doc, dict) and ({"ruleset", "ships"} <= doc.keys() or {"state", "events"} <= doc.keys()):
+        # the state given twice, or the files swapped: its keys read as ship ids with malformed orders
+        raise CliError(
+            f"{where}: this is a battle state (or a resolve output), not orders; give the state first and "
+            "the orders second: STATE.json ORDERS.json"
+        )
     if isinstance(doc, list):
         try:
             return [from_json(ShipOrder, o, f"$[{i}]") for i, o in enumerate(doc)]

@@ -753,3 +753,22 @@ def test_a_spotting_aircraft_side_not_in_the_battle_is_refused(tmp_path: Path) -
     doc["options"]["spotting_aircraft"] = "usa, japan"
     code, out, err = run("validate", str(write(tmp_path, "ok.json", doc)), str(examples / "orders.json"))
     assert (code, err) == (0, "")
+
+
+@pytest.mark.parametrize("command", ["validate", "resolve"])
+@pytest.mark.parametrize("second", ["state", "resolve-output"])
+def test_a_state_given_for_the_orders_is_named_as_such(
+    command: str, second: str, state_file: Path, tmp_path: Path
+) -> None:
+    """``validate STATE.json STATE.json`` read the state's keys as ship ids and said "the orders of 'ruleset'
+    must be an object"."""
+    orders = state_file
+    if second == "resolve-output":
+        no_orders = str(write(tmp_path, "o.json", {}))
+        orders = write(tmp_path, "out.json", run_json("resolve", str(state_file), no_orders, "--seed", "1"))
+    code, out, err = run(command, str(state_file), str(orders))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"error: {orders}: this is a battle state (or a resolve output), not orders; give the state first "
+        "and the orders second: STATE.json ORDERS.json\n"
+    )
