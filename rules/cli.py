@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import os
 import secrets
@@ -28,6 +29,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, cast
 
@@ -54,21 +56,66 @@ class CliError(Exception):
 
 
 def read_json(path: str) -> Any:
-    """Return the JSON document in file ``path`` (``-``: stdin). Raise :class:`CliError` if unreadable."""
+    """Return the JSON document in file ``path`` (``-``: stdin). Raise :class:`CliError` if unreadable, and
+    for a number a float cannot hold (``1e999``) or ``NaN`` / ``Infinity``, naming where it is."""
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise CliError(f"{path}: not UTF-8 text: {exc}") from exc
+    not_finite: list[str] = []
     try:
-        return json.loads(text)
+        number, constant = partial(_finite_number, not_finite), partial(_no_constant, not_finite)
+        doc = json.loads(text, parse_float=number, parse_constant=constant)
     except json.JSONDecodeError as exc:
         raise CliError(f"{path}: not valid JSON: {exc}") from exc
     except RecursionError as exc:
         raise CliError(f"{path}: not valid JSON: nested too deeply") from exc
     except ValueError as exc:  # (JSONDecodeError is one too, caught above) a number of over 4,300 digits
         raise CliError(f"{path}: a number too long to read: {exc}") from exc
+    if not_finite:  # (else the engine's checks said "inf is not a JSON number" or "expected a number")
+        where, literal = _first_not_finite(doc, "$") or ("$", not_finite[0])
+        if literal in ("NaN", "Infinity", "-Infinity"):
+            raise CliError(f"{path}: {where}: {literal} is not a JSON number")
+        too_large = "is too large: not finite (a float holds up to 1.8e308)"
+        raise CliError(f"{path}: {where}: the number {literal} {too_large}")
+    return doc
+
+
+class _NotFinite(str):
+    """The text of a number literal a float cannot hold (``1e999``), or of ``NaN`` / ``Infinity``, kept where
+    :func:`read_json` parsed it so that it can say where it was."""
+
+
+def _finite_number(seen: list[str], text: str) -> float | _NotFinite:
+    """Return the float of a JSON number literal; its text as :class:`_NotFinite` (noted in ``seen``) when
+    Python would read it as infinity: ``json.loads`` makes ``inf`` of ``1e999``, which is no JSON number."""
+    value = float(text)
+    if math.isfinite(value):
+        return value
+    seen.append(text)
+    return _NotFinite(text)
+
+
+def _no_constant(seen: list[str], text: str) -> _NotFinite:
+    """Return ``NaN``, ``Infinity`` or ``-Infinity`` as :class:`_NotFinite` (noted in ``seen``): JavaScript's,
+    not JSON's, which ``json.loads`` takes by default."""
+    seen.append(text)
+    return _NotFinite(text)
+
+
+def _first_not_finite(doc: Any, where: str) -> tuple[str, str] | None:
+    """Return the path (``$.ships[0].speed``) and text of the first :class:`_NotFinite` in ``doc``; None if
+    there is none."""
+    if isinstance(doc, _NotFinite):
+        return where, str(doc)
+    items = doc.items() if isinstance(doc, dict) else enumerate(doc) if isinstance(doc, list) else ()
+    for key, value in items:
+        found = _first_not_finite(value, f"{where}[{key}]" if isinstance(key, int) else f"{where}.{key}")
+        if found is not None:
+            return found
+    return None
 
 
 VIEW_KEY = "view_for_side"

@@ -772,3 +772,46 @@ def test_a_state_given_for_the_orders_is_named_as_such(
         f"error: {orders}: this is a battle state (or a resolve output), not orders; give the state first "
         "and the orders second: STATE.json ORDERS.json\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("where", "literal", "message"),
+    [
+        pytest.param(
+            "state",
+            "1e999",
+            "$.ships[0].speed: the number 1e999 is too large: not finite (a float holds up to 1.8e308)",
+            id="state-1e999",
+        ),
+        pytest.param(
+            "orders",
+            "-1e999",
+            "$.kgv.hexes: the number -1e999 is too large: not finite (a float holds up to 1.8e308)",
+            id="orders-minus-1e999",
+        ),
+        pytest.param(
+            "orders",
+            "1" * 400 + ".5",
+            f"$.kgv.hexes: the number {'1' * 400}.5 is too large: not finite (a float holds up to 1.8e308)",
+            id="orders-400-digit-float",
+        ),
+        pytest.param("state", "NaN", "$.ships[0].speed: NaN is not a JSON number", id="state-nan"),
+        pytest.param(
+            "orders", "-Infinity", "$.kgv.hexes: -Infinity is not a JSON number", id="orders-infinity"
+        ),
+    ],
+)
+def test_a_number_a_float_cannot_hold_is_named_where_it_is(
+    where: str, literal: str, message: str, state_file: Path, tmp_path: Path
+) -> None:
+    """``1e999`` read as infinity, and the state then said "$.ships[0].speed: expected a number", the orders
+    "inf is not a JSON number": neither said the number in the file was too large."""
+    doc = json.loads(state_file.read_text())
+    doc["ships"][0]["speed"] = "SPEED"
+    state = write(
+        tmp_path, "s.json", json.dumps(doc).replace('"SPEED"', literal if where == "state" else "1")
+    )
+    orders = write(tmp_path, "o.json", f'{{"kgv": {{"hexes": {literal if where == "orders" else 1}}}}}')
+    code, out, err = run("validate", str(state), str(orders))
+    assert (code, out) == (2, "")
+    assert err == f"error: {state if where == 'state' else orders}: {message}\n"
