@@ -653,6 +653,23 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"error: {self.prog}: {message}\n")
 
 
+class _Once(argparse.Action):
+    """Store an option's value; refuse the option given twice (argparse would keep the last): ``--side``
+    names one side in every command, and ``--side usa --side japan`` printed or checked for japan only."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        given = getattr(namespace, self.dest, None)
+        if given is not None:
+            parser.error(f"argument {option_string}: given twice ({given!r} and {values!r}); give one")
+        setattr(namespace, self.dest, values)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of ``python -m rules``."""
     common = Parser(add_help=False)
@@ -697,20 +714,23 @@ def build_parser() -> argparse.ArgumentParser:
     dice.add_argument(
         "--dice", metavar="4,6,1,...", help="scripted dice values, in the order they are rolled"
     )
-    p.add_argument("--side", metavar="SIDE", help="print only what this side may see (A2)")
+    p.add_argument("--side", metavar="SIDE", action=_Once, help="print only what this side may see (A2)")
     p.set_defaults(func=cmd_resolve)
 
     p = sub.add_parser("validate", parents=[common], help="check orders: errors per ship and field")
     p.add_argument("state", metavar="STATE.json")
     p.add_argument("orders", metavar="ORDERS.json")
     p.add_argument(
-        "--side", metavar="SIDE", help="the side giving the orders (default: each ship's own side)"
+        "--side",
+        metavar="SIDE",
+        action=_Once,
+        help="the side giving the orders (default: each ship's own side)",
     )
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("view", parents=[common], help="what one side may see of a state or a resolve output")
     p.add_argument("state", metavar="STATE.json")
-    p.add_argument("--side", metavar="SIDE", required=True)
+    p.add_argument("--side", metavar="SIDE", action=_Once, required=True)
     p.set_defaults(func=cmd_view)
 
     p = sub.add_parser(

@@ -815,3 +815,16 @@ def test_a_number_a_float_cannot_hold_is_named_where_it_is(
     code, out, err = run("validate", str(state), str(orders))
     assert (code, out) == (2, "")
     assert err == f"error: {state if where == 'state' else orders}: {message}\n"
+
+
+@pytest.mark.parametrize("command", ["resolve", "validate", "view"])
+def test_side_given_twice_is_a_usage_error(
+    command: str, state_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--side`` names one side in every command; argparse kept the last of two without a word."""
+    files = [str(state_file)] if command == "view" else [str(state_file), str(write(tmp_path, "o.json", {}))]
+    with pytest.raises(SystemExit) as exc:
+        main([command, *files, "--side", "britain", "--side=germany"])
+    assert exc.value.code == 2
+    twice = "argument --side: given twice ('britain' and 'germany'); give one"
+    assert capsys.readouterr() == ("", f"error: python -m rules {command}: {twice}\n")
