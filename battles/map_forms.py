@@ -111,13 +111,15 @@ def order_data_from_query(fields: tuple[FieldSpec, ...], query: QueryDict) -> di
     """Return an order payload from query parameters named as the rule set's fields, typed by their specs.
 
     Text that is no number is kept as text, so the rule set's validation reports it ("Enter a number.").
-    Absent fields are left out (the rule set's default order fills them in).
+    Absent fields are left out (the rule set's default order fills them in), but for a yes/no field
+    (acw_river's ``astern``, sail_1700's ``tack`` and ``row``): absent, it is False, as the page's form sends
+    an unchecked box (not at all). A hand-made URL without ``astern`` kept the default order's value, engines
+    astern for a vessel going astern, while the form showed the box unchecked.
     """
     out: dict[str, JSON] = {}
     for spec in fields:
         if spec.type == "bool":
-            if spec.name in query or f"{spec.name}__present" in query:
-                out[spec.name] = query.get(spec.name) in ("on", "true", "1")
+            out[spec.name] = query.get(spec.name) in ("on", "true", "1")
             continue
         raw = query.get(spec.name)
         if raw is None or raw == "":

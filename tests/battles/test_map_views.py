@@ -368,3 +368,34 @@ def test_first_and_last_are_disabled_at_the_first_and_last_step(
         f'data-replay="first" href="{map_url(game.battle, step=0)}"' in last
         and 'data-replay="last"' not in last
     )
+
+
+def test_a_preview_url_without_a_yes_no_field_means_no() -> None:
+    """A hand-made preview URL without ``astern`` kept the default order's engines astern (A7: keep course and
+    speed) for a vessel going astern, while the form showed the box unchecked: absent is unchecked."""
+    from django.http import QueryDict
+
+    from battles.map_forms import order_data_from_query
+    from battles.mapsvg import move_fields
+
+    fields = move_fields("acw_river")
+    assert order_data_from_query(fields, QueryDict("course=F")) == {"course": "F", "astern": False}
+    assert order_data_from_query(fields, QueryDict("course=F&astern=on")) == {"course": "F", "astern": True}
+
+    game = scenario_campaign("first_memphis_1862")
+    doc = dict(game.battle.state)
+    ship = next(s for s in doc["ships"] if s["side"] in game.phase.sides and s["sheet"].get("speed_back"))
+    ship["sheet"] = {**ship["sheet"], "astern": True}
+    Battle.objects.filter(pk=game.battle.pk).update(state=doc)
+    client = client_for(game.players[ship["side"]])
+    html = client.get(map_url(game.battle, ship=ship["id"], preview=1, course="F")).content.decode()
+    ahead = client.get(
+        map_url(game.battle, ship=ship["id"], preview=1, course="F", astern="")
+    ).content.decode()
+    astern = client.get(
+        map_url(game.battle, ship=ship["id"], preview=1, course="F", astern="on")
+    ).content.decode()
+    assert '<input type="checkbox" id="pv-astern" name="astern">' in html
+    assert "<li>Course F ahead: costs 1 of 1 hexes; ends at (4,5) facing 0.</li>" in html  # was astern, (4,7)
+    assert "<li>Course F ahead: costs 1 of 1 hexes; ends at (4,5) facing 0.</li>" in ahead
+    assert "<li>Course F astern: costs 1 of 1 hexes; ends at (4,7) facing 0.</li>" in astern
