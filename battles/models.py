@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -47,9 +48,10 @@ class UserProfile(models.Model):
 
 
 CAMPAIGN_DESCRIPTION_MAX = 2000
-"""The longest campaign description, in characters, checked by the campaign form and
-``services.campaign_create``. The column stays a text column without a limit: a TextField's ``max_length`` is
-checked by forms only, and adding it would rebuild the table on SQLite for nothing."""
+"""The longest campaign description, in characters, checked by the campaign form, the admin's form (the
+field's validator) and ``services.campaign_create``. The column stays a text column without a limit: a
+TextField's ``max_length`` is checked by forms only, and adding it would rebuild the table on SQLite for
+nothing; a validator is no part of the schema."""
 
 
 class Campaign(models.Model):
@@ -58,7 +60,7 @@ class Campaign(models.Model):
 
     name = models.CharField(max_length=120)
     ruleset = models.CharField(max_length=32, choices=ruleset_choices)
-    description = models.TextField(blank=True)  # at most CAMPAIGN_DESCRIPTION_MAX characters
+    description = models.TextField(blank=True, validators=[MaxLengthValidator(CAMPAIGN_DESCRIPTION_MAX)])
     settings = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"

@@ -304,9 +304,14 @@ def campaign_create(
     """Create a campaign with its sides; ``created_by`` becomes its first umpire.
 
     ``sides`` are ``{"key", "name", "colour"?, "nation"?: Nation}``. Raise ``bad_settings`` /
-    ``unknown_ruleset``, ``description_too_long`` for a description over
-    :data:`battles.models.CAMPAIGN_DESCRIPTION_MAX` characters.
+    ``unknown_ruleset``, ``bad_name`` for a blank name or one longer than its column (120 characters),
+    and ``description_too_long`` for a description over :data:`battles.models.CAMPAIGN_DESCRIPTION_MAX`
+    characters.
     """
+    name_max = Campaign._meta.get_field("name").max_length or 0
+    if not name.strip() or len(name) > name_max:
+        message = f"Give the campaign a name of 1 to {name_max} characters (it has {len(name.strip())})."
+        raise ApplicationError("bad_name", message, fields={"name": [message]})
     if len(description) > CAMPAIGN_DESCRIPTION_MAX:
         limit, length = CAMPAIGN_DESCRIPTION_MAX, len(description)
         message = f"Keep the description to {limit} characters (it has {length})."

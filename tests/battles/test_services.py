@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
+from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 import rules
@@ -92,6 +93,19 @@ def test_campaign_settings_are_checked_against_a7_and_the_rule_set_options() -> 
         "sink_when": ["Select a valid choice: reaches, exceeds."],
         "__all__": ["Unknown settings: colour."],
     }
+
+
+@pytest.mark.parametrize("name", ["", "   ", "n" * 121])
+def test_a_campaign_name_blank_or_longer_than_its_column_is_refused(name: str) -> None:
+    """The form limits the name to 120 characters and requires one; the service, the write path, says so too
+    (on PostgreSQL a longer name was a DataError, a 500, for any caller without the form)."""
+    with pytest.raises(ApplicationError) as exc:
+        services.campaign_create(
+            name=name, ruleset="ultra_simple", created_by=StaffUserFactory(), sides=[{"key": "britain"}]
+        )
+    message = f"Give the campaign a name of 1 to 120 characters (it has {len(name.strip())})."
+    assert (exc.value.code, exc.value.fields) == ("bad_name", {"name": [message]})
+    assert not Campaign.objects.exists()
 
 
 def test_a_campaign_description_over_2000_characters_is_refused() -> None:
@@ -877,3 +891,16 @@ def test_only_a_players_invitation_names_a_side(game: Any, role: str) -> None:
         "side": [f"Only a player's invitation names a side: an {role} has none. Leave the side empty."]
     }
     assert services.invitation_create(campaign=game.campaign, created_by=game.umpire, role=role).side is None
+
+
+def test_the_admins_campaign_form_keeps_the_description_to_2000_characters() -> None:
+    """The admin's form is a model form: the field's validator gives it the limit the site's form and the
+    service have (the column has none)."""
+    campaign = Campaign(name="x", ruleset="ultra_simple", description="d" * 2001)
+    with pytest.raises(ValidationError) as exc:
+        campaign.full_clean(exclude=["created_by"])
+    assert exc.value.message_dict == {
+        "description": ["Ensure this value has at most 2000 characters (it has 2001)."]
+    }
+    campaign.description = "d" * 2000
+    campaign.full_clean(exclude=["created_by"])
