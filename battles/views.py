@@ -649,7 +649,10 @@ def ready_post(request: HttpRequest, battle_id: int) -> HttpResponse:
     except ApplicationError as error:  # not from the site's own form: answer it, do not redirect
         return order_views.message_response(request, error.message, error.status, bat.pk)
     phase = selectors.phase_open_for(battle=bat)
-    if phase is None:
+    stated = request.POST.get("phase")
+    if phase is None or (stated is not None and stated != str(phase.pk)):
+        # A form for a phase resolved since (a second tab, a double submit) is not applied to the next phase,
+        # as the htmx ready (order_views.side_ready) refuses it.
         messages.error(request, services.READY_TOO_LATE)
         return _after_post(request, bat, viewer)
     try:

@@ -414,6 +414,27 @@ def test_a_second_resolve_now_for_a_phase_already_closed_changes_nothing(
     assert '<input type="hidden" name="phase" value="2">' in html  # the forms name the phase they show
 
 
+def test_a_plain_ready_for_a_phase_resolved_since_does_not_ready_the_next_one(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """A second tab (or a double submit) of the plain ready form for phase 1 marked the side ready in phase 2,
+    which the htmx ready refuses: with the other side ready, phase 2 closed before anyone gave orders."""
+    url = reverse("battles:ready", args=[game.battle.pk])
+    first = game.phase
+    services.side_set_ready(phase=first, user=game.players["germany"])
+    with django_capture_on_commit_callbacks(execute=True):
+        _client(game.players["britain"]).post(url, {"phase": str(first.pk), "ready": "1"})
+    second = Phase.objects.get(battle=game.battle, superseded=False, status="open")
+
+    response = _client(game.players["britain"]).post(url, {"phase": str(first.pk), "ready": "1"}, follow=True)
+
+    assert escape(services.READY_TOO_LATE) in _html(response)
+    assert not PhaseSide.objects.get(phase=second, side__key="britain").ready
+    ok = _client(game.players["britain"]).post(url, {"phase": str(second.pk), "ready": "1"})
+    assert ok.status_code == 302
+    assert PhaseSide.objects.get(phase=second, side__key="britain").ready
+
+
 def test_a_finished_battle_rolls_back_to_its_last_phase(
     game: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
