@@ -136,10 +136,13 @@ def phase_opened_notify(*, phase_id: int) -> int:
     url = _site_url(reverse("battles:battle", args=[battle.pk]))
     users = _members(phase, roles=[Role.PLAYER, Role.UMPIRE], side_keys=phase.sides)
 
+    # "turn" is the name of a rule set's only phase: "(turn 1, turn)" said nothing (as the battle page).
+    named = f", {phase.name}" if phase.name and phase.name != "turn" else ""
+
     def body(user: Any, profiles: dict[int, UserProfile]) -> str:
         return (
             f"{battle.campaign.name}: {battle.name}\n\n"
-            f"Phase {phase.number} (turn {phase.turn}{', ' + phase.name if phase.name else ''}) is open for "
+            f"Phase {phase.number} (turn {phase.turn}{named}) is open for "
             f"orders.\nDeadline: {_local(phase.deadline, user, profiles)}\n"
             f"Dice seed SHA-256: {phase.seed_hash}\n\nGive your orders: {url}\n"
         )

@@ -787,6 +787,7 @@ def test_opening_mails_the_ordering_players_once(django_capture_on_commit_callba
     recipients = sorted(m.to[0] for m in mail.outbox)
     assert recipients == sorted(u.email for u in [game.umpire, *game.players.values()])
     assert mail.outbox[0].subject == f"[Navalwar] {game.battle.name}: phase 1 is open"
+    assert "Phase 1 (turn 1) is open for orders." in mail.outbox[0].body  # not "(turn 1, turn)"
     assert phase.seed_hash in mail.outbox[0].body
     assert str(phase.seed) not in mail.outbox[0].body
 
