@@ -15,6 +15,7 @@ from battles.models import (
     RepairRecord,
     ShipEdit,
     Side,
+    UmpireAction,
     UserProfile,
     WorkerHeartbeat,
 )
@@ -102,6 +103,20 @@ class OrderAdmin(admin.ModelAdmin):
 @admin.register(LogEvent)
 class LogEventAdmin(admin.ModelAdmin):
     list_display = ["phase", "seq", "kind", "text"]
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(UmpireAction)
+class UmpireActionAdmin(admin.ModelAdmin):
+    """The record of the umpires' actions (NW-CAMP-11): written by services, read here, never edited."""
+
+    list_display = ["battle", "kind", "umpire", "at", "text"]
+    list_filter = ["kind"]
+
+    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+        return False
 
     def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False

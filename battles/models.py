@@ -507,6 +507,37 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+class UmpireActionKind(models.TextChoices):
+    RESOLVE_NOW = "resolve_now", "Resolve now"
+    EXTEND_DEADLINE = "extend_deadline", "Deadline moved"
+    RETRY = "retry", "Retry"
+    ROLLBACK = "rollback", "Roll back"
+    END = "end", "End the battle"
+    REOPEN = "reopen", "Reopen the battle"
+
+
+class UmpireAction(models.Model):
+    """An umpire's action on a battle (resolve now, a deadline moved, a retry, a roll back, the end, a
+    reopen): who did it, when, and what it did, in words (docs/rulings.md NW-CAMP-11). Written by the service
+    that acts, in its transaction; the battle's log page lists them. ``phase`` is the phase acted on (closed,
+    moved, retried; for a roll back or a reopen, the phase opened by it; for the end, the phase in play then).
+    A deadline moved for one ``side`` is shown to that side's players and the umpires only."""
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="umpire_actions")
+    phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    umpire = models.ForeignKey(USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+")
+    kind = models.CharField(max_length=20, choices=UmpireActionKind.choices)
+    text = models.TextField()
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} by {self.umpire} at {self.at:%Y-%m-%d %H:%M}"
+
+
 class NotificationKind(models.TextChoices):
     PHASE_OPENED = "phase_opened", "Phase opened"
     PHASE_RESOLVED = "phase_resolved", "Phase resolved"

@@ -34,6 +34,7 @@ from battles.models import (
     ShipEdit,
     ShipStatus,
     Side,
+    UmpireAction,
     UserProfile,
 )
 from navalwar.errors import Refusal
@@ -318,6 +319,16 @@ def ship_edits_for(*, battle: Battle, viewer: Viewer, phase: Phase | None = None
     if viewer.side is None:
         return []
     return list(qs.filter(battle_ship__campaign_ship__side=viewer.side))
+
+
+def umpire_actions_for(*, battle: Battle, viewer: Viewer) -> list[UmpireAction]:
+    """Return the umpires' actions on a battle, newest first (docs/rulings.md NW-CAMP-11): all for umpires;
+    for players and observers all but a deadline moved for another side (a player sees their own side's)."""
+    qs = UmpireAction.objects.filter(battle=battle).select_related("umpire", "phase", "side")
+    if viewer.is_umpire:
+        return list(qs)
+    mine = Q(side__isnull=True) | Q(side=viewer.side) if viewer.side is not None else Q(side__isnull=True)
+    return list(qs.filter(mine))
 
 
 def sinkings_for_battle(*, battle: Battle) -> list[BattleShip]:

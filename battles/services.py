@@ -33,6 +33,7 @@ from django.db import connection as db_connection
 from django.db.models import F, Max, Q
 from django.db.models.functions import Now
 from django.utils import timezone
+from django.utils.formats import date_format
 
 import rules
 from battles import selectors, sheet_edits
@@ -58,6 +59,8 @@ from battles.models import (
     ShipEdit,
     ShipStatus,
     Side,
+    UmpireAction,
+    UmpireActionKind,
     UserProfile,
     WorkerHeartbeat,
 )
@@ -176,6 +179,32 @@ def _lock_phase(phase_id: int) -> Phase:
         )
     except Phase.DoesNotExist as exc:
         raise ApplicationError("no_phase", "There is no such phase.", status=404) from exc
+
+
+def _umpire_action(
+    battle: Battle,
+    user: Any,
+    kind: str,
+    text: str,
+    *,
+    phase: Phase | None = None,
+    side: Side | None = None,
+) -> UmpireAction:
+    """Record an umpire's action on ``battle`` (who, when, what, in words) in the acting service's transaction
+    (docs/rulings.md NW-CAMP-11)."""
+    return UmpireAction.objects.create(
+        battle=battle,
+        phase=phase,
+        side=side,
+        umpire=user if getattr(user, "is_authenticated", False) else None,
+        kind=kind,
+        text=text,
+    )
+
+
+def _when(moment: datetime) -> str:
+    """A moment as the site's pages show it: ``Thu 3 Dec 2026 03:27 UTC`` (in the site's time zone)."""
+    return date_format(timezone.localtime(moment), "D j M Y H:i T")
 
 
 def _state(data: Mapping[str, Any]) -> BattleState:
@@ -1199,6 +1228,8 @@ def phase_close(*, phase: Phase, user: Any, reason: str = "umpire") -> Phase:
         _require_umpire(phase.battle.campaign_id, user)
         _check_open(phase)
         _phase_close(phase, reason=reason)
+        text = f"Resolve now: phase {phase.number} closed before its deadline and sent to resolution."
+        _umpire_action(phase.battle, user, UmpireActionKind.RESOLVE_NOW, text, phase=phase)
     return phase
 
 
@@ -1225,6 +1256,9 @@ def phase_extend_deadline(*, phase: Phase, user: Any, deadline: datetime, side: 
             updated = PhaseSide.objects.filter(phase=phase, side=side).update(deadline=deadline)
             if not updated:
                 raise ApplicationError("side_not_ordering", f"{side.name} gives no orders in this phase.")
+        whose = "every side" if side is None else side.name
+        text = f"Deadline of phase {phase.number} moved to {_when(deadline)} for {whose}."
+        _umpire_action(phase.battle, user, UmpireActionKind.EXTEND_DEADLINE, text, phase=phase, side=side)
     return phase
 
 
@@ -1459,6 +1493,8 @@ def phase_retry(*, phase: Phase, user: Any) -> Phase:
         if phase.status != PhaseStatus.FAILED or phase.superseded:
             raise ConflictError("not_failed", "Only a failed phase can be retried.")
         _phase_close(phase, reason="retry")
+        text = f"Retry: phase {phase.number}, which failed to resolve, sent to resolution again."
+        _umpire_action(phase.battle, user, UmpireActionKind.RETRY, text, phase=phase)
     return phase
 
 
@@ -1613,7 +1649,10 @@ def battle_rollback(*, battle: Battle, user: Any, to_number: int, deadline: date
         battle.finished_at = None
         battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
         _ships_sync(battle, state)
-        return _phase_open(battle, state, number=to_number, deadline=deadline)
+        opened = _phase_open(battle, state, number=to_number, deadline=deadline)
+        text = f"Roll back: the battle went back to the start of phase {to_number}, which opened again."
+        _umpire_action(battle, user, UmpireActionKind.ROLLBACK, text, phase=opened)
+        return opened
 
 
 def _refuse_repaired_since(
@@ -1656,9 +1695,20 @@ def battle_end(
             raise ConflictError("battle_finished", "The battle is already over.")
         if winner and not Side.objects.filter(campaign_id=battle.campaign_id, key=winner).exists():
             raise ApplicationError("bad_side", f"No side {winner!r}.", fields={"winner": ["No such side."]})
+        in_play = (
+            Phase.objects.filter(battle=battle, superseded=False).exclude(status=PhaseStatus.RESOLVED).first()
+        )
         Phase.objects.filter(battle=battle, superseded=False).exclude(status=PhaseStatus.RESOLVED).update(
             superseded=True, close_reason=BATTLE_ENDED
         )
+        won = Side.objects.filter(campaign_id=battle.campaign_id, key=winner).first() if winner else None
+        text = (
+            "End: the battle ended"
+            + (f" in phase {in_play.number}, which was not played" if in_play is not None else "")
+            + (f"; winner {won.name}" if won is not None else "; no winner")
+            + f". {reason}"
+        )
+        _umpire_action(battle, user, UmpireActionKind.END, text, phase=in_play)
         state = replace(_state(battle.state), finished=True, winner=winner or None)
         battle.state = rules.to_json(state)
         battle.status = BattleStatus.FINISHED
@@ -1715,7 +1765,10 @@ def battle_reopen(*, battle: Battle, user: Any, deadline: datetime | None = None
         battle.finished_at = None
         battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
         _ships_sync(battle, state)
-        return _phase_open(battle, state, number=ended.number, deadline=deadline)
+        opened = _phase_open(battle, state, number=ended.number, deadline=deadline)
+        text = f"Reopen: the battle the umpire ended is on again, and phase {ended.number} opened again."
+        _umpire_action(battle, user, UmpireActionKind.REOPEN, text, phase=opened)
+        return opened
 
 
 SHIP_EDIT_FIELDS = ("status", "flags", "heading", "speed", "sheet", "position")

@@ -852,6 +852,7 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
             "orders": [(o, display.order_rows(ruleset, o.data, names)) for o in orders],
             "names": names,
             "edits": selectors.ship_edits_for(battle=bat, viewer=viewer, phase=chosen) if chosen else [],
+            "umpire_actions": selectors.umpire_actions_for(battle=bat, viewer=viewer),
         },
     )
 
