@@ -460,3 +460,70 @@ def test_sinking_when_all_underwater_boxes_marked() -> None:
     h = hull(stats(underwater=2, engine=2), sheet={"marked": {"underwater": 2, "engine": 2}})
     end_of_turn(ctx([], turn=1), h)
     assert h.sunk == "all underwater boxes marked"
+
+
+JAPANESE_DD = stats(
+    "destroyer",
+    guns=[gun("main", 5, 2, fwd=True)],
+    above=4,
+    underwater=2,
+    engine=2,
+    dc=1,
+    torpedoes=[{"name": "tubes", "calibre": 24, "tubes": 4, "side": "centre", "fixed": False}],
+)
+
+
+def test_damage_control_japanese_destroyer_example() -> None:
+    """Lines 389-391: "a Japanese destroyer with one damage control box receives a hit that knocks out one
+    bank of its torpedo tubes (one torpedo box is marked off). The captain of that ship may cross off the
+    damage control box instead of the torpedo tubes. However, once a damage control box is used, it cannot
+    be used again ... if the next hit on the Japanese destroyer knocked out an engine room, our captain would
+    wish mightily that he still had damage control resources ... but too late!" (A6: by order, the turn
+    after; W41: the box is spent)."""
+    s = ship(
+        "a",
+        "blue",
+        JAPANESE_DD,
+        50,
+        50,
+        sheet={"torpedo_lost": [0], "last_marks": [{"area": "torpedo", "index": 0}]},
+    )
+    st = state(s, turn=2)
+    order = ShipOrder(
+        ship_id="a",
+        data={"course": 0, "speed": 15, "dc_action": "restore", "dc_area": "torpedo", "dc_index": 0},
+    )
+    assert RULESET.check_order(st, s, order) == {}
+    sh = _turn(st, {"a": order}, []).state.ship("a").sheet
+    assert sh["torpedo_lost"] == [] and sh["marked"]["damage_control"] == 1
+    # The next hit knocks out an engine room: no damage control box is left to repair it.
+    s2 = ship(
+        "a",
+        "blue",
+        JAPANESE_DD,
+        50,
+        50,
+        sheet={
+            "marked": {"damage_control": 1, "engine": 1},
+            "last_marks": [{"area": "engine", "index": None}],
+        },
+    )
+    again = ShipOrder(
+        ship_id="a", data={"course": 0, "speed": 15, "dc_action": "restore", "dc_area": "engine"}
+    )
+    st2 = state(s2, turn=3)
+    assert "dc_action" in RULESET.check_order(st2, s2, again)
+    assert _turn(st2, {"a": again}, []).state.ship("a").sheet["marked"]["engine"] == 1
+
+
+def test_damage_control_never_repairs_the_bridge() -> None:
+    """Line 393: "Damage control may repair any hit except for a bridge hit. This bridge hit represents damage
+    more to people than to machinery." (NW-WW2-17)."""
+    s = ship("a", "blue", stats(), 50, 50, sheet={"conditions": {"bridge": {"since": 1, "until": None}}})
+    st = state(s, turn=2)
+    order = ShipOrder(
+        ship_id="a", data={"course": 0, "speed": 15, "dc_action": "repair", "dc_repair": "bridge"}
+    )
+    assert "dc_repair" in RULESET.check_order(st, s, order)
+    sh = _turn(st, {"a": order}, [15]).state.ship("a").sheet  # the bridge recovery roll fails
+    assert "bridge" in sh["conditions"] and sh["marked"].get("damage_control", 0) == 0
