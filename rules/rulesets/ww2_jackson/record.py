@@ -16,7 +16,7 @@ carry the underwater protection letter (seed line 288; NW-WW2-04); every other b
     {
       "guns_lost": [2],                 # indexes of stats.guns rows (turret/mount boxes) marked
       "torpedo_lost": [0],              # indexes of stats.torpedoes rows (mount boxes) marked
-      "loaded": [4, 4],                 # torpedoes in the tubes, per mount
+      "loaded": [4, 4],                 # torpedoes in the tubes, per mount (a lost mount's wait in it)
       "reloads": 8,                     # reload torpedoes left
       "marked": {"aa": 0, "above": 2, "above_armoured": 1, "underwater": 0, "engine": 1,
                  "damage_control": 1, "fire_control": 0},   # boxes marked per counted area
@@ -398,10 +398,10 @@ class Sheet:
                 return None
             if index is None or index not in intact:
                 index = intact[-1]
+            # The mount's torpedoes stay in its tubes, unusable while the box is marked: a damage control box
+            # crossed off "instead of the torpedo tubes" gives the bank back as it was (line 389).
             self.torpedo_lost.append(index)
             self.torpedo_lost.sort()
-            if index < len(self.loaded):
-                self.loaded[index] = 0
             box = (area, index)
         else:
             marked = self.marked

@@ -745,7 +745,8 @@ class WW2Jackson(RuleSet):
             for g in live.cd.guns
             if g.area == "main" and g.index not in live.sheet.guns_lost
         ]
-        if any(live.sheet.loaded) and live.sheet.remaining(live.cd, "torpedo") > 0:
+        lost = live.sheet.torpedo_lost
+        if any(n for i, n in enumerate(live.sheet.loaded) if i not in lost):  # a loaded mount left
             best = min(T.TORPEDO_RANGES[m.calibre][1] for m in live.cd.torpedoes) * 0.9
         elif ranges:
             best = max(r[1] for r in ranges) * 0.85

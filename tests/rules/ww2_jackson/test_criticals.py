@@ -527,3 +527,20 @@ def test_damage_control_never_repairs_the_bridge() -> None:
     assert "dc_repair" in RULESET.check_order(st, s, order)
     sh = _turn(st, {"a": order}, [15]).state.ship("a").sheet  # the bridge recovery roll fails
     assert "bridge" in sh["conditions"] and sh["marked"].get("damage_control", 0) == 0
+
+
+def test_damage_control_restores_torpedo_tubes_with_their_torpedoes() -> None:
+    """Line 389: "The captain of that ship may cross off the damage control box instead of the torpedo
+    tubes": the restored bank is as it was before the hit, its torpedoes still in the tubes (no reloads
+    aboard to refill it)."""
+    h = hull(JAPANESE_DD)
+    assert h.sheet.mark(h.cd, "torpedo") == ("torpedo", 0)
+    sheet = sheet_to_json(h.sheet)
+    sheet["last_marks"] = [{"area": "torpedo", "index": 0}]
+    s = ship("a", "blue", JAPANESE_DD, 50, 50, sheet=sheet)
+    order = ShipOrder(
+        ship_id="a",
+        data={"course": 0, "speed": 15, "dc_action": "restore", "dc_area": "torpedo", "dc_index": 0},
+    )
+    sh = _turn(state(s, turn=2), {"a": order}, []).state.ship("a").sheet
+    assert sh["torpedo_lost"] == [] and sh["loaded"] == [4] and sh["reloads"] == 0
