@@ -337,3 +337,48 @@ def test_wing_mount_bears_on_its_side_only() -> None:
     )
     assert bfn_by_calibre(cd, Sheet(), "secondary", "broadside", "port") == [(5, "new", 2)]
     assert bfn_by_calibre(cd, Sheet(), "secondary", "forward", "port") == []
+
+
+@pytest.mark.parametrize(
+    ("target_type", "dist", "band"),
+    [
+        pytest.param("destroyer", 8.0, None, id="000-gunnery-line105-3in-not-considered-vs-destroyer"),
+        pytest.param("small_craft", 10.0, "short", id="000-gunnery-line105-3in-vs-small-craft-4in-short"),
+        pytest.param("small_craft", 20.0, "medium", id="000-gunnery-line105-3in-vs-small-craft-4in-medium"),
+        pytest.param("small_craft", 30.0, "long", id="000-gunnery-line105-3in-vs-small-craft-4in-long"),
+        pytest.param("small_craft", 30.5, None, id="000-gunnery-line105-3in-vs-small-craft-beyond-4in-long"),
+    ],
+)
+def test_three_inch_guns_only_against_small_craft(target_type: str, dist: float, band: str | None) -> None:
+    """Line 105: "3" and smaller guns are not considered unless firing at small craft. In that case use 4" gun
+    ranges." (4" ranges, lines 103: 10" / 20" / 30"; W06: the 4" MFN row)."""
+    fstats = stats("destroyer", guns=[gun("main", 3, 2, fwd=True, aft=True)])
+    st, f, t = _duel(fstats=fstats, tstats=stats(target_type), dist=dist)
+    sols, why = RULESET.solutions(st, live(f), live(t), "main")
+    if band is None:
+        assert sols == [] and why
+        return
+    (sol,) = sols
+    assert sol.band == band and sol.mfn == 2 and sol.row.range == "4"
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        pytest.param("searchlight", -1, id="000-night-line75-searchlight-minus-1"),
+        pytest.param("radar_very_good", -1, id="000-night-line76-very-good-radar-minus-1"),
+        pytest.param("radar_adequate", -2, id="000-night-line77-adequate-radar-minus-2"),
+        pytest.param("radar_poor", -3, id="000-night-line78-poor-radar-minus-3"),
+        pytest.param("target_on_fire", -2, id="000-night-line79-target-on-fire-minus-2"),
+        pytest.param("star_shell", -2, id="000-night-line80-star-shell-minus-2"),
+        pytest.param("gun_flashes", -5, id="000-night-line81-gun-flashes-minus-5"),
+        pytest.param("bright_moon", -5, id="000-night-line82-bright-moon-minus-5"),
+        pytest.param("dim_moon", -7, id="000-night-line83-dim-moon-minus-7"),
+    ],
+)
+def test_night_modifier_alone(key: str, value: int) -> None:
+    """Lines 75-83, each alone: "-1 Firing at night on target illuminated by searchlight beam. / -1 ... very
+    good fire control radar / -2 ... adequate fire control radar / -3 ... poor fire control radar / -2 ...
+    target that is on fire, no other illumination / -2 ... star shell / -5 ... only target's gun flashes as
+    aiming point / -5 ... only Bright moonlight / -7 ... only Dim moonlight"."""
+    assert night_modifier({key}) == (key, value)

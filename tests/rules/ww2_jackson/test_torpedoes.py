@@ -285,3 +285,30 @@ def test_no_collateral_from_torpedoes() -> None:
     h = hull(stats(uw="A", underwater=6))
     torpedo_hit(ctx([1]), h, 21)
     assert marked(h.sheet) == {"underwater": 2}
+
+
+@pytest.mark.parametrize(
+    ("dist", "band", "needed"),
+    [
+        pytest.param(8, "short", 6, id="000-torpedo-line146-close-6-20"),
+        pytest.param(16, "medium", 11, id="000-torpedo-line145-medium-11-20"),
+        pytest.param(24, "long", 16, id="000-torpedo-line144-long-16-20"),
+    ],
+)
+def test_torpedo_to_hit_numbers(dist: float, band: str, needed: int) -> None:
+    """Lines 143-146: "Roll one D20 for each torpedo fired. Hit with: Long range: 16-20 / Medium range:
+    11-20 / Close range: 6-20" (W07: close = short). Four torpedoes at a 10-knot cruiser (no modifier): three
+    dice one short of the number miss, the fourth hits (Table 2, roll 7: 3 general, 2 engine hits)."""
+    st, order = _launch(dist, target_stats=stats())
+    st = RULESET.resolve_phase(st, {"f": order}, ScriptedDice([])).state
+    t = st.ship("t")
+    st = st.with_ships({"t": replace(t, speed=10.0)})
+    go = {"t": ShipOrder(ship_id="t", data={"course": 0, "speed": 10})}
+    turn = 2
+    if band == "long":  # lines 157-160: long range torpedoes impact two turns after they are launched
+        st = RULESET.resolve_phase(replace(st, turn=2), go, ScriptedDice([])).state
+        turn = 3
+    res = RULESET.resolve_phase(replace(st, turn=turn), go, ScriptedDice([needed - 1] * 3 + [needed, 7]))
+    (ev,) = [e for e in res.events if e.kind == "torpedo"]
+    assert ev.data["band"] == band and ev.needed == needed and ev.modifiers == ()
+    assert ev.data["number"] == 4 and ev.data["hits"] == 1
