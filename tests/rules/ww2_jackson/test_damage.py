@@ -249,6 +249,19 @@ def test_engine_location_long_range() -> None:
     assert marked(h.sheet) == {"engine": 1}
 
 
+def test_engine_location_used_up_substitutes_nw_ww2_07() -> None:
+    """Line 139: "If the target has had all boxes already marked off in the area called for on the Hit
+    Location Table, then any further hits may be marked off any above water or below water boxes." NW-WW2-07:
+    the shell's long-range "17-18 Engine hit" with every engine box marked substitutes by the preference
+    (not the torpedo tables' engine hit, which becomes a general underwater hit); no penetration roll
+    (NW-WW2-03), so the C underwater letter stops nothing."""
+    h = hull(stats(uw="C"), sheet={"marked": {"engine": 4}})
+    c = ctx([17])  # location only: a substituted hit rolls no penetration
+    shell_hit(c, h, gun_row(5), 5, "long", "f", "blue")
+    assert marked(h.sheet) == {"engine": 4, "above": 1}
+    assert "substituted, line 139" in c.events[-1].text
+
+
 def test_ctx_is_scripted() -> None:
     """The helper context uses scripted dice (tests must be able to fail on a wrong die count)."""
     c = Ctx(turn=1, dice=ScriptedDice([5]))
