@@ -116,11 +116,14 @@ def test_critical_band_edges(table: str, roll: int, effect: str) -> None:
         pytest.param("battlecruiser", "capital", "shell_capital", id="W26-battlecruiser"),
         pytest.param("carrier", "capital", "shell_capital", id="W26-carrier-default-capital"),
         pytest.param("carrier", "cruiser", "shell_dd_cruiser", id="W26-carrier-option-cruiser"),
+        pytest.param("small_craft", "capital", "shell_dd_cruiser", id="NW-WW2-20-small-craft"),
+        pytest.param("merchant", "capital", "shell_dd_cruiser", id="NW-WW2-20-merchant"),
     ],
 )
 def test_which_shell_table(ship_type: str, option: str, table: str) -> None:
     """W26: destroyers and all cruisers use the destroyer/cruiser table; battleships, battlecruisers and
-    carriers the capital table (a parameter for carriers)."""
+    carriers the capital table (a parameter for carriers). NW-WW2-20: small craft and merchant ships use the
+    destroyer/cruiser table."""
     assert (
         shell_table(
             __import__("rules.rulesets.ww2_jackson.record", fromlist=["x"]).parse_class(stats(ship_type)),

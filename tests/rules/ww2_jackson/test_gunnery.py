@@ -382,3 +382,22 @@ def test_night_modifier_alone(key: str, value: int) -> None:
     target that is on fire, no other illumination / -2 ... star shell / -5 ... only target's gun flashes as
     aiming point / -5 ... only Bright moonlight / -7 ... only Dim moonlight"."""
     assert night_modifier({key}) == (key, value)
+
+
+@pytest.mark.parametrize(
+    ("firer_type", "target_type", "penalised"),
+    [
+        pytest.param("merchant", "destroyer", True, id="NW-WW2-20-merchant-is-large-vs-destroyer"),
+        pytest.param("cruiser", "small_craft", True, id="NW-WW2-20-small-craft-is-destroyer-size"),
+        pytest.param("destroyer", "destroyer", False, id="000-gunnery-line66-destroyer-is-not-large"),
+        pytest.param("cruiser", "merchant", False, id="NW-WW2-20-merchant-is-not-destroyer-size"),
+    ],
+)
+def test_large_ship_against_small_types(firer_type: str, target_type: str, penalised: bool) -> None:
+    """Line 66: "-1 Large ship (cruiser or bigger) firing at small (destroyer size) with 7" or greater main
+    armament" (NW-WW2-12, NW-WW2-20: a merchant ship is large, small craft are destroyer size)."""
+    fstats = stats(firer_type, guns=[gun("main", 8, 4, fwd=True, aft=True)])
+    st, f, t = _duel(fstats=fstats, tstats=stats(target_type), dist=20)
+    mods, _ = _mods(st, f, t)
+    label = "large ship firing at destroyer-size target with 7-inch or greater guns"
+    assert (mods.get(label) == -1) is penalised
