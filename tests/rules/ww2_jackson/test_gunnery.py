@@ -184,7 +184,7 @@ def test_no_fire_control_and_first_fired_on() -> None:
 
 
 def test_large_ship_against_destroyer() -> None:
-    """Line 65: "-1 Large ship (cruiser or bigger) firing at small (destroyer size) with 7" or greater main
+    """Line 66: "-1 Large ship (cruiser or bigger) firing at small (destroyer size) with 7" or greater main
     armament"; NW-WW2-12: the 6-inch dice of the same ship are not penalised."""
     dd = stats("destroyer", guns=[gun("main", 5, 1, fwd=True)])
     cr = stats(guns=[gun("main", 8, 4, fwd=True, aft=True), gun("secondary", 6, 2, kind="old")])
