@@ -549,6 +549,9 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
             f"Cannot change course: {reason}." if wants_turn else None,
             note=f"does not move: {reason}",
         )
+    if wants_turn and inum(sh.get("no_turn_moves")) > 0:
+        # 13.: no course changes under sail or oars (line 175 "no course changes for next two moves")
+        return _still(pos, heading, "No course changes this move: captain killed or wounded (13.).")
     stop = not plain and (
         data.get("anchor") == "drop" or data.get("sails") == "furl" or bool(data.get("assist"))
     )
@@ -565,8 +568,6 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         kind = "row"
     else:
         kind = "sail"
-        if wants_turn and inum(sh.get("no_turn_moves")) > 0:
-            return _still(pos, heading, "No course changes this move: captain killed or wounded (13.).")
         w = state.conditions.wind_from
         wf = 0.0 if w is None else w  # wind_from()
         if wants_turn and C.crosses_fore(heading, turn, wf):

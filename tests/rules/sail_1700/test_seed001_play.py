@@ -806,6 +806,22 @@ def test_010_rowing() -> None:
     assert errs(st, "f", {"row": True}) == {"row": ["Only vessels of 99 points or less can be rowed (10.)."]}
 
 
+def test_013_captain_killed_no_course_change_under_oars() -> None:
+    """Line 175: 'Captain killed, no course changes for next two moves' holds for a vessel rowed (10.) as for
+    one under sail: her oars may take her straight on, not round."""
+    st = battle(
+        ship("c", "a", CUTTER_GB, 1000, 1000, heading=90.0, no_turn_moves=2),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        wind=0.0,
+    )
+    assert errs(st, "c", {"row": True, "turn": 30.0}) == {
+        "turn": ["No course changes this move: captain killed or wounded (13.)."]
+    }
+    assert errs(st, "c", {"row": True}) == {}
+    new, _ev = play(st, {"c": {"row": True, "turn": 30.0}}, [])
+    assert new.ship("c").heading == 90.0
+
+
 # --- 23. mortars, 24. batteries -----------------------------------------------------------------------------
 
 
