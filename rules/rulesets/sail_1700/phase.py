@@ -2199,6 +2199,16 @@ class Phase:
         sid = r.ship.id
         if S.inum(r.sheet.get("mortar_ready_turn"), 1) > self.turn:
             return
+        firing, _wind = self.weather_now()
+        if firing != "all" and C.weather_guns_allowed(1, S.rate_of(r.ship), firing) <= 0:
+            # 5.: "No firing from any vessel" / "from unrated vessels" stops her mortar as it does her guns
+            self.ev(
+                "no_shot",
+                f"{r.ship.name}'s mortar cannot fire in this weather (5., S05).",
+                ship_id=sid,
+                visible_to=(r.ship.side,),
+            )
+            return
         if tid in self.recs:
             t = self.recs[tid]
             if t.status != "active":

@@ -868,6 +868,9 @@ class Sail1700(RuleSet):
             return "This vessel carries no mortar."
         if S.inum(sh.get("mortar_ready_turn"), 1) > state.turn:
             return f"The mortar is loading until turn {S.inum(sh.get('mortar_ready_turn'))} (23.)."
+        firing, _ = S.weather_effect(state)
+        if firing != "all" and C.weather_guns_allowed(1, S.rate_of(ship), firing) <= 0:
+            return "No firing in this weather for this vessel (5., S05)."
         o = S.state_memo(state).ships.get(tid)
         if o is not None:
             if o.side == ship.side or not o.active:

@@ -848,6 +848,28 @@ def test_023_mortar_ranging_and_spider_S38_S39() -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("number", "dist"),
+    [(90, 300.0), (99, 150.0)],
+    ids=["storm-moderate-no-unrated", "storm-gale-no-vessel"],
+)
+def test_005_023_mortar_obeys_the_weather_S05(number: int, dist: float) -> None:
+    """Line 62: 'Storm Gale No firing from any vessel'; line 65: 'Storm Moderate Breeze No firing from unrated
+    vessels' (S05: Storm = the Gale weather, 90-00). A bomb's mortar (23.) is firing too: it stays silent."""
+    st = battle(
+        ship("b", "a", BOMB_GB, 1000, 1000, heading=0.0),
+        ship("fr", "b", SEVENTY_FOUR_FR, 1000, 1000 - dist),
+        wind=90.0,
+        number=number,
+    )
+    assert errs(st, "b", {"speed": 0.0, "mortar_target": "fr"}) == {
+        "mortar_target": ["No firing in this weather for this vessel (5., S05)."]
+    }
+    new, ev = play(st, {"b": {"speed": 0.0, "mortar_target": "fr"}}, [])
+    assert "mortar" not in kinds(ev) and new.ship("fr").sheet["points"] == 700
+    assert new.ship("b").sheet["mortar_ready_turn"] == 1
+
+
 def test_024_shore_battery_fires_land_based() -> None:
     """Lines 335-341: battery points by construction; '+1 Guns land based'; arc 35 degrees either side of the
     perpendicular."""
