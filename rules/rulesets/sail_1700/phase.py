@@ -563,7 +563,8 @@ class Phase:
         self.batteries()
         if "mortar_target" in given:
             for r, data in zip(mine, datas, strict=True):
-                if r.status == "active" and data.get("mortar_target"):
+                # 15.: "firing does not take place in continued melees" (the mortar's as the guns')
+                if r.status == "active" and data.get("mortar_target") and r.ship.id not in in_melee:
                     self.mortar(r)
         self.melees("board" in given, bool(in_melee))
         if "cast_off" in given:

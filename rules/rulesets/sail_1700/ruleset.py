@@ -871,6 +871,8 @@ class Sail1700(RuleSet):
         firing, _ = S.weather_effect(state)
         if firing != "all" and C.weather_guns_allowed(1, S.rate_of(ship), firing) <= 0:
             return "No firing in this weather for this vessel (5., S05)."
+        if sh.get("melee"):
+            return "No firing in a continuing melee (15.)."
         o = S.state_memo(state).ships.get(tid)
         if o is not None:
             if o.side == ship.side or not o.active:

@@ -870,6 +870,24 @@ def test_005_023_mortar_obeys_the_weather_S05(number: int, dist: float) -> None:
     assert new.ship("b").sheet["mortar_ready_turn"] == 1
 
 
+def test_015_023_no_mortar_in_a_continued_melee() -> None:
+    """Line 237: 'Melees take place after al firing, firing does not take place in continued melees.' A bomb
+    fighting a melee fires neither her guns nor her mortar (23.)."""
+    fight: dict[str, JSON] = {"attacker": "b", "defender": "c", "deck": 1}
+    st = battle(
+        ship("b", "a", BOMB_GB, 1000, 1000, heading=0.0, entangled_with="c", melee=dict(fight)),
+        ship("c", "b", CUTTER_GB, 1000, 1012, heading=0.0, entangled_with="b", melee=dict(fight)),
+        ship("fr", "b", SEVENTY_FOUR_FR, 1000, 700),
+        wind=90.0,
+    )
+    assert errs(st, "b", {"mortar_target": "fr"}) == {
+        "mortar_target": ["No firing in a continuing melee (15.)."]
+    }
+    new, ev = play(st, {"b": {"mortar_target": "fr"}}, [3, 3])  # the melee's two dice, no mortar's
+    assert "mortar" not in kinds(ev) and "melee" in kinds(ev)
+    assert new.ship("fr").sheet["points"] == 700 and new.ship("b").sheet["mortar_ready_turn"] == 1
+
+
 def test_024_shore_battery_fires_land_based() -> None:
     """Lines 335-341: battery points by construction; '+1 Guns land based'; arc 35 degrees either side of the
     perpendicular."""
