@@ -2149,7 +2149,10 @@ class Phase:
                         f" ({party} men serve {manned} of {guns} guns at six a gun; 24., NW-SAIL-25)"
                     )
                 guns = manned
-            allowed = C.weather_guns_allowed(guns, "1st", S.weather_effect(self.cstate())[0])
+            # 5. restricts the firing of vessels ("No firing from any vessel", "... unrated vessels", "one
+            # third of guns on rated vessels"): a battery ashore fires every gun it has (NW-SAIL-27); the
+            # wind's modifiers of 12. still apply
+            allowed = guns
             if allowed <= 0:
                 continue
             first = not t.props.get("fired_once")

@@ -888,6 +888,32 @@ def test_015_023_no_mortar_in_a_continued_melee() -> None:
     assert new.ship("fr").sheet["points"] == 700 and new.ship("b").sheet["mortar_ready_turn"] == 1
 
 
+def test_NW_SAIL_27_battery_fires_in_a_storm_with_the_gale_modifier() -> None:
+    """Line 62: 'Storm Gale No firing from any vessel, speed reduced by half' binds vessels; a shore battery
+    (24.) fires every gun (NW-SAIL-27), and line 156's '-2 Gale' still counts."""
+    bat = TerrainFeature(
+        kind="battery",
+        position=Point(x=1000, y=1200),
+        props={"id": "fort", "name": "Fort", "side": "a", "guns": 10, "facing": 0.0, "nation": "France"},
+    )
+    st = battle(
+        ship("x", "a", FRIGATE_GB, 200, 200),
+        ship("fr", "b", SEVENTY_FOUR_GB, 1000, 1050, heading=90.0),
+        terrain=(bat,),
+        number=99,  # storm (S05), gale, visibility 200 mm
+    )
+    assert (st.conditions.weather, st.conditions.wind_force) == ("storm", "gale")
+    new, ev = play(st, {"x": {"speed": 0.0}}, [3, 3, 20])
+    fire = next(e for e in ev if e.kind == "fire")
+    # +1 land based +1 first time -2 gale (medium, 150 mm) + 6 = 6: 10 guns -> 9 (2)
+    assert [(m.label, m.value) for m in fire.modifiers] == [
+        ("guns land based (12.)", 1),
+        ("first time fired (12., S15)", 1),
+        ("gale (12.)", -2),
+    ]
+    assert fire.data["ff"] == 6 and fire.data["points"] == 9 and new.ship("fr").sheet["points"] == 611
+
+
 def test_024_shore_battery_fires_land_based() -> None:
     """Lines 335-341: battery points by construction; '+1 Guns land based'; arc 35 degrees either side of the
     perpendicular."""
