@@ -2244,6 +2244,24 @@ class Phase:
                 visible_to=(r.ship.side,),
             )
             return
+        n = S.inum(r.sheet.get("mortars"))
+        r.sheet["mortar_ready_turn"] = self.turn + 1 + T.MORTAR_LOAD_MOVES
+        for k in range(1, n + 1):
+            # 27.: a bomb "plus 2 mortars" fires two shells a load, each ranged and spidered (23.)
+            if k > 1:
+                if tid in self.recs:
+                    if self.recs[tid].status != "active":
+                        return
+                else:
+                    found = self.bat(tid)
+                    if found is None or found[1].props.get("silenced"):
+                        return
+            self.shell(r, tid, tpos, tname, d, "" if n == 1 else f" (mortar {k} of {n})")
+
+    def shell(self, r: Rec, tid: str, tpos: Point, tname: str, d: float, which: str) -> None:
+        """Fire one mortar shell of ``r`` at ``tid`` (at ``tpos``, ``d`` mm away): ranging unless ranged in,
+        the spider, the hit (23.; S38, S39, NW-SAIL-9, NW-SAIL-26). ``which`` names the mortar of several."""
+        sid = r.ship.id
         rolls: list[Roll] = []
         line = bearing(r.pos, tpos)
         aim = tpos
@@ -2271,11 +2289,10 @@ class Phase:
         v2, roll2 = self.roll("D100", f"{r.ship.name} mortar spider (23., 30., S39)")
         rolls.append(roll2)
         point = v2 % 10  # one decimal die: the units die of the pair
-        r.sheet["mortar_ready_turn"] = self.turn + 1 + T.MORTAR_LOAD_MOVES
         if point == 0:
             self.ev(
                 "mortar",
-                f"{r.ship.name} fires her mortar at {tname} ({text}); spider 0: the shell fails "
+                f"{r.ship.name} fires her mortar{which} at {tname} ({text}); spider 0: the shell fails "
                 "to explode (23.).",
                 ship_id=sid,
                 target_id=tid,
@@ -2319,7 +2336,7 @@ class Phase:
             data["battery"] = hit_id
         self.ev(
             "mortar",
-            f"{r.ship.name} fires her mortar at {tname} ({text}); spider {point}: the shell "
+            f"{r.ship.name} fires her mortar{which} at {tname} ({text}); spider {point}: the shell "
             f"falls at ({impact.x:.0f}, {impact.y:.0f}){what} (23., S38, S39"
             f"{', NW-SAIL-26' if hit_bat is not None or tid not in self.recs else ''}).",
             ship_id=sid,

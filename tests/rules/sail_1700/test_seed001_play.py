@@ -39,6 +39,14 @@ BOMB_GB: dict[str, JSON] = {
     "mortars": 2,
     "points": 70,
 }
+BOMB_US: dict[str, JSON] = {  # line 398: 'Bomb 12 (plus 1 mortar) 80'
+    "nation": "USA",
+    "rate": "unrated",
+    "type": "Bomb",
+    "guns": 12,
+    "mortars": 1,
+    "points": 80,
+}
 
 
 def ship(
@@ -829,7 +837,7 @@ def test_023_mortar_ranging_and_spider_S38_S39() -> None:
     """Lines 311-331: ranging on two decimal dice, then the spider (one decimal die; S39 3 x 3 grid, 0 = dud);
     a hit does 50 points (S38: one damage-chart roll); four moves to load."""
     st = battle(
-        ship("b", "a", BOMB_GB, 1000, 1000, heading=0.0),
+        ship("b", "a", BOMB_US, 1000, 1000, heading=0.0),
         ship("fr", "b", SEVENTY_FOUR_FR, 1000, 700),
         wind=90.0,
     )
@@ -846,6 +854,28 @@ def test_023_mortar_ranging_and_spider_S38_S39() -> None:
     assert errs(replace(new, turn=2), "b", {"speed": 0.0, "mortar_target": "fr"}) == {
         "mortar_target": ["The mortar is loading until turn 6 (23.)."]
     }
+
+
+def test_027_023_bomb_with_two_mortars_fires_two_shells() -> None:
+    """Line 390: 'Bomb 4 (plus 2 mortars) 70' (Britain): both mortars fire, each shell spidered (23., S39) and
+    worth 50 points (S38); line 327: 'Once ranged in on target the above procedure need not be repeated', so
+    the second shell of a load needs no ranging when the first ranged in; both then take four moves."""
+    st = battle(
+        ship("b", "a", BOMB_GB, 1000, 1000, heading=0.0),
+        ship("fr", "b", SEVENTY_FOUR_FR, 1000, 700),
+        wind=90.0,
+    )
+    # shell 1: ranging 50 on target, spider 5 hit, damage chart 20 nothing; shell 2: spider 5 hit, chart 44
+    new, ev = play(st, {"b": {"speed": 0.0, "mortar_target": "fr"}}, [50, 5, 20, 5, 44])
+    shells = [e for e in ev if e.kind == "mortar"]
+    assert [e.outcome for e in shells] == ["hit", "hit"]
+    assert shells[0].text.startswith("B fires her mortar (mortar 1 of 2) at Fr (ranging 50: on target)")
+    assert shells[1].text.startswith("B fires her mortar (mortar 2 of 2) at Fr (ranged in)")
+    assert new.ship("fr").sheet["points"] == 600 and new.ship("b").sheet["mortar_ready_turn"] == 6
+    # off target: the second mortar ranges again (ranging 5 short, spider 5: a miss; then 50, spider 10: dud)
+    new, ev = play(st, {"b": {"speed": 0.0, "mortar_target": "fr"}}, [5, 5, 50, 10])
+    assert [e.outcome for e in ev if e.kind == "mortar"] == ["miss", "dud"]
+    assert new.ship("b").sheet["mortar_ranged_on"] == "fr"
 
 
 @pytest.mark.parametrize(

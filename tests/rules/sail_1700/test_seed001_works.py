@@ -31,6 +31,14 @@ BOMB_GB: dict[str, JSON] = {
     "mortars": 2,
     "points": 70,
 }
+BOMB_US: dict[str, JSON] = {  # line 398: 'Bomb 12 (plus 1 mortar) 80'
+    "nation": "USA",
+    "rate": "unrated",
+    "type": "Bomb",
+    "guns": 12,
+    "mortars": 1,
+    "points": 80,
+}
 
 # An island: dry land (a shoal of depth 0) 100 mm about (1000, 500); its shore nearest (1000, 640) is
 # (1000, 600).
@@ -404,7 +412,7 @@ def test_NW_SAIL_24_mortar_hit_on_works_falls_on_the_party() -> None:
     """NW-SAIL-24 with 23./S38: a 50-point shell on a site with no gun yet kills 50 men of the party (S41: a
     man a point); the site is not silenced until it has had a gun."""
     st = battle(
-        ship("b", "a", BOMB_GB, 1000, 900, heading=90.0),
+        ship("b", "a", BOMB_US, 1000, 900, heading=90.0),
         ship("f", "b", FRIGATE_GB, 1000, 640, anchored=True),
         terrain=(ISLAND, site(party=60)),
     )
@@ -445,7 +453,7 @@ def fort_battle(fort_y: float = 700.0, side: str = "b", **props: JSON) -> Battle
         },
     )
     return battle(
-        ship("b", "a", BOMB_GB, 1000, 1000, heading=90.0),
+        ship("b", "a", BOMB_US, 1000, 1000, heading=90.0),
         ship("e", "b", SEVENTY_FOUR_FR, 2200, 1700),
         terrain=(fort,),
     )
