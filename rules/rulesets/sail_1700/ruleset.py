@@ -877,6 +877,9 @@ class Sail1700(RuleSet):
         if o is not None:
             if o.side == ship.side or not o.active:
                 return "Name an enemy vessel afloat."
+            vis = state.conditions.visibility
+            if vis is not None and o.id not in S.seen_by(state, ship.side):  # as target_of() (A2)
+                return f"{o.name} cannot be seen (visibility {vis:g} mm, A2)."
             assert isinstance(o.position, Point)
             pos, name = o.position, o.name
         else:

@@ -856,6 +856,25 @@ def test_023_mortar_ranging_and_spider_S38_S39() -> None:
     }
 
 
+def test_A2_023_mortar_needs_its_target_in_sight() -> None:
+    """Line 49: 'Visibility is halved at night' (A2: in sight within the weather's visibility): a mortar (23.)
+    is aimed, as the guns are, only at a vessel her side can see."""
+    st = battle(
+        ship("b", "a", BOMB_US, 1000, 1000, heading=0.0),
+        ship("fr", "b", SEVENTY_FOUR_FR, 1000, 700),
+        wind=90.0,
+        number=5,  # fog, calm, 500 mm; at night 250 mm
+        night=True,
+    )
+    assert errs(st, "b", {"mortar_target": "fr"}) == {
+        "mortar_target": ["Fr cannot be seen (visibility 250 mm, A2)."]
+    }
+    assert (
+        errs(replace(st, conditions=replace(st.conditions, visibility=500.0)), "b", {"mortar_target": "fr"})
+        == {}
+    )
+
+
 def test_027_023_bomb_with_two_mortars_fires_two_shells() -> None:
     """Line 390: 'Bomb 4 (plus 2 mortars) 70' (Britain): both mortars fire, each shell spidered (23., S39) and
     worth 50 points (S38); line 327: 'Once ranged in on target the above procedure need not be repeated', so
