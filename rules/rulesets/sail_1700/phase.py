@@ -1707,7 +1707,8 @@ class Phase:
             sh["mast_hits"] = S.inum(sh.get("mast_hits")) + 1
             if sh.get("jury_mast"):
                 sh["jury_mast"] = False
-                extra = " The temporary mast goes by the board."
+                sh["dismasted_moves"] = 0  # NW-SAIL-28: two moves again before another (6.)
+                extra = " The temporary mast goes by the board (NW-SAIL-28)."
             public = True
             if speed_reduced(sh):
                 extra += DISMASTED_TEXT

@@ -417,6 +417,18 @@ def test_013_masts_to_dismasted_S11() -> None:
     assert st.ship("fr").sheet["speed_reduction_pct"] == 25
 
 
+def test_NW_SAIL_28_mast_damage_carries_away_the_temporary_mast() -> None:
+    """Line 178: 'Mast damage, sailing speed reduced by 25%' on a vessel under a temporary mast (line 87):
+    NW-SAIL-28, it goes by the board and another may be raised only two moves later."""
+    st, ev = hit_with(4, dismasted=True, mast_hits=4, jury_mast=True, dismasted_moves=5)
+    fr = st.ship("fr")
+    assert fr.sheet["jury_mast"] is False and fr.sheet["dismasted"] is True and fr.sheet["mast_hits"] == 5
+    assert fr.sheet["dismasted_moves"] == 0 and "goes by the board (NW-SAIL-28)" in ev[-1].text
+    assert errs(replace(st, phase=1), "fr", {"jury_rig": True}) == {
+        "jury_rig": ["A temporary mast may be raised after two moves (6.)."]
+    }
+
+
 def test_013_fires_boats_anchor() -> None:
     """Lines 179-180, 182, 190: 'One fire started', 'One ships boat destroyed', 'Two fires started', 'Anchor
     cable hit if laid, vessel will drift downwind next move'."""
