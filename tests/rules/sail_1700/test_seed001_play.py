@@ -502,6 +502,18 @@ def test_014_fire_sequence_out_of_control_abandon() -> None:
     assert kinds(ev)[:3] == ["abandoned", "fire_damage", "explosion_check"]
 
 
+def test_NW_SAIL_29_fire_damage_rolls_no_damage_chart() -> None:
+    """Line 213: 'such fires cause 40 Damage points per move' come off the pool without the damage chart of
+    line 172 ('For every 50 Damage points removed'), which is rolled for shot (NW-SAIL-29)."""
+    st = battle(
+        ship("gb", "a", SEVENTY_FOUR_GB, 1000, 1000, heading=90.0, fires_out_of_control=1),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+    )
+    new, ev = play(st, {"gb": {"speed": 0.0}}, [2, 3])  # the explosion check: 5, safe
+    assert new.ship("gb").sheet["points"] == 580
+    assert "fire_damage" in kinds(ev) and "damage_chart" not in kinds(ev)
+
+
 def test_014_fire_put_out_and_explosion() -> None:
     """Line 207: 'Throw one Average dice, a four or a five is needed'; line 209: 'A score of ten and the
     vessel explodes and sinks next move.'"""
