@@ -717,18 +717,34 @@ class Phase:
 
     # --- 18. striking; 17. sinking ----------------------------------------------------------------
 
+    def fate_sides(self, r: Rec, by_side: str | None = None) -> tuple[str, ...] | None:
+        """Return the ``visible_to`` of a ship's striking, sinking or leaving (NW-CAMP-12, as NW-WW2-23): the
+        sides that see her then (A2), and ``by_side``, whose fire did it; None when visibility is unlimited
+        (rare events: the work only for them)."""
+        seeing = self.sides_seeing(r)
+        if seeing is None or by_side is None or by_side in seeing:
+            return seeing
+        return tuple(sorted((*seeing, by_side)))
+
     def strike(self, r: Rec, why: str) -> None:
         r.status = "struck"
         self.release(r)
-        self.ev("struck", f"{r.ship.name} {why}.", ship_id=r.ship.id, outcome="struck")
+        self.ev(
+            "struck",
+            f"{r.ship.name} {why}.",
+            ship_id=r.ship.id,
+            outcome="struck",
+            visible_to=self.fate_sides(r),
+        )
 
-    def sink(self, r: Rec, why: str) -> None:
+    def sink(self, r: Rec, why: str, by_side: str | None = None) -> None:
         if r.status == "sunk":
             return
         r.status = "sunk"
         self.release(r)
         r.speed = 0.0
-        self.ev("sunk", f"{r.ship.name} sinks: {why}.", ship_id=r.ship.id, outcome="sunk")
+        vis = self.fate_sides(r, by_side)
+        self.ev("sunk", f"{r.ship.name} sinks: {why}.", ship_id=r.ship.id, outcome="sunk", visible_to=vis)
 
     def release(self, r: Rec) -> None:
         """Free a ship leaving the battle from entanglement, melee and tow."""
@@ -776,7 +792,7 @@ class Phase:
             sh["damage_scored"] = (scored if type(scored) is int else S.inum(scored)) + pts
         if left <= 0:
             r.sheet["points"] = 0
-            self.sink(r, f"all her crew/damage points are gone ({why}; 17.)")
+            self.sink(r, f"all her crew/damage points are gone ({why}; 17.)", by_side)
 
     # --- 14. fires --------------------------------------------------------------------------------
 
@@ -1114,6 +1130,7 @@ class Phase:
                 f"{r.ship.name} sails off the table and leaves the battle (NW-SAIL-12).",
                 ship_id=sid,
                 outcome="withdrawn",
+                visible_to=self.fate_sides(r),
             )
 
     def drift_hulk(self, r: Rec) -> None:

@@ -63,6 +63,23 @@ _SMALL: tuple[str, ...] = ("destroyer", "small_craft")
 """The class types of :attr:`.record.ClassData.small`."""
 _TARGET_KEYS: tuple[tuple[str, str], ...] = tuple((b, f"target_{b}") for b in BATTERIES)
 """Each battery and the order field naming its target."""
+_FIRE_VIS: dict[tuple[str, str], tuple[str, ...]] = memo.table({})
+
+
+def fire_visibility(firer_side: str, target_side: str) -> tuple[str, ...]:
+    """Return the ``visible_to`` of a gun fire event: the firer's side and the target's (NW-WW2-22).
+
+    A ship that fires is in sight of everyone that turn (A2, its flashes), and the side fired at watches the
+    fall of shot: it sees the salvo and its dice, as a tabletop opponent watches the firer roll against their
+    ship. A third side sees the flashes (the map), not the fall of shot. One tuple per pair of sides.
+    """
+    key = (firer_side, target_side)
+    out = _FIRE_VIS.get(key)
+    if out is None:
+        out = _FIRE_VIS[key] = (firer_side,) if firer_side == target_side else key
+    return out
+
+
 _CLASS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassData]] = memo.table({})
 _LIVE_CACHE: dict[int, tuple[ShipState, Live]] = memo.table({})
 _CLASS_BY_VALUE: dict[str, list[tuple[Mapping[str, JSON], ClassData]]] = memo.table({})
@@ -859,7 +876,7 @@ class WW2Jackson(RuleSet):
                 lv.sheet.last_targets = {}
                 continue
             targets: dict[str, str] = {}
-            vis = hulls[sid].vis  # the firer's side: (lv.ship.side,)
+            side = lv.ship.side
             for battery, key in _TARGET_KEYS:
                 tid = _s(orders[sid].data.get(key))
                 if not tid:
@@ -893,6 +910,8 @@ class WW2Jackson(RuleSet):
                     continue
                 targets[battery] = tid
                 lv.sheet.fired = True
+                # NW-WW2-22: a ship that fires is in sight (A2): the target's side sees the shot and its dice
+                vis = fire_visibility(side, tgt.ship.side)
                 for sol in sols:
                     m = len(all_rolls)
                     cal_text = g_text(sol.calibre)  # formatted once for the dice and the log
@@ -953,6 +972,7 @@ class WW2Jackson(RuleSet):
                 keep.append(p)
         # (4) end of turn: fires, flooding, recovery, sinking (A6).
         ships = state.ship_map()
+        fates: list[tuple[int, str, tuple[str, ...]]] = []  # NW-WW2-23: (event index, ship id, her flags)
         for sid, lv in lives.items():
             hull = hulls[sid]
             if sid not in withdrawn:
@@ -972,6 +992,7 @@ class WW2Jackson(RuleSet):
             lv.sheet.last_marks = list(dict.fromkeys(lv.sheet.fresh))
             lv.sheet.fresh = []
             status = lv.ship.status
+            fate_at = len(ctx.events)
             if hull.sunk:
                 status = "sunk"
                 ctx.public(hull, "sunk", f"sinks: {hull.sunk}.", outcome="sunk")
@@ -985,6 +1006,8 @@ class WW2Jackson(RuleSet):
                 )
             lit_now = bool(lit) and any(sid in v for v in lit.values())  # (no lights by day)
             flags = self._flags(lv.cd, lv.sheet, lv.speed, ("illuminated",) if lit_now else ())
+            if len(ctx.events) > fate_at:
+                fates.append((fate_at, sid, flags))
             if status == "sunk":
                 flags = ("sinking",)
             ships[sid] = lv.ship.replace(
@@ -996,7 +1019,33 @@ class WW2Jackson(RuleSet):
                 flags=flags,
             )
         new = replace(state.with_ships(ships), pending=tuple(keep))
+        if fates and self._night(state):  # by day every side sees every ship go (A2)
+            for at, sid, flags in fates:
+                ctx.events[at] = replace(
+                    ctx.events[at], visible_to=self._fate_sides(state, new, sid, flags, ctx.events)
+                )
         return PhaseResult(state=new, events=tuple(ctx.events), rolls=tuple(dice.rolls[start:]))
+
+    def _fate_sides(
+        self, before: BattleState, after: BattleState, sid: str, flags: tuple[str, ...], events: list[Event]
+    ) -> tuple[str, ...] | None:
+        """Return the ``visible_to`` of a ship's sinking or withdrawal at night (NW-WW2-23): the sides that
+        had her in sight (A2) at the start of the turn or at its end (as she was before she went: ``flags``,
+        a ship that fired or burned this turn was seen), and the sides whose gunfire or torpedoes hit her this
+        turn. None when that is every side."""
+        sides = before.side_keys()
+        was = before.ship_map()[sid]
+        now = after.ship_map()[sid].replace(flags=flags)
+        seen = {k for k in sides if self._visible(before, k, was) or self._visible(after, k, now)}
+        side_of = {s.id: s.side for s in before.ships}
+        for e in events:
+            if e.target_id == sid and e.outcome == "hit" and e.kind in ("fire", "torpedo"):
+                firer = e.ship_id or e.data.get("firer")
+                if isinstance(firer, str) and firer in side_of:
+                    seen.add(side_of[firer])
+        if seen.issuperset(sides):
+            return None
+        return tuple(k for k in sides if k in seen)
 
     def _damage_control(self, ctx: Ctx, lv: Live, data: Mapping[str, JSON]) -> None:
         """Spend one damage control box as ordered (A6, W41)."""
