@@ -98,7 +98,8 @@ def map_step_get(*, battle: Battle, viewer: Viewer, index: int | None = None) ->
     previous = rules.from_json(BattleState, phase.state_before) if phase.state_before else None
     log = tuple(log_events_for(phase=phase, viewer=viewer))
     parsed = (_event(row) for row in log)
-    events = tuple(e for e in parsed if e is not None and event_visible(e, viewer.side_key))
+    sides = state.side_keys()
+    events = tuple(e for e in parsed if e is not None and event_visible(e, viewer.side_key, sides))
     return MapStep(
         index=index, last=last, phase=phase, state=state, previous=previous, events=events, log=log
     )

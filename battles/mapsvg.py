@@ -1410,7 +1410,8 @@ def render_map(
         pid=pid,
         lengths={s.id: ship_len * _type_scale(s) for s in drawn},
     )
-    seen_events = [e for e in events if event_visible(e, viewer_side)]
+    sides = state.side_keys()
+    seen_events = [e for e in events if event_visible(e, viewer_side, sides)]
 
     own = sum(1 for s in drawn if viewer_side is None or s.side == viewer_side)
     enemy = len(drawn) - own

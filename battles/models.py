@@ -7,6 +7,7 @@ logic lives here: the rules package adjudicates, battles/services.py writes, bat
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -452,9 +453,15 @@ class LogEvent(models.Model):
     def __str__(self) -> str:
         return f"{self.phase} #{self.seq} {self.kind}"
 
-    def visible_for(self, side_key: str | None) -> bool:
-        """Return True if ``side_key`` may see this event (None = the umpire), as rules.base.event_visible."""
-        return side_key is None or self.visible_to is None or side_key in self.visible_to
+    def visible_for(self, side_key: str | None, sides: Sequence[str] = ()) -> bool:
+        """Return True if ``side_key`` may see this event (None = the umpire; "" an observer, who sees what
+        every side of ``sides``, the battle's, sees: NW-CAMP-13), as rules.base.event_visible."""
+        vis = self.visible_to
+        if side_key is None or vis is None:
+            return True
+        if side_key == "":
+            return bool(sides) and all(k in vis for k in sides)
+        return side_key in vis
 
 
 class ShipEdit(models.Model):

@@ -507,6 +507,8 @@ class RuleSet(ABC):
         """
         if side is None:
             return state
+        if side == OBSERVER:
+            return self._observer_view(state)
         seen = self.visible_ship_ids(state, side)
         ships = []
         for s in state.ships:
@@ -517,6 +519,24 @@ class RuleSet(ABC):
         terrain = tuple(t for t in state.terrain if t.visible_to is None or side in t.visible_to)
         pending = tuple(p for p in state.pending if p.visible_to is None or side in p.visible_to)
         return replace(state, ships=tuple(ships), terrain=terrain, pending=pending)
+
+    def _observer_view(self, state: BattleState) -> BattleState:
+        """Return what an observer sees (NW-CAMP-13): what every side sees, the intersection of the sides'
+        views. A ship is shown when every side has it in sight (its own side always does), with its
+        :meth:`public_sheet` (no side's full sheet); terrain and pending effects only when every side sees
+        them.
+        """
+        sides = state.side_keys()
+        seen: set[str] | None = None
+        for k in sides:
+            sees = self.visible_ship_ids(state, k) | {s.id for s in state.ships if s.side == k}
+            seen = sees if seen is None else seen & sees
+        ships = tuple(
+            s.replace(sheet=self.public_sheet(s)) for s in state.ships if seen is None or s.id in seen
+        )
+        terrain = tuple(t for t in state.terrain if _seen_by_all(t.visible_to, sides))
+        pending = tuple(p for p in state.pending if _seen_by_all(p.visible_to, sides))
+        return replace(state, ships=ships, terrain=terrain, pending=pending)
 
     # --- reference -------------------------------------------------------------------------
 
@@ -577,9 +597,27 @@ class RuleSet(ABC):
         }
 
 
-def event_visible(event: Event, side: str | None) -> bool:
-    """Return True if ``side`` may see ``event`` (None = the umpire)."""
-    return side is None or event.visible_to is None or side in event.visible_to
+OBSERVER = ""
+"""The fog-of-war key of an observer, a member of no side: sees what every side sees (NW-CAMP-13)."""
+
+
+def _seen_by_all(visible_to: Sequence[str] | None, sides: Sequence[str]) -> bool:
+    """Return True if every side of ``sides`` is in ``visible_to`` (None: every side)."""
+    return visible_to is None or all(k in visible_to for k in sides)
+
+
+def event_visible(event: Event, side: str | None, sides: Sequence[str] = ()) -> bool:
+    """Return True if ``side`` may see ``event`` (None = the umpire).
+
+    ``""`` (:data:`OBSERVER`) sees an event every side of ``sides`` (the battle's) sees (NW-CAMP-13); without
+    ``sides``, only the events every side sees by their ``visible_to`` of None.
+    """
+    vis = event.visible_to
+    if side is None or vis is None:
+        return True
+    if side == OBSERVER:
+        return bool(sides) and all(k in vis for k in sides)
+    return side in vis
 
 
 def round_half_up(x: float) -> int:

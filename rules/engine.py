@@ -339,7 +339,8 @@ def view_for(obj: BattleState | PhaseResult, side: str | None) -> BattleState | 
     """
     if isinstance(obj, PhaseResult):
         rs = get_ruleset(obj.state.ruleset)
-        events = tuple(e for e in obj.events if event_visible(e, side))
+        sides = obj.state.side_keys()
+        events = tuple(e for e in obj.events if event_visible(e, side, sides))
         rolls = tuple(r for e in events for r in e.rolls) if side is not None else obj.rolls
         return PhaseResult(state=rs.view_for(obj.state, side), events=events, rolls=rolls)
     return get_ruleset(obj.ruleset).view_for(obj, side)
