@@ -291,7 +291,8 @@ def log_events_for(*, phase: Phase, viewer: Viewer) -> list[LogEvent]:
         return list(qs)
     key = viewer.side_key
     events = list(qs)
-    return [e for e in events if e.visible_to is None or key in e.visible_to]
+    sides = battle_side_keys(battle=phase.battle) if key == OBSERVER_SIDE else ()
+    return [e for e in events if e.visible_for(key, sides)]
 
 
 def log_events_for_ship(*, battle: Battle, viewer: Viewer, ship_key: str) -> list[LogEvent]:
@@ -305,7 +306,16 @@ def log_events_for_ship(*, battle: Battle, viewer: Viewer, ship_key: str) -> lis
         .select_related("phase")
         .order_by("phase__number", "seq")
     )
-    return [e for e in rows if e.visible_for(viewer.side_key)]
+    sides = battle_side_keys(battle=battle) if viewer.side_key == OBSERVER_SIDE else ()
+    return [e for e in rows if e.visible_for(viewer.side_key, sides)]
+
+
+def battle_side_keys(*, battle: Battle) -> tuple[str, ...]:
+    """Return the keys of the battle's sides, from its state (an observer sees what all of them see)."""
+    sides = (battle.state or {}).get("sides") if isinstance(battle.state, dict) else None
+    if not isinstance(sides, list):
+        return ()
+    return tuple(str(s["key"]) for s in sides if isinstance(s, dict) and isinstance(s.get("key"), str))
 
 
 def ship_edits_for(*, battle: Battle, viewer: Viewer, phase: Phase | None = None) -> list[ShipEdit]:
@@ -331,19 +341,90 @@ def umpire_actions_for(*, battle: Battle, viewer: Viewer) -> list[UmpireAction]:
     return list(qs.filter(mine))
 
 
-def sinkings_for_battle(*, battle: Battle) -> list[BattleShip]:
-    """Return the battle's ships that were sunk, struck, withdrawn or captured (public, as on a table)."""
-    return [b for b in battle_ships_for(battle=battle) if b.status != ShipStatus.ACTIVE]
+FATES = tuple(s.value for s in ShipStatus if s != ShipStatus.ACTIVE)
+"""The statuses of a ship that left the battle (the kinds and outcomes of the events that tell of it)."""
 
 
-def sinkings_for_campaign(*, campaign: Campaign) -> list[CampaignShip]:
-    """Return the campaign's ships lost or withdrawn, with the battle where it happened."""
-    return list(
+def fates_known(*, battle: Battle, viewer: Viewer) -> set[str] | None:
+    """Return the ship keys of the battle's ships whose loss or withdrawal the viewer may know of, or None for
+    every ship (NW-CAMP-12): the umpire, and everyone once the battle is over; while it is on, a player knows
+    of their own side's ships and of those whose fate an event of the log shows their side (the rules write
+    it for the sides that saw it, A2), an observer of those every side knows of. One query."""
+    if viewer.is_umpire or battle.status == BattleStatus.FINISHED:
+        return None
+    key = viewer.side_key
+    rows = LogEvent.objects.filter(
+        phase__battle=battle, phase__superseded=False, phase__status=PhaseStatus.RESOLVED
+    ).filter(Q(kind__in=FATES) | Q(data__outcome__in=FATES))
+    sides = battle_side_keys(battle=battle) if key == OBSERVER_SIDE else ()
+    known: set[str] = set()
+    for e in rows.only("kind", "ship_key", "target_key", "visible_to"):
+        if e.visible_for(key, sides):
+            known.update(k for k in (e.ship_key, e.target_key) if k)
+    return known
+
+
+def sinkings_for_battle(*, battle: Battle, viewer: Viewer) -> list[BattleShip]:
+    """Return the battle's ships that were sunk, struck, withdrawn or captured, as far as the viewer may know
+    (:func:`fates_known`, NW-CAMP-12)."""
+    lost = [b for b in battle_ships_for(battle=battle) if b.status != ShipStatus.ACTIVE]
+    known = fates_known(battle=battle, viewer=viewer)
+    if known is None:
+        return lost
+    own = viewer.side.pk if viewer.side is not None else None
+    return [b for b in lost if b.campaign_ship.side_id == own or b.ship_key in known]
+
+
+def sinkings_for_campaign(*, campaign: Campaign, viewer: Viewer) -> list[CampaignShip]:
+    """Return the campaign's ships lost or withdrawn, with the battle where it happened: of a battle still on,
+    only those the viewer may know of (NW-CAMP-12)."""
+    rows = list(
         CampaignShip.objects.filter(campaign=campaign)
         .exclude(status=ShipStatus.ACTIVE)
         .select_related("ship__ship_class", "side", "status_battle")
         .order_by("status_changed_at", "pk")
     )
+    hidden = _fates_hidden(rows, viewer)
+    return [c for c in rows if c.pk not in hidden]
+
+
+def fates_hidden_for_campaign(*, campaign: Campaign, viewer: Viewer) -> set[int]:
+    """Return the ids of the campaign's ships whose loss or withdrawal in a battle still on the viewer may not
+    know of (NW-CAMP-12): the fleet lists show no status for them."""
+    rows = list(
+        CampaignShip.objects.filter(campaign=campaign)
+        .exclude(status=ShipStatus.ACTIVE)
+        .select_related("status_battle")
+    )
+    return _fates_hidden(rows, viewer)
+
+
+def _fates_hidden(rows: list[CampaignShip], viewer: Viewer) -> set[int]:
+    own = viewer.side.pk if viewer.side is not None else None
+    live = {
+        c.status_battle_id: c.status_battle
+        for c in rows
+        if c.status_battle is not None
+        and c.status_battle.status != BattleStatus.FINISHED
+        and c.side_id != own
+    }
+    if viewer.is_umpire or not live:
+        return set()
+    known = {pk: fates_known(battle=b, viewer=viewer) for pk, b in live.items() if b is not None}
+    keys = {
+        (b.battle_id, b.campaign_ship_id): b.ship_key
+        for b in BattleShip.objects.filter(battle_id__in=list(live), campaign_ship__in=rows).only(
+            "battle_id", "campaign_ship_id", "ship_key"
+        )
+    }
+    hidden: set[int] = set()
+    for c in rows:
+        if c.side_id == own or c.status_battle_id not in known:
+            continue
+        k = known[c.status_battle_id]
+        if k is not None and keys.get((c.status_battle_id, c.pk)) not in k:
+            hidden.add(c.pk)
+    return hidden
 
 
 def phases_waiting_for_user(*, user: Any) -> list[Phase]:

@@ -195,7 +195,8 @@ def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Vie
         "sides": sides,
         "side_names": {side.key: side.name for side in sides},
         "battles": selectors.battles_for_campaign(campaign=campaign),
-        "losses": selectors.sinkings_for_campaign(campaign=campaign),
+        "losses": selectors.sinkings_for_campaign(campaign=campaign, viewer=viewer),
+        "fates_hidden": selectors.fates_hidden_for_campaign(campaign=campaign, viewer=viewer),
         "members": campaign.memberships.select_related("user", "side").order_by(
             "role", "side", "user__username"
         ),
@@ -478,12 +479,10 @@ def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpR
 @require_GET
 def campaign_sinkings(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Render the roll of ships sunk, struck, captured and withdrawn across the campaign."""
-    camp, _viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
-    return render(
-        request,
-        "battles/sinkings.html",
-        {"campaign": camp, "battle": None, "campaign_losses": selectors.sinkings_for_campaign(campaign=camp)},
-    )
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    losses = selectors.sinkings_for_campaign(campaign=camp, viewer=viewer)
+    ctx = {"campaign": camp, "battle": None, "campaign_losses": losses}
+    return render(request, "battles/sinkings.html", ctx)
 
 
 # --- battles ---------------------------------------------------------------------------------------------
@@ -534,7 +533,7 @@ def _battle_context(
     setup = [
         e
         for e in (rules.from_json(Event, d) for d in battle.setup_events)
-        if event_visible(e, viewer.side_key)
+        if event_visible(e, viewer.side_key, full.side_keys())
     ]
     ctx: dict[str, Any] = {
         "battle": battle,
@@ -929,9 +928,7 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
 @require_GET
 def battle_sinkings(request: HttpRequest, battle_id: int) -> HttpResponse:
     """Render the ships sunk, struck, captured and withdrawn in a battle."""
-    bat, _viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
-    return render(
-        request,
-        "battles/sinkings.html",
-        {"campaign": bat.campaign, "battle": bat, "battle_losses": selectors.sinkings_for_battle(battle=bat)},
-    )
+    bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
+    losses = selectors.sinkings_for_battle(battle=bat, viewer=viewer)
+    ctx = {"campaign": bat.campaign, "battle": bat, "battle_losses": losses}
+    return render(request, "battles/sinkings.html", ctx)
