@@ -349,7 +349,8 @@ def fates_known(*, battle: Battle, viewer: Viewer) -> set[str] | None:
     """Return the ship keys of the battle's ships whose loss or withdrawal the viewer may know of, or None for
     every ship (NW-CAMP-12): the umpire, and everyone once the battle is over; while it is on, a player knows
     of their own side's ships and of those whose fate an event of the log shows their side (the rules write
-    it for the sides that saw it, A2), an observer of those every side knows of. One query."""
+    it for the sides that saw it, A2) or that their side has in sight now, an observer of those every side
+    knows of."""
     if viewer.is_umpire or battle.status == BattleStatus.FINISHED:
         return None
     key = viewer.side_key
@@ -357,7 +358,8 @@ def fates_known(*, battle: Battle, viewer: Viewer) -> set[str] | None:
         phase__battle=battle, phase__superseded=False, phase__status=PhaseStatus.RESOLVED
     ).filter(Q(kind__in=FATES) | Q(data__outcome__in=FATES))
     sides = battle_side_keys(battle=battle) if key == OBSERVER_SIDE else ()
-    known: set[str] = set()
+    # a ship in sight now shows her state (struck, sinking) on the map and in the ship table (A2)
+    known = {s.id for s in state_for(battle=battle, viewer=viewer).ships}
     for e in rows.only("kind", "ship_key", "target_key", "visible_to"):
         if e.visible_for(key, sides):
             known.update(k for k in (e.ship_key, e.target_key) if k)
