@@ -82,6 +82,15 @@ def _no_arc(stats: dict[str, Any]) -> None:
     stats["guns"][0].update(forward=False, aft=False, broadside=False)
 
 
+def _update(**values: Any) -> Mutator:
+    """Return a mutation setting several top-level keys."""
+
+    def mutate(stats: dict[str, Any]) -> None:
+        stats.update(values)
+
+    return mutate
+
+
 def _set(path: str, value: Any) -> Mutator:
     """Return a mutation setting ``guns.0.calibre``-style paths."""
 
@@ -126,7 +135,20 @@ CROSS_FIELD_CASES: dict[str, list[tuple[str, Mutator, str, str]]] = {
             _set("guns_starboard", 40),
             "guns_starboard",
             "40 starboard + 27 port is more than the 54 guns aboard.",
-        )
+        ),
+        (
+            "NW-SAIL-30-merchant-points-not-a-tenth",
+            _update(service="merchant", man_of_war_points=500, points=60),
+            "points",
+            "A merchantman has 10% of the crew of a man of war of comparable size (26., S41): 50 points "
+            "for a man of war of 500.",
+        ),
+        (
+            "NW-SAIL-30-transport-keeps-half-her-guns",
+            _update(service="transport", man_of_war_points=500, points=50, man_of_war_guns=64),
+            "guns",
+            "A transport converted from a man of war has 50% of her guns removed (26.): 32 guns of her 64.",
+        ),
     ],
     "acw_river": [
         (

@@ -8,7 +8,10 @@ See :mod:`.phase` for what happens inside a phase.
 
 Ship class (``class_schema``): ``nation``, ``rate`` (1st-6th or unrated), ``type``, ``service`` (warship,
 merchant, transport), ``guns`` (aboard), ``guns_starboard``/``guns_port`` (S42 split when omitted), ``points``
-(crew/damage points, one pool, S41), ``mortars``, ``crew`` (historical, informational).
+(crew/damage points, one pool, S41), ``mortars``, ``crew`` (historical, informational); for a merchantman or
+transport ``man_of_war_points`` (the comparable man of war's) and for a transport ``man_of_war_guns`` (before
+conversion), from which ``validate_class`` checks ``points`` (10%) and a transport's ``guns`` (half) (26.;
+NW-SAIL-30).
 
 Sheet JSON shape (``ShipState.sheet``; the website draws a ship card from it). Every key is always present
 after :meth:`Sail1700.setup`::
@@ -133,6 +136,28 @@ CLASS_SCHEMA: tuple[FieldSpec, ...] = (
         required=False,
         default="warship",
         help="Merchantmen and transports: -1 firing factor, half-speed turns (26., S15).",
+    ),
+    FieldSpec(
+        name="man_of_war_points",
+        label="Comparable man of war's points",
+        type="int",
+        required=False,
+        min=5,
+        max=2000,
+        help=(
+            "Merchantmen and transports only (and needed for them): the crew/damage points of a man of war "
+            "of the same rate, or for an unrated vessel the same type and size (27.); her own points are 10% "
+            "of these (26., S41, NW-SAIL-30)."
+        ),
+    ),
+    FieldSpec(
+        name="man_of_war_guns",
+        label="Guns as a man of war",
+        type="int",
+        required=False,
+        min=0,
+        max=150,
+        help="Transports only (and needed for them): her guns before conversion; half remain (26.).",
     ),
     FieldSpec(name="guns", label="Guns aboard", type="int", min=0, max=150, help="27."),
     FieldSpec(
@@ -341,6 +366,83 @@ MOVE_AND_TARGET_KEYS = MOVE_AND_FIRE_KEYS - {"target_2"}
 both broadsides free (the quick path of ``Sail1700.check_order``)."""
 
 
+def merchant_errors(stats: Mapping[str, JSON]) -> list[tuple[str, str]]:
+    """Return (field, message) for a class that breaks 26. (NW-SAIL-30): a merchantman's or transport's points
+    are 10% of the comparable man of war's (``man_of_war_points``, rounded half up); a transport keeps half
+    the guns she had as a man of war (``man_of_war_guns``; the odd gun is removed). Those fields belong to
+    merchantmen and transports alone."""
+    service = S.sval(stats.get("service"), "warship")
+    mow_points, mow_guns = stats.get("man_of_war_points"), stats.get("man_of_war_guns")
+    out: list[tuple[str, str]] = []
+    if service == "warship":
+        if mow_points is not None:
+            out.append(
+                ("man_of_war_points", "Only merchantmen and transports have a comparable man of war (26.).")
+            )
+        if mow_guns is not None:
+            out.append(("man_of_war_guns", "Only a transport converted from a man of war has these (26.)."))
+        return out
+    label = "A merchantman" if service == "merchant" else "A transport"
+    if mow_points is None:
+        out.append(
+            (
+                "man_of_war_points",
+                f"{label} has 10% of the crew of a man of war of comparable size (26.): give that man of "
+                "war's points (NW-SAIL-30).",
+            )
+        )
+    else:
+        want = C.merchant_points(S.inum(mow_points))
+        if S.inum(stats.get("points")) != want:
+            out.append(
+                (
+                    "points",
+                    f"{label} has 10% of the crew of a man of war of comparable size (26., S41): "
+                    f"{want} points for a man of war of {S.inum(mow_points)}.",
+                )
+            )
+    if service == "merchant":
+        if mow_guns is not None:
+            out.append(("man_of_war_guns", "Only a transport converted from a man of war has these (26.)."))
+    elif mow_guns is None:
+        out.append(
+            (
+                "man_of_war_guns",
+                "A transport converted from a man of war has 50% of her guns removed (26.): give the guns "
+                "she carried as a man of war.",
+            )
+        )
+    else:
+        want_guns = C.transport_from(S.inum(mow_guns), 0)[0]
+        if S.inum(stats.get("guns")) != want_guns:
+            out.append(
+                (
+                    "guns",
+                    f"A transport converted from a man of war has 50% of her guns removed (26.): {want_guns} "
+                    f"guns of her {S.inum(mow_guns)}.",
+                )
+            )
+    return out
+
+
+def merchant_summary(stats: Mapping[str, JSON]) -> dict[str, JSON]:
+    """Return the figures 26. derives for a merchantman or transport from its comparable man of war
+    (NW-SAIL-30), for the class page; nothing for a warship or when the man of war is not given."""
+    service = S.sval(stats.get("service"), "warship")
+    mow_points = stats.get("man_of_war_points")
+    if service == "warship" or mow_points is None:
+        return {}
+    out: dict[str, JSON] = {
+        "man_of_war_points": S.inum(mow_points),
+        "points_10_percent": C.merchant_points(S.inum(mow_points)),
+    }
+    mow_guns = stats.get("man_of_war_guns")
+    if service == "transport" and mow_guns is not None:
+        out["man_of_war_guns"] = S.inum(mow_guns)
+        out["guns_after_conversion"] = C.transport_from(S.inum(mow_guns), 0)[0]
+    return {"merchant_or_transport": out}
+
+
 def no_bearing(name: str) -> str:
     """Return the error of a fire order at ``name`` when no loaded broadside bears on it (11., S12)."""
     return f"No loaded broadside bears on {name} within range during this move (11., S12)."
@@ -389,6 +491,8 @@ class Sail1700(RuleSet):
             errors.setdefault("guns_starboard", []).append(
                 f"{S.inum(sb)} starboard + {S.inum(pt)} port is more than the {guns} guns aboard."
             )
+        for name, msg in merchant_errors(stats):
+            errors.setdefault(name, []).append(msg)
         return errors
 
     def reference_classes(self) -> tuple[dict[str, JSON], ...]:
@@ -443,6 +547,7 @@ class Sail1700(RuleSet):
             "grounds_at_fathoms": C.grounding_depth(rate, guns),
             "can_row": C.can_row(pts),
             "prize_crew": C.prize_crew(pts),
+            **merchant_summary(stats),
         }
 
     # --- set-up -------------------------------------------------------------------------------------------

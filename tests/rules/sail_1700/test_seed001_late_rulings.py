@@ -1,0 +1,192 @@
+"""Seed 001: 26. merchant vessels and transports, half-speed turns under oars, separating in either side's
+move, drift in light airs, the jury mast with severe underwater damage, the weather's visibility as it steps.
+
+Each test quotes the line of ``../shared/seeds/001_bb5ec6dbb79b532f.txt`` it plays and cites NW-SAIL-30 to
+NW-SAIL-34 (``docs/rulings.md``). Dice are scripted; every scripted value must be used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from rules import BattleState, ScriptedDice, ShipOrder
+from rules.model import JSON, Conditions, Event, MapSpec, Point, ShipState, SideInfo
+from rules.registry import get_ruleset
+
+RS = get_ruleset("sail_1700")
+
+FRIGATE_GB: dict[str, JSON] = {"nation": "Britain", "rate": "5th", "guns": 38, "points": 280}
+CUTTER_GB: dict[str, JSON] = {
+    "nation": "Britain",
+    "rate": "unrated",
+    "type": "Cutter",
+    "guns": 4,
+    "points": 20,
+}
+
+
+def ship(
+    sid: str,
+    side: str,
+    stats: dict[str, JSON],
+    x: float,
+    y: float,
+    heading: float = 0.0,
+    speed: float = 0.0,
+    **sheet: Any,
+) -> ShipState:
+    sheet.setdefault("grade", "average")
+    return ShipState(
+        id=sid,
+        name=sid.title(),
+        side=side,
+        position=Point(x=x, y=y),
+        heading=heading,
+        speed=speed,
+        stats=dict(stats),
+        sheet=sheet,
+    )
+
+
+def battle(*ships: ShipState, wind: float = 0.0, number: int = 44, night: bool = False) -> BattleState:
+    """Return a state after set-up; no dice rolled (initiative, wind, weather and grades given)."""
+    st = BattleState(
+        ruleset="sail_1700",
+        map=MapSpec(geometry="table_mm", width=2400, height=1800),
+        sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")),
+        ships=ships,
+        conditions=Conditions(wind_from=wind, night=night, extra={"weather_number": number}),
+        initiative=("a", "b"),
+    )
+    dice = ScriptedDice([])
+    state, _ = RS.setup(st, dice)
+    assert dice.rolls == []
+    return state
+
+
+def play(
+    state: BattleState, orders: dict[str, dict[str, JSON]], dice: list[int], phase: int | None = None
+) -> tuple[BattleState, list[Event]]:
+    """Resolve one phase with scripted dice; every scripted value must be used."""
+    if phase is not None:
+        state = replace(state, phase=phase)
+    d = ScriptedDice(dice)
+    res = RS.resolve_phase(state, {k: ShipOrder(ship_id=k, data=v) for k, v in orders.items()}, d)
+    assert d.remaining == 0, f"{d.remaining} scripted dice unused"
+    return res.state, list(res.events)
+
+
+def errs(state: BattleState, sid: str, data: dict[str, JSON]) -> dict[str, list[str]]:
+    return RS.check_order(state, state.ship(sid), ShipOrder(ship_id=sid, data=data))
+
+
+# --- 26. merchant vessels and transports (NW-SAIL-30) -------------------------------------------------------
+
+
+def _merchant(mow_points: int, points: int, rate: str = "5th") -> dict[str, JSON]:
+    return {
+        "nation": "Britain",
+        "rate": rate,
+        "service": "merchant",
+        "guns": 20,
+        "points": points,
+        "man_of_war_points": mow_points,
+    }
+
+
+@pytest.mark.parametrize(
+    ("mow_points", "points"),
+    [
+        pytest.param(280, 28, id="NW-SAIL-30-merchant-like-british-5th-280-is-28"),
+        pytest.param(275, 28, id="NW-SAIL-30-merchant-like-spanish-6th-275-is-28-half-up"),
+        pytest.param(620, 62, id="NW-SAIL-30-merchant-like-british-74-620-is-62"),
+    ],
+)
+def test_026_merchant_points_are_a_tenth_of_the_comparable_man_of_war(mow_points: int, points: int) -> None:
+    """Line 353: 'Merchant vessels have a crew of 10% that of a Man of War of comparative size.' NW-SAIL-30:
+    the class names that man of war's points; her own (one pool, S41) must be 10% of them, halves up."""
+    assert RS.validate_class(_merchant(mow_points, points)) == {}
+    assert RS.validate_class(_merchant(mow_points, points + 1)) == {
+        "points": [
+            "A merchantman has 10% of the crew of a man of war of comparable size (26., S41): "
+            f"{points} points for a man of war of {mow_points}."
+        ]
+    }
+    assert RS.class_summary(_merchant(mow_points, points))["merchant_or_transport"] == {
+        "man_of_war_points": mow_points,
+        "points_10_percent": points,
+    }
+
+
+def test_026_merchant_needs_its_man_of_war_and_a_warship_has_none() -> None:
+    """Line 353 (NW-SAIL-30): a merchantman's points come from the man of war of comparable size, so the class
+    must name it; a warship's class has no comparable man of war nor, unless a transport, guns before
+    conversion."""
+    stats = _merchant(280, 28)
+    del stats["man_of_war_points"]
+    assert RS.validate_class(stats) == {
+        "man_of_war_points": [
+            "A merchantman has 10% of the crew of a man of war of comparable size (26.): give that man of "
+            "war's points (NW-SAIL-30)."
+        ]
+    }
+    assert RS.validate_class({**_merchant(280, 28), "man_of_war_guns": 38}) == {
+        "man_of_war_guns": ["Only a transport converted from a man of war has these (26.)."]
+    }
+    warship = {**FRIGATE_GB, "man_of_war_points": 280, "man_of_war_guns": 38}
+    assert RS.validate_class(warship) == {
+        "man_of_war_points": ["Only merchantmen and transports have a comparable man of war (26.)."],
+        "man_of_war_guns": ["Only a transport converted from a man of war has these (26.)."],
+    }
+    assert "merchant_or_transport" not in RS.class_summary(FRIGATE_GB)
+
+
+@pytest.mark.parametrize(
+    ("mow_guns", "mow_points", "guns", "points"),
+    [
+        pytest.param(44, 440, 22, 44, id="NW-SAIL-30-transport-from-usa-44-gun-frigate-440"),
+        pytest.param(36, 300, 18, 30, id="NW-SAIL-30-transport-from-french-36-gun-5th-300"),
+        pytest.param(3, 35, 1, 4, id="NW-SAIL-30-transport-from-french-gun-vessel-odd-gun-removed"),
+    ],
+)
+def test_026_transport_keeps_half_her_guns_and_a_tenth_of_the_crew(
+    mow_guns: int, mow_points: int, guns: int, points: int
+) -> None:
+    """Line 353: 'Transports converted from Men of War have 50% of their guns removed and only 10% of the
+    normal crew for that size of vessel.' NW-SAIL-30: an odd gun is removed (half of 3 is 1.5, 2 removed)."""
+    stats: dict[str, JSON] = {
+        "nation": "USA",
+        "rate": "4th",
+        "service": "transport",
+        "guns": guns,
+        "points": points,
+        "man_of_war_guns": mow_guns,
+        "man_of_war_points": mow_points,
+    }
+    assert RS.validate_class(stats) == {}
+    assert RS.class_summary(stats)["merchant_or_transport"] == {
+        "man_of_war_points": mow_points,
+        "points_10_percent": points,
+        "man_of_war_guns": mow_guns,
+        "guns_after_conversion": guns,
+    }
+    assert RS.validate_class({**stats, "guns": mow_guns, "points": mow_points}) == {
+        "points": [
+            "A transport has 10% of the crew of a man of war of comparable size (26., S41): "
+            f"{points} points for a man of war of {mow_points}."
+        ],
+        "guns": [
+            "A transport converted from a man of war has 50% of her guns removed (26.): "
+            f"{guns} guns of her {mow_guns}."
+        ],
+    }
+    no_guns = {k: v for k, v in stats.items() if k != "man_of_war_guns"}
+    assert RS.validate_class(no_guns) == {
+        "man_of_war_guns": [
+            "A transport converted from a man of war has 50% of her guns removed (26.): give the guns she "
+            "carried as a man of war."
+        ]
+    }
