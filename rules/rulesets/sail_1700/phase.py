@@ -651,6 +651,7 @@ class Phase:
                 n2 = C.weather_step(wn, wt)
                 extra["weather_number"] = n2
                 wc, wf, wv = C.weather_from_number(n2)
+                extra["weather_visibility"] = wv  # the weather's own, before halving at night (4.)
                 cond = replace(cond, weather=wc, wind_force=wf, visibility=C.visibility_mm(wv, cond.night))
                 self.ev("weather", f"Weather number {n2}: {wc}, {wf} breeze (4., S06).", data={"number": n2})
         self.cond = replace(cond, extra=extra)

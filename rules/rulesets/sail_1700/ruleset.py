@@ -57,8 +57,9 @@ the 50% minimum of 6. is taken from it.
 
 Conditions: ``wind_from`` (degrees), ``wind_force`` (calm/light/moderate/strong/gale), ``weather`` (fog,
 clear, rain, storm: S05), ``visibility`` (mm, halved at night, None = unlimited); ``extra``:
-``weather_number`` (1-100, S06), ``weather_visibility``, ``wind_target``/``wind_sense``/``weather_target``
-while changing.
+``weather_number`` (1-100, S06), ``weather_visibility`` (the weather number's visibility in mm before the
+night halves it, None = unlimited; kept with the number as it steps), ``wind_target``/``wind_sense``/
+``weather_target`` while changing.
 
 Terrain (A3): ``shoal`` (props ``depth`` fathoms and ``radius`` mm about the position, or ``polygon`` [[x, y],
 ...]); ``battery`` (props ``id``, ``name``, ``side``, ``guns``, ``construction`` open/earth/stone, ``facing``

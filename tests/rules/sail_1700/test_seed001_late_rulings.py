@@ -190,3 +190,26 @@ def test_026_transport_keeps_half_her_guns_and_a_tenth_of_the_crew(
             "carried as a man of war."
         ]
     }
+
+
+# --- 4.: the weather's visibility as the weather steps ------------------------------------------------------
+
+
+def test_004_weather_visibility_steps_with_the_weather_number() -> None:
+    """Line 51: 'Any change is made in steps of ten points per move' (S06); line 49: 'Visibility is halved at
+    night.' ``extra["weather_visibility"]`` is the weather number's own visibility, before the night halves
+    it, and follows the number as it steps: 20 (clear, calm, unlimited) toward 5 -> 10 (fog, light breeze,
+    1500 mm; 750 mm at night)."""
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0),
+        ship("e", "b", FRIGATE_GB, 1300, 1000),
+        number=20,
+        night=True,
+    )
+    assert st.conditions.extra["weather_visibility"] is None and st.conditions.visibility is None
+    cond = replace(st.conditions, extra={**st.conditions.extra, "weather_target": 5})
+    new, _ev = play(replace(st, turn=2, conditions=cond), {"f": {"speed": 0.0}}, [], phase=0)
+    assert new.conditions.extra["weather_number"] == 10
+    assert (new.conditions.weather, new.conditions.wind_force) == ("fog", "light")
+    assert new.conditions.extra["weather_visibility"] == 1500
+    assert new.conditions.visibility == 750.0
