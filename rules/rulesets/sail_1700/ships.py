@@ -564,6 +564,9 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
                 "row",
             )
         maxd = T.ROW_MAX_MM
+        if wants_turn and half_speed_turns(ship):
+            # 7. line 95, 13. line 187: "all changes of course at half speed", under oars too (NW-SAIL-31)
+            maxd /= 2.0
         mind = 0.0
         kind = "row"
     else:

@@ -15,6 +15,7 @@ import pytest
 from rules import BattleState, ScriptedDice, ShipOrder
 from rules.model import JSON, Conditions, Event, MapSpec, Point, ShipState, SideInfo
 from rules.registry import get_ruleset
+from rules.rulesets.sail_1700 import ships as S
 
 RS = get_ruleset("sail_1700")
 
@@ -190,6 +191,41 @@ def test_026_transport_keeps_half_her_guns_and_a_tenth_of_the_crew(
             "carried as a man of war."
         ]
     }
+
+
+# --- 7., 10., 13.: half-speed turns under oars (NW-SAIL-31) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stats", "sheet", "most"),
+    [
+        pytest.param(CUTTER_GB, {}, 50.0, id="NW-SAIL-31-warship-rows-a-turn-at-50"),
+        pytest.param(
+            {**CUTTER_GB, "service": "merchant", "man_of_war_points": 200},
+            {},
+            25.0,
+            id="NW-SAIL-31-merchant-rows-a-turn-at-half",
+        ),
+        pytest.param(
+            CUTTER_GB, {"points": 10}, 25.0, id="NW-SAIL-31-half-the-points-lost-rows-a-turn-at-half"
+        ),
+        pytest.param(CUTTER_GB, {"wheel_hit": True}, 25.0, id="NW-SAIL-31-wheel-hit-rows-a-turn-at-half"),
+    ],
+)
+def test_007_half_speed_turns_under_oars(stats: dict[str, JSON], sheet: dict[str, Any], most: float) -> None:
+    """Line 95: 'Merchant ships, transports and all vessels with 50% or more Crew or Damage points [lost, S10]
+    perform all changes of course at half speed'; line 187: wheel crew hit, 'all further course changes at
+    half speed'; line 126: rowed, 'maximum move is 50 mm'. NW-SAIL-31: all changes of course, under oars too:
+    a rowed turn is at most 25 mm; rowing straight keeps the full 50 mm."""
+    st = battle(
+        ship("c", "a", stats, 1000, 1000, heading=90.0, **sheet), ship("e", "b", FRIGATE_GB, 2000, 1500)
+    )
+    c = st.ship("c")
+    assert S.plan_move(st, c, {"row": True, "turn": 30.0}).max_distance == most
+    assert S.plan_move(st, c, {"row": True}).max_distance == 50.0
+    over = errs(st, "c", {"row": True, "turn": 30.0, "speed": most + 5.0})
+    assert over == {"speed": [f"At most {most:.0f} mm this move (6., 7.)."]}
+    assert errs(st, "c", {"row": True, "turn": 30.0, "speed": most}) == {}
 
 
 # --- 4.: the weather's visibility as the weather steps ------------------------------------------------------
