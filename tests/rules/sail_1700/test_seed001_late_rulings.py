@@ -228,6 +228,44 @@ def test_007_half_speed_turns_under_oars(stats: dict[str, JSON], sheet: dict[str
     assert errs(st, "c", {"row": True, "turn": 30.0, "speed": most}) == {}
 
 
+# --- 19. separating: either commander, each in his own move (NW-SAIL-32) ------------------------------------
+
+
+def test_019_the_side_moving_second_separates_in_its_own_move() -> None:
+    """Line 263: 'At the end of a move either or both commanders may attempt to separate the vessels.'
+    Line 235: a side pushed back 'have their own move next they may attempt to cast off'. NW-SAIL-32: each
+    commander tries at the end of his own move, so B, rammed in A's move, tries in B's move of the same
+    turn."""
+    st = battle(
+        ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, speed=200.0),
+        ship("fr", "b", FRIGATE_GB, 1100, 1000, heading=0.0),
+        wind=0.0,
+    )
+    st, _ev = play(st, {"gb": {}}, [])  # A's move: she runs into Fr (broadsides not parallel: no -1)
+    assert st.ship("fr").sheet["entangled_with"] == "gb"
+    st = replace(st, phase=1)
+    assert RS.ordering_sides(st) == ("b",)
+    assert "fr" in {s.id for s in RS.orderable_ships(st, "b")}
+    assert errs(st, "fr", {"cast_off": True}) == {}
+    new, ev = play(st, {"fr": {"cast_off": True}}, [4])
+    cast = ev[-1]
+    assert (cast.kind, cast.ship_id, cast.outcome, cast.modifiers) == ("cast_off", "fr", "separated", ())
+    assert new.ship("gb").sheet["entangled_with"] is None and new.ship("fr").sheet["entangled_with"] is None
+
+
+def test_019_both_commanders_try_one_a_move() -> None:
+    """Line 263 'either or both commanders' (NW-SAIL-32): A fails in her move, B tries again in his."""
+    st = battle(
+        ship("gb", "a", FRIGATE_GB, 1000, 1000, heading=90.0, entangled_with="fr"),
+        ship("fr", "b", FRIGATE_GB, 1000, 1014, heading=90.0, entangled_with="gb"),
+        wind=0.0,
+    )
+    st, ev = play(st, {"gb": {"cast_off": True}}, [4], phase=0)  # 4 - 1 broadside to broadside = 3
+    assert ev[-1].outcome == "entangled" and st.ship("fr").sheet["entangled_with"] == "gb"
+    st, ev = play(st, {"fr": {"cast_off": True}}, [5], phase=1)
+    assert (ev[-1].ship_id, ev[-1].outcome) == ("fr", "separated")
+
+
 # --- 4.: the weather's visibility as the weather steps ------------------------------------------------------
 
 
