@@ -314,7 +314,10 @@ def _sector_speed(state: BattleState, ship: ShipState, sector: str) -> float:
         return 0.0
     base = C.base_speed(rate_of(ship), sector)
     if sheet.get("jury_mast"):
-        s = base * T.JURY_MAST_FRACTION
+        s = base * T.JURY_MAST_FRACTION  # the jury rig replaces the masts: their hits no longer count
+        if sheet.get("severe_underwater"):
+            # 13. line 190: "all sailing speeds reduced by 50%", the jury mast's too (NW-SAIL-34)
+            s *= 1.0 - T.SEVERE_UNDERWATER_REDUCTION_PCT / 100.0
     else:
         s = base * max(0.0, 1.0 - reduction_pct_of(sheet) / 100.0)
     return s * weather_effect(state)[1]
@@ -322,7 +325,7 @@ def _sector_speed(state: BattleState, ship: ShipState, sector: str) -> float:
 
 def drift_distance(state: BattleState, ship: ShipState) -> float:
     """Return the downwind drift in mm: 25% of the vessel's Aft speed, times the weather's factor (6.;
-    S09)."""
+    S09): none in a calm, half in a light breeze or a gale (5.; NW-SAIL-33)."""
     return C.base_speed(rate_of(ship), "aft") * T.DRIFT_FRACTION_OF_AFT * weather_effect(state)[1]
 
 

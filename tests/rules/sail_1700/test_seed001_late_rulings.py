@@ -266,6 +266,68 @@ def test_019_both_commanders_try_one_a_move() -> None:
     assert (ev[-1].ship_id, ev[-1].outcome) == ("fr", "separated")
 
 
+# --- 5., 6.: drift in light airs (NW-SAIL-33); the jury mast with severe underwater damage (NW-SAIL-34) -----
+
+
+@pytest.mark.parametrize(
+    ("number", "drift"),
+    [
+        pytest.param(20, 0.0, id="NW-SAIL-33-calm-no-drift"),
+        pytest.param(30, 20.0, id="NW-SAIL-33-light-breeze-half-drift"),
+        pytest.param(44, 40.0, id="NW-SAIL-33-moderate-breeze-full-drift"),
+    ],
+)
+def test_006_drift_follows_the_weathers_speed(number: int, drift: float) -> None:
+    """Line 87: dismasted vessels 'drift downward at 25% Aft speed' (S09); line 69-70: light breeze 'Speed
+    reduced by half', calm 'No movement'. NW-SAIL-33: the drift is a speed like any other: a 5th rate (Aft
+    160 mm) drifts 40 mm in a moderate breeze, 20 in a light one, none in a calm."""
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 1000, 1000, heading=90.0, dismasted=True, mast_hits=4),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        wind=0.0,
+        number=number,
+    )
+    assert S.drift_distance(st, st.ship("f")) == drift
+    new, _ev = play(st, {"f": {}}, [])
+    f = new.ship("f")
+    assert (
+        isinstance(f.position, Point) and round(f.position.y - 1000.0, 6) == drift
+    )  # wind from north: south
+
+
+@pytest.mark.parametrize(
+    ("severe", "most"),
+    [
+        pytest.param(False, 50.0, id="NW-SAIL-34-jury-mast-25-percent"),
+        pytest.param(True, 25.0, id="NW-SAIL-34-jury-mast-halved-by-severe-underwater-damage"),
+    ],
+)
+def test_006_jury_mast_with_severe_underwater_damage(severe: bool, most: float) -> None:
+    """Line 87: a temporary mast 'will permit the vessel to move at 25% of Normal speed'; line 190: 'Sever
+    underwater damage, all sailing speeds reduced by 50%'; line 203 'all sailing speed reductions are
+    cumulative'. NW-SAIL-34: the jury mast's 25% is halved again: a 5th rate on the beam (200 mm) 50 -> 25."""
+    st = battle(
+        ship(
+            "f",
+            "a",
+            FRIGATE_GB,
+            1000,
+            1000,
+            heading=90.0,
+            dismasted=True,
+            jury_mast=True,
+            mast_hits=4,
+            severe_underwater=severe,
+        ),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+        wind=0.0,
+    )
+    f = st.ship("f")
+    assert S.sail_speed(st, f, 90.0) == most
+    assert S.plan_move(st, f, {}).max_distance == most
+    assert errs(st, "f", {"speed": most + 1.0}) == {"speed": [f"At most {most:.0f} mm this move (6., 7.)."]}
+
+
 # --- 4.: the weather's visibility as the weather steps ------------------------------------------------------
 
 
