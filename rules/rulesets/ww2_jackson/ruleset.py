@@ -957,7 +957,8 @@ class WW2Jackson(RuleSet):
             hull = hulls[tid]
             if not hull.sunk:  # the salvo's hits one after another, while the ship is afloat
                 shell_hit(ctx, hull, row, cal, band, fid, fside, n, cal_text)
-        # (3) torpedoes: launches recorded, those due strike (A6, lines 157-160).
+        # (3) torpedoes: launches recorded, those due strike (A6, lines 157-160). A ship sunk by this turn's
+        # gunfire still launches (NW-WW2-21: the orders are simultaneous, as her guns still fire, A1).
         pending = list(state.pending)
         fired_mounts: dict[str, set[int]] = {}
         for sid, lv in lives.items():

@@ -86,6 +86,36 @@ def test_launch_and_timing(dist: float, due: int) -> None:
     assert res.state.ship("f").sheet["reloads"] == 4
 
 
+def test_a_ship_sunk_by_gunfire_still_launches_her_torpedoes_NW_WW2_21() -> None:
+    """A1: "(2) gunfire, all at once ...; damage is applied after all fire is resolved, so a ship sunk this
+    turn still fires; (3) torpedoes: new launches are recorded". NW-WW2-21: so do her torpedoes: the orders
+    are simultaneous and the tubes fire in the same minutes as the guns. A cruiser's 8-inch shell finds the
+    destroyer's magazine (location 20, critical 20, magazine 2: explodes); the destroyer launches her four
+    torpedoes all the same, and they reach the cruiser next turn."""
+    cruiser = ship("f", "blue", stats("cruiser", guns=[gun("main", 8, 2, fwd=True, name="A")]), 50, 50, 90, 0)
+    dd = ship("t", "red", DD, 50, 56, heading=90, speed=0)
+    orders = {
+        "f": ShipOrder(ship_id="f", data={"course": 90, "speed": 0, "target_main": "t"}),
+        "t": ShipOrder(
+            ship_id="t",
+            data={"course": 90, "speed": 0, "torpedo_target": "f", "torpedo_mount": -1, "torpedo_number": 0},
+        ),
+    }
+    # two 8-inch dice (20 hits, 1 misses); hit location 20 = critical; critical 20 = magazine; magazine 2
+    res = RULESET.resolve_phase(state(cruiser, dd), orders, ScriptedDice([20, 1, 20, 20, 2]))
+    kinds = [e.kind for e in res.events]
+    assert kinds.index("critical") < kinds.index("torpedo_launch") < kinds.index("sunk")
+    assert res.state.ship("t").status == "sunk"
+    (p,) = res.state.pending
+    assert (p.kind, p.ship_id, p.due_turn, p.data["firer"], p.data["number"]) == ("torpedo", "f", 2, "t", 4)
+    st2 = replace(res.state, turn=2)
+    res2 = RULESET.resolve_phase(
+        st2, {"f": ShipOrder(ship_id="f", data={"course": 90, "speed": 0})}, ScriptedDice([1, 1, 1, 1])
+    )
+    (ev,) = [e for e in res2.events if e.kind == "torpedo"]
+    assert ev.target_id == "f" and len(ev.rolls) == 4 and ev.outcome == "miss"
+
+
 def _strike(
     target_speed: float, rolls: list[int], turned: float = 0.0, target_type: str = "cruiser", dist: float = 12
 ) -> list:
