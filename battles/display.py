@@ -78,6 +78,8 @@ def sheet_rows(
 
 
 def _field_text(spec: FieldSpec | None, value: JSON, names: Mapping[str, str]) -> str:
+    if spec is not None and spec.default_text and value == spec.default and not isinstance(value, bool):
+        return spec.default_text
     text = value_text(value, names)
     if spec is None:
         return text
@@ -102,12 +104,32 @@ def field_rows(
     ]
 
 
+def _is_default(spec: FieldSpec, value: JSON) -> bool:
+    return value in EMPTY or value == spec.default
+
+
 def order_rows(
     ruleset: RuleSet, data: Mapping[str, JSON], names: Mapping[str, str] | None = None
 ) -> list[tuple[str, str]]:
     """Return an order's payload as (label, value) rows by the rule set's order fields (``order_fields()``),
-    e.g. ww2_jackson ``{"speed": 27.0}`` -> ``[("Speed", "27 knots")]``; see :func:`field_rows`."""
-    return field_rows(ruleset.order_fields(), data, names)
+    e.g. ww2_jackson ``{"speed": 27.0}`` -> ``[("Speed", "27 knots")]``; see :func:`field_rows`.
+
+    Only what means something is shown: an order type whose fields are all empty or at their defaults is
+    left out (no torpedo mount ``-1`` when no torpedo is fired, no damage control action ``none``), but for
+    the standing orders, which hold from turn to turn; a field whose ``needs`` field is empty or at its
+    default (or is left out itself) is left out; a default with a ``default_text`` is shown as that text
+    (mount ``-1`` -> "every loaded mount that bears").
+    """
+    specs = {f.name: f for f in ruleset.order_fields()}
+    quiet: set[str] = set()
+    for ot in ruleset.order_types:
+        if ot.key != "standing" and all(_is_default(f, data.get(f.name)) for f in ot.fields):
+            quiet.update(f.name for f in ot.fields)
+    for f in specs.values():  # a field's ``needs`` comes before it, so a chain is left out as a whole
+        if f.needs in specs and (f.needs in quiet or _is_default(specs[f.needs], data.get(f.needs))):
+            quiet.add(f.name)
+    shown = {k: v for k, v in data.items() if k not in quiet}
+    return field_rows(ruleset.order_fields(), shown, names)
 
 
 def change_rows(

@@ -616,6 +616,10 @@ class FieldSpec:
 
     ``type`` is ``int``, ``float``, ``str``, ``bool``, ``choice`` or ``rows`` (a list of inline rows,
     each described by ``fields``). ``unit`` names the unit (``inches``, ``knots``, ``tons``...).
+    ``default_text`` says in words what the default means where it stands for something (ww2_jackson's
+    torpedo mount ``-1``: "every loaded mount that bears"); ``needs`` names the field this one is read with
+    (a torpedo mount with the torpedo target): where that one is empty or at its default, this one says
+    nothing. Both are for pages that show an order (battles/display.py); the rules do not read them.
     """
 
     name: str
@@ -629,6 +633,8 @@ class FieldSpec:
     help: str = ""
     default: JSON = None
     fields: tuple[FieldSpec, ...] = ()
+    default_text: str = ""
+    needs: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -116,3 +116,43 @@ def test_change_rows_list_only_what_changed_with_sheet_keys_at_the_top() -> None
         ("Status", "damaged", "active"),
     ]
     assert display.change_rows(after, after) == []
+
+
+def test_order_rows_leave_out_the_torpedo_and_damage_control_defaults_when_none_is_ordered() -> None:
+    """The log showed "Mount: -1", "Torpedoes: 0" and "Box ...: 0" for a ship that fired no torpedo and
+    did no damage control (fresh-user check)."""
+    ww2 = rules.get_ruleset("ww2_jackson")
+    quiet = {
+        "course": 310.0,
+        "speed": 27.0,
+        "turn_direction": "auto",
+        "torpedo_target": "",
+        "torpedo_mount": -1,
+        "torpedo_number": 0,
+        "dc_action": "none",
+        "dc_area": "",
+        "dc_index": 0,
+        "dc_repair": "",
+        "cleared_for_action": True,
+        "damage_preference": "keep_afloat",
+    }
+    assert display.order_rows(ww2, quiet) == [
+        ("Course", "310 degrees"),
+        ("Speed", "27 knots"),
+        ("Turn", "auto"),
+        ("Cleared for action", "yes"),
+        ("Damage allocation", "keep afloat"),
+    ]
+    fired = {**quiet, "torpedo_target": "bismarck", "dc_action": "fire"}
+    assert display.order_rows(ww2, fired, {"bismarck": "Bismarck"})[3:6] == [
+        ("Torpedo target", "Bismarck"),
+        ("Torpedo mount", "every loaded mount that bears"),
+        ("Torpedoes", "every loaded tube"),
+    ]
+    assert ("Damage control action", "fire") in display.order_rows(ww2, fired)
+    assert not any(label.startswith("Box") for label, _ in display.order_rows(ww2, fired))
+    restore = {**quiet, "torpedo_target": "bismarck", "torpedo_mount": 1, "torpedo_number": 2}
+    restore |= {"dc_action": "restore", "dc_area": "main", "dc_index": 0}
+    rows = display.order_rows(ww2, restore)
+    assert ("Torpedo mount", "1") in rows and ("Torpedoes", "2") in rows
+    assert ("Box area to restore", "main") in rows and ("Box (turret or mount number)", "0") in rows

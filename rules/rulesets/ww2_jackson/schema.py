@@ -251,10 +251,26 @@ ORDER_TYPES: tuple[OrderType, ...] = (
         fields=(
             _target("torpedo_target", "Torpedo target"),
             FieldSpec(
-                name="torpedo_mount", label="Mount", type="int", required=False, min=-1, max=11, default=-1
+                name="torpedo_mount",
+                label="Torpedo mount",
+                type="int",
+                required=False,
+                min=-1,
+                max=11,
+                default=-1,
+                default_text="every loaded mount that bears",
+                needs="torpedo_target",
             ),
             FieldSpec(
-                name="torpedo_number", label="Torpedoes", type="int", required=False, min=0, max=40, default=0
+                name="torpedo_number",
+                label="Torpedoes",
+                type="int",
+                required=False,
+                min=0,
+                max=40,
+                default=0,
+                default_text="every loaded tube",
+                needs="torpedo_target",
             ),
         ),
     ),
@@ -276,7 +292,7 @@ ORDER_TYPES: tuple[OrderType, ...] = (
         fields=(
             FieldSpec(
                 name="dc_action",
-                label="Action",
+                label="Damage control action",
                 type="choice",
                 required=False,
                 choices=("none", "restore", "fire", "flooding", "repair"),
@@ -289,6 +305,7 @@ ORDER_TYPES: tuple[OrderType, ...] = (
                 required=False,
                 choices=("", *AREA_CHOICES),
                 default="",
+                needs="dc_action",
             ),
             FieldSpec(
                 name="dc_index",
@@ -298,6 +315,7 @@ ORDER_TYPES: tuple[OrderType, ...] = (
                 min=0,
                 max=40,
                 default=0,
+                needs="dc_area",
             ),
             FieldSpec(
                 name="dc_repair",
@@ -306,6 +324,7 @@ ORDER_TYPES: tuple[OrderType, ...] = (
                 required=False,
                 choices=("", "steering", "ammo_short", "boiler", "fuel", "radar_out", "electrical"),
                 default="",
+                needs="dc_action",
             ),
         ),
     ),
