@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from fleets.presentation import Block, Cell, json_block
 from rules.base import RuleSet
 from rules.model import JSON, FieldSpec
 
@@ -102,6 +103,59 @@ def field_rows(
         for k in keys
         if data[k] not in EMPTY
     ]
+
+
+def _rows_block(spec: FieldSpec, rows: list[JSON], names: Mapping[str, str]) -> Block:
+    """Return a ``rows`` field's value (a gun mount or battery a row) as a table: a column per field of the
+    row spec that some row fills, headed by its label and unit."""
+    dicts = [r for r in rows if isinstance(r, dict)]
+    cols = [f for f in spec.fields if any(r.get(f.name) not in EMPTY for r in dicts)]
+    cols += [
+        FieldSpec(name=k, label=key_label(k), type="str")
+        for k in sorted({k for r in dicts for k in r} - {f.name for f in spec.fields})
+        if any(r.get(k) not in EMPTY for r in dicts)
+    ]
+    return Block(
+        kind="table",
+        headers=tuple(f"{f.label} ({f.unit})" if f.unit else f.label for f in cols),
+        rows=tuple(
+            tuple(
+                Cell(text="-" if r.get(f.name) in EMPTY else value_text(r.get(f.name), names)) for f in cols
+            )
+            for r in dicts
+        ),
+    )
+
+
+def class_rows(
+    fields: tuple[FieldSpec, ...],
+    data: Mapping[str, JSON],
+    summary: Mapping[str, JSON],
+    names: Mapping[str, str] | None = None,
+) -> list[tuple[str, str, Block | None]]:
+    """Return a ship's class stats, then its derived values (``RuleSet.class_summary``), as (label, text,
+    table) rows: :func:`field_rows` for a plain value (the table ``None``); a ``rows`` field (armament,
+    torpedo mounts) as a table with a row per mount or battery and a column per field the rows fill; a
+    derived value that is a list or an object (ww2_jackson's arcs) as tables by
+    :func:`fleets.presentation.json_block`, not one long paragraph."""
+    names = names or {}
+    specs = {f.name: f for f in fields}
+    out: list[tuple[str, str, Block | None]] = []
+    for key in [k for k in specs if k in data] + sorted(k for k in data if k not in specs):
+        value, spec = data[key], specs.get(key)
+        if value in EMPTY:
+            continue
+        label = spec.label if spec is not None else key_label(key)
+        if spec is not None and spec.type == "rows" and isinstance(value, list):
+            out.append((label, "", _rows_block(spec, value, names)))
+        else:
+            out.append((label, _field_text(spec, value, names), None))
+    for key, value in summary.items():
+        if isinstance(value, (dict, list)) and value:
+            out.append((key_label(key), "", json_block(value)))
+        else:
+            out.append((key_label(key), value_text(value, names), None))
+    return out
 
 
 def _is_default(spec: FieldSpec, value: JSON) -> bool:

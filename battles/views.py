@@ -908,11 +908,9 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
             "full": full,
             "sheet_rows": sheet_rows,
             "sheet_quiet": sheet_quiet,
-            "class_rows": display.field_rows(rs.class_schema(), ship.stats, names) if full else [],
-            "summary_rows": [
-                (display.key_label(k), display.value_text(v, names))
-                for k, v in rs.class_summary(ship.stats).items()
-            ]
+            "class_rows": display.class_rows(
+                rs.class_schema(), ship.stats, rs.class_summary(ship.stats), names
+            )
             if full
             else [],
             "hits": hits,

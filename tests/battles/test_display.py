@@ -156,3 +156,26 @@ def test_order_rows_leave_out_the_torpedo_and_damage_control_defaults_when_none_
     rows = display.order_rows(ww2, restore)
     assert ("Torpedo mount", "1") in rows and ("Torpedoes", "2") in rows
     assert ("Box area to restore", "main") in rows and ("Box (turret or mount number)", "0") in rows
+
+
+def test_the_ww2_ship_sheet_lays_out_armament_and_arcs_as_tables() -> None:
+    """The class section showed the guns, torpedo mounts and arcs as one long paragraph each (fresh-user
+    check): a table per field now, a row per gun box, a column per field of the class schema's row."""
+    game = scenario_campaign("denmark_strait_1941")
+    page = _client(game.players["britain"]).get(reverse("battles:ship_sheet", args=[game.battle.pk, "hood"]))
+    html = page.content.decode()
+
+    klass = html.split('<h2 class="section-gap">Class</h2>')[1].split("</section>\n\n")[0]
+    guns = klass.split(">Main and secondary armament boxes</h3>")[1]
+    guns = guns.split("</table>")[0]
+    assert '<th scope="col">Box (turret or mount)</th>' in guns
+    assert '<th scope="col">Calibre (inches)</th>' in guns
+    assert "<td>A turret</td><td>main</td><td>15</td>" in guns
+    assert guns.count("<tr>") == 1 + 9  # the header and Hood's nine gun boxes
+    torps = klass.split("Torpedo mount boxes</h3>")[1].split("</table>")[0]
+    assert "<td>port mount 1</td><td>21</td><td>2</td><td>port</td><td>yes</td>" in torps
+    arcs = klass.split(">Arcs</h3>")[1]
+    assert '<h4 class="chart-sub__title">Broadside port</h4>' in arcs
+    assert "<td>24, 48, 72</td>" in arcs
+    assert "calibre 15, forward yes" not in klass and "battery main, bfn" not in klass
+    assert '<th scope="row">Rated speed</th><td>29 knots</td>' in klass
