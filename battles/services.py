@@ -1011,9 +1011,16 @@ def _battle_start(battle: Battle, *, deadline: datetime | None) -> Phase:
 
 
 def _phase_open(
-    battle: Battle, state: BattleState, *, deadline: datetime | None = None, number: int | None = None
+    battle: Battle,
+    state: BattleState,
+    *,
+    deadline: datetime | None = None,
+    number: int | None = None,
+    notify: bool = True,
 ) -> Phase:
-    """Open the next phase of ``battle`` for ``state`` (inside the caller's transaction)."""
+    """Open the next phase of ``battle`` for ``state`` (inside the caller's transaction). ``notify=False``:
+    the caller sends the "phase open" mail itself (after the "resolved" one, NW-CAMP-14; see
+    :func:`_resolve_locked`)."""
     from battles import tasks
 
     rs = rules.get_ruleset(state.ruleset)
@@ -1052,7 +1059,8 @@ def _phase_open(
             PhaseSide(phase=phase, side=side, ready=nothing, ready_at=timezone.now() if nothing else None)
         )
     PhaseSide.objects.bulk_create(phase_sides)
-    tasks.notify_phase_opened.delay_on_commit(phase.pk)
+    if notify:
+        tasks.notify_phase_opened.delay_on_commit(phase.pk)
     if all(ps.ready for ps in phase_sides):
         _phase_close(phase, reason="all_ready")
     return phase
@@ -1398,6 +1406,7 @@ def _resolve_locked(phase: Phase) -> None:
         for i, e in enumerate(result.events)
     )
     new_state = result.state
+    opened: Phase | None = None
     Phase.objects.filter(pk=phase.pk).update(
         status=PhaseStatus.RESOLVED,
         state_after=rules.to_json(new_state),
@@ -1418,8 +1427,10 @@ def _resolve_locked(phase: Phase) -> None:
         battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
     else:
         battle.save(update_fields=["state"])
-        _phase_open(battle, new_state)
-    tasks.notify_phase_resolved.delay_on_commit(phase.pk)
+        opened = _phase_open(battle, new_state, notify=False)
+    # One task mails "phase N resolved" and then "phase N+1 open", in that order (NW-CAMP-14): two tasks
+    # enqueued in that order may still run side by side on two workers.
+    tasks.notify_phase_resolved.delay_on_commit(phase.pk, opened.pk if opened is not None else None)
 
 
 def _ships_sync(battle: Battle, state: BattleState) -> None:

@@ -102,11 +102,16 @@ def notify_phase_opened(self: Any, phase_id: int) -> int:
 
 
 @shared_task(**MAIL_RETRY_OPTIONS)
-def notify_phase_resolved(self: Any, phase_id: int) -> int:
-    """E-mail the members of the campaign that a phase resolved. Return mails sent."""
-    from battles.notifications import phase_resolved_notify
+def notify_phase_resolved(self: Any, phase_id: int, opened_phase_id: int | None = None) -> int:
+    """E-mail the members of the campaign that a phase resolved, then (``opened_phase_id``) the players of
+    the phase it opened that it is open: in that order, as they happened (NW-CAMP-14). A retry mails only
+    those not yet sent, so the "resolved" mails are not sent twice. Return mails sent."""
+    from battles.notifications import phase_opened_notify, phase_resolved_notify
 
-    return _notify(self, phase_resolved_notify, phase_id)
+    sent = _notify(self, phase_resolved_notify, phase_id)
+    if opened_phase_id is not None:
+        sent += _notify(self, phase_opened_notify, opened_phase_id)
+    return sent
 
 
 @shared_task(**MAIL_RETRY_OPTIONS)

@@ -841,6 +841,28 @@ def test_resolution_mails_every_member_once(django_capture_on_commit_callbacks: 
     assert notify_phase_resolved(first.pk) == 0
 
 
+def test_resolution_mails_resolved_before_next_phase_open(django_capture_on_commit_callbacks: Any) -> None:
+    """NW-CAMP-14: "phase 1 resolved" reaches every member before "phase 2 is open" reaches anyone, and
+    from one task, so two workers cannot swap them."""
+    game = scenario_campaign()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.phase_close(phase=game.phase, user=game.umpire)
+
+    subjects = [m.subject for m in mail.outbox]
+    resolved = [i for i, s in enumerate(subjects) if s.endswith("phase 1 resolved")]
+    opened = [i for i, s in enumerate(subjects) if s.endswith("phase 2 is open")]
+    assert resolved and opened and max(resolved) < min(opened), subjects
+    opened_phase = Phase.objects.get(battle=game.battle, number=2)
+    assert sorted(m.to[0] for m in mail.outbox if m.subject.endswith("phase 2 is open")) == sorted(
+        u.email for u in [game.umpire, *game.players.values()]
+    )
+    from battles.tasks import notify_phase_opened, notify_phase_resolved
+
+    # run again (a redelivered message): nothing is mailed twice
+    assert notify_phase_resolved(game.phase.pk, opened_phase.pk) == 0
+    assert notify_phase_opened(opened_phase.pk) == 0
+
+
 def test_sweep_reminds_sides_not_ready_once(game: Any) -> None:
     phase = _phase(game)
     services.side_set_ready(phase=phase, user=game.players["germany"])
