@@ -17,6 +17,7 @@ from django.utils.html import escape
 import rules
 from battles.models import CAMPAIGN_DESCRIPTION_MAX, Role, Side
 from battles.sheet_edits import REASON_MAX
+from navalwar.numbers import PlainFloatField, PlainIntegerField
 from rules.base import DEFAULT_POLICIES
 from rules.model import FieldSpec
 
@@ -57,7 +58,7 @@ class SignupForm(forms.Form):
 class InvitationForm(forms.Form):
     role = forms.ChoiceField(choices=Role.choices, initial=Role.PLAYER)
     side = forms.ModelChoiceField(queryset=Side.objects.none(), required=False)
-    days = forms.IntegerField(min_value=1, max_value=60, initial=7, label="Valid for (days)")
+    days = PlainIntegerField(min_value=1, max_value=60, initial=7, label="Valid for (days)")
 
     def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -150,7 +151,7 @@ class CampaignForm(forms.Form):
         initial="fire_nearest",
         help_text="A7: what a ship with no orders does at the deadline.",
     )
-    deadline_hours = forms.IntegerField(min_value=1, max_value=720, initial=48)
+    deadline_hours = PlainIntegerField(min_value=1, max_value=720, initial=48)
     sides = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=(
@@ -270,10 +271,8 @@ class CampaignSettingsForm(forms.Form):
         choices=default_orders_choices,
         help_text="A7: what a ship with no orders does at the deadline.",
     )
-    deadline_hours = forms.IntegerField(
-        min_value=1, max_value=720, label="Hours to give orders in each phase"
-    )
-    reminder_hours = forms.IntegerField(
+    deadline_hours = PlainIntegerField(min_value=1, max_value=720, label="Hours to give orders in each phase")
+    reminder_hours = PlainIntegerField(
         min_value=0, max_value=240, label="Remind sides not ready this many hours before (0 = never)"
     )
 
@@ -292,7 +291,7 @@ def _field_for(spec: FieldSpec) -> forms.Field:
     if spec.type == "choice":
         return forms.ChoiceField(choices=[(c, c) for c in spec.choices], **common)
     if spec.type == "int":
-        return forms.IntegerField(min_value=spec.min, max_value=spec.max, **common)
+        return PlainIntegerField(min_value=spec.min, max_value=spec.max, **common)
     if spec.type == "float":
-        return forms.FloatField(min_value=spec.min, max_value=spec.max, **common)
+        return PlainFloatField(min_value=spec.min, max_value=spec.max, **common)
     return forms.CharField(**common)

@@ -11,16 +11,17 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 
+from navalwar.numbers import PlainFloatField, PlainIntegerField, plain_float, plain_int
 from rules.model import JSON, BattleState, FieldSpec, Hex, Point, Position
 
 
 class _PositionForm(forms.Form):
     """A position: ``q``/``r`` on a hex map, ``x``/``y`` (inches or millimetres) on a table."""
 
-    q = forms.IntegerField(required=False, label="Hex q")
-    r = forms.IntegerField(required=False, label="Hex r")
-    x = forms.FloatField(required=False, label="x (east)")
-    y = forms.FloatField(required=False, label="y (south)")
+    q = PlainIntegerField(required=False, label="Hex q")
+    r = PlainIntegerField(required=False, label="Hex r")
+    x = PlainFloatField(required=False, label="x (east)")
+    y = PlainFloatField(required=False, label="y (south)")
 
     def __init__(self, *args: Any, state: BattleState, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -53,7 +54,7 @@ class ShipPlaceForm(_PositionForm):
     """Place and/or turn one ship (the set-up editor)."""
 
     ship = forms.ChoiceField(label="Ship")
-    heading = forms.FloatField(
+    heading = PlainFloatField(
         required=False, label="Heading (degrees from north)", min_value=0, max_value=360
     )
 
@@ -76,12 +77,12 @@ class TerrainPaintForm(_PositionForm):
 
     kind = forms.ChoiceField(label="Terrain")
     side = forms.ChoiceField(required=False, label="Side (mines: the side that laid them)")
-    depth = forms.FloatField(required=False, min_value=0, label="Depth (fathoms, shoals)")
-    radius = forms.FloatField(required=False, min_value=0, label="Radius (table shoals)")
+    depth = PlainFloatField(required=False, min_value=0, label="Depth (fathoms, shoals)")
+    radius = PlainFloatField(required=False, min_value=0, label="Radius (table shoals)")
     name = forms.CharField(required=False, max_length=60)
-    guns = forms.IntegerField(required=False, min_value=0, label="Guns (batteries)")
-    dice = forms.IntegerField(required=False, min_value=0, label="Fire dice (batteries, forts)")
-    facing = forms.FloatField(required=False, min_value=0, max_value=360, label="Facing (degrees, batteries)")
+    guns = PlainIntegerField(required=False, min_value=0, label="Guns (batteries)")
+    dice = PlainIntegerField(required=False, min_value=0, label="Fire dice (batteries, forts)")
+    facing = PlainFloatField(required=False, min_value=0, max_value=360, label="Facing (degrees, batteries)")
 
     field_order = ["kind", "q", "r", "x", "y", "side", "depth", "radius", "name", "guns", "dice", "facing"]
 
@@ -110,7 +111,8 @@ class TerrainPaintForm(_PositionForm):
 def order_data_from_query(fields: tuple[FieldSpec, ...], query: QueryDict) -> dict[str, JSON]:
     """Return an order payload from query parameters named as the rule set's fields, typed by their specs.
 
-    Text that is no number is kept as text, so the rule set's validation reports it ("Enter a number.").
+    Text that is no plain number (``1_0`` and ``٣`` are not: navalwar.numbers) is kept as text, so the rule
+    set's validation reports it ("Enter a number.").
     Absent fields are left out (the rule set's default order fills them in), but for a yes/no field
     (acw_river's ``astern``, sail_1700's ``tack`` and ``row``): absent, it is False, as the page's form sends
     an unchecked box (not at all). A hand-made URL without ``astern`` kept the default order's value, engines
@@ -125,12 +127,9 @@ def order_data_from_query(fields: tuple[FieldSpec, ...], query: QueryDict) -> di
         if raw is None or raw == "":
             continue
         value: JSON = raw
-        try:
-            if spec.type == "int":
-                value = int(raw)
-            elif spec.type == "float":
-                value = float(raw)
-        except ValueError:
-            value = raw
-        out[spec.name] = value
+        if spec.type == "int":
+            value = plain_int(raw)
+        elif spec.type == "float":
+            value = plain_float(raw)
+        out[spec.name] = raw if value is None else value  # plain ASCII numbers only (navalwar.numbers)
     return out

@@ -36,6 +36,7 @@ import rules
 from battles.models import BattleShip, Order, Phase, PhaseStatus
 from battles.order_hints import FieldHint, hints_for, standing_from_state
 from navalwar.errors import ApplicationError, ConflictError
+from navalwar.numbers import PlainFloatField, PlainIntegerField
 from rules.model import JSON, BattleState, FieldSpec, Hex, OrderType, Point, ShipOrder, ShipState
 
 logger = logging.getLogger(__name__)
@@ -84,9 +85,9 @@ def _form_field(spec: FieldSpec) -> forms.Field:
     label = spec.label + (f" ({spec.unit})" if spec.unit and spec.unit not in spec.label else "")
     common: dict[str, Any] = {"label": label, "required": False, "help_text": spec.help}
     if spec.type == "int":
-        return forms.IntegerField(widget=forms.NumberInput(attrs={"step": "1"}), **common)
+        return PlainIntegerField(widget=forms.NumberInput(attrs={"step": "1"}), **common)
     if spec.type == "float":
-        return forms.FloatField(widget=forms.NumberInput(attrs={"step": "any"}), **common)
+        return PlainFloatField(widget=forms.NumberInput(attrs={"step": "any"}), **common)
     if spec.type == "bool":
         return forms.BooleanField(**common)
     if spec.type == "choice":

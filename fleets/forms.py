@@ -21,6 +21,7 @@ from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.forms.formsets import BaseFormSet, formset_factory
 
 import rules
+from navalwar.numbers import PlainFloatField, PlainIntegerField
 from rules.base import RuleSet, validate_fields
 from rules.model import JSON, FieldErrors, FieldSpec
 
@@ -55,9 +56,9 @@ def spec_form_field(spec: FieldSpec) -> forms.Field:
     if spec.max is not None:
         attrs["max"] = _number_attr(spec.max)
     if spec.type == "int":
-        return forms.IntegerField(widget=forms.NumberInput(attrs={**attrs, "step": "1"}), **common)
+        return PlainIntegerField(widget=forms.NumberInput(attrs={**attrs, "step": "1"}), **common)
     if spec.type == "float":
-        return forms.FloatField(widget=forms.NumberInput(attrs={**attrs, "step": "any"}), **common)
+        return PlainFloatField(widget=forms.NumberInput(attrs={**attrs, "step": "any"}), **common)
     if spec.type == "bool":
         common["required"] = False  # a required checkbox would mean "must be ticked"
         return forms.BooleanField(**common)

@@ -1,0 +1,48 @@
+"""Numbers typed into forms: plain ASCII digits only.
+
+Python's ``int()`` and ``float()`` (and so Django's ``IntegerField`` and ``FloatField``) also take digit
+group underscores (``1_0`` -> 10), other scripts' digits (``٣`` -> 3), exponents and padding, so a typo
+became a course or a speed without a word. These take an optional sign, digits and a decimal point, with
+blanks around, and nothing else (a form error otherwise).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+PLAIN_INT = re.compile(r"\s*[+-]?[0-9]+(?:\.0*)?\s*", re.ASCII)
+"""A whole number: ``27``, ``-1``, ``+3``; ``27.0`` too, as Django's IntegerField reads it."""
+
+PLAIN_NUMBER = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*", re.ASCII)
+"""A number with an optional decimal point: ``27``, ``-0.5``, ``.25``, ``6.``; no exponent."""
+
+
+def plain_int(text: str) -> int | None:
+    """Return ``text`` as an int if it is a plain whole number (see :data:`PLAIN_INT`), else None."""
+    return int(text.strip().split(".")[0]) if PLAIN_INT.fullmatch(text) else None
+
+
+def plain_float(text: str) -> float | None:
+    """Return ``text`` as a float if it is a plain number (see :data:`PLAIN_NUMBER`), else None."""
+    return float(text) if PLAIN_NUMBER.fullmatch(text) else None
+
+
+class PlainIntegerField(forms.IntegerField):
+    """An IntegerField that takes plain ASCII whole numbers only ("Enter a whole number." otherwise)."""
+
+    def to_python(self, value: Any) -> int | None:
+        if isinstance(value, str) and value not in self.empty_values and not PLAIN_INT.fullmatch(value):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
+class PlainFloatField(forms.FloatField):
+    """A FloatField that takes plain ASCII numbers only ("Enter a number." otherwise)."""
+
+    def to_python(self, value: Any) -> float | None:
+        if isinstance(value, str) and value not in self.empty_values and not PLAIN_NUMBER.fullmatch(value):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
