@@ -296,6 +296,10 @@ def battle_scenario(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return redirect("battles:battle", battle.pk)
 
 
+MOONS: tuple[str, ...] = ("none", "dim", "bright")
+"""The set-up form's moon choices: those of ``rules.model.Conditions.moon``."""
+
+
 def _finite(text: Any) -> float:
     """Return ``text`` as a finite number; ValueError for text, NaN and infinities (JSON cannot hold them)."""
     value = float(text)
@@ -343,9 +347,12 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             height = _finite(request.POST.get("height") or rs.default_map[1])
             wind = request.POST.get("wind_from", "").strip()
             moon = request.POST.get("moon") or "none"
+            if moon not in MOONS:  # "full" became "none" without a word
+                errors.append(f"The moon is one of: {', '.join(MOONS)} (given: {moon[:20]!r}).")
+                moon = "none"
             conditions = Conditions(
                 night=bool(request.POST.get("night")),
-                moon=moon if moon in ("none", "dim", "bright") else "none",  # type: ignore[arg-type]
+                moon=moon,  # type: ignore[arg-type]
                 wind_from=_finite(wind) if wind else None,
                 wind_force=request.POST.get("wind_force") or None,
                 weather=request.POST.get("weather") or None,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import typing
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from battles import services
 from battles.models import Battle, RepairRecord, ShipEdit
 from fleets.models import Ship
 from navalwar.errors import ApplicationError
-from rules.model import Hex
+from rules.model import Conditions, Hex
 from tests.factories import scenario_campaign
 
 pytestmark = pytest.mark.django_db
@@ -154,6 +155,35 @@ def test_a_repair_with_json_no_column_can_store_is_a_form_error(game: Any, sheet
     assert f"Not valid JSON: {reason}" in _text(response)
     kgv.refresh_from_db()
     assert (kgv.sheet, RepairRecord.objects.count()) == (before, 0)
+
+
+@pytest.mark.parametrize("moon", ["full", "Bright", "none "])
+def test_an_unknown_moon_is_a_form_error_not_no_moon(game: Any, moon: str) -> None:
+    """A moon the form does not offer ("full") was saved as "none" without a word (fresh-user check)."""
+    services.battle_end(battle=game.battle, user=game.umpire)
+    cs = game.campaign.ships.order_by("pk").first()
+    data = {
+        "name": "Night",
+        "night": "on",
+        "moon": moon,
+        f"use_{cs.pk}": "on",
+        f"a_{cs.pk}": 3,
+        f"b_{cs.pk}": 4,
+    }
+
+    response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+
+    assert response.status_code == 200
+    assert escape(f"The moon is one of: none, dim, bright (given: {moon!r}).") in response.content.decode()
+    assert Battle.objects.count() == 1
+    # the form's choices are the rules' own
+    assert typing.get_args(typing.get_type_hints(Conditions)["moon"]) == ("none", "dim", "bright")
+    data["moon"] = "bright"
+    assert (
+        _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data).status_code
+        == 302
+    )
+    assert Battle.objects.latest("pk").state["conditions"]["moon"] == "bright"
 
 
 def test_terrain_with_nan_is_a_form_error(game: Any) -> None:
