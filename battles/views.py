@@ -43,6 +43,7 @@ from battles.forms import (
 from battles.models import Battle, CampaignShip, Phase, PhaseStatus
 from battles.sheet_edits import REASON_MAX
 from navalwar.errors import ApplicationError, Refusal, add_to_form
+from navalwar.numbers import plain_float, plain_int
 from rules.base import event_visible
 from rules.model import BattleState, Event
 
@@ -301,10 +302,22 @@ MOONS: tuple[str, ...] = ("none", "dim", "bright")
 
 
 def _finite(text: Any) -> float:
-    """Return ``text`` as a finite number; ValueError for text, NaN and infinities (JSON cannot hold them)."""
-    value = float(text)
+    """Return ``text`` as a finite number; ValueError for text, NaN and infinities (JSON cannot hold them),
+    and for what is no plain ASCII number (``1_0``, ``٣``: navalwar.numbers)."""
+    parsed = plain_float(text) if isinstance(text, str) else float(text)
+    if parsed is None:
+        raise ValueError(f"{text!r} is not a plain number")
+    value = parsed
     if not math.isfinite(value):
         raise ValueError(f"{text!r} is not a finite number")
+    return value
+
+
+def _whole(text: str) -> int:
+    """Return ``text`` as a whole number; ValueError for what is no plain ASCII one (navalwar.numbers)."""
+    value = plain_int(text)
+    if value is None:
+        raise ValueError(f"{text!r} is not a plain whole number")
     return value
 
 
@@ -334,7 +347,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     axes = "q and r" if hexes else "x and y"
                     errors.append(f"{cs.ship.name} is in the battle: give her a starting position ({axes}).")
                     continue
-                position = Hex(q=int(a), r=int(b)) if hexes else Point(x=_finite(a), y=_finite(b))
+                position = Hex(q=_whole(a), r=_whole(b)) if hexes else Point(x=_finite(a), y=_finite(b))
                 placements.append(
                     services.Placement(
                         campaign_ship=cs,

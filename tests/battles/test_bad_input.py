@@ -186,6 +186,28 @@ def test_an_unknown_moon_is_a_form_error_not_no_moon(game: Any, moon: str) -> No
     assert Battle.objects.latest("pk").state["conditions"]["moon"] == "bright"
 
 
+@pytest.mark.parametrize(("field", "value"), [("a", "1_0"), ("b", "٣"), ("heading", "0_0"), ("width", "1e2")])
+def test_a_set_up_number_that_is_not_plain_is_a_form_error(game: Any, field: str, value: str) -> None:
+    """int() and float() read ``1_0`` as 10 and ``٣`` as 3: a position typed with a slip was taken as
+    another (navalwar.numbers)."""
+    services.battle_end(battle=game.battle, user=game.umpire)
+    cs = game.campaign.ships.order_by("pk").first()
+    data = {
+        "name": "Typo",
+        f"use_{cs.pk}": "on",
+        f"a_{cs.pk}": "3",
+        f"b_{cs.pk}": "4",
+        f"heading_{cs.pk}": "0",
+    }
+    data[field if field == "width" else f"{field}_{cs.pk}"] = value
+
+    response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+
+    assert response.status_code == 200
+    assert "Positions, headings, speeds, the wind and the map size must be numbers." in _text(response)
+    assert Battle.objects.count() == 1
+
+
 def test_terrain_with_nan_is_a_form_error(game: Any) -> None:
     services.battle_end(battle=game.battle, user=game.umpire)
     cs = game.campaign.ships.order_by("pk").first()
@@ -592,7 +614,7 @@ def _setup_post(game: Any, **extra: Any) -> dict[str, Any]:
         ),
         pytest.param(
             "bismarck_last_battle_1941",
-            {"speed_first": "1e308"},
+            {"speed_first": "1" + "0" * 308},
             "speed must be 1,000,000 or less, not 1e+308",
             id="huge-speed",
         ),
