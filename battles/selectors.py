@@ -97,6 +97,13 @@ def campaign_list_for_user(*, user: Any) -> QuerySet[Campaign]:
     return Campaign.objects.filter(memberships__user=user).distinct().order_by("-created_at", "pk")
 
 
+def membership_in(*, campaign: Campaign, user: Any) -> Membership | None:
+    """Return ``user``'s membership of ``campaign`` (with its side), or None (and for a visitor)."""
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(campaign=campaign, user=user).select_related("side").first()
+
+
 def memberships_for_user(*, user: Any) -> list[Membership]:
     return list(
         Membership.objects.filter(user=user)

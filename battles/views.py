@@ -150,7 +150,10 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
             if membership is not None:
                 messages.success(request, f"Welcome to {membership.campaign.name}.")
                 return redirect("battles:campaign", membership.campaign_id)
-    return render(request, "battles/invitation.html", {"invite": invite, "form": form})
+    # A member already (the umpire trying the link, a player opening it twice): say so here, with the way
+    # in, rather than offer a Join button that is refused (409) after the click.
+    member = selectors.membership_in(campaign=invite.campaign, user=request.user)
+    return render(request, "battles/invitation.html", {"invite": invite, "form": form, "member": member})
 
 
 # --- campaigns -------------------------------------------------------------------------------------------

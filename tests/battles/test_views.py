@@ -128,6 +128,31 @@ def test_a_logged_in_user_joins_with_one_click(game: Any) -> None:
     assert Membership.objects.get(user=newcomer).side.key == "germany"
 
 
+def test_a_member_opening_an_invitation_is_told_so_with_a_link_not_offered_join(game: Any) -> None:
+    """The page offered "Join as ..." to a member, and refused only after the click (409)."""
+    invitation = _invitation(game, "germany")
+    url = reverse("battles:invitation", args=[invitation.token])
+    player = game.players["britain"]
+
+    response = _client(player).get(url)
+
+    html = _html(response)
+    assert response.status_code == 200
+    side = game.side("britain").name
+    assert (
+        f"You ({player.get_username()}) are already a member of this campaign, as player of "
+        f"<strong>{side}</strong>: this invitation is for someone else." in html
+    )
+    assert f'href="{reverse("battles:campaign", args=[game.campaign.pk])}"' in html
+    assert "Join as" not in html and "csrfmiddlewaretoken" not in html.split("<main")[1]
+    umpire = _html(_client(game.umpire).get(url))
+    assert "already a member of this campaign, as umpire:" in umpire and "Join as" not in umpire
+    newcomer = UserFactory()
+    assert f"Join as {newcomer.get_username()}" in _html(_client(newcomer).get(url))
+    invitation.refresh_from_db()
+    assert invitation.used_at is None
+
+
 def test_unknown_and_expired_invitations(game: Any, client: Client) -> None:
     assert client.get(reverse("battles:invitation", args=["nope"])).status_code == 404
     expired = services.invitation_create(
