@@ -226,7 +226,9 @@ class ExtendDeadlineForm(forms.Form):
 def json_loads_checked(text: str) -> Any:
     """Return the value of JSON ``text`` typed into a form; raise ValueError (with the reason) for text that
     is not JSON, for ``NaN``, ``Infinity`` and numbers too large for a float (1e400): no JSON column can
-    store them, and a save failed with a 500; and for nesting deeper than Python's recursion limit."""
+    store them, and a save failed with a 500; for nesting deeper than Python's recursion limit; and for a
+    string holding a lone surrogate escape (``"\\ud800"``): it was saved, and every page showing it then
+    failed with a 500 (no UTF-8 page can hold it)."""
 
     def constant(name: str) -> Any:
         raise ValueError(f"{name} is not a number JSON can store")
@@ -238,9 +240,14 @@ def json_loads_checked(text: str) -> Any:
         return value
 
     try:
-        return json.loads(text, parse_constant=constant, parse_float=number)
+        value = json.loads(text, parse_constant=constant, parse_float=number)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
     except RecursionError as exc:
         raise ValueError("the JSON is nested too deeply") from exc
+    except UnicodeEncodeError as exc:
+        escape = f"\\u{ord(exc.object[exc.start]):04x}"
+        raise ValueError(f"{escape} is half of a UTF-16 surrogate pair, no character") from exc
+    return value
 
 
 class RepairForm(forms.Form):

@@ -1,6 +1,7 @@
 """Bad input to the umpire's battle and campaign forms is a message or a 4xx, never a 500, and saves nothing:
-JSON with NaN, infinities or nesting deeper than Python's recursion limit (a ship edit, a repair, terrain),
-a phase number of thousands of digits in the log's URL, and a heading the river and Memoir rules refuse."""
+JSON with NaN, infinities, nesting deeper than Python's recursion limit or a lone surrogate escape (a ship
+edit, a repair, terrain), a phase number of thousands of digits in the log's URL, and a heading the river and
+Memoir rules refuse."""
 
 from __future__ import annotations
 
@@ -51,6 +52,11 @@ def game() -> Any:
         pytest.param('{"speed": NaN}', "NaN is not a number JSON can store", id="nan"),
         pytest.param('{"speed": -Infinity}', "-Infinity is not a number JSON can store", id="infinity"),
         pytest.param('{"position": {"q": 1e400, "r": 0}}', "1e400 is too large a number", id="1e400"),
+        pytest.param(
+            '{"status": "\\ud800"}',
+            "\\ud800 is half of a UTF-16 surrogate pair, no character",
+            id="surrogate",
+        ),
     ],
 )
 def test_a_ship_edit_with_json_no_column_can_store_is_a_message(game: Any, changes: str, reason: str) -> None:
@@ -139,6 +145,11 @@ def test_a_ship_edit_that_puts_two_ships_afloat_in_one_hex_is_a_message(game: An
         pytest.param(DEEP, "the JSON is nested too deeply", id="deep"),
         pytest.param('{"damage": NaN}', "NaN is not a number JSON can store", id="nan"),
         pytest.param('{"damage": 1e999}', "1e999 is too large a number", id="1e999"),
+        pytest.param(
+            '{"damage": 0, "protection": 0, "\\udc00": 1}',
+            "\\udc00 is half of a UTF-16 surrogate pair, no character",
+            id="surrogate",
+        ),
     ],
 )
 def test_a_repair_with_json_no_column_can_store_is_a_form_error(game: Any, sheet: str, reason: str) -> None:
@@ -208,19 +219,27 @@ def test_a_set_up_number_that_is_not_plain_is_a_form_error(game: Any, field: str
     assert Battle.objects.count() == 1
 
 
-def test_terrain_with_nan_is_a_form_error(game: Any) -> None:
+@pytest.mark.parametrize(
+    ("props", "reason"),
+    [
+        pytest.param('{"depth": NaN}', "NaN is not a number JSON can store", id="nan"),
+        pytest.param(
+            '{"name": "\\ud800"}', "\\ud800 is half of a UTF-16 surrogate pair, no character", id="surrogate"
+        ),
+    ],
+)
+def test_terrain_with_json_no_page_can_show_is_a_form_error(game: Any, props: str, reason: str) -> None:
+    """A lone surrogate escape was saved, and then every page showing it failed with a 500."""
     services.battle_end(battle=game.battle, user=game.umpire)
     cs = game.campaign.ships.order_by("pk").first()
-    terrain = '[{"kind": "shoal", "position": {"q": 1, "r": 1}, "props": {"depth": NaN}}]'
+    terrain = '[{"kind": "shoal", "position": {"q": 1, "r": 1}, "props": ' + props + "}]"
     data = {"name": "Shoals", f"use_{cs.pk}": "on", f"a_{cs.pk}": 3, f"b_{cs.pk}": 4, "terrain": terrain}
 
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
     assert response.status_code == 200
-    assert (
-        "Terrain must be a JSON list of features (kind, position, props, visible_to): NaN is not a number "
-        "JSON can store" in _text(response)
-    )
+    message = f"Terrain must be a JSON list of features (kind, position, props, visible_to): {reason}"
+    assert message in _text(response)
     assert Battle.objects.count() == 1
 
 
