@@ -40,6 +40,16 @@ class NationWidget(widgets.ForeignKeyWidget):
         return value.name if value is not None else ""
 
 
+def check_characters(value: Any) -> None:
+    """Raise ValueError when a value read from JSON holds a lone surrogate escape (``"\\ud800"``): a class
+    saved with one made every page showing it fail with a 500 (no UTF-8 page can hold it)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        escape = f"\\u{ord(exc.object[exc.start]):04x}"
+        raise ValueError(f"{escape} is half of a UTF-16 surrogate pair, no character") from exc
+
+
 class StatsWidget(widgets.Widget):
     """The stats object: a JSON object in a JSON file, JSON text in a CSV cell."""
 
@@ -49,6 +59,7 @@ class StatsWidget(widgets.Widget):
         if isinstance(value, str):
             try:
                 value = json.loads(value)
+                check_characters(value)
             except ValueError as exc:
                 raise ValueError(f"The stats are not valid JSON ({exc}).") from exc
         if not isinstance(value, dict):

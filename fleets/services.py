@@ -21,7 +21,7 @@ from navalwar.errors import ApplicationError
 
 from .models import Nation, Ship, ShipClass
 from .reference import canonical_navy, navy_style, reference_classes
-from .resources import COLUMNS, ShipClassResource
+from .resources import COLUMNS, ShipClassResource, check_characters
 
 ExportFormat = Literal["json", "csv"]
 
@@ -161,6 +161,7 @@ def _load_dataset(content: str, fmt: ExportFormat) -> tuple[tablib.Dataset, list
         return dataset, list(range(1, len(dataset) + 1)), rejected
     try:
         data = json.loads(content)
+        check_characters(data)
     except ValueError as exc:
         raise ApplicationError("bad_file", f"The file is not valid JSON: {exc}.") from exc
     if isinstance(data, dict):

@@ -91,13 +91,23 @@ def test_csv_import_reads_stats_as_json_text() -> None:
     writer.writerow(["ultra_simple", "nelson", "Nelson", "Britain", "", json.dumps(good), "", "0"])
     writer.writerow(["ultra_simple", "broken", "Broken", "Britain", "", "{tonnage: 3", "", "0"])
     writer.writerow(["ultra_simple", "listy", "Listy", "", "", "[1, 2]", "", "1"])
+    # a lone surrogate escape was saved, and the class pages then failed with a 500
+    writer.writerow(["ultra_simple", "odd", "Odd", "", "", json.dumps(dict(good, type="\ud800")), "", "0"])
 
     report = shipclass_import(content=out.getvalue().encode(), fmt="csv")
 
     assert list(ShipClass.objects.values_list("key", "type")) == [("nelson", "battleship")]
-    assert [(r.number, r.outcome) for r in report.rows] == [(1, "new"), (2, "rejected"), (3, "rejected")]
+    assert [(r.number, r.outcome) for r in report.rows] == [
+        (1, "new"),
+        (2, "rejected"),
+        (3, "rejected"),
+        (4, "rejected"),
+    ]
     assert report.rows[1].errors[0].startswith("stats: The stats are not valid JSON (")
     assert report.rows[2].errors == ('stats: The stats must be a JSON object, like {"tonnage": 36000, ...}.',)
+    assert report.rows[3].errors == (
+        "stats: The stats are not valid JSON (\\ud800 is half of a UTF-16 surrogate pair, no character).",
+    )
 
 
 def test_an_existing_class_is_updated_and_an_unchanged_one_reported_so() -> None:
@@ -137,6 +147,12 @@ def test_export_then_import_round_trips() -> None:
     [
         pytest.param("{not json", "json", "The file is not valid JSON", id="bad-json"),
         pytest.param('"a string"', "json", "A JSON import is a list of ship class objects.", id="not-a-list"),
+        pytest.param(
+            '[{"ruleset": "ultra_simple", "key": "k", "name": "\\ud800"}]',
+            "json",
+            "The file is not valid JSON: \\ud800 is half of a UTF-16 surrogate pair, no character.",
+            id="lone-surrogate",
+        ),
         pytest.param(
             "name,stats\nNelson,{}\n", "csv", "The file has no ruleset or key column.", id="no-key-column"
         ),
