@@ -287,9 +287,13 @@ class ShipClassForm(forms.ModelForm):
 
     def _update_errors(self, errors: ValidationError) -> None:
         # The model's clean() reports stats errors under "stats", which this form shows through stats_form.
+        # When the stats form has errors, the model checked stats it never got (a new class's {}): its
+        # "type: This field is required." over a type chosen below is dropped; the fields carry the errors.
         if hasattr(errors, "error_dict") and "stats" in errors.error_dict:
             moved = dict(errors.error_dict)
-            moved.setdefault(NON_FIELD_ERRORS, []).extend(moved.pop("stats"))
+            stats_errors = moved.pop("stats")
+            if self.stats_form.is_valid():
+                moved.setdefault(NON_FIELD_ERRORS, []).extend(stats_errors)
             errors = ValidationError(moved)
         super()._update_errors(errors)
 

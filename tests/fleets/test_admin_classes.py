@@ -262,6 +262,10 @@ def test_invalid_stats_show_the_rule_sets_error_next_to_the_field(
     assert response.status_code == 200
     assert shown_errors(response)[field] == expected[field]
     assert "Please correct the error" in response.content.decode()
+    # not the model's errors about the empty stats of a new class ("type: This field is required.")
+    assert response.context["adminform"].form.non_field_errors() == [
+        "The stats have errors: see the fields below."
+    ]
     assert not ShipClass.objects.exists()
 
 
