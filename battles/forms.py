@@ -17,6 +17,7 @@ from django.utils.html import escape
 import rules
 from battles.models import CAMPAIGN_DESCRIPTION_MAX, Role, Side
 from battles.sheet_edits import REASON_MAX
+from fleets.models import ShipClass
 from navalwar.numbers import PlainFloatField, PlainIntegerField
 from rules.base import DEFAULT_POLICIES
 from rules.model import FieldSpec
@@ -63,6 +64,28 @@ class InvitationForm(forms.Form):
     def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["side"].queryset = Side.objects.filter(campaign=campaign)  # type: ignore[attr-defined]
+
+
+class CampaignShipAddForm(forms.Form):
+    """The umpire's "add a ship": a named ship of one of the rule set's classes joins a side
+    (``services.campaign_ship_commission``)."""
+
+    side = forms.ModelChoiceField(queryset=Side.objects.none())
+    ship_class = forms.ModelChoiceField(queryset=ShipClass.objects.none(), label="Class")
+    name = forms.CharField(max_length=120, help_text="The ship's name, e.g. HMS Hood.")
+    pennant = forms.CharField(max_length=20, required=False, help_text="Optional pennant number.")
+
+    def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["side"].queryset = Side.objects.filter(campaign=campaign)  # type: ignore[attr-defined]
+        classes = ShipClass.objects.filter(ruleset=campaign.ruleset).select_related("nation").order_by("name")
+        self.fields["ship_class"].queryset = classes  # type: ignore[attr-defined]
+        self.fields["ship_class"].label_from_instance = _class_label  # type: ignore[attr-defined]
+
+
+def _class_label(ship_class: ShipClass) -> str:
+    """A class in the add-a-ship list: its name and nation (the rule set is the campaign's)."""
+    return f"{ship_class.name} ({ship_class.nation})" if ship_class.nation else ship_class.name
 
 
 class ScenarioBattleForm(forms.Form):

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.db.models import Q
@@ -191,6 +192,31 @@ class CampaignShip(models.Model):
 
     def __str__(self) -> str:
         return str(self.ship)
+
+    def clean(self) -> None:
+        """Refuse in a model form (the admin's) what ``services.campaign_ship_add`` refuses: a side of another
+        campaign, a ship of another rule set's class, a commander who is not a player of her side."""
+        errors: dict[str, str] = {}
+        if self.campaign_id is None:
+            return
+        if self.side_id is not None and self.side.campaign_id != self.campaign_id:
+            errors["side"] = f"{self.side.name} is a side of another campaign."
+        if self.ship_id is not None and self.ship.ship_class.ruleset != self.campaign.ruleset:
+            ruleset = self.ship.ship_class.ruleset
+            errors["ship"] = f"{self.ship} is a {ruleset} ship; this campaign plays {self.campaign.ruleset}."
+        if (
+            self.commander_id is not None
+            and self.side_id is not None
+            and not Membership.objects.filter(
+                campaign_id=self.campaign_id,
+                user_id=self.commander_id,
+                role=Role.PLAYER,
+                side_id=self.side_id,
+            ).exists()
+        ):
+            errors["commander"] = "The commander must be a player of her side."
+        if errors:
+            raise ValidationError(errors)
 
 
 class RepairRecord(models.Model):

@@ -545,6 +545,46 @@ def campaign_ship_add(
     return cship
 
 
+def campaign_ship_commission(
+    *, campaign: Campaign, user: Any, side: Side, ship_class: ShipClass, name: str, pennant: str = ""
+) -> CampaignShip:
+    """Put a named ship of ``ship_class`` into the campaign on ``side`` (umpire only): the fleets Ship of
+    that name and class, made if there is none yet (its pennant then ``pennant``), joins the campaign with a
+    new sheet (her first battle fills it from the class) and no commander.
+
+    Raise ``not_umpire`` (403); ``bad_name`` for a blank name or one over 120 characters; ``wrong_ruleset``
+    for a class of another rule set and ``bad_side`` for a side of another campaign (a forged post);
+    ``ship_in_campaign`` (409) when that ship is in the campaign already. Nothing is saved when refused.
+    """
+    name, pennant = name.strip(), pennant.strip()
+    name_max = Ship._meta.get_field("name").max_length or 0
+    pennant_max = Ship._meta.get_field("pennant").max_length or 0
+    if not name or len(name) > name_max:
+        message = f"Give the ship a name of 1 to {name_max} characters."
+        raise ApplicationError("bad_name", message, fields={"name": [message]})
+    if len(pennant) > pennant_max:
+        message = f"Keep the pennant to {pennant_max} characters."
+        raise ApplicationError("bad_pennant", message, fields={"pennant": [message]})
+    with transaction.atomic():
+        _require_umpire(campaign.pk, user)
+        if ship_class.ruleset != campaign.ruleset:
+            message = (
+                f"{ship_class.name} is a {ship_class.ruleset} class; this campaign plays {campaign.ruleset}."
+            )
+            raise ApplicationError("wrong_ruleset", message, fields={"ship_class": [message]})
+        if side.campaign_id != campaign.pk:
+            raise ApplicationError(
+                "bad_side", "That side is not in this campaign.", fields={"side": ["No such side."]}
+            )
+        ship, _ = Ship.objects.get_or_create(name=name, ship_class=ship_class, defaults={"pennant": pennant})
+        if CampaignShip.objects.filter(campaign=campaign, ship=ship).exists():
+            raise ConflictError(
+                "ship_in_campaign",
+                f"{ship.name} ({ship_class.name}) is already in this campaign. Nothing was added.",
+            )
+        return campaign_ship_add(campaign=campaign, side=side, ship=ship)
+
+
 def _require_player_of(campaign: Campaign, user: Any, side: Side) -> None:
     if not Membership.objects.filter(campaign=campaign, user=user, role=Role.PLAYER, side=side).exists():
         raise ApplicationError("not_player_of_side", f"{user} is not a player of {side}.")
@@ -1935,6 +1975,7 @@ __all__ = [
     "campaign_settings_update",
     "campaign_ship_add",
     "campaign_ship_assign",
+    "campaign_ship_commission",
     "campaign_ship_repair",
     "dice_seed",
     "heartbeat_record",

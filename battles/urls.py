@@ -19,6 +19,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
         name="battle_scenario",
     ),
     path("campaigns/<id:campaign_id>/battles/new/", views.battle_new, name="battle_new"),
+    path("campaigns/<id:campaign_id>/ships/new/", views.campaign_ship_new, name="campaign_ship_new"),
     path("campaigns/<id:campaign_id>/ships/<id:ship_id>/", views.campaign_ship, name="campaign_ship"),
     path("campaigns/<id:campaign_id>/sinkings/", views.campaign_sinkings, name="campaign_sinkings"),
     path("battles/<id:battle_id>/", views.battle, name="battle"),

@@ -31,6 +31,7 @@ from battles import display, selectors, services
 from battles.forms import (
     CampaignForm,
     CampaignSettingsForm,
+    CampaignShipAddForm,
     ExtendDeadlineForm,
     InvitationForm,
     ProfileForm,
@@ -208,6 +209,7 @@ def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Vie
     if viewer.is_umpire:
         ctx["settings_form"] = _settings_form(campaign)
         ctx["invite_form"] = InvitationForm(campaign=campaign)
+        ctx["ship_form"] = CampaignShipAddForm(campaign=campaign)
         ctx["scenario_form"] = ScenarioBattleForm(campaign=campaign)
         ctx["invitations"] = campaign.invitations.filter(used_at__isnull=True).select_related("side")
     return ctx
@@ -276,6 +278,38 @@ def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
     else:
         messages.error(request, "The invitation form has errors. " + _form_errors_message(form))
     return redirect("battles:campaign", camp.pk)
+
+
+@require_POST
+def campaign_ship_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
+    """Add a named ship of one of the rule set's classes to a side (umpire). A refusal shows the campaign page
+    again with the form as typed and its errors (400, or 409 for a ship already in the campaign)."""
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    selectors.require_umpire(viewer)
+    form = CampaignShipAddForm(request.POST, campaign=camp)
+    status = 400
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            cship = services.campaign_ship_commission(
+                campaign=camp,
+                user=request.user,
+                side=data["side"],
+                ship_class=data["ship_class"],
+                name=data["name"],
+                pennant=data["pennant"],
+            )
+        except ApplicationError as error:
+            add_to_form(form, error)
+            status = error.status
+        else:
+            messages.success(
+                request, f"{cship.ship.name} ({cship.ship.ship_class.name}) joined {cship.side.name}."
+            )
+            return redirect(reverse("battles:campaign", args=[camp.pk]) + "#umpire")
+    ctx = _campaign_context(request, camp, viewer)
+    ctx["ship_form"] = form
+    return render(request, "battles/campaign.html", ctx, status=status)
 
 
 @require_POST

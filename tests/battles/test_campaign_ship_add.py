@@ -1,0 +1,192 @@
+"""The umpire adds named ships of the rule set's classes to a campaign's sides from the campaign page
+(``services.campaign_ship_commission``): before, only a scenario or the admin put ships into a campaign, so an
+umpire who is not staff could not build the fleets of a campaign of their own. The admin's campaign ship form
+refuses what the service refuses (``CampaignShip.clean``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.test import Client
+from django.urls import reverse
+
+from battles import services
+from battles.models import CampaignShip
+from fleets.models import Ship
+from navalwar.errors import ApplicationError
+from tests.factories import ShipClassFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def camp() -> Any:
+    umpire = UserFactory()  # not staff: an umpire by membership only
+    campaign = services.campaign_create(
+        name="Channel 1940",
+        ruleset="ultra_simple",
+        created_by=umpire,
+        sides=[{"key": "britain", "name": "Royal Navy"}, {"key": "germany", "name": "Kriegsmarine"}],
+    )
+    return campaign, umpire
+
+
+def _post(user: Any, campaign: Any, data: dict[str, Any]) -> Any:
+    client = Client()
+    client.force_login(user)
+    return client.post(reverse("battles:campaign_ship_new", args=[campaign.pk]), data)
+
+
+def _form_errors(html: str) -> str:
+    found = re.search(r'<form[^>]*id="add-ship".*?</form>', html, re.S)
+    assert found is not None
+    return re.sub(r"\s+", " ", found.group(0))
+
+
+def test_an_umpire_adds_a_new_ship_of_a_class_to_a_side(camp: Any) -> None:
+    campaign, umpire = camp
+    hood_class = ShipClassFactory(ruleset="ultra_simple", name="Admiral")
+    britain = campaign.sides.get(key="britain")
+
+    client = Client()
+    client.force_login(umpire)
+    page = client.get(reverse("battles:campaign", args=[campaign.pk])).content.decode()
+    assert 'id="add-ship"' in page and f'value="{hood_class.pk}"' in page
+
+    url = reverse("battles:campaign_ship_new", args=[campaign.pk])
+    data = {"side": britain.pk, "ship_class": hood_class.pk, "name": " Hood ", "pennant": "51"}
+    response = client.post(url, data)
+
+    assert response.status_code == 302 and response.url.endswith("#umpire")
+    cship = CampaignShip.objects.get(campaign=campaign)
+    assert (cship.ship.name, cship.ship.pennant, cship.ship.ship_class, cship.side) == (
+        "Hood",
+        "51",
+        hood_class,
+        britain,
+    )
+    assert (cship.status, cship.sheet, cship.commander) == ("active", {}, None)
+    html = client.get(response.url).content.decode()
+    assert "Hood (Admiral) joined Royal Navy." in html
+    assert re.search(r"Hood</a>\s*<span class=\"muted\">Admiral", html)  # on her side's card
+
+
+def test_an_existing_fleet_ship_of_that_name_and_class_is_the_one_added(camp: Any) -> None:
+    campaign, umpire = camp
+    ship = Ship.objects.create(
+        name="Renown", ship_class=ShipClassFactory(ruleset="ultra_simple"), pennant="72"
+    )
+    cship = services.campaign_ship_commission(
+        campaign=campaign,
+        user=umpire,
+        side=campaign.sides.get(key="britain"),
+        ship_class=ship.ship_class,
+        name="Renown",
+    )
+    assert cship.ship == ship and Ship.objects.count() == 1
+
+
+def test_a_ship_already_in_the_campaign_is_a_409_with_the_form_as_typed(camp: Any) -> None:
+    campaign, umpire = camp
+    klass = ShipClassFactory(ruleset="ultra_simple", name="Admiral")
+    britain, germany = campaign.sides.get(key="britain"), campaign.sides.get(key="germany")
+    services.campaign_ship_commission(
+        campaign=campaign, user=umpire, side=britain, ship_class=klass, name="Hood"
+    )
+
+    response = _post(
+        umpire, campaign, {"side": germany.pk, "ship_class": klass.pk, "name": "Hood", "pennant": "9"}
+    )
+
+    assert response.status_code == 409
+    form = _form_errors(response.content.decode())
+    assert "Hood (Admiral) is already in this campaign. Nothing was added." in form
+    assert 'value="9"' in form  # what the umpire typed is kept
+    assert CampaignShip.objects.get().side == britain  # nothing changed
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("", "This field is required."),
+        ("x" * 121, "Ensure this value has at most 120 characters (it has 121)."),
+    ],
+)
+def test_a_bad_name_is_a_form_error(camp: Any, name: str, error: str) -> None:
+    campaign, umpire = camp
+    klass = ShipClassFactory(ruleset="ultra_simple")
+    response = _post(
+        umpire, campaign, {"side": campaign.sides.first().pk, "ship_class": klass.pk, "name": name}
+    )
+    assert response.status_code == 400 and error in _form_errors(response.content.decode())
+    assert not CampaignShip.objects.exists() and not Ship.objects.exists()
+
+
+def test_a_class_of_another_rule_set_or_a_side_of_another_campaign_is_not_offered(camp: Any) -> None:
+    campaign, umpire = camp
+    other_class = ShipClassFactory(ruleset="sail_1700")
+    other_side = services.campaign_create(
+        name="Other", ruleset="ultra_simple", created_by=umpire, sides=[{"key": "x", "name": "X"}]
+    ).sides.get()
+    klass = ShipClassFactory(ruleset="ultra_simple")
+
+    forged_class = _post(
+        umpire, campaign, {"side": campaign.sides.first().pk, "ship_class": other_class.pk, "name": "A"}
+    )
+    forged_side = _post(umpire, campaign, {"side": other_side.pk, "ship_class": klass.pk, "name": "B"})
+
+    for response in (forged_class, forged_side):
+        assert response.status_code == 400
+        assert "Select a valid choice." in _form_errors(response.content.decode())
+    assert not CampaignShip.objects.exists()
+    # the service refuses them too, for any caller without the form
+    with pytest.raises(ApplicationError) as exc:
+        services.campaign_ship_commission(
+            campaign=campaign, user=umpire, side=campaign.sides.first(), ship_class=other_class, name="A"
+        )
+    assert exc.value.code == "wrong_ruleset"
+    with pytest.raises(ApplicationError) as exc:
+        services.campaign_ship_commission(
+            campaign=campaign, user=umpire, side=other_side, ship_class=klass, name="B"
+        )
+    assert exc.value.code == "bad_side"
+    assert not Ship.objects.exists()  # the refused ones made no fleet ship either
+
+
+def test_a_player_cannot_add_ships(camp: Any) -> None:
+    campaign, _umpire = camp
+    player = UserFactory()
+    services.membership_add(
+        campaign=campaign, user=player, role="player", side=campaign.sides.get(key="britain")
+    )
+    klass = ShipClassFactory(ruleset="ultra_simple")
+    response = _post(
+        player, campaign, {"side": campaign.sides.first().pk, "ship_class": klass.pk, "name": "Hood"}
+    )
+    assert response.status_code == 403
+    assert not CampaignShip.objects.exists()
+    client = Client()
+    client.force_login(player)
+    assert 'id="add-ship"' not in client.get(reverse("battles:campaign", args=[campaign.pk])).content.decode()
+
+
+def test_the_admins_campaign_ship_form_refuses_what_the_service_refuses(camp: Any) -> None:
+    campaign, umpire = camp
+    other = services.campaign_create(
+        name="Other", ruleset="ultra_simple", created_by=umpire, sides=[{"key": "x"}]
+    )
+    sail_ship = Ship.objects.create(name="Aquilon", ship_class=ShipClassFactory(ruleset="sail_1700"))
+    stranger = UserFactory()
+    bad = CampaignShip(campaign=campaign, side=other.sides.get(), ship=sail_ship, commander=stranger)
+    with pytest.raises(ValidationError) as exc:
+        bad.full_clean()
+    assert exc.value.message_dict == {
+        "side": ["x is a side of another campaign."],
+        "ship": ["Aquilon is a sail_1700 ship; this campaign plays ultra_simple."],
+        "commander": ["The commander must be a player of her side."],
+    }
+    good_ship = Ship.objects.create(name="Hood", ship_class=ShipClassFactory(ruleset="ultra_simple"))
+    CampaignShip(campaign=campaign, side=campaign.sides.get(key="britain"), ship=good_ship).full_clean()
