@@ -79,6 +79,8 @@ MATRIX: dict[str, dict[str, tuple[int | str, ...]]] = {
     # member who is not its umpire (selectors.require_umpire), before anything is read or saved
     "battles:campaign_invite": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
     "battles:campaign_settings": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
+    # an empty post is a form error on the campaign page shown again (400), not a redirect
+    "battles:campaign_ship_new": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 400, 404, 404)},
     "battles:battle_scenario": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
     "battles:battle_new": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 200, 404, 404)},
     "battles:campaign_ship": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 200, 404, 404)},
@@ -319,6 +321,14 @@ ACTIONS: dict[str, tuple[Callable[[World], dict[str, str]], tuple[str, ...]]] = 
         lambda w: {"default_orders": "hold", "deadline_hours": "24", "reminder_hours": "6"},
         ("umpire",),
     ),
+    "battles:campaign_ship_new": (
+        lambda w: {
+            "side": str(w.campaign.sides.get(key="britain").pk),
+            "ship_class": str(w.ship_class.pk),
+            "name": "Repulse",
+        },
+        ("umpire",),
+    ),
     "battles:battle_scenario": (
         lambda w: {"scenario": "bismarck_last_battle_1941", "name": "Again"},
         # nobody: the scenario's ships are all in the world's active battle, so even the umpire's post is
@@ -407,6 +417,7 @@ def test_another_sides_ship_is_no_ship_at_all(world: World, name: str, htmx: boo
 UMPIRE_ONLY = {
     ("battles:campaign_invite", "POST"),
     ("battles:campaign_settings", "POST"),
+    ("battles:campaign_ship_new", "POST"),
     ("battles:battle_scenario", "POST"),
     ("battles:battle_new", "GET"),
     ("battles:battle_new", "POST"),
