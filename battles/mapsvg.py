@@ -1218,7 +1218,11 @@ def _compass(ctx: _Ctx, out: list[str]) -> None:
         frm = norm_deg(c.wind_from)
         x0, y0 = _rad_xy(0, 0, frm, 17)
         x1, y1 = _rad_xy(0, 0, frm + 180, 13)
-        force = f", {c.wind_force}" if c.wind_force else ""
+        force = (
+            f", {get_ruleset(ctx.state.ruleset).condition_label('wind_force', c.wind_force)}"
+            if c.wind_force
+            else ""
+        )
         parts.append(
             f'<g class="wind" data-wind-from="{frm:g}"><title>Wind from the {_compass_name(frm)} '
             f'({frm:g}°){_a(force)}</title><path d="M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}" '
@@ -1235,11 +1239,12 @@ def _conditions_text(ctx: _Ctx, ruleset_title: str) -> str:
     bits = []
     if c.night:
         bits.append(f"Night{', ' + c.moon + ' moon' if c.moon and c.moon != 'none' else ''}")
+    rs = get_ruleset(ctx.state.ruleset)  # the chart's labels where the rules read the text (NW-SAIL-35)
     if c.wind_from is not None:
-        force = f", {c.wind_force}" if c.wind_force else ""
+        force = f", {rs.condition_label('wind_force', c.wind_force)}" if c.wind_force else ""
         bits.append(f"wind from the {_compass_name(c.wind_from)}{force}")
     if c.weather:
-        bits.append(c.weather)
+        bits.append(rs.condition_label("weather", c.weather))
     if c.visibility:
         unit = "hexes" if fr.hexes else ("mm" if fr.geometry == "table_mm" else "in")
         bits.append(f"visibility {c.visibility:g} {unit}")

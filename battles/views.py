@@ -407,6 +407,9 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 wind_force=request.POST.get("wind_force") or None,
                 weather=request.POST.get("weather") or None,
             )
+            # a wind force or weather the rules read is one of the chart's: an unknown one ("Gale", a typo)
+            # was rolled afresh at set-up without a word (docs/rulings.md NW-SAIL-35)
+            errors += [f"Wind and weather: {p}." for p in rs.condition_errors(conditions)]
         except ValueError:
             errors.append("Positions, headings, speeds, the wind and the map size must be numbers.")
         terrain: tuple[TerrainFeature, ...] = ()
@@ -559,6 +562,17 @@ def _map_svg(state: Any, viewer: selectors.Viewer, events: list[Event]) -> str:
         return ""
 
 
+def _conditions_shown(state: BattleState) -> dict[str, str]:
+    """Return the weather and wind force as the page shows them: the rule set's label for a chart's value
+    ("moderate breeze", "fog and mist": NW-SAIL-35), else the text as given."""
+    rs = rules.get_ruleset(state.ruleset)
+    c = state.conditions
+    return {
+        "weather": rs.condition_label("weather", c.weather),
+        "wind_force": rs.condition_label("wind_force", c.wind_force),
+    }
+
+
 def _battle_context(
     request: HttpRequest,
     battle: Battle,
@@ -606,6 +620,7 @@ def _battle_context(
         "last_resolved": last_resolved,
         "log_rows": log_rows,
         "setup_events": setup,
+        "conditions_shown": _conditions_shown(state),
         "map_svg": _map_svg(state, viewer, events),
         **order_views.status_context(battle, viewer, phase=phase, phase_sides=phase_sides),
         **order_views.orders_context(battle, viewer, phase, bound, phase_sides=phase_sides),

@@ -34,6 +34,7 @@ from .hints import FieldHint
 from .model import (
     JSON,
     BattleState,
+    Conditions,
     Event,
     FieldErrors,
     FieldSpec,
@@ -310,6 +311,12 @@ class RuleSet(ABC):
     """Options whose value is a comma-separated list of side keys, for example ww2_jackson's
     ``spotting_aircraft`` (W01, W10: a boolean input per side). :meth:`option_side_errors` refuses a key that
     is not a side (docs/rulings.md NW-CAMP-10)."""
+    condition_choices: ClassVar[Mapping[str, tuple[tuple[str, str], ...]]] = {}
+    """The condition texts the rules read (``wind_force``, ``weather``: fields of
+    :class:`~rules.model.Conditions`), each with its choices as (value, label). :meth:`condition_errors`
+    refuses any other value, the set-up form offers only these and the pages show the label. A text not named
+    here is display-only (a scenario's "north-westerly gale, heavy sea") and stays free (docs/rulings.md
+    NW-SAIL-35)."""
     default_map: ClassVar[tuple[float, float]] = (24, 18)
     stacking: ClassVar[bool] = False
     """True when two ships afloat may share one position (one hex, or one table point). The conformance test
@@ -331,6 +338,29 @@ class RuleSet(ABC):
                 known = ", ".join(sides) or "none"
                 errors[name] = [f"Unknown side key(s): {', '.join(unknown)}. The sides are: {known}."]
         return errors
+
+    # --- conditions --------------------------------------------------------------------------
+
+    def condition_errors(self, conditions: Conditions) -> list[str]:
+        """Return one message per condition text of :attr:`condition_choices` that holds no value of its
+        choices (exact text: the rules compare it as written), naming the known ones; empty when none.
+        None (not given: the set-up rolls it where the rules say so) passes. Docs/rulings.md NW-SAIL-35."""
+        out: list[str] = []
+        for name, choices in self.condition_choices.items():
+            value = getattr(conditions, name)
+            if value is not None and all(value != v for v, _ in choices):
+                known = ", ".join(v for v, _ in choices)
+                shown = value if len(value) <= 40 else value[:40] + "..."
+                out.append(f"{name} {shown!r} is not one of {self.key}'s: {known} (NW-SAIL-35)")
+        return out
+
+    def condition_label(self, name: str, value: str | None) -> str:
+        """Return how the pages show condition ``name``'s ``value``: its label among
+        :attr:`condition_choices`, else the text as given ("" for None)."""
+        for v, label in self.condition_choices.get(name, ()):
+            if v == value:
+                return label
+        return value or ""
 
     def options_for_sides(self, options: Mapping[str, JSON], sides: Sequence[str]) -> dict[str, JSON]:
         """Return ``options`` with the lists of :attr:`option_side_lists` kept to ``sides``: a campaign's

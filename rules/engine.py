@@ -65,10 +65,11 @@ def check_state(state: BattleState) -> list[str]:
     order is named, with the other's id); no active ship stands on impassable terrain
     (:attr:`RuleSet.impassable_terrain`), the terrain is of the rule set's kinds, on the map and seen by sides
     of the battle (:func:`terrain_problems`) and the conditions are sound (:func:`condition_problems`; all
-    NW-CAMP-08); an option that lists sides (:attr:`RuleSet.option_side_lists`) names sides of the battle
-    (NW-CAMP-10); the turn is 1 or more and the phase one
-    of the turn's (A1); a winner is a side of a finished battle. ``python -m rules`` refuses such a state, and
-    the umpire's edit of a ship on the site is refused when it would make one.
+    NW-CAMP-08), and a condition text the rules read is one of the rule set's choices
+    (:meth:`RuleSet.condition_errors`, NW-SAIL-35); an option that lists sides
+    (:attr:`RuleSet.option_side_lists`) names sides of the battle (NW-CAMP-10); the turn is 1 or more and the
+    phase one of the turn's (A1); a winner is a side of a finished battle. ``python -m rules`` refuses such a
+    state, and the umpire's edit of a ship on the site is refused when it would make one.
     """
     rs = get_ruleset(state.ruleset)
     out: list[str] = []
@@ -105,6 +106,7 @@ def check_state(state: BattleState) -> list[str]:
             out.append(f"ship {s.id!r}: on {' and '.join(kinds)}, where no ship afloat goes (NW-CAMP-08)")
     out.extend(terrain_problems(state, rs.terrain_kinds))
     out.extend(condition_problems(state.conditions))
+    out.extend(rs.condition_errors(state.conditions))  # NW-SAIL-35
     for name, errors in rs.option_side_errors(state.options, sides).items():
         out.extend(f"option {name}: {e}" for e in errors)  # NW-CAMP-10
     if state.turn < 1:

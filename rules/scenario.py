@@ -125,6 +125,9 @@ def load_scenario(data: dict[str, Any] | str) -> Scenario:
         other = placed.setdefault(s.position, s.id)
         if other != s.id and not rs.stacking:  # as rules.check_state
             raise InvalidDocument(shared_position(f"ship {s.id!r}", s.position, other))
+    problems = rs.condition_errors(scenario.conditions)  # NW-SAIL-35
+    if problems:
+        raise InvalidDocument(f"conditions: {problems[0]}")
     if not scenario.turns >= 1:
         raise InvalidDocument(f"turns must be at least 1, not {scenario.turns}")
     return scenario

@@ -413,7 +413,8 @@ def marines(points: int, guns: int) -> int:
 
 
 def can_row(points_start: int) -> bool:
-    """Return True if the vessel may be rowed: 99 points or less (10.; S40 literal)."""
+    """Return True if the vessel may be rowed: 99 points or less (10.; S40 literal). The points are the
+    vessel's size: a merchantman's or transport's comparable man of war's (NW-SAIL-37)."""
     return points_start <= T.ROW_MAX_POINTS
 
 

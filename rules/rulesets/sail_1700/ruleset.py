@@ -86,6 +86,7 @@ from ...hints import FieldHint
 from ...model import (
     JSON,
     BattleState,
+    Conditions,
     Event,
     FieldErrors,
     FieldSpec,
@@ -474,6 +475,43 @@ class Sail1700(RuleSet):
     options = OPTIONS
     default_map = (2400, 1800)
     stacking = False
+    condition_choices = {  # 4., 5.; S05; NW-SAIL-35
+        "wind_force": tuple((f, T.WIND_FORCE_LABELS[f]) for f in T.WIND_FORCES),
+        "weather": tuple((w, T.WEATHER_CONDITION_LABELS[w]) for w in T.WEATHER_CONDITIONS),
+    }
+
+    def condition_errors(self, conditions: Conditions) -> list[str]:
+        """Return what is wrong with the wind force and weather (NW-SAIL-35): a text not of the chart's
+        (4.: :attr:`condition_choices`, exact lower case), one given without the other, a pair the weather
+        chart never gives (4.; S04: a clear gale), or a pair that is not the ``weather_number``'s (the set-up
+        would read the number and drop the texts without a word). Empty when none; neither given is sound
+        (the set-up rolls them)."""
+        out = super().condition_errors(conditions)
+        force, weather = conditions.wind_force, conditions.weather
+        if out:
+            return out
+        if (force is None) != (weather is None):
+            return [
+                "give both the wind force and the weather, or neither (the set-up rolls them: 4.) "
+                "(NW-SAIL-35)"
+            ]
+        if force is None or weather is None:
+            return out
+        number = conditions.extra.get("weather_number")
+        if isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= 100:
+            wc, wf, _ = C.weather_from_number(number)
+            if (wc, wf) != (weather, force):
+                out.append(
+                    f"weather number {number} is {wc} with a {wf} wind (4.; S04), not {weather} with a "
+                    f"{force} wind (NW-SAIL-35)"
+                )
+        elif C.weather_number_for(weather, force) is None:
+            forces = [f for f in T.WIND_FORCES if C.weather_number_for(weather, f) is not None]
+            out.append(
+                f"the weather chart (4.; S04, S05) has no {weather} with a {force} wind; {weather} comes "
+                f"with {', '.join(forces)} (NW-SAIL-35)"
+            )
+        return out
 
     # --- classes ----------------------------------------------------------------------------------------
 
@@ -546,7 +584,13 @@ class Sail1700(RuleSet):
             "decks": C.decks(rate),
             "marines": C.marines(pts, guns),
             "grounds_at_fathoms": C.grounding_depth(rate, guns),
-            "can_row": C.can_row(pts),
+            # by the comparable man of war's points for a merchantman or transport (NW-SAIL-37)
+            "can_row": C.can_row(
+                S.inum(stats.get("man_of_war_points"))
+                if stats.get("man_of_war_points") is not None
+                and S.sval(stats.get("service"), "warship") in ("merchant", "transport")
+                else pts
+            ),
             "prize_crew": C.prize_crew(pts),
             **merchant_summary(stats),
         }
@@ -568,6 +612,9 @@ class Sail1700(RuleSet):
                 )
             )
         cond = state.conditions
+        problems = self.condition_errors(cond)
+        if problems:  # an unknown pair was rolled afresh without a word (NW-SAIL-35)
+            raise ValueError("; ".join(problems))
         if cond.wind_from is None:
             v = dice.roll("D100", "wind direction (3., S01, S02)")
             name, deg = C.wind_from_roll(v)

@@ -74,6 +74,17 @@ def points_start(ship: ShipState) -> int:
     return inum(start, inum(ship.stats.get("points"), 1))
 
 
+def rowing_points(ship: ShipState) -> int:
+    """Return the points that say whether the vessel may be rowed (10.): her starting points, or for a
+    merchantman or transport those of her comparable man of war (``man_of_war_points``, NW-SAIL-30): oars
+    move a hull, and 10. measures its size (NW-SAIL-37)."""
+    stats = ship.stats
+    mow = stats.get("man_of_war_points")
+    if mow is not None and sval(stats.get("service"), "warship") in ("merchant", "transport"):
+        return inum(mow)
+    return points_start(ship)
+
+
 def points(ship: ShipState) -> int:
     """Return the current crew/damage points."""
     return inum(ship.sheet.get("points"), points_start(ship))
@@ -559,11 +570,15 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         data.get("anchor") == "drop" or data.get("sails") == "furl" or bool(data.get("assist"))
     )
     if not plain and data.get("row"):
-        if not C.can_row(points_start(ship)):
+        size = rowing_points(ship)
+        if not C.can_row(size):
+            by_mow = (
+                "" if size == points_start(ship) else f" (her comparable man of war's: {size}, NW-SAIL-37)"
+            )
             return _still(
                 pos,
                 heading,
-                f"Only vessels of {T.ROW_MAX_POINTS} points or less can be rowed (10.).",
+                f"Only vessels of {T.ROW_MAX_POINTS} points or less can be rowed (10.){by_mow}.",
                 "row",
             )
         maxd = T.ROW_MAX_MM

@@ -77,6 +77,21 @@ NIGHT_VISIBILITY_FACTOR: Final = 0.5  # line 49, A2: visibility is halved at nig
 
 WIND_FORCES: Final[tuple[str, ...]] = ("calm", "light", "moderate", "strong", "gale")
 WEATHER_CONDITIONS: Final[tuple[str, ...]] = ("fog", "clear", "rain", "storm")
+# The chart's column and row names (4.), as the pages show them: S05 reads the effects table's "Storm" as the
+# chart's "Gale" weather, and "Fog and Mist" is one condition.
+WIND_FORCE_LABELS: Final[dict[str, str]] = {
+    "calm": "calm",
+    "light": "light breeze",
+    "moderate": "moderate breeze",
+    "strong": "strong breeze",
+    "gale": "gale",
+}
+WEATHER_CONDITION_LABELS: Final[dict[str, str]] = {
+    "fog": "fog and mist",
+    "clear": "clear",
+    "rain": "rain",
+    "storm": "storm (the chart's gale weather, S05)",
+}
 
 # --- 5. Effects of Weather Condition (lines 61-70), S05 (Storm = the Gale weather), S44 -------------------
 # (condition, wind) -> (firing, speed factor). firing: "all" = normal, "none" = no vessel fires,

@@ -201,7 +201,8 @@ def test_026_transport_keeps_half_her_guns_and_a_tenth_of_the_crew(
     [
         pytest.param(CUTTER_GB, {}, 50.0, id="NW-SAIL-31-warship-rows-a-turn-at-50"),
         pytest.param(
-            {**CUTTER_GB, "service": "merchant", "man_of_war_points": 200},
+            # NW-SAIL-37: a merchantman the size of a cutter (20 points, 27.) may be rowed
+            {**CUTTER_GB, "service": "merchant", "man_of_war_points": 20, "points": 2},
             {},
             25.0,
             id="NW-SAIL-31-merchant-rows-a-turn-at-half",
