@@ -649,9 +649,18 @@ class WW2Jackson(RuleSet):
         return errors
 
     def _torpedo_mounts(
-        self, live: Live, data: Mapping[str, JSON], pos: Point, heading: float, tpos: Point
+        self,
+        live: Live,
+        data: Mapping[str, JSON],
+        pos: Point,
+        heading: float,
+        tpos: Point,
+        at_start: tuple[list[int], list[int]] | None = None,
     ) -> tuple[list[tuple[int, int, str]], str]:
-        """Return the (mount, loaded, band) that may launch at a target position, or why none can."""
+        """Return the (mount, loaded, band) that may launch at a target position, or why none can.
+
+        ``at_start`` is (loaded, lost mounts) as they stood at the start of the turn, for the launch in
+        resolution (NW-WW2-24); None reads the sheet as it is."""
         if not live.sheet.cleared:
             return [], "Not cleared for action (W11)."
         if not live.cd.torpedoes:
@@ -663,7 +672,7 @@ class WW2Jackson(RuleSet):
         if arc != "broadside":  # no mount bears outside the broadside arc (:meth:`_bears_torpedo`)
             return out, why
         want = _i(data.get("torpedo_mount"), -1)
-        tubes, lost = live.sheet.loaded, live.sheet.torpedo_lost
+        tubes, lost = (live.sheet.loaded, live.sheet.torpedo_lost) if at_start is None else at_start
         for m in live.cd.torpedoes:
             if want >= 0 and m.index != want:
                 continue
@@ -953,18 +962,28 @@ class WW2Jackson(RuleSet):
                             (tid, sol.row, sol.calibre, cal_text, sol.band, sid, lv.ship.side, hits)
                         )
             lv.sheet.last_targets = targets
+        # NW-WW2-24: the tubes launch as they stood before this turn's gunfire (A1: damage is applied after
+        # all fire is resolved), as a ship sunk this turn still launches (NW-WW2-21): loaded, lost mounts,
+        # fire control, kept for the ships ordered to launch
+        tubes_before: dict[str, tuple[list[int], list[int], bool]] = {
+            sid: (list(lv.sheet.loaded), list(lv.sheet.torpedo_lost), lv.sheet.fire_control(lv.cd))
+            for sid, lv in lives.items()
+            if lv.cd.torpedoes and sid in orders and orders[sid].data.get("torpedo_target")
+        }
         for tid, row, cal, cal_text, band, fid, fside, n in pending_hits:
             hull = hulls[tid]
             if not hull.sunk:  # the salvo's hits one after another, while the ship is afloat
                 shell_hit(ctx, hull, row, cal, band, fid, fside, n, cal_text)
         # (3) torpedoes: launches recorded, those due strike (A6, lines 157-160). A ship sunk by this turn's
-        # gunfire still launches (NW-WW2-21: the orders are simultaneous, as her guns still fire, A1).
+        # gunfire still launches (NW-WW2-21: the orders are simultaneous, as her guns still fire, A1), and
+        # so does a mount this turn's gunfire knocked out (NW-WW2-24).
         pending = list(state.pending)
         fired_mounts: dict[str, set[int]] = {}
         for sid, lv in lives.items():
             if sid in withdrawn or sid not in orders:
                 continue
-            pending.extend(self._launch(ctx, state, lv, orders[sid].data, lives, fired_mounts))
+            before = tubes_before.get(sid)
+            pending.extend(self._launch(ctx, state, lv, orders[sid].data, lives, fired_mounts, before))
         keep: list[PendingEffect] = []
         for p in pending:
             if p.kind == "torpedo" and p.due_turn == turn:
@@ -1154,12 +1173,16 @@ class WW2Jackson(RuleSet):
         data: Mapping[str, JSON],
         lives: dict[str, Live],
         fired_mounts: dict[str, set[int]],
+        before: tuple[list[int], list[int], bool] | None = None,
     ) -> list[PendingEffect]:
+        """Launch the torpedoes ordered; ``before`` is (loaded, lost mounts, fire control) at the start of the
+        turn (NW-WW2-24), None to read the sheet."""
         tid = _s(data.get("torpedo_target"))
         tgt = lives.get(tid)
         if not tid or tgt is None:
             return []
-        mounts, why = self._torpedo_mounts(lv, data, lv.pos, lv.heading, tgt.pos)
+        tubes = None if before is None else (before[0], before[1])
+        mounts, why = self._torpedo_mounts(lv, data, lv.pos, lv.heading, tgt.pos, tubes)
         if not mounts:
             ctx.events.append(
                 Event(
@@ -1175,14 +1198,15 @@ class WW2Jackson(RuleSet):
         left = _i(data.get("torpedo_number"))
         left = left if left > 0 else sum(n for _, n, _ in mounts)
         out: list[PendingEffect] = []
-        no_fc = not lv.sheet.fire_control(lv.cd)
+        no_fc = not (lv.sheet.fire_control(lv.cd) if before is None else before[2])
         vis = (lv.ship.side,)  # one tuple for the launches and their events
         for idx, loaded, band in mounts:
             if left <= 0:
                 break
             n = min(loaded, left)
             left -= n
-            lv.sheet.loaded[idx] -= n
+            # (a tube hit this turn emptied the tubes already: NW-WW2-24)
+            lv.sheet.loaded[idx] = max(0, lv.sheet.loaded[idx] - n)
             fired_mounts.setdefault(lv.id, set()).add(idx)
             mount = lv.cd.torpedoes[idx]
             due = ctx.turn + T.TORPEDO_DELAY[band]

@@ -116,6 +116,33 @@ def test_a_ship_sunk_by_gunfire_still_launches_her_torpedoes_NW_WW2_21() -> None
     assert ev.target_id == "f" and len(ev.rolls) == 4 and ev.outcome == "miss"
 
 
+def test_a_mount_knocked_out_by_this_turns_gunfire_still_launches_NW_WW2_24() -> None:
+    """A1: "damage is applied after all fire is resolved, so a ship sunk this turn still fires"; NW-WW2-21: a
+    ship sunk by the turn's gunfire still launches. NW-WW2-24: so does a mount the same gunfire knocks out.
+    The cruiser's 8-inch shell is a specialized hit on the destroyer (location 19), torpedo tubes (6), all
+    torpedo boxes and reloads lost (sub-roll 3); she launches the four torpedoes loaded when the turn began,
+    and ends the turn with the mount lost and the tubes empty."""
+    cruiser = ship("f", "blue", stats("cruiser", guns=[gun("main", 8, 2, fwd=True, name="A")]), 50, 50, 90, 0)
+    dd = ship("t", "red", DD, 50, 56, heading=90, speed=0)
+    orders = {
+        "f": ShipOrder(ship_id="f", data={"course": 90, "speed": 0, "target_main": "t"}),
+        "t": ShipOrder(
+            ship_id="t",
+            data={"course": 90, "speed": 0, "torpedo_target": "f", "torpedo_mount": -1, "torpedo_number": 0},
+        ),
+    }
+    # two 8-inch dice (20 hits, 1 misses); hit location 19 = specialized; 6 = torpedo tubes; 3 = lose all
+    res = RULESET.resolve_phase(state(cruiser, dd), orders, ScriptedDice([20, 1, 19, 6, 3]))
+    kinds = [e.kind for e in res.events]
+    assert kinds.index("specialized") < kinds.index("torpedo_launch")
+    (p,) = res.state.pending
+    assert (p.kind, p.ship_id, p.due_turn, p.data["firer"], p.data["number"]) == ("torpedo", "f", 2, "t", 4)
+    assert p.data["no_fire_control"] is False
+    sheet = res.state.ship("t").sheet
+    assert (sheet["torpedo_lost"], sheet["loaded"], sheet["reloads"]) == ([0], [0], 0)
+    assert res.state.ship("t").status == "active"
+
+
 def _strike(
     target_speed: float, rolls: list[int], turned: float = 0.0, target_type: str = "cruiser", dist: float = 12
 ) -> list:
