@@ -525,8 +525,16 @@ class RuleSet(ABC):
         """Return the ids of the ships ``side`` can see. Default: every ship (by day, A2)."""
         return {s.id for s in state.ships}
 
-    def public_sheet(self, ship: ShipState) -> dict[str, JSON]:
-        """Return what an opponent may see of a ship's sheet (A2). Default: nothing."""
+    def public_sheet(
+        self, ship: ShipState, side: str | None = None, state: BattleState | None = None
+    ) -> dict[str, JSON]:
+        """Return what an opponent may see of a ship's sheet (A2). Default: nothing.
+
+        ``side`` is the viewer (:data:`OBSERVER` for an observer) and ``state`` the battle: a rule set whose
+        sheet records who scored each hit shows a side only the hits its side scored (NW-CAMP-15,
+        :func:`scored_visibility`), and one whose sheet keeps a bare tally shows it only when the battle has
+        two sides. Without them (None), every hit: what either side of a two-side battle sees.
+        """
         return {}
 
     def view_for(self, state: BattleState, side: str | None) -> BattleState:
@@ -545,7 +553,7 @@ class RuleSet(ABC):
             if s.side == side:
                 ships.append(s)
             elif s.id in seen:
-                ships.append(s.replace(sheet=self.public_sheet(s)))
+                ships.append(s.replace(sheet=self.public_sheet(s, side, state)))
         terrain = tuple(t for t in state.terrain if t.visible_to is None or side in t.visible_to)
         pending = tuple(p for p in state.pending if p.visible_to is None or side in p.visible_to)
         return replace(state, ships=tuple(ships), terrain=terrain, pending=pending)
@@ -562,7 +570,9 @@ class RuleSet(ABC):
             sees = self.visible_ship_ids(state, k) | {s.id for s in state.ships if s.side == k}
             seen = sees if seen is None else seen & sees
         ships = tuple(
-            s.replace(sheet=self.public_sheet(s)) for s in state.ships if seen is None or s.id in seen
+            s.replace(sheet=self.public_sheet(s, OBSERVER, state))
+            for s in state.ships
+            if seen is None or s.id in seen
         )
         terrain = tuple(t for t in state.terrain if _seen_by_all(t.visible_to, sides))
         pending = tuple(p for p in state.pending if _seen_by_all(p.visible_to, sides))
@@ -642,12 +652,43 @@ def event_visible(event: Event, side: str | None, sides: Sequence[str] = ()) -> 
     ``""`` (:data:`OBSERVER`) sees an event every side of ``sides`` (the battle's) sees (NW-CAMP-13); without
     ``sides``, only the events every side sees by their ``visible_to`` of None.
     """
-    vis = event.visible_to
-    if side is None or vis is None:
+    return seen_by(event.visible_to, side, sides)
+
+
+def seen_by(visible_to: Sequence[str] | None, side: str | None, sides: Sequence[str] = ()) -> bool:
+    """Return True if ``side`` may see what is ``visible_to`` those sides (None: every side), as
+    :func:`event_visible`: None is the umpire, :data:`OBSERVER` sees what every side of ``sides`` sees."""
+    if side is None or visible_to is None:
         return True
     if side == OBSERVER:
-        return bool(sides) and all(k in vis for k in sides)
-    return side in vis
+        return bool(sides) and all(k in visible_to for k in sides)
+    return side in visible_to
+
+
+def tally_shown(side: str | None, state: BattleState | None) -> bool:
+    """Return True if ``side`` may see a ship's bare tally of hits (damage points that name no scorer) in
+    its public sheet: always in a battle of two sides, where each hit is the viewer's side's or seen by
+    it; with three or more the tally mixes the hits of sides the viewer is not, so it is left out and a
+    side reads the hits it scored in its log (NW-CAMP-15). None (either): every hit, as before."""
+    return side is None or state is None or len(state.sides) <= 2
+
+
+_SCORED_VIS: dict[tuple[str, str, tuple[str, ...]], tuple[str, ...] | None] = memo.table({})
+
+
+def scored_visibility(scorer_side: str, target_side: str, sides: Sequence[str]) -> tuple[str, ...] | None:
+    """Return the ``visible_to`` of a hit ``scorer_side`` scored on a ship of ``target_side`` (A2,
+    NW-CAMP-15): the scorer's side and the target's; None when those are every side of ``sides`` (the
+    battle's: in a two-side battle every side sees every hit, as before). A third side sees the ship and
+    its visible state, not the hits another side scored on her.
+    """
+    key = (scorer_side, target_side, tuple(sides))
+    if key in _SCORED_VIS:
+        return _SCORED_VIS[key]
+    pair = (scorer_side,) if scorer_side == target_side else (scorer_side, target_side)
+    out = None if all(k in pair for k in sides) else pair
+    _SCORED_VIS[key] = out
+    return out
 
 
 def round_half_up(x: float) -> int:

@@ -129,7 +129,9 @@ class Fake(RuleSet):
             state=state.with_ships(ships), events=tuple(events), rolls=tuple(dice.rolls[start:])
         )
 
-    def public_sheet(self, ship: ShipState) -> dict[str, JSON]:
+    def public_sheet(
+        self, ship: ShipState, side: str | None = None, state: BattleState | None = None
+    ) -> dict[str, JSON]:
         return {"hits": ship.sheet.get("hits", 0)}
 
     def tables(self) -> dict[str, JSON]:

@@ -84,7 +84,7 @@ from typing import cast
 
 from ... import memo
 from ...arcs import ArcSpec
-from ...base import DefaultPolicy, RuleSet, roll_initiative
+from ...base import DefaultPolicy, RuleSet, roll_initiative, scored_visibility, tally_shown
 from ...dice import Dice
 from ...geometry import hex_distance, is_facing, norm_deg, on_hex_map, turn_between
 from ...hints import FieldHint
@@ -1997,7 +1997,8 @@ class AcwRiver(RuleSet):
                 needed,
                 outcome,
                 data,
-                None,
+                # A2, NW-CAMP-15: the firer's side's and the target's; every side's when they are two
+                scored_visibility(ship.side, tgt.side, ctx.state.side_keys()),
             )
         )
 
@@ -2144,6 +2145,10 @@ class AcwRiver(RuleSet):
                     "points": pts,
                     "confirmations": list(confirms),
                 },
+                # A2, NW-CAMP-15: the battery's side's and the target's; every side's when they are two
+                visible_to=scored_visibility(side, tgt.side, ctx.state.side_keys())
+                if isinstance(side, str) and side
+                else None,
             )
         )
 
@@ -2201,7 +2206,11 @@ class AcwRiver(RuleSet):
 
     # --- views ----------------------------------------------------------------------------------------
 
-    def public_sheet(self, ship: ShipState) -> dict[str, JSON]:
+    def public_sheet(
+        self, ship: ShipState, side: str | None = None, state: BattleState | None = None
+    ) -> dict[str, JSON]:
+        if not tally_shown(side, state):
+            return {}  # NW-CAMP-15: a bare tally mixes the sides' hits; with three sides each reads its log
         # A2: the hits scored on her are what an opponent knows.
         return {"lost": ship.sheet.get("lost", 0)}
 

@@ -65,7 +65,7 @@ from typing import Literal, cast
 
 from ... import memo
 from ...arcs import ArcSpec
-from ...base import DefaultPolicy, RuleSet, roll_initiative
+from ...base import DefaultPolicy, RuleSet, roll_initiative, scored_visibility, tally_shown
 from ...dice import Dice
 from ...geometry import (
     HEX_SIDE_STEPS,
@@ -986,6 +986,8 @@ class MemoirSea(RuleSet):
                     "miss": miss,
                     "points": points,
                 },
+                # A2, NW-CAMP-15: the firer's side's and the target's; every side's when they are two
+                visible_to=scored_visibility(ship.side, target.side, state.side_keys()),
             )
         )
         if points:
@@ -1043,6 +1045,8 @@ class MemoirSea(RuleSet):
                     "points": points,
                     "torpedoes_left": left,
                 },
+                # A2, NW-CAMP-15: the firer's side's and the target's; every side's when they are two
+                visible_to=scored_visibility(ship.side, target.side, state.side_keys()),
             )
         )
         if points:
@@ -1146,7 +1150,11 @@ class MemoirSea(RuleSet):
 
     # --- views ------------------------------------------------------------------------------------
 
-    def public_sheet(self, ship: ShipState) -> dict[str, JSON]:
+    def public_sheet(
+        self, ship: ShipState, side: str | None = None, state: BattleState | None = None
+    ) -> dict[str, JSON]:
+        if not tally_shown(side, state):
+            return {}  # NW-CAMP-15: a bare tally mixes the sides' hits; with three sides each reads its log
         # A2: an opponent knows the hits scored on the ship, not her Flotation Value or Critical Point.
         return {"damage": ship.sheet.get("damage", 0)}
 

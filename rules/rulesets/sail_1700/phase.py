@@ -15,6 +15,7 @@ from dataclasses import replace
 from operator import itemgetter
 
 from ... import memo
+from ...base import scored_visibility
 from ...dice import Dice, DieKind, decimal_as_1_100
 from ...geometry import advance, bearing, distance, norm_deg, on_table, relative_bearing
 from ...model import (
@@ -1537,7 +1538,9 @@ class Phase:
         if rng % 1:
             rng = round(rng, 1)  # (the data's range: round(v, 1), only for a fraction, as in move())
         visible = (
-            None if self.cond.visibility is None else tuple(sorted({ship.side, self.side_of_target(tid)}))
+            self.hit_vis(ship.side, self.side_of_target(tid))
+            if self.cond.visibility is None
+            else tuple(sorted({ship.side, self.side_of_target(tid)}))
         )
         at = shot.at
         moved_to = self.end_xy.get(sid)
@@ -1588,6 +1591,13 @@ class Phase:
             st = self.cstate()
             hit = self._weather = (self.cond, S.weather_effect(st)[0], S.wind_force(st))
         return hit[1], hit[2]
+
+    def hit_vis(self, firer_side: str, target_side: str) -> tuple[str, ...] | None:
+        """Return the ``visible_to`` of fire by ``firer_side`` at ``target_side`` in good visibility (A2,
+        NW-CAMP-15): those two sides, None when they are every side (or either is no side: a battery)."""
+        if not firer_side or not target_side:
+            return None
+        return scored_visibility(firer_side, target_side, self.state.side_keys())
 
     def side_of_target(self, tid: str) -> str:
         if tid in self.recs:
@@ -2201,6 +2211,7 @@ class Phase:
                 modifiers=modifiers_of(mods),
                 outcome="hit" if pts else "no_effect",
                 data={"points": pts, "guns_destroyed": lost, "ff": ff, "battery": S.sval(t.props.get("id"))},
+                visible_to=self.hit_vis(self.side, o.ship.side),
             )
             self.hit_ship(o, None, pts, lost, None, pos, by_side=self.side)
 
@@ -2363,6 +2374,7 @@ class Phase:
             rolls=tuple(rolls),
             outcome="hit" if (victim or hit_bat) else "miss",
             data=data,
+            visible_to=self.hit_vis(r.ship.side, victim.ship.side) if victim is not None else None,
         )
         if hit_bat is not None:
             self.hit_battery(hit_bat[0], T.MORTAR_DAMAGE, 0, r.ship.side)

@@ -79,7 +79,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...arcs import ArcSpec
-from ...base import DefaultPolicy, RuleSet, roll_initiative
+from ...base import DefaultPolicy, RuleSet, roll_initiative, tally_shown
 from ...dice import Dice, decimal_as_1_100
 from ...geometry import distance, on_table
 from ...hints import FieldHint
@@ -1305,7 +1305,11 @@ class Sail1700(RuleSet):
     def visible_ship_ids(self, state: BattleState, side: str) -> set[str]:
         return S.visible_to_side(state, side)
 
-    def public_sheet(self, ship: ShipState) -> dict[str, JSON]:
+    def public_sheet(
+        self, ship: ShipState, side: str | None = None, state: BattleState | None = None
+    ) -> dict[str, JSON]:
+        if not tally_shown(side, state):
+            return {}  # NW-CAMP-15: a bare tally mixes the sides' hits; with three sides each reads its log
         # A2: an opponent knows the points their side scored (the log) and the visible state (flags).
         return {"damage_scored": ship.sheet.get("damage_scored", 0)}
 

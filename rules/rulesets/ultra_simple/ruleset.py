@@ -26,7 +26,7 @@ from dataclasses import replace
 from typing import cast
 
 from ...arcs import ArcSpec
-from ...base import DefaultPolicy, RuleSet, roll_initiative, round_half_up
+from ...base import DefaultPolicy, RuleSet, roll_initiative, round_half_up, scored_visibility, tally_shown
 from ...dice import Dice
 from ...errors import InvalidDocument
 from ...geometry import arc_of, hex_bearing, hex_distance, hex_step, is_facing, norm_deg, on_hex_map
@@ -617,12 +617,18 @@ class UltraSimple(RuleSet):
                     needed=needed,
                     outcome="hit" if hits else "miss",
                     data={"hits": hits, "dice": n, "range": rng, "arc": arc, "calibre": calibre},
+                    # A2, NW-CAMP-15: the firer's side's and the target's; every side's when they are two
+                    visible_to=scored_visibility(ship.side, target.side, state.side_keys()),
                 )
             )
             if hits:
                 damage[target.id] = damage.get(target.id, 0) + hits
 
-    def public_sheet(self, ship: ShipState) -> dict[str, JSON]:
+    def public_sheet(
+        self, ship: ShipState, side: str | None = None, state: BattleState | None = None
+    ) -> dict[str, JSON]:
+        if not tally_shown(side, state):
+            return {}  # NW-CAMP-15: a bare tally mixes the sides' hits; with three sides each reads its log
         # A2: the hits scored on it are what an opponent knows; with one damage track that is "damage".
         return {"damage": ship.sheet.get("damage", 0)}
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ... import memo
+from ...base import scored_visibility
 from ...dice import Dice
 from ...model import JSON, Event, Modifier, Roll, new_event
 from . import tables as T
@@ -65,6 +66,8 @@ class Ctx:
     """Indexes in ``dice.rolls`` of the rolls an event already carries (A8: one die, one event)."""
     claimed_max: int = -1
     """The highest index in ``claimed`` (-1: none): rolls after it are all free."""
+    sides: tuple[str, ...] = ()
+    """The battle's side keys: a hit is shown to the sides :func:`rules.base.scored_visibility` names."""
 
     def __post_init__(self) -> None:
         self.rolls = self.dice.rolls
@@ -444,6 +447,8 @@ def shell_hit(
     sh, cd, turn = hull.sheet, hull.cd, ctx.turn
     cal = cal_text or g_text(calibre)
     dice = ctx.dice
+    # A2, NW-CAMP-15: the hit (where it landed) is the firer's side's and the target's; every side's in two.
+    hit_vis = scored_visibility(firer_side, hull.side, ctx.sides)
     rolls, events, claimed = ctx.rolls, ctx.events, ctx.claimed
     name, ship_id = hull.name, hull.ship_id
     # What every hit of this shell shares: the purpose of its dice, the location table, penetration, damage.
@@ -530,7 +535,7 @@ def shell_hit(
                     None,
                     "no_penetration",
                     {"location": location, "calibre": calibre, "penetrated": False},
-                    None,
+                    hit_vis,
                 )
             )
             continue
@@ -550,7 +555,7 @@ def shell_hit(
                 None,
                 "hit",
                 {"location": location, "calibre": calibre, "penetrated": True},
-                None,
+                hit_vis,
             )
         )
         available = halves + sh.half

@@ -21,7 +21,7 @@ from functools import cache
 
 from ... import memo
 from ...arcs import ArcSpec
-from ...base import DefaultPolicy, RuleSet
+from ...base import DefaultPolicy, RuleSet, scored_visibility, seen_by
 from ...dice import Dice
 from ...geometry import bearing, distance, norm_deg, on_table, turn_between
 from ...hints import FieldHint
@@ -78,6 +78,12 @@ def fire_visibility(firer_side: str, target_side: str) -> tuple[str, ...]:
     if out is None:
         out = _FIRE_VIS[key] = (firer_side,) if firer_side == target_side else key
     return out
+
+
+def _firer_side(state: BattleState, firer: str) -> str:
+    """Return the side of the ship ``firer`` ("" if the battle has none of that id)."""
+    s = state.ship_map().get(firer)
+    return s.side if s is not None else ""
 
 
 _CLASS_CACHE: dict[int, tuple[Mapping[str, JSON], ClassData]] = memo.table({})
@@ -320,10 +326,25 @@ class WW2Jackson(RuleSet):
     def visible_ship_ids(self, state: BattleState, side: str) -> set[str]:
         return {s.id for s in state.ships if self._visible(state, side, s)}
 
-    def public_sheet(self, ship: ShipState) -> dict[str, JSON]:
-        # A2: an opponent knows the hits scored on the ship and where they landed, not its boxes.
+    def public_sheet(
+        self, ship: ShipState, side: str | None = None, state: BattleState | None = None
+    ) -> dict[str, JSON]:
+        # A2: an opponent knows the hits their side scored on the ship and where they landed, not its boxes;
+        # each hit names its firer, so a third side sees only its own (NW-CAMP-15).
         hits = ship.sheet.get("hits")
-        return {"hits": list(hits) if isinstance(hits, list) else []}
+        if not isinstance(hits, list):
+            return {"hits": []}
+        if side is None or state is None:
+            return {"hits": list(hits)}
+        sides = state.side_keys()
+        side_of = {s.id: s.side for s in state.ships}
+        shown: list[JSON] = []
+        for h in hits:
+            by = h.get("by") if isinstance(h, dict) else None
+            firer_side = side_of.get(by, "") if isinstance(by, str) else ""
+            if seen_by(scored_visibility(firer_side, ship.side, sides), side, sides):
+                shown.append(h)
+        return {"hits": shown}
 
     def _bears_torpedo(self, mount_side: str, arc: str, side: str) -> bool:
         """Torpedo mounts bear on the broadside arc, wing mounts on their own side only (NW-WW2-11)."""
@@ -828,6 +849,7 @@ class WW2Jackson(RuleSet):
             dice=dice,
             carrier_table=str(self._opt(state, "carrier_table") or "capital"),
             shell_flooding=bool(self._opt(state, "shell_flooding")),
+            sides=state.side_keys(),
         )
         lives: dict[str, Live] = {}
         hulls: dict[str, Hull] = {}
@@ -987,7 +1009,7 @@ class WW2Jackson(RuleSet):
         keep: list[PendingEffect] = []
         for p in pending:
             if p.kind == "torpedo" and p.due_turn == turn:
-                self._strike(ctx, p, lives, hulls)
+                self._strike(ctx, p, lives, hulls, state)
             elif p.kind != "torpedo" or (p.due_turn is not None and p.due_turn > turn):
                 keep.append(p)
         # (4) end of turn: fires, flooding, recovery, sinking (A6).
@@ -1248,7 +1270,9 @@ class WW2Jackson(RuleSet):
             )
         return out
 
-    def _strike(self, ctx: Ctx, p: PendingEffect, lives: dict[str, Live], hulls: dict[str, Hull]) -> None:
+    def _strike(
+        self, ctx: Ctx, p: PendingEffect, lives: dict[str, Live], hulls: dict[str, Hull], state: BattleState
+    ) -> None:
         """Torpedoes due this turn roll to hit (lines 143-155, W13-W15) if the target is still afloat."""
         tid = str(p.data.get("target"))
         tgt = lives.get(tid)
@@ -1318,6 +1342,8 @@ class WW2Jackson(RuleSet):
                     data={"firer": firer},
                     text=f"{tgt.ship.name} is hit by {hits} torpedo(es).",
                     outcome="hit",
+                    # A2, NW-CAMP-15: the launching side's hit and the target's; every side's in two
+                    visible_to=scored_visibility(_firer_side(state, firer), tgt.ship.side, ctx.sides),
                 )
             )
         for _ in range(hits):

@@ -8,7 +8,7 @@ from dataclasses import replace
 from ww2_helpers import gun, ship, state, stats
 
 from rules import SeededDice, ShipOrder, get_ruleset, resolve_turn, view_for
-from rules.model import PhaseResult
+from rules.model import PhaseResult, SideInfo
 from rules.rulesets.ww2_jackson import RULESET
 from rules.scenario import bundled_scenarios, scenario_state
 
@@ -122,3 +122,68 @@ def test_nw_camp_12_the_observer_sees_what_every_side_sees() -> None:
     for e in result.events:
         both = all(e in view_for(result, k).events for k in ("usa", "japan"))  # type: ignore[union-attr]
         assert (e in seen.events) == both  # type: ignore[union-attr]
+
+
+def _three_sides(seed: int) -> tuple[object, PhaseResult]:
+    """By day: Blue's cruiser fires at Red's, Green's hit already (her sheet says so); Green looks on."""
+    big = stats(guns=[gun("main", 8, 9, fwd=True, aft=True)])
+    b = ship("b", "blue", big, 10, 50, heading=0, speed=0)
+    r = ship("r", "red", stats(above=20), 10, 30, heading=90, speed=0)
+    g = ship("g", "green", stats(), 60, 30, heading=0, speed=0)
+    old = {"turn": 0, "by": "g", "calibre": 6.0, "location": "above", "penetrated": True}
+    r = replace(r, sheet={**r.sheet, "hits": [old]})
+    st = replace(state(b, r, g), sides=(*state().sides, SideInfo(key="green", name="Green")))
+    orders = {
+        "b": ShipOrder(ship_id="b", data={"course": 0, "speed": 0, "target_main": "r"}),
+        "r": ShipOrder(ship_id="r", data={"course": 90, "speed": 0}),
+        "g": ShipOrder(ship_id="g", data={"course": 0, "speed": 0}),
+    }
+    return st, RULESET.resolve_phase(st, orders, SeededDice(seed))
+
+
+def test_nw_camp_15_a_third_side_sees_only_the_hits_its_side_scored() -> None:
+    """NW-CAMP-15 (A2): with three sides, Blue's hits on Red's cruiser (the log's "hit" events and her public
+    sheet) are Blue's and Red's; Green sees the ship, and in her sheet only the hit Green scored; Blue sees
+    its own hits, not Green's; the observer, what every side sees: none."""
+    for seed in range(1, 40):
+        _, result = _three_sides(seed)
+        hits = [e for e in result.events if e.kind == "hit"]
+        if hits:
+            break
+    else:
+        raise AssertionError("no seed hit her")
+    assert all(e.visible_to == ("blue", "red") for e in hits)
+    green, blue, red, watcher = (view_for(result, k) for k in ("green", "blue", "red", ""))
+    assert not any(e.kind == "hit" for e in green.events)  # type: ignore[union-attr]
+    assert all(e in blue.events and e in red.events for e in hits)  # type: ignore[union-attr]
+    assert not any(e.kind == "hit" for e in watcher.events)  # type: ignore[union-attr]
+    full = result.state.ship("r").sheet["hits"]
+    assert len(full) == 1 + len(hits)
+    assert green.state.ship("r").sheet == {"hits": [full[0]]}  # type: ignore[union-attr]
+    assert blue.state.ship("r").sheet == {"hits": full[1:]}  # type: ignore[union-attr]
+    assert {h["by"] for h in blue.state.ship("r").sheet["hits"]} == {"b"}  # type: ignore[union-attr]
+    assert watcher.state.ship("r").sheet == {"hits": []}  # type: ignore[union-attr]
+    assert red.state.ship("r").sheet["hits"] == full  # type: ignore[union-attr]  # her own sheet, in full
+
+
+def test_nw_camp_15_two_sides_see_every_hit_as_before() -> None:
+    """NW-CAMP-15: in a battle of two sides a hit is every side's (visible_to None, the golden hashes')."""
+    for seed in range(1, 40):
+        res = _leaver_free_fire(seed)
+        hits = [e for e in res.events if e.kind == "hit"]
+        if hits:
+            assert all(e.visible_to is None for e in hits)
+            assert view_for(res, "").state.ship("r").sheet["hits"]  # type: ignore[union-attr]
+            return
+    raise AssertionError("no seed hit her")
+
+
+def _leaver_free_fire(seed: int) -> PhaseResult:
+    big = stats(guns=[gun("main", 8, 9, fwd=True, aft=True)])
+    b = ship("b", "blue", big, 10, 50, heading=0, speed=0)
+    r = ship("r", "red", stats(above=20), 10, 30, heading=90, speed=0)
+    orders = {
+        "b": ShipOrder(ship_id="b", data={"course": 0, "speed": 0, "target_main": "r"}),
+        "r": ShipOrder(ship_id="r", data={"course": 90, "speed": 0}),
+    }
+    return RULESET.resolve_phase(state(b, r), orders, SeededDice(seed))
