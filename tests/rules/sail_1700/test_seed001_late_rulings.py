@@ -350,3 +350,66 @@ def test_004_weather_visibility_steps_with_the_weather_number() -> None:
     assert (new.conditions.weather, new.conditions.wind_force) == ("fog", "light")
     assert new.conditions.extra["weather_visibility"] == 1500
     assert new.conditions.visibility == 750.0
+
+
+# --- NW-CAMP-12: a ship's end with limited visibility (Phase.fate_sides) ---
+
+
+def _limited(*ships: ShipState, visibility: float | None, night: bool = False) -> BattleState:
+    st = battle(*ships, night=night)
+    return replace(st, conditions=replace(st.conditions, visibility=visibility))
+
+
+@pytest.mark.parametrize(
+    ("visibility", "night", "b_x", "expected"),
+    [
+        pytest.param(None, False, 1500, None, id="NW-CAMP-12-unlimited-every-side"),
+        pytest.param(750.0, True, 1500, ("a",), id="NW-CAMP-12-night-out-of-sight-own-side-only"),
+        pytest.param(750.0, True, 1000, ("a", "b"), id="NW-CAMP-12-night-in-sight-both"),
+        pytest.param(150.0, False, 750, ("a",), id="NW-CAMP-12-fog-out-of-sight-own-side-only"),
+    ],
+)
+def test_nw_camp_12_striking_is_seen_by_the_sides_that_see_her(
+    visibility: float | None, night: bool, b_x: float, expected: tuple[str, ...] | None
+) -> None:
+    """NW-CAMP-12: a ship that strikes by order (18.) at night or in fog is seen to strike by the sides that
+    see her then (her own always); B's frigate is 500 mm off (within 750 mm at night), 1,000 mm (beyond it)
+    or 250 mm, beyond the fog's 150 mm."""
+    st = _limited(
+        ship("a1", "a", FRIGATE_GB, 500, 900),
+        ship("b1", "b", FRIGATE_GB, b_x, 900),
+        visibility=visibility,
+        night=night,
+    )
+    res = RS.resolve_phase(st, {"a1": ShipOrder(ship_id="a1", data={"strike": True})}, ScriptedDice([]))
+    struck = [e for e in res.events if e.kind == "struck"]
+    assert len(struck) == 1 and struck[0].visible_to == expected
+
+
+def test_nw_camp_12_leaving_the_table_in_fog_is_seen_by_the_sides_that_see_her() -> None:
+    """NW-CAMP-12, NW-SAIL-12: a ship that sails off the table (her default move takes her 200 mm, to x -205)
+    leaves the battle; in fog (300 mm) with the enemy far off only her own side sees her go; with the enemy
+    255 mm from where she went, both."""
+    for b_x, expected in ((1500, ("a",)), (50, ("a", "b"))):
+        st = _limited(
+            ship("a1", "a", FRIGATE_GB, -5, 900, heading=270),
+            ship("b1", "b", FRIGATE_GB, b_x, 900),
+            visibility=300.0,
+        )
+        res = RS.resolve_phase(st, {}, ScriptedDice([]))
+        left = [e for e in res.events if e.kind == "withdrawn"]
+        assert len(left) == 1 and left[0].visible_to == expected, b_x
+
+
+def test_nw_camp_12_a_sinking_in_fog_is_seen_by_the_side_whose_fire_sank_her() -> None:
+    """NW-CAMP-12: B's frigate sinks out of A's sight in fog; A's fire did it (``by_side``), so A sees her go
+    too; with nobody's fire, her own side alone."""
+    from rules.rulesets.sail_1700.phase import Phase
+
+    st = _limited(
+        ship("a1", "a", FRIGATE_GB, 500, 900), ship("b1", "b", FRIGATE_GB, 1500, 900), visibility=300.0
+    )
+    for by_side, expected in (("a", ("a", "b")), (None, ("b",))):
+        p = Phase(st, {}, ScriptedDice([]), "a")
+        p.sink(p.recs["b1"], "test", by_side=by_side)
+        assert [(e.kind, e.visible_to) for e in p.events] == [("sunk", expected)]
