@@ -307,6 +307,11 @@ class RuleSet(ABC):
     example ultra_simple's ``protection`` from ``belt_armour`` (7.0). A campaign carries a ship's sheet from
     battle to battle without these keys, so each new battle works them out again from the options it starts
     with (docs/rulings.md NW-CAMP-01)."""
+    battle_only_sheet_keys: ClassVar[tuple[str, ...]] = ()
+    """Sheet keys that hold the state of one battle, not damage (a searchlight on, a helm order queued, turn
+    numbers of that battle...): a campaign carries a ship's sheet to her next battle without them, so that
+    battle's :meth:`setup` gives them a new sheet's values, or the scenario's (docs/rulings.md NW-CAMP-17).
+    Values that need more than dropping are seen to by :meth:`sheet_between_battles`."""
     option_side_lists: ClassVar[tuple[str, ...]] = ()
     """Options whose value is a comma-separated list of side keys, for example ww2_jackson's
     ``spotting_aircraft`` (W01, W10: a boolean input per side). :meth:`option_side_errors` refuses a key that
@@ -371,6 +376,18 @@ class RuleSet(ABC):
             if isinstance(value, str):
                 out[name] = ",".join(key for key in side_list(value) if key in sides)
         return out
+
+    # --- campaigns -------------------------------------------------------------------------
+
+    def sheet_between_battles(self, sheet: Mapping[str, JSON]) -> dict[str, JSON]:
+        """Return the part of a ship's sheet at the end of a battle that her next battle starts with: her
+        damage and losses, without the keys of :attr:`battle_only_sheet_keys` (that battle's own state) and of
+        :attr:`option_sheet_keys` (worked out again from that battle's options). :meth:`setup` fills what is
+        left out. A rule set overrides it for values that need more than dropping (NW-CAMP-01, NW-CAMP-17)."""
+        drop = set(self.battle_only_sheet_keys)
+        for keys in self.option_sheet_keys.values():
+            drop.update(keys)
+        return {k: v for k, v in sheet.items() if k not in drop}
 
     # --- ship classes ----------------------------------------------------------------------
 

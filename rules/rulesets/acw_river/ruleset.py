@@ -663,6 +663,10 @@ class AcwRiver(RuleSet):
     impassable_terrain = ("land", "battery", "fort")
     options = OPTIONS
     default_map = (24, 18)
+    # NW-CAMP-17: carried (damage and losses): resistance, lost, speed_forward, speed_back, loaded, troops. A
+    # new battle starts afresh (the new sheet's value, or the scenario's): engines ahead, afloat, no ram's bow
+    # embedded, and no turn of the last battle.
+    battle_only_sheet_keys = ("astern", "aground", "aground_turn", "embedded_in", "struck_turn")
 
     def __init__(self) -> None:
         self._terrain_cache: dict[int, tuple[tuple[TerrainFeature, ...], frozenset[Hex], frozenset[Hex]]] = (

@@ -418,6 +418,10 @@ class MemoirSea(RuleSet):
     impassable_terrain = ("land",)
     options = ()
     default_map = (24, 18)
+    # NW-CAMP-17: carried (damage): flotation, critical_point, damage. A new battle starts afresh with four
+    # torpedoes ("a maximum of four torpedoes during a battle"), and :meth:`setup` works breaking_off out
+    # again from the damage carried (M07: at or below her Critical Point she breaks off).
+    battle_only_sheet_keys = ("torpedoes_left", "breaking_off")
 
     # --- ship classes ----------------------------------------------------------------------------
 
@@ -530,9 +534,16 @@ class MemoirSea(RuleSet):
             sheet.setdefault("critical_point", _int(s.stats.get("critical_point")))
             sheet.setdefault("damage", 0)
             sheet.setdefault("torpedoes_left", _int(s.stats.get("torpedoes")))
-            sheet.setdefault("breaking_off", False)
+            # at or below her Critical Point from the start, a damaged ship breaks off (M07, NW-CAMP-17)
+            sheet.setdefault(
+                "breaking_off",
+                _int(sheet["flotation"], 1) - _int(sheet["damage"]) <= _int(sheet["critical_point"]),
+            )
             speed = max(0, min(int(s.speed), _int(s.stats.get("speed"), 1)))
-            ships.append(s.replace(sheet=sheet, heading=norm_deg(s.heading), speed=float(speed)))
+            flags = s.flags
+            if sheet["breaking_off"] and "breaking_off" not in flags:
+                flags = tuple(sorted({*flags, "breaking_off"}))
+            ships.append(s.replace(sheet=sheet, heading=norm_deg(s.heading), speed=float(speed), flags=flags))
         return replace(state, ships=tuple(ships)), ()
 
     # --- helpers ------------------------------------------------------------------------------

@@ -513,6 +513,42 @@ class Sail1700(RuleSet):
             )
         return out
 
+    # NW-CAMP-17: what a new battle starts afresh (the new sheet's value, or the scenario's). Carried (damage,
+    # losses and the crew): grade, points_start, points, guns, mast_hits, severe_underwater, pumps_destroyed,
+    # speed_reduction_pct, dismasted, dismasted_moves, jury_mast, abandoned, exploded, boats, marines, decks,
+    # admiral, wheel_hit, sink_in, sink_reason, mortars, captured_by, prize_crew. The rest is the state of the
+    # last battle: guns loaded and when they are ready, the first broadside (S15), fires under way (the crew
+    # fights them out; the damage they did is in points), moves of an effect still to run, sails, anchor,
+    # grounding, entanglement, melee, tow, mortar ranging, and the damage that battle's enemy saw scored.
+    battle_only_sheet_keys = (
+        "damage_scored",
+        "broadsides",
+        "fired_once",
+        "fires",
+        "fires_out_of_control",
+        "abandon_next",
+        "no_signals_moves",
+        "no_turn_moves",
+        "sails",
+        "make_sail_left",
+        "anchored",
+        "anchor_raise_left",
+        "drift_moves",
+        "aground",
+        "refloat_next",
+        "entangled_with",
+        "entangle_heading",
+        "entangle_distance",
+        "entangle_still",
+        "melee",
+        "towing",
+        "towed_by",
+        "tow_target",
+        "tow_secure_left",
+        "mortar_ready_turn",
+        "mortar_ranged_on",
+    )
+
     # --- classes ----------------------------------------------------------------------------------------
 
     def class_schema(self) -> tuple[FieldSpec, ...]:
@@ -764,6 +800,10 @@ class Sail1700(RuleSet):
         for k, v in preset.items():
             if k in base and k != "guns" and k != "broadsides":
                 base[k] = v
+        kept = preset.get("guns")
+        if isinstance(kept, dict) and all(type(kept.get(b)) is int for b in ("starboard", "port")):
+            # the guns left of a ship carried from her last battle (NW-CAMP-17): lost guns stay lost
+            base["guns"] = {"starboard": kept["starboard"], "port": kept["port"]}
         return base
 
     # --- phases -------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from .record import (
     ALL_AREAS,
     COUNT_AREAS,
     GUN_AREAS,
+    RECOVERABLE,
     UNDERWATER_AREAS,
     ClassData,
     Cond,
@@ -1068,7 +1069,7 @@ def end_of_turn(ctx: Ctx, hull: Hull) -> None:
                 del sh.conditions[name]
                 ctx.own(hull, "recovery", f"{name.replace('_', ' ')} ends.", outcome="ends")
             continue
-        if c.since >= turn or hull.sunk or name not in ("bridge", "ammo_short", "boiler", "fuel"):
+        if c.since >= turn or hull.sunk or name not in RECOVERABLE:
             continue
         m = ctx.mark()
         r = ctx.roll(f"{hull.name} {name} recovery")

@@ -82,6 +82,8 @@ CONDITIONS: dict[str, str] = {
 }
 REPAIRABLE: tuple[str, ...] = ("steering", "ammo_short", "boiler", "fuel", "radar_out", "electrical")
 """Conditions a damage control box may repair (A6, W41; never the bridge, line 393)."""
+RECOVERABLE: tuple[str, ...] = ("bridge", "ammo_short", "boiler", "fuel")
+"""Conditions that end on a recovery roll of 16+ at the end of a turn (W39)."""
 
 
 def _i(v: JSON, default: int = 0) -> int:

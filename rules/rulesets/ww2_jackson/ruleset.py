@@ -49,6 +49,7 @@ from .hints import standing_orders as sheet_standing_orders
 from .movement import combat_speed, inches, max_speed, move, planned_move, turning_radius
 from .record import (
     CONDITIONS,
+    RECOVERABLE,
     REPAIRABLE,
     ClassData,
     Sheet,
@@ -156,6 +157,25 @@ class WW2Jackson(RuleSet):
     options = OPTIONS
     option_side_lists = ("spotting_aircraft",)  # W01, W10: a boolean input per side
     default_map = (96, 72)
+    # NW-CAMP-17: what a new battle starts afresh. Carried (damage and losses): guns_lost, torpedo_lost,
+    # loaded, reloads, marked, wrecked_engines, half, the conditions no roll or repair ends in a battle
+    # (:meth:`sheet_between_battles`), and the standing damage preference; worked out again by :meth:`setup`:
+    # max_speed. The rest is the state of the last battle: no fire or flooding under way (the damage they did
+    # is in ``marked``), no helm order queued, no target of last turn, the ship cleared for action (W11), and
+    # the hits that battle's enemy scored stay with that battle.
+    battle_only_sheet_keys = (
+        "last_marks",
+        "fires",
+        "floods",
+        "helm",
+        "cleared",
+        "last_targets",
+        "fired",
+        "turned",
+        "searchlight",
+        "star_shell",
+        "hits",
+    )
 
     # --- classes --------------------------------------------------------------------------------
 
@@ -203,6 +223,28 @@ class WW2Jackson(RuleSet):
             "turning_radius_in": turning_radius(cd),
             "boxes": sh.total_boxes(cd),
         }
+
+    # --- campaigns -------------------------------------------------------------------------------
+
+    def sheet_between_battles(self, sheet: Mapping[str, JSON]) -> dict[str, JSON]:
+        """Return the sheet her next battle starts with (NW-CAMP-17): the base's, with only the conditions
+        that nothing in a battle ends: those for the rest of the game (``fixed``: a list, flooded magazines,
+        ammunition exhausted, steering damaged for the game) and a wrecked aircraft facility, in force from
+        before the new battle's first turn. A condition that lasts some turns, ends on a recovery roll (W39)
+        or is repaired by damage control (A6) has ended by then."""
+        out = super().sheet_between_battles(sheet)
+        conds = out.get("conditions")
+        if isinstance(conds, dict):
+            out["conditions"] = {
+                name: {"since": 0, "until": None, "fixed": c.get("fixed") is True}
+                for name, c in conds.items()
+                if isinstance(c, dict)
+                and (
+                    c.get("fixed") is True
+                    or (c.get("until") is None and name not in RECOVERABLE and name not in REPAIRABLE)
+                )
+            }
+        return out
 
     # --- set-up ----------------------------------------------------------------------------------
 
