@@ -221,12 +221,12 @@ def _battle_options(campaign: Campaign, sides: Sequence[str]) -> dict[str, Any]:
 
 
 def carried_sheet(*, ruleset: str, sheet: Mapping[str, Any] | None) -> dict[str, Any]:
-    """Return the part of a campaign ship's sheet a new battle carries: all of it but the values the rule set
-    works out from a campaign option at set-up (``RuleSet.option_sheet_keys``), which that battle's own
-    options work out again (NW-CAMP-01: options apply to new battles; damage is carried)."""
-    rs = rules.get_ruleset(ruleset)
-    derived = {key for keys in rs.option_sheet_keys.values() for key in keys}
-    return {k: v for k, v in (sheet or {}).items() if k not in derived}
+    """Return the part of a campaign ship's sheet a new battle carries (``RuleSet.sheet_between_battles``):
+    her damage and losses, but not the values the rule set works out from a campaign option at set-up
+    (``RuleSet.option_sheet_keys``, NW-CAMP-01) nor the state of her last battle (a searchlight on, a fire
+    burning, steering damage until turn 2 of that battle: ``RuleSet.battle_only_sheet_keys``, NW-CAMP-17),
+    which the new battle's set-up gives afresh."""
+    return rules.get_ruleset(ruleset).sheet_between_battles(sheet or {})
 
 
 # --- profiles --------------------------------------------------------------------------------------------
@@ -827,18 +827,36 @@ def battle_create_from_scenario(
             scenario_key=scenario.key,
             created_by=user,
         )
+        cships = {cs.ship_id: cs for cs in CampaignShip.objects.filter(campaign=campaign)}
+        fleet = [
+            Ship.objects.get_or_create(name=sc_ship.name, ship_class=classes[sc_ship.class_key])[0]
+            for sc_ship in scenario.ships
+        ]
+        # A ship the campaign has carries her sheet into the scenario's, before the rule set's set-up: it
+        # works out what depends on her damage (a damaged ship starts no faster than she can make) and fills
+        # her last battle's state afresh, or from the scenario (NW-CAMP-17).
+        carried = {
+            sc_ship.id: carried_sheet(ruleset=campaign.ruleset, sheet=cship.sheet)
+            for sc_ship, ship in zip(scenario.ships, fleet, strict=True)
+            if (cship := cships.get(ship.pk)) is not None
+            and cship.status in (ShipStatus.ACTIVE, ShipStatus.WITHDRAWN)
+        }
         state, setup_events = scenario_state(
             replace(
                 scenario,
                 options={**scenario.options, **_battle_options(campaign, [s.key for s in scenario.sides])},
+                ships=tuple(
+                    replace(sc_ship, sheet={**sc_ship.sheet, **carried[sc_ship.id]})
+                    if sc_ship.id in carried
+                    else sc_ship
+                    for sc_ship in scenario.ships
+                ),
             ),
             rules.SeededDice(dice_seed(battle_id=battle.pk, purpose="setup")),
         )
         ships: list[ShipState] = []
-        cships = {cs.ship_id: cs for cs in CampaignShip.objects.filter(campaign=campaign)}
         battle_ships = []
-        for sc_ship, st_ship in zip(scenario.ships, state.ships, strict=True):
-            ship, _ = Ship.objects.get_or_create(name=sc_ship.name, ship_class=classes[sc_ship.class_key])
+        for sc_ship, ship, st_ship in zip(scenario.ships, fleet, state.ships, strict=True):
             cship = cships.get(ship.pk)
             if cship is None:
                 cship = CampaignShip.objects.create(
@@ -847,8 +865,7 @@ def battle_create_from_scenario(
             elif cship.status not in (ShipStatus.ACTIVE, ShipStatus.WITHDRAWN):
                 continue
             else:
-                carried = carried_sheet(ruleset=campaign.ruleset, sheet=cship.sheet)
-                st_ship = replace(st_ship, sheet={**st_ship.sheet, **carried}, side=cship.side.key)
+                st_ship = replace(st_ship, side=cship.side.key)
             ships.append(st_ship)
             battle_ships.append(BattleShip(battle=battle, campaign_ship=cship, ship_key=sc_ship.id))
         BattleShip.objects.bulk_create(battle_ships)
