@@ -625,10 +625,13 @@ def settings_change_summary(*, campaign: Campaign, old: dict[str, Any], new: dic
             lines.append(
                 f"Worked out again from the class at each ship's next battle: {', '.join(derived)}"
                 + (f" ({', '.join(ships)})" if ships else "")
-                + "; damage and the rest of each ship's sheet are carried as they are."
+                + "; damage is carried as it is (NW-CAMP-17: not the last battle's momentary state)."
             )
         else:
-            lines.append("Ships' sheets do not change: damage and everything else on them are carried.")
+            lines.append(
+                "Ships' sheets do not change: their damage is carried (NW-CAMP-17: not the last battle's "
+                "momentary state)."
+            )
     if hours:
         lines.append(
             "Changed: "

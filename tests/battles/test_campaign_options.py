@@ -97,7 +97,7 @@ def test_nw_camp_01_belt_armour_turned_on_mid_campaign_applies_to_the_next_battl
         (
             "warning",
             "Worked out again from the class at each ship's next battle: protection (King George V, Rodney, "
-            "Bismarck); damage and the rest of each ship's sheet are carried as they are.",
+            "Bismarck); damage is carried as it is (NW-CAMP-17: not the last battle's momentary state).",
         ),
     ]
     # NW-CAMP-02: Rodney fights one battle at a time, so the umpire calls off the waiting battle first
@@ -146,7 +146,11 @@ def test_nw_camp_01_an_option_with_nothing_on_the_sheet_and_the_hours(game: Any)
             "Changed: Sinks when damage: reaches -> exceeds. Battles created from now on use the new "
             "options.",
         ),
-        ("warning", "Ships' sheets do not change: damage and everything else on them are carried."),
+        (
+            "warning",
+            "Ships' sheets do not change: their damage is carried (NW-CAMP-17: not the last battle's "
+            "momentary state).",
+        ),
         (
             "warning",
             "Changed: Deadline: 48 -> 24 hours; Reminder: 12 -> 0 hours. Phases opened from now on use them, "
