@@ -21,8 +21,14 @@ PLAIN_NUMBER = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)\s*", re.ASC
 
 
 def plain_int(text: str) -> int | None:
-    """Return ``text`` as an int if it is a plain whole number (see :data:`PLAIN_INT`), else None."""
-    return int(text.strip().split(".")[0]) if PLAIN_INT.fullmatch(text) else None
+    """Return ``text`` as an int if it is a plain whole number (see :data:`PLAIN_INT`), else None (and for
+    one of more digits than ``int()`` reads, 4,300: its ValueError failed a page with a 500)."""
+    if not PLAIN_INT.fullmatch(text):
+        return None
+    try:
+        return int(text.strip().split(".")[0])
+    except ValueError:
+        return None
 
 
 def plain_float(text: str) -> float | None:

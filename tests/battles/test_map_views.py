@@ -399,3 +399,13 @@ def test_a_preview_url_without_a_yes_no_field_means_no() -> None:
     assert "<li>Course F ahead: costs 1 of 1 hexes; ends at (4,5) facing 0.</li>" in html  # was astern, (4,7)
     assert "<li>Course F ahead: costs 1 of 1 hexes; ends at (4,5) facing 0.</li>" in ahead
     assert "<li>Course F astern: costs 1 of 1 hexes; ends at (4,7) facing 0.</li>" in astern
+
+
+def test_a_preview_url_with_a_whole_number_too_long_for_int_is_refused_not_a_500() -> None:
+    """``int()`` refuses text of more than 4,300 digits with a ValueError: the preview's whole number field
+    (the hexes moved) then failed with a 500; it is text the rules refuse, as any other that is no number."""
+    game = scenario_campaign()
+    client = client_for(game.players["britain"])
+    response = client.get(map_url(game.battle, ship="kgv", preview=1, hexes="9" * 5000, turn=0))
+    assert response.status_code == 200
+    assert svg_of(response.content.decode()).find(".//svg:g[@class='order-preview']", NS) is None
