@@ -1681,8 +1681,9 @@ def battle_rollback(*, battle: Battle, user: Any, to_number: int, deadline: date
     That phase and every later one are marked superseded (nothing is deleted: they stay visible with their
     orders and logs); the battle state, ship statuses and campaign sheets return to that phase's
     ``state_before``; a new phase ``to_number`` opens with a new seed. A finished battle becomes active again,
-    unless one of its ships is now in another live battle of the campaign (``ship_in_battle``, NW-CAMP-02).
-    Raise ``no_phase`` for a number the battle has not reached.
+    unless one of its ships is now in another live battle of the campaign (``ship_in_battle``, NW-CAMP-02),
+    fought in a battle created since (``fought_since``, NW-CAMP-19) or was repaired since (``repaired_since``,
+    NW-CAMP-06). Raise ``no_phase`` for a number the battle has not reached.
     """
     with transaction.atomic():
         _require_umpire(battle.campaign_id, user)
@@ -1708,6 +1709,7 @@ def battle_rollback(*, battle: Battle, user: Any, to_number: int, deadline: date
             _lock_campaign(battle.campaign)
             ship_ids = BattleShip.objects.filter(battle=battle).values_list("campaign_ship_id", flat=True)
             _refuse_ships_in_live_battles(battle.campaign, ship_ids)
+            _refuse_fought_since(battle, ship_ids)
             _refuse_repaired_since(battle, ship_ids)
         state = _state(target.state_before)
         battle.state = target.state_before
@@ -1744,6 +1746,37 @@ def _refuse_repaired_since(
             "repaired_since",
             f"{', '.join(repaired)} {'was' if len(repaired) == 1 else 'were'} repaired after this battle "
             f"ended: {doing} would undo the repair. Nothing was {done}; the battle stays over.",
+        )
+
+
+def _refuse_fought_since(
+    battle: Battle, campaign_ship_ids: Any, *, doing: str = "rolling it back", done: str = "rolled back"
+) -> None:
+    """Raise ``fought_since`` if a ship of the finished ``battle`` is in a battle of the campaign created
+    after it (docs/rulings.md NW-CAMP-19): bringing it back would put her sheet and status back to this
+    battle's, undoing that battle's damage and losses (a ship sunk there afloat again). A battle still live
+    is refused before, as ``ship_in_battle`` (NW-CAMP-02)."""
+    later = (
+        BattleShip.objects.filter(
+            campaign_ship_id__in=list(campaign_ship_ids),
+            battle__campaign_id=battle.campaign_id,
+            battle__created_at__gt=battle.created_at,
+        )
+        .exclude(battle=battle)
+        .select_related("battle", "campaign_ship__ship")
+        .order_by("battle__created_at", "pk")
+    )
+    by_battle: dict[int, tuple[Battle, list[str]]] = {}
+    for bs in later:
+        by_battle.setdefault(bs.battle_id, (bs.battle, []))[1].append(bs.campaign_ship.ship.name)
+    if by_battle:
+        fought = "; ".join(
+            f'{", ".join(names)} fought in the battle "{b.name}"' for b, names in by_battle.values()
+        )
+        raise ConflictError(
+            "fought_since",
+            f"{fought} after this battle ended: {doing} would undo that battle's damage and losses. "
+            f"Nothing was {done}; the battle stays over.",
         )
 
 
@@ -1796,7 +1829,8 @@ def battle_reopen(*, battle: Battle, user: Any, deadline: datetime | None = None
 
     Raise ``not_umpire`` (403); ``battle_not_finished`` for a battle not over, ``not_ended_by_umpire`` for one
     the rules finished (a roll back undoes that) or one ended before its first phase (409); and, as a roll
-    back of a finished battle, ``ship_in_battle`` (NW-CAMP-02) and ``repaired_since`` (NW-CAMP-06).
+    back of a finished battle, ``ship_in_battle`` (NW-CAMP-02), ``fought_since`` (NW-CAMP-19) and
+    ``repaired_since`` (NW-CAMP-06).
     """
     with transaction.atomic():
         _require_umpire(battle.campaign_id, user)
@@ -1823,6 +1857,7 @@ def battle_reopen(*, battle: Battle, user: Any, deadline: datetime | None = None
         _lock_campaign(battle.campaign)
         ship_ids = BattleShip.objects.filter(battle=battle).values_list("campaign_ship_id", flat=True)
         _refuse_ships_in_live_battles(battle.campaign, ship_ids)
+        _refuse_fought_since(battle, ship_ids, doing="reopening it", done="reopened")
         _refuse_repaired_since(battle, ship_ids, doing="reopening it", done="reopened")
         Phase.objects.filter(pk=ended.pk).update(close_reason=BATTLE_ENDED_REOPENED)
         state = _state(ended.state_before)

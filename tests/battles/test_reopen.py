@@ -301,3 +301,34 @@ def test_a_battle_whose_ship_was_repaired_since_is_not_reopened(game: Any) -> No
     kgv.refresh_from_db()
     assert kgv.status == "withdrawn"
     assert BattleShip.objects.get(battle=game.battle, ship_key="kgv").status == "active"
+
+
+def test_a_battle_whose_ship_fought_a_later_battle_is_not_reopened_nor_rolled_back(
+    game: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """NW-CAMP-19: Bismarck was sunk in a rematch fought after this battle ended; reopening (or rolling back)
+    this one would put her sheet and status back to this battle's: afloat again, the rematch's end undone."""
+    _resolve(game, django_capture_on_commit_callbacks)
+    services.battle_end(battle=game.battle, user=game.umpire)
+    rematch = services.battle_create_from_scenario(
+        campaign=game.campaign, scenario_key=SCENARIO, user=game.umpire, name="Rematch"
+    )
+    services.battle_ship_edit(
+        battle=rematch, ship_key="bismarck", user=game.umpire, changes={"status": "sunk"}, reason="Scuttled"
+    )
+    services.battle_end(battle=rematch, user=game.umpire, winner="britain")
+
+    response = _reopen(game.umpire, game)
+
+    assert response.status_code == 409
+    assert escape(
+        'Bismarck fought in the battle "Rematch" after this battle ended: reopening it would undo that '
+        "battle's damage and losses. Nothing was reopened; the battle stays over."
+    ) in _html(response)
+    assert Battle.objects.get(pk=game.battle.pk).status == "finished"
+    assert game.campaign.ships.get(ship__name="Bismarck").status == "sunk"
+    with pytest.raises(ApplicationError) as refused:
+        services.battle_rollback(battle=game.battle, user=game.umpire, to_number=1)
+    assert refused.value.code == "fought_since"
+    assert Battle.objects.get(pk=game.battle.pk).status == "finished"
+    assert game.campaign.ships.get(ship__name="Bismarck").status == "sunk"
