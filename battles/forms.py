@@ -19,6 +19,7 @@ from battles.models import CAMPAIGN_DESCRIPTION_MAX, Role, Side
 from battles.sheet_edits import REASON_MAX
 from fleets.models import ShipClass
 from navalwar.numbers import PlainFloatField, PlainIntegerField
+from navalwar.text import check_json_text
 from rules.base import DEFAULT_POLICIES
 from rules.model import FieldSpec
 
@@ -249,9 +250,10 @@ class ExtendDeadlineForm(forms.Form):
 def json_loads_checked(text: str) -> Any:
     """Return the value of JSON ``text`` typed into a form; raise ValueError (with the reason) for text that
     is not JSON, for ``NaN``, ``Infinity`` and numbers too large for a float (1e400): no JSON column can
-    store them, and a save failed with a 500; for nesting deeper than Python's recursion limit; and for a
+    store them, and a save failed with a 500; for nesting deeper than Python's recursion limit; for a
     string holding a lone surrogate escape (``"\\ud800"``): it was saved, and every page showing it then
-    failed with a 500 (no UTF-8 page can hold it)."""
+    failed with a 500 (no UTF-8 page can hold it); and for ``"\\u0000"``, which PostgreSQL's jsonb refuses
+    (a 500 there; navalwar.text, docs/rulings.md NW-CAMP-18)."""
 
     def constant(name: str) -> Any:
         raise ValueError(f"{name} is not a number JSON can store")
@@ -264,12 +266,10 @@ def json_loads_checked(text: str) -> Any:
 
     try:
         value = json.loads(text, parse_constant=constant, parse_float=number)
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        json.dumps(value)  # what the save does
     except RecursionError as exc:
         raise ValueError("the JSON is nested too deeply") from exc
-    except UnicodeEncodeError as exc:
-        escape = f"\\u{ord(exc.object[exc.start]):04x}"
-        raise ValueError(f"{escape} is half of a UTF-16 surrogate pair, no character") from exc
+    check_json_text(value)
     return value
 
 

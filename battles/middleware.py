@@ -1,5 +1,5 @@
 """Show times in the logged-in user's time zone (their profile; UTC without one); send htmx requests of
-logged-out users to the login page."""
+logged-out users to the login page; refuse requests holding a NUL character."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from urllib.parse import urlsplit
 
 from django.contrib.auth.middleware import LoginRequiredMiddleware
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import resolve_url
+from django.shortcuts import render, resolve_url
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
+
+from navalwar.text import NUL
 
 
 class UserTimezoneMiddleware:
@@ -51,3 +53,36 @@ class HtmxLoginRequiredMiddleware(LoginRequiredMiddleware):
             query["next"] = urlsplit(current).path
             url = f"{url}?{query.urlencode(safe='/')}"
         return HttpResponse(status=204, headers={"HX-Redirect": url})
+
+
+class RefuseNulMiddleware:
+    """Answer 400 to a request whose path, query string or form data (names or values) holds a NUL character
+    (0x00): PostgreSQL refuses NUL in any text it is sent (``A string literal cannot contain NUL (0x00)
+    characters``), so a save, or even a look-up, carrying one was a 500 there (SQLite took it). Django's
+    forms.CharField refuses NUL, but raw form values (a battle's name and weather, an end's reason), URL
+    arguments and query strings reached the database unchecked. No one types a NUL; the page says what was
+    wrong and nothing is saved (docs/rulings.md NW-CAMP-18). Uploaded files' contents are the view's to
+    check (the class import rejects such rows)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _holds_nul(request):
+            message = "The request holds a NUL character (0x00), which cannot be saved. Nothing was saved."
+            if request.headers.get("HX-Request") == "true":
+                return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
+            return render(request, "400.html", {"message": message}, status=400)
+        return self.get_response(request)
+
+
+def _holds_nul(request: HttpRequest) -> bool:
+    if NUL in request.path:
+        return True
+    data = [request.GET]
+    if request.method == "POST" and request.content_type in (
+        "application/x-www-form-urlencoded",
+        "multipart/form-data",
+    ):
+        data.append(request.POST)
+    return any(NUL in key or any(NUL in v for v in values) for q in data for key, values in q.lists())

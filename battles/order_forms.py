@@ -33,6 +33,7 @@ from django import forms
 from django.utils import timezone
 
 import rules
+from battles.forms import json_loads_checked
 from battles.models import BattleShip, Order, Phase, PhaseStatus
 from battles.order_hints import FieldHint, hints_for, standing_from_state
 from navalwar.errors import ApplicationError, ConflictError
@@ -108,9 +109,10 @@ class JSONRowsField(forms.CharField):
         if not text:
             return None
         try:
-            return json.loads(text)
+            return json_loads_checked(text)
         except ValueError as exc:
-            raise forms.ValidationError("Enter a JSON list of rows.") from exc
+            # NaN, a lone surrogate or "\u0000" (PostgreSQL refuses it: a 500 there, NW-CAMP-18) is no row
+            raise forms.ValidationError(f"Enter a JSON list of rows ({exc}).") from exc
 
     def prepare_value(self, value: Any) -> Any:
         return json.dumps(value) if isinstance(value, (list, dict)) else value

@@ -14,6 +14,8 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from import_export import fields, resources, widgets
 
+from navalwar.text import check_json_text
+
 from .models import Nation, ShipClass
 from .reference import canonical_navy, navy_style
 
@@ -42,12 +44,9 @@ class NationWidget(widgets.ForeignKeyWidget):
 
 def check_characters(value: Any) -> None:
     """Raise ValueError when a value read from JSON holds a lone surrogate escape (``"\\ud800"``): a class
-    saved with one made every page showing it fail with a 500 (no UTF-8 page can hold it)."""
-    try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError as exc:
-        escape = f"\\u{ord(exc.object[exc.start]):04x}"
-        raise ValueError(f"{escape} is half of a UTF-16 surrogate pair, no character") from exc
+    saved with one made every page showing it fail with a 500 (no UTF-8 page can hold it); or a NUL character
+    (``"\\u0000"``), which PostgreSQL refuses (a 500 there; navalwar.text, docs/rulings.md NW-CAMP-18)."""
+    check_json_text(value)
 
 
 class StatsWidget(widgets.Widget):

@@ -18,10 +18,11 @@ from django.db.models import QuerySet
 from import_export.results import RowResult
 
 from navalwar.errors import ApplicationError
+from navalwar.text import NUL, check_json_text
 
 from .models import Nation, Ship, ShipClass
 from .reference import canonical_navy, navy_style, reference_classes
-from .resources import COLUMNS, ShipClassResource, check_characters
+from .resources import COLUMNS, ShipClassResource
 
 ExportFormat = Literal["json", "csv"]
 
@@ -161,7 +162,6 @@ def _load_dataset(content: str, fmt: ExportFormat) -> tuple[tablib.Dataset, list
         return dataset, list(range(1, len(dataset) + 1)), rejected
     try:
         data = json.loads(content)
-        check_characters(data)
     except ValueError as exc:
         raise ApplicationError("bad_file", f"The file is not valid JSON: {exc}.") from exc
     if isinstance(data, dict):
@@ -188,6 +188,51 @@ def _load_dataset(content: str, fmt: ExportFormat) -> tuple[tablib.Dataset, list
     for _, item in objects:
         dataset.append([item.get(h) for h in headers])
     return dataset, [n for n, _ in objects], rejected
+
+
+def _unfit_rows(
+    dataset: tablib.Dataset, numbers: list[int]
+) -> tuple[tablib.Dataset, list[int], list[ImportRow]]:
+    """Return the dataset without the rows that cannot be imported, their file row numbers, and those rows
+    rejected with the reason: a row with no value at all (it was reported "unchanged"); a row with a NUL
+    character in a cell (PostgreSQL refuses it: in the key or rule set the import failed whole, and elsewhere
+    it was a 500 there; docs/rulings.md NW-CAMP-18); and a row with a lone surrogate escape (``"\\ud800"``:
+    no UTF-8 page can show it; until NW-CAMP-18 one refused the whole JSON file)."""
+    headers = list(dataset.headers or [])
+    kept = tablib.Dataset(headers=headers)
+    kept_numbers: list[int] = []
+    rejected: list[ImportRow] = []
+    for number, row in zip(numbers, dataset, strict=True):
+        values = dict(zip(headers, row, strict=False))
+        errors: list[str] = []
+        if all(v is None or (isinstance(v, str) and not v.strip()) for v in values.values()):
+            errors.append("The row is empty: a class has at least a ruleset, a key and a name.")
+        for column, value in values.items():
+            if column not in COLUMNS:
+                continue  # not read, not saved
+            try:
+                check_json_text(value)
+            except ValueError as exc:
+                errors.append(f"{column}: {str(exc)[0].upper()}{str(exc)[1:]}.")
+        if errors:
+            # shown in the report: without what no page can hold
+            shown = {
+                k: str(values.get(k) or "").replace(NUL, "").encode("utf-8", "replace").decode()
+                for k in ("key", "name")
+            }
+            rejected.append(
+                ImportRow(
+                    number=number,
+                    key=shown["key"],
+                    name=shown["name"],
+                    outcome="rejected",
+                    errors=tuple(errors),
+                )
+            )
+        else:
+            kept.append(row)
+            kept_numbers.append(number)
+    return kept, kept_numbers, rejected
 
 
 def _row_errors(exc: ValidationError) -> tuple[str, ...]:
@@ -219,6 +264,8 @@ def shipclass_import(*, content: str | bytes, fmt: ExportFormat, check_only: boo
             raise ApplicationError("bad_file", "The file is not UTF-8 text.") from exc
     try:
         dataset, numbers, rejected = _load_dataset(content, fmt)
+        dataset, numbers, unfit = _unfit_rows(dataset, numbers)
+        rejected += unfit
     except ApplicationError:
         raise
     except Exception as exc:  # tablib's CSV and format errors

@@ -78,6 +78,8 @@ MIDDLEWARE = [
     # logged-out users get HX-Redirect to the login page.
     "battles.middleware.HtmxLoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # A NUL character in the path, query string or form data is a 400 (PostgreSQL refuses it; NW-CAMP-18).
+    "battles.middleware.RefuseNulMiddleware",
     # Deadlines and times in the user's time zone (battles.UserProfile).
     "battles.middleware.UserTimezoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",

@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from fleets.models import Nation, ShipClass
+from fleets.resources import COLUMNS
 from fleets.services import shipclass_export, shipclass_import
 from navalwar.errors import ApplicationError
 from tests.factories import ShipClassFactory
@@ -131,6 +132,81 @@ def test_check_only_saves_nothing() -> None:
     assert not Nation.objects.exists()
 
 
+def _csv(*rows: list[str]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["ruleset", "key", "name", "nation", "type", "stats", "source_note", "heuristic"])
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+NUL_REFUSAL = "A NUL character (\\u0000) cannot be saved."
+
+
+def test_a_nul_in_a_csv_cell_rejects_its_row() -> None:
+    """NW-CAMP-18: a name with a NUL was imported (a 500 on PostgreSQL); in the key, the import failed."""
+    good = json.dumps(sample_stats("ultra_simple"))
+    content = _csv(
+        ["ultra_simple", "nelson", "Nel\x00son", "Britain", "", good, "", "0"],
+        ["ultra_simple", "ro\x00dney", "Rodney", "Britain", "", good, "", "0"],
+        ["ultra_simple", "hood", "Hood", "Brit\x00ain", "", good, "", "0"],
+        ["ultra_simple", "kgv", "King George V", "Britain", "", good, "\x00", "0"],
+        ["ultra_simple", "warspite", "Warspite", "Britain", "", good, "", "0"],
+    )
+
+    report = shipclass_import(content=content.encode(), fmt="csv")
+
+    assert [(r.number, r.key, r.name, r.outcome, r.errors) for r in report.rows] == [
+        (1, "nelson", "Nelson", "rejected", (f"name: {NUL_REFUSAL}",)),
+        (2, "rodney", "Rodney", "rejected", (f"key: {NUL_REFUSAL}",)),
+        (3, "hood", "Hood", "rejected", (f"nation: {NUL_REFUSAL}",)),
+        (4, "kgv", "King George V", "rejected", (f"source_note: {NUL_REFUSAL}",)),
+        (5, "warspite", "Warspite", "new", ()),
+    ]
+    assert list(ShipClass.objects.values_list("key", flat=True)) == ["warspite"]
+    assert list(Nation.objects.values_list("name", flat=True)) == ["Britain"]
+
+
+def test_a_nul_or_lone_surrogate_escape_in_json_rejects_its_row() -> None:
+    """NW-CAMP-18: "\\u0000" in a name or the stats was imported (a 500 on PostgreSQL); a lone surrogate
+    refused the whole file, now only its row."""
+    good = sample_stats("ultra_simple")
+    rows = [
+        _row("nelson", good, name="Nelson\x00"),
+        _row("rodney", dict(good, type="battle\x00ship")),
+        _row("hood", good, name="\ud800"),
+        _row("warspite", good, extra_column="\x00"),  # not a column: not read
+    ]
+
+    report = shipclass_import(content=json.dumps(rows), fmt="json")
+
+    assert [(r.number, r.key, r.name, r.outcome, r.errors) for r in report.rows] == [
+        (1, "nelson", "Nelson", "rejected", (f"name: {NUL_REFUSAL}",)),
+        (2, "rodney", "Rodney", "rejected", (f"stats: {NUL_REFUSAL}",)),
+        (3, "hood", "?", "rejected", ("name: \\ud800 is half of a UTF-16 surrogate pair, no character.",)),
+        (4, "warspite", "Warspite", "new", ()),
+    ]
+    assert list(ShipClass.objects.values_list("key", flat=True)) == ["warspite"]
+
+
+@pytest.mark.parametrize(
+    ("content", "fmt"),
+    [
+        pytest.param(_csv([""] * 8), "csv", id="csv-blank-cells"),
+        pytest.param(json.dumps([dict.fromkeys(COLUMNS)]), "json", id="json-all-null"),
+        pytest.param("[{}]", "json", id="json-empty-object"),
+    ],
+)
+def test_a_row_of_no_values_is_rejected_not_unchanged(content: str, fmt: str) -> None:
+    """The fresh-user check: a row of nulls was reported "unchanged" (NW-CAMP-18)."""
+    report = shipclass_import(content=content, fmt=fmt)  # type: ignore[arg-type]
+
+    assert [(r.number, r.outcome, r.errors) for r in report.rows] == [
+        (1, "rejected", ("The row is empty: a class has at least a ruleset, a key and a name.",))
+    ]
+    assert not ShipClass.objects.exists()
+
+
 def test_export_then_import_round_trips() -> None:
     ShipClassFactory(key="nelson", nation__name="Britain")
     ShipClassFactory(key="rodney", nation__name="Britain", heuristic=True)
@@ -147,12 +223,6 @@ def test_export_then_import_round_trips() -> None:
     [
         pytest.param("{not json", "json", "The file is not valid JSON", id="bad-json"),
         pytest.param('"a string"', "json", "A JSON import is a list of ship class objects.", id="not-a-list"),
-        pytest.param(
-            '[{"ruleset": "ultra_simple", "key": "k", "name": "\\ud800"}]',
-            "json",
-            "The file is not valid JSON: \\ud800 is half of a UTF-16 surrogate pair, no character.",
-            id="lone-surrogate",
-        ),
         pytest.param(
             "name,stats\nNelson,{}\n", "csv", "The file has no ruleset or key column.", id="no-key-column"
         ),
