@@ -67,7 +67,7 @@ from battles.models import (
 from fleets.models import Nation, Ship, ShipClass
 from navalwar.celery import BROKER_ERRORS
 from navalwar.errors import ApplicationError, ConflictError, PermissionDeniedError
-from rules.base import DEFAULT_POLICIES, validate_fields
+from rules.base import DEFAULT_POLICIES, side_list, validate_fields
 from rules.geometry import hex_to_offset, on_hex_map, on_table
 from rules.model import BattleState, Conditions, Event, Hex, MapSpec, Point, ShipOrder, ShipState, SideInfo
 
@@ -317,6 +317,10 @@ def campaign_settings_clean(
         errors.setdefault("__all__", []).append(f"Unknown settings: {', '.join(unknown)}.")
     if errors:
         raise ApplicationError("bad_settings", "The campaign settings have errors.", fields=errors)
+    for name in rs.option_side_lists:
+        if isinstance(options.get(name), str):
+            # "britain,britain," is saved as "britain": each side once, no empty keys (NW-CAMP-18)
+            options[name] = ",".join(dict.fromkeys(side_list(options[name])))
     out.update(options)
     return out
 
