@@ -56,7 +56,7 @@ def test_the_form_offers_the_charts_wind_forces_and_weathers() -> None:
         ),
         pytest.param(
             {"wind_force": "gale", "weather": "clear"},
-            "Wind and weather: the weather chart (4.; S04, S05) has no clear with a gale wind; clear comes "
+            "Wind and weather: the weather chart (4.; S04, S05) has no clear with a gale; clear comes "
             "with calm, light, moderate, strong (NW-SAIL-35).",
             id="NW-SAIL-35-no-clear-gale",
         ),

@@ -34,6 +34,14 @@ def weather_from_number(n: int) -> tuple[str, str, int | None]:
     raise ValueError(f"no weather band for {n}")
 
 
+def wind_force_text(force: str) -> str:
+    """Return a wind force as the texts write it, with its article: the weather chart's label ("a calm", "a
+    light breeze", "a strong breeze", "a gale": 4., :data:`.tables.WIND_FORCE_LABELS`; NW-SAIL-35), not the
+    key with "breeze" after it ("a gale breeze"). A force not of the chart reads "a <force> wind"."""
+    label = T.WIND_FORCE_LABELS.get(force)
+    return f"a {label}" if label is not None else f"a {force} wind"
+
+
 def weather_number_for(condition: str, force: str) -> int | None:
     """Return the middle weather number of the best-visibility band with this condition and wind (set-ups)."""
     best: tuple[float, int] | None = None

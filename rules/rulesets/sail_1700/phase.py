@@ -629,7 +629,7 @@ class Phase:
             wc, wf, wv = C.weather_from_number(n)
             self.ev(
                 "weather",
-                f"Weather change roll {n}: {wc}, {wf} breeze, visibility "
+                f"Weather change roll {n}: {wc}, {C.wind_force_text(wf)}, visibility "
                 f"{'unlimited' if wv is None else str(wv) + ' mm'}; the weather moves 10 points a move "
                 "toward it (4., S06).",
                 rolls=(r3,),
@@ -654,7 +654,11 @@ class Phase:
                 wc, wf, wv = C.weather_from_number(n2)
                 extra["weather_visibility"] = wv  # the weather's own, before halving at night (4.)
                 cond = replace(cond, weather=wc, wind_force=wf, visibility=C.visibility_mm(wv, cond.night))
-                self.ev("weather", f"Weather number {n2}: {wc}, {wf} breeze (4., S06).", data={"number": n2})
+                self.ev(
+                    "weather",
+                    f"Weather number {n2}: {wc}, {C.wind_force_text(wf)} (4., S06).",
+                    data={"number": n2},
+                )
         self.cond = replace(cond, extra=extra)
         self.pair_motion()
 

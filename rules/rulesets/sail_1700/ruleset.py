@@ -502,14 +502,14 @@ class Sail1700(RuleSet):
             wc, wf, _ = C.weather_from_number(number)
             if (wc, wf) != (weather, force):
                 out.append(
-                    f"weather number {number} is {wc} with a {wf} wind (4.; S04), not {weather} with a "
-                    f"{force} wind (NW-SAIL-35)"
+                    f"weather number {number} is {wc} with {C.wind_force_text(wf)} (4.; S04), not {weather} "
+                    f"with {C.wind_force_text(force)} (NW-SAIL-35)"
                 )
         elif C.weather_number_for(weather, force) is None:
             forces = [f for f in T.WIND_FORCES if C.weather_number_for(weather, f) is not None]
             out.append(
-                f"the weather chart (4.; S04, S05) has no {weather} with a {force} wind; {weather} comes "
-                f"with {', '.join(forces)} (NW-SAIL-35)"
+                f"the weather chart (4.; S04, S05) has no {weather} with {C.wind_force_text(force)}; "
+                f"{weather} comes with {', '.join(forces)} (NW-SAIL-35)"
             )
         return out
 
@@ -687,8 +687,8 @@ class Sail1700(RuleSet):
                 turn=0,
                 outcome=cond.weather or "",
                 text=(
-                    f"Weather {cond.weather}, {cond.wind_force} breeze from {cond.wind_from:g} degrees; "
-                    "visibility "
+                    f"Weather {cond.weather}, {C.wind_force_text(cond.wind_force or '')}; wind from "
+                    f"{cond.wind_from:g} degrees; visibility "
                     f"{'unlimited' if cond.visibility is None else f'{cond.visibility:g} mm'}"
                     f"{' (halved at night)' if cond.night else ''} (4., 5., A2)."
                 ),

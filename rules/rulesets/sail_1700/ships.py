@@ -504,7 +504,7 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
         if inum(sh.get("mast_hits")) > 0:
             return _still(pos, heading, "Only vessels with no mast damage may tack (7.).", "tack")
         if wind_force(state) in T.TACK_FORBIDDEN_WINDS:
-            return _still(pos, heading, f"No tacking in a {wind_force(state)} wind (7.).", "tack")
+            return _still(pos, heading, f"No tacking in {C.wind_force_text(wind_force(state))} (7.).", "tack")
         if inum(sh.get("no_turn_moves")) > 0:
             return _still(pos, heading, "No course changes: captain killed or wounded (13.).", "tack")
         wf = wind_from(state)

@@ -89,13 +89,13 @@ BAD = [
     ),
     pytest.param(
         {"wind_force": "gale", "weather": "clear", "extra": {}},
-        "the weather chart (4.; S04, S05) has no clear with a gale wind; clear comes with calm, light, "
+        "the weather chart (4.; S04, S05) has no clear with a gale; clear comes with calm, light, "
         "moderate, strong (NW-SAIL-35)",
         id="NW-SAIL-35-no-clear-gale-on-the-chart",
     ),
     pytest.param(
         {"wind_force": "gale", "weather": "storm"},
-        "weather number 44 is clear with a moderate wind (4.; S04), not storm with a gale wind (NW-SAIL-35)",
+        "weather number 44 is clear with a moderate breeze (4.; S04), not storm with a gale (NW-SAIL-35)",
         id="NW-SAIL-35-pair-not-the-weather-numbers",
     ),
     pytest.param(
@@ -168,6 +168,45 @@ def test_other_rule_sets_keep_free_weather_text() -> None:
     assert get_ruleset("ultra_simple").condition_label("weather", "squalls") == "squalls"
     assert RS.condition_label("wind_force", "moderate") == "moderate breeze"
     assert RS.condition_label("weather", "fog") == "fog and mist"
+
+
+@pytest.mark.parametrize(
+    ("number", "text"),
+    [
+        pytest.param(20, "Weather clear, a calm; wind from 0 degrees", id="NW-SAIL-35-calm"),
+        pytest.param(30, "Weather clear, a light breeze; wind from 0 degrees", id="NW-SAIL-35-light"),
+        pytest.param(44, "Weather clear, a moderate breeze; wind from 0 degrees", id="NW-SAIL-35-moderate"),
+        pytest.param(55, "Weather clear, a strong breeze; wind from 0 degrees", id="NW-SAIL-35-strong"),
+        pytest.param(99, "Weather storm, a gale; wind from 0 degrees", id="NW-SAIL-35-gale"),
+    ],
+)
+def test_the_set_ups_weather_text_names_the_wind_as_the_chart_does(number: int, text: str) -> None:
+    """4.: the weather chart's winds are a calm, a light, moderate or strong breeze, and a gale
+    (``WIND_FORCE_LABELS``, NW-SAIL-35); the set-up's text once wrote the key with "breeze" after it ("gale
+    breeze", "calm breeze")."""
+    _state, events = RS.setup(
+        _battle(
+            _ship("f", "a", FRIGATE_GB, 1000.0),
+            _ship("e", "b", FRIGATE_GB, 1500.0),
+            conditions=Conditions(wind_from=0.0, extra={"weather_number": number}),
+        ),
+        ScriptedDice([]),
+    )
+    (weather,) = [e.text for e in events if e.kind == "weather"]
+    assert weather.startswith(text + "; visibility ")
+
+
+def test_no_text_of_the_engine_writes_a_force_then_breeze() -> None:
+    """Every force of the chart (4.) reads as its label with an article; none reads "<force> breeze"."""
+    from rules.rulesets.sail_1700 import core as C
+
+    assert [C.wind_force_text(f) for f in ("calm", "light", "moderate", "strong", "gale")] == [
+        "a calm",
+        "a light breeze",
+        "a moderate breeze",
+        "a strong breeze",
+        "a gale",
+    ]
 
 
 def test_python_m_rules_refuses_an_unknown_wind_force(tmp_path: Path) -> None:

@@ -345,8 +345,9 @@ def test_004_weather_visibility_steps_with_the_weather_number() -> None:
     )
     assert st.conditions.extra["weather_visibility"] is None and st.conditions.visibility is None
     cond = replace(st.conditions, extra={**st.conditions.extra, "weather_target": 5})
-    new, _ev = play(replace(st, turn=2, conditions=cond), {"f": {"speed": 0.0}}, [], phase=0)
+    new, ev = play(replace(st, turn=2, conditions=cond), {"f": {"speed": 0.0}}, [], phase=0)
     assert new.conditions.extra["weather_number"] == 10
+    assert "Weather number 10: fog, a light breeze (4., S06)." in [e.text for e in ev]  # NW-SAIL-35
     assert (new.conditions.weather, new.conditions.wind_force) == ("fog", "light")
     assert new.conditions.extra["weather_visibility"] == 1500
     assert new.conditions.visibility == 750.0

@@ -234,7 +234,7 @@ def test_007_tacking() -> None:
     strong = battle(
         ship("f", "a", FRIGATE_GB, 500, 500, heading=300.0), ship("e", "b", FRIGATE_GB, 2000, 1500), number=55
     )
-    assert errs(strong, "f", {"tack": True}) == {"tack": ["No tacking in a strong wind (7.)."]}
+    assert errs(strong, "f", {"tack": True}) == {"tack": ["No tacking in a strong breeze (7.)."]}
 
 
 @pytest.mark.parametrize(
@@ -1028,8 +1028,10 @@ def test_003_wind_and_weather_change_every_ten_moves_S03_S06() -> None:
         wind=0.0,
         number=44,
     )
-    st11, _ev = play(replace(st, turn=11), {"f": {"speed": 0.0}}, [30, 2, 70], phase=0)
+    st11, ev = play(replace(st, turn=11), {"f": {"speed": 0.0}}, [30, 2, 70], phase=0)
     assert st11.conditions.extra["wind_target"] == 90.0 and st11.conditions.extra["wind_sense"] == "veer"
+    weather = next(e.text for e in ev if e.kind == "weather")  # "a strong breeze" (NW-SAIL-35)
+    assert weather.startswith("Weather change roll 70: rain, a strong breeze, visibility 1500 mm;")
     assert st11.conditions.wind_from == 0.0 and st11.conditions.extra["weather_target"] == 70
     st12, _ev = play(replace(st11, turn=12), {"f": {"speed": 0.0}}, [], phase=0)
     assert st12.conditions.wind_from == 45.0 and st12.conditions.extra["weather_number"] == 54
