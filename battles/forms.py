@@ -275,7 +275,14 @@ def json_loads_checked(text: str) -> Any:
 
 class RepairForm(forms.Form):
     status = forms.ChoiceField(choices=(), required=False)
-    sheet = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), help_text="The record sheet as JSON.")
+    sheet = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=(
+            "The record sheet as JSON: what she carries to her next battle (her damage, losses and crew). "
+            "Her last battle's own state and the values each battle works out from an option are not shown; "
+            "they stay as they are (NW-CAMP-05)."
+        ),
+    )
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=REASON_MAX)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

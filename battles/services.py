@@ -229,6 +229,16 @@ def carried_sheet(*, ruleset: str, sheet: Mapping[str, Any] | None) -> dict[str,
     return rules.get_ruleset(ruleset).sheet_between_battles(sheet or {})
 
 
+def repair_form_sheet(*, ruleset: str, sheet: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Return the entries of a campaign ship's sheet that her repair form shows and a repair must give
+    (NW-CAMP-05): those her next battle carries (the keys :func:`carried_sheet` keeps), with their values as
+    stored. Not shown: her last battle's own state (NW-CAMP-17) and the values each battle works out from an
+    option (NW-CAMP-01); a repair keeps them as they are."""
+    current = dict(sheet or {})
+    carried = carried_sheet(ruleset=ruleset, sheet=current)
+    return {k: v for k, v in current.items() if k in carried}
+
+
 # --- profiles --------------------------------------------------------------------------------------------
 
 
@@ -625,17 +635,15 @@ def _derived_values_unchanged(cship: CampaignShip, sheet: Mapping[str, Any]) -> 
 def _repaired_sheet(cship: CampaignShip, sheet: Mapping[str, Any]) -> dict[str, Any]:
     """Return the sheet a repair saves, or refuse it (``bad_sheet``, a message on the sheet field).
 
-    NW-CAMP-05: a repair sets the ship's whole sheet, as the form shows it: the same entries as her sheet
-    now, each of the same kind, numbers from 0 to 1,000,000 (NW-CAMP-04). An entry left out is refused (her
-    next battle would work it out afresh: a crew grade rolled again, damage gone), and so is an empty sheet:
-    there is no "reset to new". Entries worked out from an option at each battle (NW-CAMP-01) may be left
-    out; they keep their values. A ship that has not fought has no sheet yet: only ``{}`` (no change) is
-    taken for her.
+    NW-CAMP-05: a repair sets the entries of the ship's sheet that her next battle carries, as the form shows
+    them (:func:`repair_form_sheet`): each of them given, of the same kind as now, numbers from 0 to
+    1,000,000 (NW-CAMP-04), no entry she lacks. A carried entry left out is refused (her next battle would
+    work it out afresh: a crew grade rolled again, damage gone), and so is an empty sheet: there is no "reset
+    to new". The entries her next battle does not carry (her last battle's own state, NW-CAMP-17, and those
+    worked out from an option at each battle, NW-CAMP-01) may be left out; they keep their stored values. A
+    ship that has not fought has no sheet yet: only ``{}`` (no change) is taken for her.
     """
     current: dict[str, Any] = dict(cship.sheet or {})
-    derived = {
-        key for keys in rules.get_ruleset(cship.campaign.ruleset).option_sheet_keys.values() for key in keys
-    }
     if not current:
         if sheet:
             message = (
@@ -644,7 +652,8 @@ def _repaired_sheet(cship: CampaignShip, sheet: Mapping[str, Any]) -> dict[str, 
             )
             raise ApplicationError("bad_sheet", message, fields={"sheet": [message]})
         return {}
-    if not sheet:
+    carried = repair_form_sheet(ruleset=cship.campaign.ruleset, sheet=current)
+    if not sheet and carried:
         message = (
             "The sheet is empty. A repair sets the ship's whole sheet, as the box shows it; an empty one "
             "would lose her damage, crew and the rest, which her next battle would make afresh. Change the "
@@ -652,7 +661,7 @@ def _repaired_sheet(cship: CampaignShip, sheet: Mapping[str, Any]) -> dict[str, 
         )
         raise ApplicationError("bad_sheet", message, fields={"sheet": [message]})
     problems = sheet_edits.sheet_problems(current, sheet)
-    missing = [k for k in current if k not in sheet and k not in derived]
+    missing = [k for k in carried if k not in sheet]
     if missing:
         names = ", ".join(sheet_edits.key_shown(k) for k in missing)
         problems.append(
@@ -662,7 +671,7 @@ def _repaired_sheet(cship: CampaignShip, sheet: Mapping[str, Any]) -> dict[str, 
     if problems:
         errors = [p[0].upper() + p[1:] + "." for p in problems]
         raise ApplicationError("bad_sheet", " ".join(errors), fields={"sheet": errors})
-    return {**{k: v for k, v in current.items() if k in derived}, **sheet}
+    return {**{k: v for k, v in current.items() if k not in carried}, **sheet}
 
 
 def campaign_ship_repair(

@@ -493,7 +493,12 @@ def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpR
         raise Http404("No such ship.")
     form = RepairForm(
         request.POST if request.POST.get("action") == "repair" else None,
-        initial={"status": cship.status, "sheet": json.dumps(cship.sheet, indent=1)},
+        initial={
+            "status": cship.status,
+            "sheet": json.dumps(
+                services.repair_form_sheet(ruleset=camp.ruleset, sheet=cship.sheet), indent=1
+            ),
+        },
     )
     players = camp.memberships.filter(role="player", side=cship.side).select_related("user")
     if request.method == "POST":

@@ -9,12 +9,16 @@ with a top speed of 20.25.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from battles import selectors, services
 from battles.models import CampaignShip
+from navalwar.errors import ApplicationError
 from rules.model import Conditions, Point
 from tests.factories import scenario_campaign
 
@@ -108,3 +112,67 @@ def test_a_rematch_starts_a_damaged_ship_no_faster_than_she_can_make(game: Any) 
         2,
     )
     assert "fired" not in ship["flags"]
+
+
+# --- NW-CAMP-05: the repair form shows and requires what she carries ----------------------------------------
+
+
+def _repair_page_sheet(game: Any, hood: CampaignShip) -> dict[str, Any]:
+    client = Client()
+    client.force_login(game.umpire)
+    response = client.get(reverse("battles:campaign_ship", args=[game.campaign.pk, hood.pk]))
+    assert response.status_code == 200
+    shown: dict[str, Any] = json.loads(response.context["form"].initial["sheet"])
+    return shown
+
+
+def test_the_repair_form_shows_what_she_carries_not_her_last_battles_state(game: Any) -> None:
+    hood = _hood_after_battle(game)
+
+    shown = _repair_page_sheet(game, hood)
+
+    assert shown == services.carried_sheet(ruleset="ww2_jackson", sheet=hood.sheet) | {
+        "conditions": hood.sheet["conditions"]  # as stored: the next battle keeps only the lasting ones
+    }
+    assert shown["marked"]["engine"] == 2 and shown["conditions"] == BATTLE_ONLY["conditions"]
+    assert not {"fired", "searchlight", "star_shell", "turned", "helm", "last_targets", "fires"} & set(shown)
+
+
+def _carried_entries(hood: CampaignShip) -> dict[str, Any]:
+    """Hood's stored entries that her next battle carries (not what the page shows: that is under test)."""
+    return {k: hood.sheet[k] for k in services.carried_sheet(ruleset="ww2_jackson", sheet=hood.sheet)}
+
+
+def test_a_repair_of_what_she_carries_keeps_her_last_battles_state_as_stored(game: Any) -> None:
+    hood = _hood_after_battle(game)
+    shown = _carried_entries(hood)
+    before = dict(hood.sheet)
+    client = Client()
+    client.force_login(game.umpire)
+
+    response = client.post(
+        reverse("battles:campaign_ship", args=[game.campaign.pk, hood.pk]),
+        {
+            "action": "repair",
+            "status": "active",
+            "sheet": json.dumps({**shown, "marked": {**shown["marked"], "engine": 0}}),
+            "reason": "Rosyth",
+        },
+    )
+
+    assert response.status_code == 302
+    hood.refresh_from_db()
+    assert hood.sheet == {**before, "marked": {**before["marked"], "engine": 0}}
+    assert (hood.sheet["searchlight"], hood.sheet["helm"]) == ("bismarck", BATTLE_ONLY["helm"])
+
+
+def test_a_repair_still_requires_every_entry_she_carries(game: Any) -> None:
+    hood = _hood_after_battle(game)
+    shown = _carried_entries(hood)
+    del shown["marked"]
+
+    with pytest.raises(ApplicationError) as exc:
+        services.campaign_ship_repair(campaign_ship=hood, user=game.umpire, reason="Refit", sheet=shown)
+
+    assert exc.value.code == "bad_sheet"
+    assert "The sheet lacks marked" in exc.value.message and "searchlight" not in exc.value.message
