@@ -399,6 +399,8 @@ class Phase:
         self.terrain = list(state.terrain)
         self.cond = state.conditions
         self.shoals = S.shoals(state.terrain)
+        # fire_at(): the visible_to of fire in good visibility by (firer's side, target's side) (hit_vis())
+        self.hit_vis_of: dict[tuple[str, str], tuple[str, ...] | None] = {}
         self.rolls = dice.rolls  # (Dice.rolls: the one list the dice append each roll to; read once here)
         self.start = len(self.rolls)
         self.visible_cache: dict[str, set[str]] = {}
@@ -1541,11 +1543,17 @@ class Phase:
         )
         if rng % 1:
             rng = round(rng, 1)  # (the data's range: round(v, 1), only for a fraction, as in move())
-        visible = (
-            self.hit_vis(ship.side, self.side_of_target(tid))
-            if self.cond.visibility is None
-            else tuple(sorted({ship.side, self.side_of_target(tid)}))
-        )
+        tside = t.ship.side if t is not None else self.side_of_target(tid)
+        if self.cond.visibility is None:
+            # hit_vis(), read from this phase's table of (firer's side, target's side): the call once a pair
+            pair = (ship.side, tside)
+            vis_of = self.hit_vis_of
+            if pair in vis_of:
+                visible = vis_of[pair]
+            else:
+                visible = vis_of[pair] = self.hit_vis(ship.side, tside)
+        else:
+            visible = tuple(sorted({ship.side, tside}))
         at = shot.at
         moved_to = self.end_xy.get(sid)
         if moved_to is not None and moved_to[0] is at:
