@@ -699,6 +699,14 @@ def scored_visibility(scorer_side: str, target_side: str, sides: Sequence[str]) 
     battle's: in a two-side battle every side sees every hit, as before). A third side sees the ship and
     its visible state, not the hits another side scored on her.
     """
+    if len(sides) == 2 and scorer_side != target_side:
+        # two sides (most battles): every hit one side scores on the other is every side's (the same answer as
+        # below, without the key's tuples and the table)
+        first, second = sides
+        if (scorer_side == first and target_side == second) or (
+            scorer_side == second and target_side == first
+        ):
+            return None
     key = (scorer_side, target_side, tuple(sides))
     if key in _SCORED_VIS:
         return _SCORED_VIS[key]

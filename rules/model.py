@@ -273,7 +273,7 @@ class BattleState:
 
     def side_keys(self) -> tuple[str, ...]:
         """Return the keys of the sides in the battle."""
-        return tuple(s.key for s in self.sides)
+        return tuple([s.key for s in self.sides])  # (a list, not a generator: asked for every shot)
 
 
 _INDEX_CACHE: dict[int, tuple[tuple[ShipState, ...], dict[str, ShipState]]] = memo.table({})
