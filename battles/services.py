@@ -1717,25 +1717,38 @@ def battle_rollback(*, battle: Battle, user: Any, to_number: int, deadline: date
             superseded=True, close_reason="rolled_back"
         )
         if battle.status == BattleStatus.FINISHED:
-            # A finished battle comes back to life: its ships must not be fighting elsewhere now (NW-CAMP-02),
-            # nor have been repaired since it ended (the roll back would undo the repair, NW-CAMP-06).
-            _lock_campaign(battle.campaign)
-            ship_ids = BattleShip.objects.filter(battle=battle).values_list("campaign_ship_id", flat=True)
-            _refuse_ships_in_live_battles(battle.campaign, ship_ids)
-            _refuse_fought_since(battle, ship_ids)
-            _refuse_repaired_since(battle, ship_ids)
-        state = _state(target.state_before)
-        battle.state = target.state_before
-        battle.status = BattleStatus.ACTIVE
-        battle.winner = ""
-        battle.end_reason = ""
-        battle.finished_at = None
-        battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
-        _ships_sync(battle, state)
-        opened = _phase_open(battle, state, number=to_number, deadline=deadline)
+            _refuse_revival(battle, doing="rolling it back", done="rolled back")
+        opened = _battle_resume(battle, target.state_before, number=to_number, deadline=deadline)
         text = f"Roll back: the battle went back to the start of phase {to_number}, which opened again."
         _umpire_action(battle, user, UmpireActionKind.ROLLBACK, text, phase=opened)
         return opened
+
+
+def _refuse_revival(battle: Battle, *, doing: str, done: str) -> None:
+    """Refuse to bring the finished ``battle`` back to life (a roll back or a reopen: ``doing`` and ``done``
+    name it in the messages) while one of its ships is in another live battle (NW-CAMP-02), fought in a
+    battle created since (NW-CAMP-19) or was repaired since it ended (NW-CAMP-06): her sheet and status would
+    go back to this battle's. Locks the campaign first (as battle creation does)."""
+    _lock_campaign(battle.campaign)
+    ship_ids = BattleShip.objects.filter(battle=battle).values_list("campaign_ship_id", flat=True)
+    _refuse_ships_in_live_battles(battle.campaign, ship_ids)
+    _refuse_fought_since(battle, ship_ids, doing=doing, done=done)
+    _refuse_repaired_since(battle, ship_ids, doing=doing, done=done)
+
+
+def _battle_resume(battle: Battle, state_before: Any, *, number: int, deadline: datetime | None) -> Phase:
+    """Put ``battle`` back to ``state_before`` (a phase's JSON state before it), active, with no winner or
+    end, its ships' statuses and campaign sheets as that state has them, and open phase ``number`` with a new
+    seed (a roll back, a reopen). Inside the caller's transaction, its rows locked."""
+    state = _state(state_before)
+    battle.state = state_before
+    battle.status = BattleStatus.ACTIVE
+    battle.winner = ""
+    battle.end_reason = ""
+    battle.finished_at = None
+    battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
+    _ships_sync(battle, state)
+    return _phase_open(battle, state, number=number, deadline=deadline)
 
 
 def _refuse_repaired_since(
@@ -1865,23 +1878,9 @@ def battle_reopen(*, battle: Battle, user: Any, deadline: datetime | None = None
                 )
                 + " Nothing was changed.",
             )
-        # It comes back to life: its ships must not be fighting elsewhere now (NW-CAMP-02), nor have been
-        # repaired since it ended (reopening would undo the repair, NW-CAMP-06); as a roll back.
-        _lock_campaign(battle.campaign)
-        ship_ids = BattleShip.objects.filter(battle=battle).values_list("campaign_ship_id", flat=True)
-        _refuse_ships_in_live_battles(battle.campaign, ship_ids)
-        _refuse_fought_since(battle, ship_ids, doing="reopening it", done="reopened")
-        _refuse_repaired_since(battle, ship_ids, doing="reopening it", done="reopened")
+        _refuse_revival(battle, doing="reopening it", done="reopened")
         Phase.objects.filter(pk=ended.pk).update(close_reason=BATTLE_ENDED_REOPENED)
-        state = _state(ended.state_before)
-        battle.state = ended.state_before
-        battle.status = BattleStatus.ACTIVE
-        battle.winner = ""
-        battle.end_reason = ""
-        battle.finished_at = None
-        battle.save(update_fields=["state", "status", "winner", "end_reason", "finished_at"])
-        _ships_sync(battle, state)
-        opened = _phase_open(battle, state, number=ended.number, deadline=deadline)
+        opened = _battle_resume(battle, ended.state_before, number=ended.number, deadline=deadline)
         text = f"Reopen: the battle the umpire ended is on again, and phase {ended.number} opened again."
         _umpire_action(battle, user, UmpireActionKind.REOPEN, text, phase=opened)
         return opened
