@@ -554,7 +554,7 @@ class UmpireAction(models.Model):
     reopen): who did it, when, and what it did, in words (docs/rulings.md NW-CAMP-11). Written by the service
     that acts, in its transaction; the battle's log page lists them. ``phase`` is the phase acted on (closed,
     moved, retried; for a roll back or a reopen, the phase opened by it; for the end, the phase in play then).
-    A deadline moved for one ``side`` is shown to that side's players and the umpires only."""
+    ``side`` is the side whose deadline alone was moved (None: every side's, or not a deadline)."""
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="umpire_actions")
     phase = models.ForeignKey(Phase, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")

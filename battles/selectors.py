@@ -339,13 +339,10 @@ def ship_edits_for(*, battle: Battle, viewer: Viewer, phase: Phase | None = None
 
 
 def umpire_actions_for(*, battle: Battle, viewer: Viewer) -> list[UmpireAction]:
-    """Return the umpires' actions on a battle, newest first (docs/rulings.md NW-CAMP-11): all for umpires;
-    for players and observers all but a deadline moved for another side (a player sees their own side's)."""
-    qs = UmpireAction.objects.filter(battle=battle).select_related("umpire", "phase", "side")
-    if viewer.is_umpire:
-        return list(qs)
-    mine = Q(side__isnull=True) | Q(side=viewer.side) if viewer.side is not None else Q(side__isnull=True)
-    return list(qs.filter(mine))
+    """Return the umpires' actions on a battle, newest first, for every member of the campaign
+    (docs/rulings.md NW-CAMP-11): a deadline moved for one side too, as each side's deadline is on the battle
+    page's ready list for all to read."""
+    return list(UmpireAction.objects.filter(battle=battle).select_related("umpire", "phase", "side"))
 
 
 FATES = tuple(s.value for s in ShipStatus if s != ShipStatus.ACTIVE)

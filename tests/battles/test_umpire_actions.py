@@ -1,6 +1,6 @@
 """The umpire's actions on a battle are recorded, who and when, and listed on its log page (docs/rulings.md
-NW-CAMP-11): resolve now, a deadline moved, a retry, a roll back, the end and a reopen. A deadline moved for
-one side is shown to that side and the umpires only."""
+NW-CAMP-11): resolve now, a deadline moved, a retry, a roll back, the end and a reopen, to every member (a
+deadline moved for one side too: each side's deadline is on the battle page's ready list for all)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_resolve_now_roll_back_end_and_reopen_are_listed_newest_first_for_every_
         )
 
 
-def test_a_deadline_moved_for_one_side_is_shown_to_that_side_and_the_umpires_only(game: Any) -> None:
+def test_a_deadline_moved_for_one_side_is_shown_to_every_member_as_the_ready_list_shows_it(game: Any) -> None:
     phase = _open(game)
     britain = game.campaign.sides.get(key="britain")
     deadline = datetime(2031, 1, 2, 3, 4, tzinfo=UTC)
@@ -85,17 +85,20 @@ def test_a_deadline_moved_for_one_side_is_shown_to_that_side_and_the_umpires_onl
     expected = "Deadline of phase 1 moved to Thu 2 Jan 2031 03:04 UTC for Royal Navy."
     assert UmpireAction.objects.get().text == expected
     assert UmpireAction.objects.get().side == britain
-    assert _actions_seen(game.umpire, game)[0].endswith(expected)
-    assert _actions_seen(game.players["britain"], game)[0].endswith(expected)
-    assert _actions_seen(game.players["germany"], game) == []
     observer = UserFactory()
     services.membership_add(campaign=game.campaign, user=observer, role="observer")
-    assert _actions_seen(observer, game) == []
+    for member in (game.umpire, game.players["britain"], game.players["germany"], observer):
+        assert _actions_seen(member, game)[0].endswith(expected)
+    # the other side reads that deadline on the battle page already (the ready list): no secret told
+    client = Client()
+    client.force_login(game.players["germany"])
+    page = client.get(reverse("battles:battle", args=[game.battle.pk])).content.decode()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", page))
+    assert "Royal Navy: giving orders (deadline Thu 2 Jan 03:04 UTC)" in text
 
     services.phase_extend_deadline(phase=phase, user=game.umpire, deadline=deadline + timedelta(days=1))
     everyone = "Deadline of phase 1 moved to Fri 3 Jan 2031 03:04 UTC for every side."
-    assert [line.split(": ", 1)[1] for line in _actions_seen(game.players["germany"], game)] == [everyone]
-    assert [line.split(": ", 1)[1] for line in _actions_seen(observer, game)] == [everyone]
+    assert [line.split(": ", 1)[1] for line in _actions_seen(observer, game)] == [everyone, expected]
 
 
 def test_a_retry_of_a_failed_phase_is_recorded(game: Any) -> None:
