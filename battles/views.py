@@ -234,25 +234,30 @@ def _settings_form(campaign: Any, data: Any = None) -> CampaignSettingsForm:
 def campaign_settings(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Save the campaign's settings (umpire): A7's default orders, deadlines and the rule set's options.
     Battles already created keep the options they started with; a change mid-campaign is answered with a
-    warning of what will and will not change (``selectors.settings_change_summary``, NW-CAMP-01)."""
+    warning of what will and will not change (``selectors.settings_change_summary``, NW-CAMP-01). A refusal
+    shows the campaign page again with the settings as typed and their errors (400)."""
     camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     selectors.require_umpire(viewer)
     form = _settings_form(camp, request.POST)
+    status = 400
     if form.is_valid():
         data = {k: v for k, v in form.cleaned_data.items() if v is not None and v != ""}
         old = dict(camp.settings or {})
         try:
             services.campaign_settings_update(campaign=camp, user=request.user, settings=data)
         except ApplicationError as error:
-            messages.error(request, _error_message(error))
+            add_to_form(form, error)
+            status = error.status
         else:
             messages.success(request, "Campaign settings saved; new battles use them.")
             # NW-CAMP-01: what the change does and does not do to the battles and ships already there
             for line in selectors.settings_change_summary(campaign=camp, old=old, new=camp.settings):
                 messages.warning(request, line)
-    else:
-        messages.error(request, "The settings have errors. " + _form_errors_message(form))
-    return redirect("battles:campaign", camp.pk)
+            return redirect("battles:campaign", camp.pk)
+    messages.error(request, "The settings have errors. " + _form_errors_message(form))
+    ctx = _campaign_context(request, camp, viewer)
+    ctx["settings_form"] = form
+    return render(request, "battles/campaign.html", ctx, status=status)
 
 
 @require_POST

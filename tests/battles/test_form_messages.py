@@ -4,6 +4,7 @@ name over 120 characters said "Choose a scenario.", and the settings said "* dea
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -52,7 +53,7 @@ def test_an_unknown_scenario_is_named_in_the_message(game: Any) -> None:
 
 
 def test_settings_errors_use_the_labels_of_the_form(game: Any) -> None:
-    _response, messages = _messages(
+    response, messages = _messages(
         game,
         "battles:campaign_settings",
         {
@@ -68,6 +69,9 @@ def test_settings_errors_use_the_labels_of_the_form(game: Any) -> None:
         "Remind sides not ready this many hours before (0 = never): "
         "Ensure this value is greater than or equal to 0."
     ]
+    # the campaign page again with the settings as typed (they were lost after a redirect), nothing saved
+    assert response.status_code == 400
+    assert re.search(r'name="reminder_hours"[^>]*value="-1"', response.content.decode())
     game.campaign.refresh_from_db()
     assert game.campaign.settings == {
         "default_orders": "fire_nearest",

@@ -78,7 +78,8 @@ MATRIX: dict[str, dict[str, tuple[int | str, ...]]] = {
     # umpire-only pages and forms (GET and POST alike): 404 to whoever may not see the campaign, 403 to a
     # member who is not its umpire (selectors.require_umpire), before anything is read or saved
     "battles:campaign_invite": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
-    "battles:campaign_settings": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
+    # an empty post: the campaign page again with the settings form's errors (400)
+    "battles:campaign_settings": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 400, 404, 404)},
     # an empty post is a form error on the campaign page shown again (400), not a redirect
     "battles:campaign_ship_new": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 400, 404, 404)},
     "battles:battle_scenario": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
