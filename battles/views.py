@@ -793,7 +793,13 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
                 raise ApplicationError(
                     "bad_form", "Give the phase number to roll back to. Nothing was rolled back."
                 )
-            number = int(raw)
+            plain = plain_int(raw)  # 1_0 and an Arabic-Indic digit are no phase number (int() read them)
+            if plain is None or plain != float(raw):
+                raise ApplicationError(
+                    "bad_form",
+                    "Give the phase number to roll back to as a whole number. Nothing was rolled back.",
+                )
+            number = plain
             if (
                 phase is not None
                 and number == phase.number

@@ -672,3 +672,21 @@ def test_after_resolution_a_side_reads_no_orders_of_ships_it_never_saw(
     assert ordered(game.players["usa"]) == {s.name for s in japanese if s.id in seen}
     assert ordered(game.players["japan"]) == {s.name for s in japanese}
     assert ordered(game.umpire) == {s.name for s in japanese}
+
+
+@pytest.mark.parametrize("number", ["1_0", "\u0661", "1.5", "9" * 5000])
+def test_a_roll_back_number_is_a_plain_whole_number(
+    game: Any, django_capture_on_commit_callbacks: Any, number: str
+) -> None:
+    """int() read 1_0 as 10 and an Arabic-Indic one as 1 (the forms take plain ASCII numbers only)."""
+    second = _resolve(game, django_capture_on_commit_callbacks)
+    response = _client(game.umpire).post(
+        reverse("battles:umpire", args=[game.battle.pk]),
+        {"action": "rollback", "to_number": number},
+        follow=True,
+    )
+    assert response.status_code == 200
+    html = _html(response)
+    assert "Give the phase number to roll back to as a whole number. Nothing was rolled back." in html
+    assert not Phase.objects.get(pk=second.pk).superseded
+    assert not Phase.objects.filter(battle=game.battle, superseded=True).exists()
