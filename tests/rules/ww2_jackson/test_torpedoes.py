@@ -86,12 +86,9 @@ def test_launch_and_timing(dist: float, due: int) -> None:
     assert res.state.ship("f").sheet["reloads"] == 4
 
 
-def test_a_ship_sunk_by_gunfire_still_launches_her_torpedoes_NW_WW2_21() -> None:
-    """A1: "(2) gunfire, all at once ...; damage is applied after all fire is resolved, so a ship sunk this
-    turn still fires; (3) torpedoes: new launches are recorded". NW-WW2-21: so do her torpedoes: the orders
-    are simultaneous and the tubes fire in the same minutes as the guns. A cruiser's 8-inch shell finds the
-    destroyer's magazine (location 20, critical 20, magazine 2: explodes); the destroyer launches her four
-    torpedoes all the same, and they reach the cruiser next turn."""
+def _cruiser_fires_destroyer_launches() -> tuple:
+    """A cruiser ("f", one 8-inch turret forward) fires at a destroyer ("t", DD) 6 inches on her beam, which
+    launches every loaded torpedo at her the same turn (NW-WW2-21, NW-WW2-24)."""
     cruiser = ship("f", "blue", stats("cruiser", guns=[gun("main", 8, 2, fwd=True, name="A")]), 50, 50, 90, 0)
     dd = ship("t", "red", DD, 50, 56, heading=90, speed=0)
     orders = {
@@ -101,8 +98,18 @@ def test_a_ship_sunk_by_gunfire_still_launches_her_torpedoes_NW_WW2_21() -> None
             data={"course": 90, "speed": 0, "torpedo_target": "f", "torpedo_mount": -1, "torpedo_number": 0},
         ),
     }
+    return state(cruiser, dd), orders
+
+
+def test_a_ship_sunk_by_gunfire_still_launches_her_torpedoes_NW_WW2_21() -> None:
+    """A1: "(2) gunfire, all at once ...; damage is applied after all fire is resolved, so a ship sunk this
+    turn still fires; (3) torpedoes: new launches are recorded". NW-WW2-21: so do her torpedoes: the orders
+    are simultaneous and the tubes fire in the same minutes as the guns. A cruiser's 8-inch shell finds the
+    destroyer's magazine (location 20, critical 20, magazine 2: explodes); the destroyer launches her four
+    torpedoes all the same, and they reach the cruiser next turn."""
+    st, orders = _cruiser_fires_destroyer_launches()
     # two 8-inch dice (20 hits, 1 misses); hit location 20 = critical; critical 20 = magazine; magazine 2
-    res = RULESET.resolve_phase(state(cruiser, dd), orders, ScriptedDice([20, 1, 20, 20, 2]))
+    res = RULESET.resolve_phase(st, orders, ScriptedDice([20, 1, 20, 20, 2]))
     kinds = [e.kind for e in res.events]
     assert kinds.index("critical") < kinds.index("torpedo_launch") < kinds.index("sunk")
     assert res.state.ship("t").status == "sunk"
@@ -122,17 +129,9 @@ def test_a_mount_knocked_out_by_this_turns_gunfire_still_launches_NW_WW2_24() ->
     The cruiser's 8-inch shell is a specialized hit on the destroyer (location 19), torpedo tubes (6), all
     torpedo boxes and reloads lost (sub-roll 3); she launches the four torpedoes loaded when the turn began,
     and ends the turn with the mount lost and the tubes empty."""
-    cruiser = ship("f", "blue", stats("cruiser", guns=[gun("main", 8, 2, fwd=True, name="A")]), 50, 50, 90, 0)
-    dd = ship("t", "red", DD, 50, 56, heading=90, speed=0)
-    orders = {
-        "f": ShipOrder(ship_id="f", data={"course": 90, "speed": 0, "target_main": "t"}),
-        "t": ShipOrder(
-            ship_id="t",
-            data={"course": 90, "speed": 0, "torpedo_target": "f", "torpedo_mount": -1, "torpedo_number": 0},
-        ),
-    }
+    st, orders = _cruiser_fires_destroyer_launches()
     # two 8-inch dice (20 hits, 1 misses); hit location 19 = specialized; 6 = torpedo tubes; 3 = lose all
-    res = RULESET.resolve_phase(state(cruiser, dd), orders, ScriptedDice([20, 1, 19, 6, 3]))
+    res = RULESET.resolve_phase(st, orders, ScriptedDice([20, 1, 19, 6, 3]))
     kinds = [e.kind for e in res.events]
     assert kinds.index("specialized") < kinds.index("torpedo_launch")
     (p,) = res.state.pending
