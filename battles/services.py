@@ -564,10 +564,13 @@ def campaign_ship_commission(
 ) -> CampaignShip:
     """Put a named ship of ``ship_class`` into the campaign on ``side`` (umpire only): the fleets Ship of
     that name and class, made if there is none yet (its pennant then ``pennant``), joins the campaign with a
-    new sheet (her first battle fills it from the class) and no commander.
+    new sheet (her first battle fills it from the class) and no commander. A ship already in the fleet list
+    without a pennant takes the one typed; one with another pennant is refused (``pennant_differs``, on the
+    pennant field): the umpire typed the pennant of another ship, or meant another ship of that name.
 
     Raise ``not_umpire`` (403); ``bad_name`` for a blank name or one over 120 characters; ``wrong_ruleset``
     for a class of another rule set and ``bad_side`` for a side of another campaign (a forged post);
+    ``pennant_differs`` as above;
     ``ship_in_campaign`` (409) when that ship is in the campaign already. Nothing is saved when refused.
     """
     name, pennant = name.strip(), pennant.strip()
@@ -590,12 +593,24 @@ def campaign_ship_commission(
             raise ApplicationError(
                 "bad_side", "That side is not in this campaign.", fields={"side": ["No such side."]}
             )
-        ship, _ = Ship.objects.get_or_create(name=name, ship_class=ship_class, defaults={"pennant": pennant})
+        ship, created = Ship.objects.get_or_create(
+            name=name, ship_class=ship_class, defaults={"pennant": pennant}
+        )
         if CampaignShip.objects.filter(campaign=campaign, ship=ship).exists():
             raise ConflictError(
                 "ship_in_campaign",
                 f"{ship.name} ({ship_class.name}) is already in this campaign. Nothing was added.",
             )
+        if not created and pennant and pennant != ship.pennant:
+            if ship.pennant:
+                message = (
+                    f"The fleet list already has {ship.name} ({ship_class.name}) with pennant "
+                    f"{ship.pennant}: leave the pennant blank or type {ship.pennant} to add her, or give "
+                    "another name for another ship."
+                )
+                raise ApplicationError("pennant_differs", message, fields={"pennant": [message]})
+            ship.pennant = pennant  # she had none: the one typed is hers now
+            ship.save(update_fields=["pennant"])
         return campaign_ship_add(campaign=campaign, side=side, ship=ship)
 
 

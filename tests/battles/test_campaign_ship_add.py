@@ -89,6 +89,51 @@ def test_an_existing_fleet_ship_of_that_name_and_class_is_the_one_added(camp: An
     assert cship.ship == ship and Ship.objects.count() == 1
 
 
+def test_an_existing_fleet_ship_without_a_pennant_takes_the_one_typed(camp: Any) -> None:
+    campaign, umpire = camp
+    ship = Ship.objects.create(name="Repulse", ship_class=ShipClassFactory(ruleset="ultra_simple"))
+    cship = services.campaign_ship_commission(
+        campaign=campaign,
+        user=umpire,
+        side=campaign.sides.get(key="britain"),
+        ship_class=ship.ship_class,
+        name="Repulse",
+        pennant=" 34 ",
+    )
+    ship.refresh_from_db()
+    assert cship.ship == ship and ship.pennant == "34"
+
+
+def test_a_pennant_other_than_the_fleet_ships_is_a_form_error_and_nothing_is_added(camp: Any) -> None:
+    """Before, the typed pennant was dropped without a word: Renown joined as 72 though the umpire typed 9."""
+    campaign, umpire = camp
+    ship = Ship.objects.create(
+        name="Renown", ship_class=ShipClassFactory(ruleset="ultra_simple", name="Renown"), pennant="72"
+    )
+    data = {
+        "side": campaign.sides.get(key="britain").pk,
+        "ship_class": ship.ship_class.pk,
+        "name": "Renown",
+        "pennant": "9",
+    }
+
+    response = _post(umpire, campaign, data)
+
+    assert response.status_code == 400
+    form = _form_errors(response.content.decode())
+    assert (
+        "The fleet list already has Renown (Renown) with pennant 72: leave the pennant blank or type 72 to "
+        "add her, or give another name for another ship." in form
+    )
+    assert 'value="9"' in form
+    assert not CampaignShip.objects.exists()
+    ship.refresh_from_db()
+    assert ship.pennant == "72"
+    # the same pennant, or none, adds her
+    assert _post(umpire, campaign, {**data, "pennant": "72"}).status_code == 302
+    assert CampaignShip.objects.get().ship == ship
+
+
 def test_a_ship_already_in_the_campaign_is_a_409_with_the_form_as_typed(camp: Any) -> None:
     campaign, umpire = camp
     klass = ShipClassFactory(ruleset="ultra_simple", name="Admiral")
