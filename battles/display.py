@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 from fleets.presentation import Block, Cell, json_block
 from rules.base import RuleSet
+from rules.hints import FieldHint
 from rules.model import JSON, FieldSpec
 
 _KEYWORD = re.compile(r"[a-z][a-z0-9]*(_[a-z0-9]+)+")
@@ -78,7 +79,15 @@ def sheet_rows(
     return rows, quiet
 
 
-def _field_text(spec: FieldSpec | None, value: JSON, names: Mapping[str, str]) -> str:
+def _field_text(
+    spec: FieldSpec | None, value: JSON, names: Mapping[str, str], labels: Mapping[str, str] | None = None
+) -> str:
+    if labels and not isinstance(value, (bool, dict, list)) and value is not None:
+        # the words the order form offered for this value (a choice of RuleSet.order_hints: "30 degrees to
+        # starboard", "0: port mount 1"), read by the value's text as the form posts it
+        key = f"{value:g}" if isinstance(value, float) else str(value)
+        if key in labels:
+            return labels[key]
     if spec is not None and spec.default_text and value == spec.default and not isinstance(value, bool):
         return spec.default_text
     text = value_text(value, names)
@@ -90,19 +99,34 @@ def _field_text(spec: FieldSpec | None, value: JSON, names: Mapping[str, str]) -
 
 
 def field_rows(
-    fields: tuple[FieldSpec, ...], data: Mapping[str, JSON], names: Mapping[str, str] | None = None
+    fields: tuple[FieldSpec, ...],
+    data: Mapping[str, JSON],
+    names: Mapping[str, str] | None = None,
+    choices: Mapping[str, Mapping[str, str]] | None = None,
 ) -> list[tuple[str, str]]:
     """Return ``data`` as (label, value) rows in the order of ``fields`` (rules.model.FieldSpec), empty
-    values left out: the spec's label, the value with its unit (``27 knots``), ship ids as ship names. Keys
-    without a spec follow, sorted and labelled from the key."""
+    values left out: the spec's label, the value with its unit (``27 knots``), ship ids as ship names, and a
+    value of a field with ``choices`` (field name -> value's text -> words, see :func:`hint_choices`) as its
+    words. Keys without a spec follow, sorted and labelled from the key."""
     names = names or {}
+    choices = choices or {}
     specs = {f.name: f for f in fields}
     keys = [k for k in specs if k in data] + sorted(k for k in data if k not in specs)
     return [
-        (specs[k].label if k in specs else key_label(k), _field_text(specs.get(k), data[k], names))
+        (
+            specs[k].label if k in specs else key_label(k),
+            _field_text(specs.get(k), data[k], names, choices.get(k)),
+        )
         for k in keys
         if data[k] not in EMPTY
     ]
+
+
+def hint_choices(hints: Mapping[str, FieldHint]) -> dict[str, dict[str, str]]:
+    """Return the choices of a ship's order hints (``RuleSet.order_hints``) as field name -> value's text ->
+    words, for :func:`order_rows`: the log shows an order as the form offered it ("60 degrees to port", not
+    ``-60``; ww2_jackson's torpedo mount by its name, not its index)."""
+    return {name: dict(h.choices) for name, h in hints.items() if h.choices}
 
 
 def _rows_block(spec: FieldSpec, rows: list[JSON], names: Mapping[str, str]) -> Block:
@@ -163,7 +187,10 @@ def _is_default(spec: FieldSpec, value: JSON) -> bool:
 
 
 def order_rows(
-    ruleset: RuleSet, data: Mapping[str, JSON], names: Mapping[str, str] | None = None
+    ruleset: RuleSet,
+    data: Mapping[str, JSON],
+    names: Mapping[str, str] | None = None,
+    choices: Mapping[str, Mapping[str, str]] | None = None,
 ) -> list[tuple[str, str]]:
     """Return an order's payload as (label, value) rows by the rule set's order fields (``order_fields()``),
     e.g. ww2_jackson ``{"speed": 27.0}`` -> ``[("Speed", "27 knots")]``; see :func:`field_rows`.
@@ -172,7 +199,8 @@ def order_rows(
     left out (no torpedo mount ``-1`` when no torpedo is fired, no damage control action ``none``), but for
     the standing orders, which hold from turn to turn; a field whose ``needs`` field is empty or at its
     default (or is left out itself) is left out; a default with a ``default_text`` is shown as that text
-    (mount ``-1`` -> "every loaded mount that bears").
+    (mount ``-1`` -> "every loaded mount that bears"); a value among ``choices`` (:func:`hint_choices` of the
+    ship's hints when the order was given) as the form's words for it.
     """
     specs = {f.name: f for f in ruleset.order_fields()}
     quiet: set[str] = set()
@@ -183,7 +211,7 @@ def order_rows(
         if f.needs in specs and (f.needs in quiet or _is_default(specs[f.needs], data.get(f.needs))):
             quiet.add(f.name)
     shown = {k: v for k, v in data.items() if k not in quiet}
-    return field_rows(ruleset.order_fields(), shown, names)
+    return field_rows(ruleset.order_fields(), shown, names, choices)
 
 
 def change_rows(

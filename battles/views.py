@@ -41,7 +41,7 @@ from battles.forms import (
     default_orders_label,
     json_loads_checked,
 )
-from battles.models import Battle, CampaignShip, Phase, PhaseStatus
+from battles.models import Battle, CampaignShip, Order, Phase, PhaseStatus
 from battles.sheet_edits import REASON_MAX
 from navalwar.errors import ApplicationError, Refusal, add_to_form
 from navalwar.numbers import plain_float, plain_int
@@ -899,6 +899,28 @@ def _small_number(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 18
 
 
+def _log_order_rows(
+    ruleset: rules.RuleSet, phase: Phase, orders: list[Order], names: dict[str, str]
+) -> list[tuple[Order, list[tuple[str, str]]]]:
+    """Return each order of ``phase`` with its rows (:func:`display.order_rows`), its values in the words
+    the order form offered them in that phase (the ship's hints in the phase's state before)."""
+    try:
+        state = rules.from_json(rules.BattleState, phase.state_before) if phase.state_before else None
+    except (TypeError, ValueError, KeyError):  # a state the engine cannot read: the rows without words
+        state = None
+    ships = {s.id: s for s in state.ships} if state is not None else {}
+    out = []
+    for o in orders:
+        ship = ships.get(o.battle_ship.ship_key)
+        choices = (
+            display.hint_choices(ruleset.order_hints(state, ship, o.data))
+            if state is not None and ship is not None
+            else None
+        )
+        out.append((o, display.order_rows(ruleset, o.data, names, choices)))
+    return out
+
+
 @require_GET
 def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
     """Render the turn log of one phase (``?phase=<number>``, or ``?phase_id=`` for a superseded one): every
@@ -926,6 +948,7 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
     orders = selectors.orders_for_viewer(phase=chosen, viewer=viewer) if chosen else []
     names = {s.id: s.name for s in rules.from_json(rules.BattleState, bat.state).ships}
     ruleset = rules.get_ruleset(bat.campaign.ruleset)
+    order_rows = _log_order_rows(ruleset, chosen, orders, names) if chosen else []
     return render(
         request,
         "battles/battle_log.html",
@@ -936,7 +959,7 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
             "phases": phases,
             "phase": chosen,
             "entries": [(row, rules.from_json(Event, row.data)) for row in rows],
-            "orders": [(o, display.order_rows(ruleset, o.data, names)) for o in orders],
+            "orders": order_rows,
             "names": names,
             "edits": selectors.ship_edits_for(battle=bat, viewer=viewer, phase=chosen) if chosen else [],
             "umpire_actions": selectors.umpire_actions_for(battle=bat, viewer=viewer),

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 import rules
 from battles import display, services
+from battles.models import BattleShip, Order
 from tests.factories import scenario_campaign
 
 pytestmark = pytest.mark.django_db
@@ -179,3 +180,40 @@ def test_the_ww2_ship_sheet_lays_out_armament_and_arcs_as_tables() -> None:
     assert "<td>24, 48, 72</td>" in arcs
     assert "calibre 15, forward yes" not in klass and "battery main, bfn" not in klass
     assert '<th scope="row">Rated speed</th><td>29 knots</td>' in klass
+
+
+def test_the_log_shows_a_torpedo_mount_and_a_turn_in_the_words_the_order_form_offered() -> None:
+    """The log showed ww2_jackson's torpedo mount by its index ("Torpedo mount: 1") and ultra_simple's turn
+    as a signed number ("-60"), where the order form had offered "1: starboard mount 1" and "60 degrees to
+    port" (display.hint_choices of the ship's order hints in the phase's state)."""
+    game = scenario_campaign("denmark_strait_1941")
+    # (saved as it stands: at the scenario's opening range no mount of hers bears, so the service refuses it)
+    hood = BattleShip.objects.get(battle=game.battle, ship_key="hood")
+    data = {"course": 310, "speed": 27, "torpedo_target": "bismarck", "torpedo_mount": 1}
+    Order.objects.create(phase=game.phase, battle_ship=hood, side=hood.campaign_ship.side, data=data)
+    page = _client(game.umpire).get(reverse("battles:battle_log", args=[game.battle.pk]) + "?phase=1")
+    orders = page.content.decode().split('<table class="orders-table">')[1].split("</table>")[0]
+    assert "<dt>Torpedo mount</dt><dd>1: starboard mount 1</dd>" in orders
+
+    game = scenario_campaign("bismarck_last_battle_1941")
+    ship = rules.from_json(rules.BattleState, game.battle.state).ships[0]
+    data = {"hexes": 1, "turn": -60, "turn_after": 0}
+    services.orders_submit(phase=game.phase, user=game.umpire, ship_key=ship.id, data=data)
+    page = _client(game.umpire).get(reverse("battles:battle_log", args=[game.battle.pk]) + "?phase=1")
+    orders = page.content.decode().split('<table class="orders-table">')[1].split("</table>")[0]
+    assert "<dt>Turn (degrees, + to starboard)</dt><dd>60 degrees to port</dd>" in orders
+    assert "<dt>Hexes</dt><dd>1 hex</dd>" in orders
+
+
+def test_order_rows_show_a_value_among_the_choices_by_its_words_and_others_as_before() -> None:
+    us = rules.get_ruleset("ultra_simple")
+    choices = {"turn": {"-60": "60 degrees to port", "0": "no turn"}, "hexes": {"2": "2 hexes"}}
+    rows = display.order_rows(
+        us, {"hexes": 2, "turn": -60, "target": "bismarck"}, {"bismarck": "Bismarck"}, choices
+    )
+    assert [text for _, text in rows] == ["2 hexes", "60 degrees to port", "Bismarck"]
+    # a value the choices do not hold is shown as before
+    assert [text for _, text in display.order_rows(us, {"hexes": 1, "turn": -30}, None, choices)] == [
+        "1",
+        "-30",
+    ]
