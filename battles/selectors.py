@@ -384,6 +384,14 @@ def sinkings_for_battle(*, battle: Battle, viewer: Viewer) -> list[BattleShip]:
 def sinkings_for_campaign(*, campaign: Campaign, viewer: Viewer) -> list[CampaignShip]:
     """Return the campaign's ships lost or withdrawn, with the battle where it happened: of a battle still on,
     only those the viewer may know of (NW-CAMP-12)."""
+    return campaign_losses(campaign=campaign, viewer=viewer)[0]
+
+
+def campaign_losses(*, campaign: Campaign, viewer: Viewer) -> tuple[list[CampaignShip], set[int]]:
+    """Return the campaign's ships lost or withdrawn that the viewer may know of
+    (:func:`sinkings_for_campaign`) and the ids of those whose loss in a battle still on they may not know of
+    (NW-CAMP-12: the fleet lists show no status for them), worked out together: the campaign page shows
+    both."""
     rows = list(
         CampaignShip.objects.filter(campaign=campaign)
         .exclude(status=ShipStatus.ACTIVE)
@@ -391,18 +399,7 @@ def sinkings_for_campaign(*, campaign: Campaign, viewer: Viewer) -> list[Campaig
         .order_by("status_changed_at", "pk")
     )
     hidden = _fates_hidden(rows, viewer)
-    return [c for c in rows if c.pk not in hidden]
-
-
-def fates_hidden_for_campaign(*, campaign: Campaign, viewer: Viewer) -> set[int]:
-    """Return the ids of the campaign's ships whose loss or withdrawal in a battle still on the viewer may not
-    know of (NW-CAMP-12): the fleet lists show no status for them."""
-    rows = list(
-        CampaignShip.objects.filter(campaign=campaign)
-        .exclude(status=ShipStatus.ACTIVE)
-        .select_related("status_battle")
-    )
-    return _fates_hidden(rows, viewer)
+    return [c for c in rows if c.pk not in hidden], hidden
 
 
 def _fates_hidden(rows: list[CampaignShip], viewer: Viewer) -> set[int]:

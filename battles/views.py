@@ -190,6 +190,7 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
 
 def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Viewer) -> dict[str, Any]:
     sides = selectors.fleets_for_campaign(campaign=campaign)
+    losses, fates_hidden = selectors.campaign_losses(campaign=campaign, viewer=viewer)
     ctx: dict[str, Any] = {
         "campaign": campaign,
         "viewer": viewer,
@@ -200,8 +201,8 @@ def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Vie
         "sides": sides,
         "side_names": {side.key: side.name for side in sides},
         "battles": selectors.battles_for_campaign(campaign=campaign),
-        "losses": selectors.sinkings_for_campaign(campaign=campaign, viewer=viewer),
-        "fates_hidden": selectors.fates_hidden_for_campaign(campaign=campaign, viewer=viewer),
+        "losses": losses,
+        "fates_hidden": fates_hidden,
         "members": campaign.memberships.select_related("user", "side").order_by(
             "role", "side", "user__username"
         ),
