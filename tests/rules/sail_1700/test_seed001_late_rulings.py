@@ -16,6 +16,7 @@ from rules import BattleState, ScriptedDice, ShipOrder
 from rules.model import JSON, Conditions, Event, MapSpec, Point, ShipState, SideInfo
 from rules.registry import get_ruleset
 from rules.rulesets.sail_1700 import ships as S
+from tests.rules.sail_1700.sail_helpers import ship
 
 RS = get_ruleset("sail_1700")
 
@@ -27,29 +28,6 @@ CUTTER_GB: dict[str, JSON] = {
     "guns": 4,
     "points": 20,
 }
-
-
-def ship(
-    sid: str,
-    side: str,
-    stats: dict[str, JSON],
-    x: float,
-    y: float,
-    heading: float = 0.0,
-    speed: float = 0.0,
-    **sheet: Any,
-) -> ShipState:
-    sheet.setdefault("grade", "average")
-    return ShipState(
-        id=sid,
-        name=sid.title(),
-        side=side,
-        position=Point(x=x, y=y),
-        heading=heading,
-        speed=speed,
-        stats=dict(stats),
-        sheet=sheet,
-    )
 
 
 def battle(*ships: ShipState, wind: float = 0.0, number: int = 44, night: bool = False) -> BattleState:

@@ -17,6 +17,7 @@ from rules.model import JSON, Conditions, Event, MapSpec, Point, ShipState, Side
 from rules.registry import get_ruleset
 from rules.rulesets.sail_1700 import ships as S
 from rules.serial import from_json, to_json
+from tests.rules.sail_1700.sail_helpers import ship
 
 RS = get_ruleset("sail_1700")
 
@@ -47,29 +48,6 @@ BOMB_US: dict[str, JSON] = {  # line 398: 'Bomb 12 (plus 1 mortar) 80'
     "mortars": 1,
     "points": 80,
 }
-
-
-def ship(
-    sid: str,
-    side: str,
-    stats: dict[str, JSON],
-    x: float,
-    y: float,
-    heading: float = 0.0,
-    speed: float = 0.0,
-    **sheet: Any,
-) -> ShipState:
-    sheet.setdefault("grade", "average")
-    return ShipState(
-        id=sid,
-        name=sid.title(),
-        side=side,
-        position=Point(x=x, y=y),
-        heading=heading,
-        speed=speed,
-        stats=dict(stats),
-        sheet=sheet,
-    )
 
 
 def battle(

@@ -18,6 +18,7 @@ from rules.registry import get_ruleset
 from rules.rulesets.sail_1700 import core as C
 from rules.rulesets.sail_1700 import ships as S
 from rules.serial import from_json, to_json
+from tests.rules.sail_1700.sail_helpers import ship
 
 RS = get_ruleset("sail_1700")
 
@@ -43,22 +44,6 @@ BOMB_US: dict[str, JSON] = {  # line 398: 'Bomb 12 (plus 1 mortar) 80'
 # An island: dry land (a shoal of depth 0) 100 mm about (1000, 500); its shore nearest (1000, 640) is
 # (1000, 600).
 ISLAND = TerrainFeature(kind="shoal", position=Point(x=1000, y=500), props={"depth": 0, "radius": 100})
-
-
-def ship(
-    sid: str, side: str, stats: dict[str, JSON], x: float, y: float, heading: float = 0.0, **sheet: Any
-) -> ShipState:
-    sheet.setdefault("grade", "average")
-    return ShipState(
-        id=sid,
-        name=sid.title(),
-        side=side,
-        position=Point(x=x, y=y),
-        heading=heading,
-        speed=0.0,
-        stats=dict(stats),
-        sheet=sheet,
-    )
 
 
 def battle(*ships: ShipState, terrain: tuple[TerrainFeature, ...] = (), wind: float = 90.0) -> BattleState:
