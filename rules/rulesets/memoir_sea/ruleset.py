@@ -1034,6 +1034,22 @@ class MemoirSea(RuleSet):
         values = [dice.roll("MEMOIR", purpose) for _ in range(T.TORPEDO_RULES["dice"])]
         major, minor, miss, points = read_dice(values)
         left = _int(ship.sheet.get("torpedoes_left")) - 1
+        # A2, NW-CAMP-15: the firer's side's and the target's; every side's when they are two
+        seen_by = scored_visibility(ship.side, target.side, state.side_keys())
+        data: dict[str, JSON] = {
+            "weapon": "torpedo",
+            "dice": 3,
+            "range": rng,
+            "major": major,
+            "minor": minor,
+            "miss": miss,
+            "points": points,
+        }
+        if seen_by is None:
+            # A2: the count left is her sheet's. Every side sees every launch when the event is every side's,
+            # so it tells no one anything; with a third side it would tell the target's side of launches at
+            # the third that it never saw (NW-CAMP-15).
+            data["torpedoes_left"] = left
         events.append(
             Event(
                 kind="torpedo",
@@ -1046,18 +1062,8 @@ class MemoirSea(RuleSet):
                 ),
                 rolls=tuple(dice.rolls[first:]),
                 outcome="hit" if points else "miss",
-                data={
-                    "weapon": "torpedo",
-                    "dice": 3,
-                    "range": rng,
-                    "major": major,
-                    "minor": minor,
-                    "miss": miss,
-                    "points": points,
-                    "torpedoes_left": left,
-                },
-                # A2, NW-CAMP-15: the firer's side's and the target's; every side's when they are two
-                visible_to=scored_visibility(ship.side, target.side, state.side_keys()),
+                data=data,
+                visible_to=seen_by,
             )
         )
         if points:

@@ -541,3 +541,45 @@ def test_004_M10_the_preview_of_an_illegal_course_says_why_not_where_she_would_e
     )
     assert turn_first[-1] == "Course LF: not allowed: Turn 1 (L) needs a forward hex first (M10)."
     assert legal[-1].startswith("Course FF: costs 2 of 3 hexes; ends at (")
+
+
+def test_004_A2_a_third_side_s_torpedo_is_not_told_by_the_count_left() -> None:
+    """A2: "Of an enemy ship they see what a tabletop opponent would: the hits their side scored on it ... not
+    its boxes"; NW-CAMP-15: with three sides a launch at one side is the firer's side's and that side's. Line 24:
+    "a maximum of four torpedoes during a battle": the count a ship has left is her own sheet's. Furor (side
+    a) fires at Hood (side c) in turn 1, then at Iowa (side b) in turn 2: side b, who never saw the first
+    launch, must not read "torpedoes_left": 2 in the second (in two sides every launch is every side's, and
+    the count stays in the event)."""
+    from dataclasses import replace as dc_replace
+
+    from rules.model import SideInfo
+
+    iowa_hex, hood_hex = Hex(q=15, r=2), Hex(q=9, r=5)
+    assert arc_for(C, 0, iowa_hex) == "abeam" and arc_for(C, 0, hood_hex) == "abeam"
+    assert hex_distance(C, iowa_hex) == 3 and hex_distance(C, hood_hex) == 3
+    state = battle(ship("furor", "a", C, 0, DESTROYER), ship("iowa", "b", iowa_hex, 0))
+    state = dc_replace(
+        state,
+        sides=(*state.sides, SideInfo(key="c", name="C")),
+        ships=(*state.ships, ship("hood", "c", hood_hex, 0).replace(sheet=dict(state.ship("iowa").sheet))),
+    )
+    # initiative a, b, c = 1, 2, 3; three misses at Hood
+    first = RS.resolve_phase(state, orders(furor={"torpedo": "hood"}), ScriptedDice([1, 2, 3, 4, 5, 6]))
+    at_hood = next(e for e in first.events if e.kind == "torpedo")
+    assert at_hood.visible_to == ("a", "c") and "torpedoes_left" not in at_hood.data
+    assert first.state.ship("furor").sheet["torpedoes_left"] == 3
+    second = RS.resolve_phase(
+        first.state, orders(furor={"torpedo": "iowa"}), ScriptedDice([1, 2, 3, 4, 5, 6])
+    )
+    at_iowa = next(e for e in second.events if e.kind == "torpedo")
+    assert at_iowa.visible_to == ("a", "b")
+    assert at_iowa.data == {
+        "weapon": "torpedo",
+        "dice": 3,
+        "range": 3,
+        "major": 0,
+        "minor": 0,
+        "miss": 3,
+        "points": 0,
+    }
+    assert second.state.ship("furor").sheet["torpedoes_left"] == 2
