@@ -544,12 +544,12 @@ def test_004_M10_the_preview_of_an_illegal_course_says_why_not_where_she_would_e
 
 
 def test_004_A2_a_third_side_s_torpedo_is_not_told_by_the_count_left() -> None:
-    """A2: "Of an enemy ship they see what a tabletop opponent would: the hits their side scored on it ... not
-    its boxes"; NW-CAMP-15: with three sides a launch at one side is the firer's side's and that side's. Line 24:
-    "a maximum of four torpedoes during a battle": the count a ship has left is her own sheet's. Furor (side
-    a) fires at Hood (side c) in turn 1, then at Iowa (side b) in turn 2: side b, who never saw the first
-    launch, must not read "torpedoes_left": 2 in the second (in two sides every launch is every side's, and
-    the count stays in the event)."""
+    """A2: "Of an enemy ship they see what a tabletop opponent would: the hits their side scored on it ...
+    not its boxes"; NW-CAMP-15: with three sides a launch at one side is the firer's side's and that side's.
+    Line 24: "a maximum of four torpedoes during a battle": the count a ship has left is her own sheet's.
+    Furor (side a) fires at Hood (side c) in turn 1, then at Iowa (side b) in turn 2: side b, who never saw
+    the first launch, must not read "torpedoes_left": 2 in the second (in two sides every launch is every
+    side's, and the count stays in the event)."""
     from dataclasses import replace as dc_replace
 
     from rules.model import SideInfo
@@ -583,3 +583,124 @@ def test_004_A2_a_third_side_s_torpedo_is_not_told_by_the_count_left() -> None:
         "points": 0,
     }
     assert second.state.ship("furor").sheet["torpedoes_left"] == 2
+
+
+@pytest.mark.parametrize(
+    "rng",
+    [
+        pytest.param(1, id="004-torpedo-line26-three-dice-at-1-hex"),
+        pytest.param(2, id="004-torpedo-line26-three-dice-at-2-hexes"),
+        pytest.param(3, id="004-torpedo-line26-three-dice-at-3-hexes"),
+    ],
+)
+def test_004_torpedo_throws_three_dice_whatever_the_range(rng: int) -> None:
+    """Line 26: "Torpedoes have a range of 3 hexes and throw three dice regardless of the number of hexes the
+    target ship is distant from the firing ship." The destroyer's torpedo at 1, 2 and 3 hexes abeam: three
+    Memoir dice each time, three whites = 6 points (line 10: a major hit is "worth two Flotation Value
+    points")."""
+    target = Hex(q=12 + rng, r=3)
+    assert hex_distance(C, target) == rng and arc_for(C, 0, target) == "abeam"
+    state = battle(ship("furor", "a", C, 0, DESTROYER), ship("iowa", "b", target, 0))
+    script = ScriptedDice([1, 2, 1, 1, 1])  # initiative a=1, b=2; then three whites
+    res = RS.resolve_phase(state, orders(furor={"torpedo": "iowa"}, iowa={}), script)
+    assert script.remaining == 0
+    torp = next(e for e in res.events if e.kind == "torpedo")
+    assert (torp.data["dice"], torp.data["range"], torp.data["major"], torp.data["points"]) == (3, rng, 3, 6)
+    assert len(torp.rolls) == 3 and all(r.die == "MEMOIR" for r in torp.rolls)
+    assert res.state.ship("iowa").sheet["damage"] == 6
+
+
+def test_004_one_torpedo_a_turn_four_a_battle_played_out() -> None:
+    """Line 24: "No ship may fire more than one torpedo each turn and a maximum of four torpedoes during a
+    battle." Line 4: "At the beginning of each turn both sides throw a D6 die." The destroyer's order names
+    one torpedo target (two are malformed); she fires one a turn for four turns (a D6 each side every turn,
+    three misses each time), has none left, and a fifth is refused."""
+    target = Hex(q=14, r=2)
+    state = battle(ship("furor", "a", C, 0, DESTROYER), ship("iowa", "b", target, 0))
+    two = RS.validate_orders(state, "a", [ShipOrder(ship_id="furor", data={"torpedo": ["iowa", "iowa"]})])
+    assert two.invalid == {"furor": {"torpedo": ["Enter text."]}} and two.illegal == {}
+    left = []
+    for _ in range(4):
+        assert (
+            RS.check_order(state, state.ship("furor"), ShipOrder(ship_id="furor", data={"torpedo": "iowa"}))
+            == {}
+        )
+        script = ScriptedDice([1, 2, 4, 5, 6])
+        res = RS.resolve_phase(state, orders(furor={"torpedo": "iowa"}, iowa={}), script)
+        assert script.remaining == 0
+        assert [e.kind for e in res.events].count("initiative") == 1
+        assert [e.kind for e in res.events].count("torpedo") == 1
+        state = res.state
+        left.append(state.ship("furor").sheet["torpedoes_left"])
+    assert left == [3, 2, 1, 0]
+    assert RS.check_order(
+        state, state.ship("furor"), ShipOrder(ship_id="furor", data={"torpedo": "iowa"})
+    ) == {"torpedo": ["Furor has fired all her torpedoes (four a battle)."]}
+
+
+@pytest.mark.parametrize(
+    ("stats", "target", "message"),
+    [
+        pytest.param(
+            PRE_DREADNOUGHT,
+            Hex(q=13, r=1),
+            "Teresa is not on a straight hex row ahead, astern or abeam of Iowa (M09).",
+            id="004-torpedo-line24-larger-ship-30-degrees-off-the-bow",
+        ),
+        pytest.param(
+            DESTROYER,
+            Hex(q=12, r=1),
+            "Teresa is not abeam of Iowa (M09).",
+            id="004-torpedo-line24-trainable-tubes-not-ahead",
+        ),
+        pytest.param(
+            {**DESTROYER, "torpedo_fit": "trainable_bow"},
+            Hex(q=12, r=5),
+            "Teresa is not abeam or ahead of Iowa (M09).",
+            id="004-torpedo-line24-bow-tubes-not-astern",
+        ),
+        pytest.param(
+            {**DESTROYER, "torpedo_fit": "trainable_bow"},
+            Hex(q=12, r=1),
+            None,
+            id="004-torpedo-line24-bow-tubes-ahead",
+        ),
+        pytest.param(PRE_DREADNOUGHT, Hex(q=14, r=1), None, id="004-torpedo-line24-larger-ship-row-abeam"),
+    ],
+)
+def test_004_torpedo_arcs_in_the_orders(stats: dict[str, object], target: Hex, message: str | None) -> None:
+    """Line 24: "Ships larger than destroyers are only able to fire torpedoes directly ahead, astern, or abeam
+    ... Destroyers and torpedo boats with trainable torpedo tubes are allowed to fire at targets that are
+    anywhere that is abeam of them (Only destroyers and torpedo boats with fixed bow tubes are also allowed to
+    fire ahead)." M09, as the order check says it."""
+    state = battle(ship("iowa", "a", C, 0, stats), ship("teresa", "b", target, 0))  # type: ignore[arg-type]
+    errors = RS.check_order(state, state.ship("iowa"), ShipOrder(ship_id="iowa", data={"torpedo": "teresa"}))
+    assert errors == ({"torpedo": [message]} if message else {})
+
+
+def test_004_M07_a_major_hit_past_the_last_point_sinks() -> None:
+    """Line 31: "When a ship's Flotation Value is reached, it sinks." M07: "The ship sinks when its remaining
+    Flotation Value reaches 0, i.e. damage >= its original value." The light cruiser (6) with 5 points lost
+    takes a major hit (line 10: "worth two Flotation Value points"): 7 >= 6, she sinks; the log shows 0 left,
+    not -1."""
+    state = battle(ship("iowa", "a", C, 0), ship("lc", "b", Hex(q=13, r=2), 0, LIGHT_CRUISER, damage=5))
+    script = ScriptedDice([1, 2, 1] + [4] * 7)  # initiative; one white, seven reds
+    res = RS.resolve_phase(state, orders(iowa={"target": "lc"}, lc={}), script)
+    assert script.remaining == 0
+    lc = res.state.ship("lc")
+    assert (lc.status, lc.sheet["damage"]) == ("sunk", 7)
+    dmg = next(e for e in res.events if e.kind == "damage")
+    assert (dmg.data["points"], dmg.data["damage"], dmg.data["flotation_left"]) == (2, 7, 0)
+    assert [e.ship_id for e in res.events if e.kind == "sunk"] == ["lc"]
+
+
+def test_004_line36_turns_to_port_as_to_starboard() -> None:
+    """Line 36: "Ships may turn sixty degrees after moving forward one hex, the turn 'costing' one hex of
+    movement." The line 38 destroyer turning to port instead: FLFLF, heading 0 -> 300 -> 240, three hexes
+    entered for her five."""
+    state = battle(ship("furor", "a", C, 0, DESTROYER), ship("iowa", "b", at(2, 16), 0))
+    res = RS.resolve_phase(state, orders(furor={"course": "FLFLF"}, iowa={}), ScriptedDice([1, 2]))
+    furor = res.state.ship("furor")
+    assert (furor.position, furor.heading, furor.speed) == (Hex(q=10, r=3), 240, 5)
+    move = next(e for e in res.events if e.ship_id == "furor" and e.kind == "move")
+    assert move.data["path"] == [{"q": 12, "r": 3}, {"q": 12, "r": 2}, {"q": 11, "r": 2}, {"q": 10, "r": 3}]
