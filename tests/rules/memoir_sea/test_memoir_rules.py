@@ -704,3 +704,64 @@ def test_004_line36_turns_to_port_as_to_starboard() -> None:
     assert (furor.position, furor.heading, furor.speed) == (Hex(q=10, r=3), 240, 5)
     move = next(e for e in res.events if e.ship_id == "furor" and e.kind == "move")
     assert move.data["path"] == [{"q": 12, "r": 3}, {"q": 12, "r": 2}, {"q": 11, "r": 2}, {"q": 10, "r": 3}]
+
+
+def test_004_NW_MEM_01_one_gun_target() -> None:
+    """NW-MEM-01: "A ship throws all her gun dice at one target a turn (and may fire her one torpedo at the
+    same or another target)." Two gun targets in one order are malformed; guns and torpedo at two ships are
+    legal."""
+    state = battle(
+        ship("furor", "a", C, 0, DESTROYER),
+        ship("iowa", "b", Hex(q=14, r=2), 0),
+        ship("texas", "b", Hex(q=10, r=4), 0),
+    )
+    two = RS.validate_orders(state, "a", [ShipOrder(ship_id="furor", data={"target": ["iowa", "texas"]})])
+    assert two.invalid == {"furor": {"target": ["Enter text."]}}
+    both = ShipOrder(ship_id="furor", data={"target": "texas", "torpedo": "iowa"})
+    assert RS.check_order(state, state.ship("furor"), both) == {}
+
+
+@pytest.mark.parametrize(
+    ("where", "course", "end", "status"),
+    [
+        pytest.param(
+            C, "FFFF", Hex(q=12, r=-1), "active", id="004-NW-MEM-03-farthest-from-the-nearest-enemy"
+        ),
+        pytest.param(
+            at(12, 1), "FF", Hex(q=12, r=-6), "withdrawn", id="004-NW-MEM-03-off-the-map-if-she-can"
+        ),
+    ],
+)
+def test_004_NW_MEM_03_the_rules_steer_her_away(where: Hex, course: str, end: Hex, status: str) -> None:
+    """Line 33: "Next move it must break off from the battle it is taking part in and sail to safety ... if
+    it can." NW-MEM-03: "each move she sails the legal course, at full speed where she can, that ends farthest
+    from the nearest enemy, leaving the map if she can (then withdrawn)". The light cruiser (speed 4) at her
+    Critical Point (6 - 4 = 2) with the enemy 4 hexes astern: FFFF, 8 hexes from him (a course with a turn
+    ends at most 7 away); two hexes from the north edge: FF, off the map."""
+    enemy = Hex(q=where.q, r=where.r + 4)
+    state = battle(ship("lc", "a", where, 0, LIGHT_CRUISER, damage=4), ship("iowa", "b", enemy, 0))
+    assert state.ship("lc").sheet["breaking_off"] is True
+    res = RS.resolve_phase(state, orders(iowa={}), ScriptedDice([1, 2]))
+    lc = res.state.ship("lc")
+    assert (lc.position, lc.status) == (end, status)
+    move = next(e for e in res.events if e.kind == "move" and e.ship_id == "lc")
+    assert move.data["course"] == course and "NW-MEM-03" in move.text
+    if status == "active":
+        assert hex_distance(end, enemy) == 8
+        assert all(
+            hex_distance(RS.run_course(state, state.ship("lc"), c, set())[0], enemy) < 8
+            for c in legal_courses(4)
+            if c != "FFFF"
+        )
+
+
+def test_004_NW_MEM_04_a_ship_sunk_this_turn_does_not_block() -> None:
+    """NW-MEM-04: "Sunk ships go down and do not block." Line 4: fire comes before the move, so the
+    light cruiser that Iowa sinks (5 of 6 points gone, a major hit) is gone from hex (12, 2) when Iowa steams
+    into it."""
+    state = battle(ship("iowa", "a", C, 0), ship("lc", "b", Hex(q=12, r=2), 0, LIGHT_CRUISER, damage=5))
+    res = RS.resolve_phase(
+        state, orders(iowa={"target": "lc", "course": "F"}, lc={}), ScriptedDice([1, 2, 1, 4, 4, 4])
+    )
+    assert res.state.ship("lc").status == "sunk"
+    assert res.state.ship("iowa").position == Hex(q=12, r=2)
