@@ -582,6 +582,8 @@ class _Ctx:
     """Fire: vessels lost outright to a lucky 6 (A06, A07), and by whose fire."""
     land_points: dict[str, int] = field(default_factory=dict)
     """Fire: points each battery or fort loses (A13)."""
+    land_scorers: dict[str, set[str]] = field(default_factory=dict)
+    """Fire: the sides whose hits a battery or fort takes (A2, NW-CAMP-15: who sees its damage report)."""
     mines_hit: set[str] = field(default_factory=set)
     """Fire: surfaced mines detonated by gunfire (section 10)."""
 
@@ -1713,6 +1715,8 @@ class AcwRiver(RuleSet):
                 outcome="hit" if loss else "no_damage",
                 text=text,
                 data={"dice": [d1, d2], "target_loss": loss, "own_loss": own},
+                # A2, NW-CAMP-15: a ram's or collision's damage is a hit: the two sides' (every side's if two)
+                visible_to=scored_visibility(rammer.side, target.side, ctx.state.side_keys()),
             )
         )
         target = replace(target, sheet={**target.sheet, "struck_turn": ctx.turn})
@@ -2061,6 +2065,7 @@ class AcwRiver(RuleSet):
             pts = hits * mult
             if pts:
                 land_points[tid] = land_points.get(tid, 0) + pts
+                ctx.land_scorers.setdefault(tid, set()).add(ship.side)
             mods = [Modifier(label=f"naval gunfire at a land target: x{mult} (line 44, A13)", value=mult)]
             outcome = "hit" if hits else "miss"
             text = (
@@ -2068,6 +2073,7 @@ class AcwRiver(RuleSet):
                 f"{' '.join(map(str, values))} -> {hits} hit(s) x {mult} = {pts} point(s)."
             )
             data = {"arc": arc, "range": rng, "dice": n, "hits": hits, "points": pts}
+        owner = tgt.props.get("side")
         ctx.events.append(
             new_event(
                 "fire",
@@ -2081,7 +2087,11 @@ class AcwRiver(RuleSet):
                 needed,
                 outcome,
                 data,
-                None,
+                # A2, NW-CAMP-15: the firer's side's and the battery's, fort's or mine-layer's; every side's
+                # when they are two, or when the feature has no side
+                scored_visibility(ship.side, owner, ctx.state.side_keys())
+                if isinstance(owner, str) and owner
+                else None,
             )
         )
 
@@ -2195,6 +2205,13 @@ class AcwRiver(RuleSet):
                 res = _int(t.props.get("resistance"), 1)
                 t = replace(t, props={**t.props, "lost": lost})
                 name = str(t.props.get("name") or tid)
+                owner = t.props.get("side")
+                seen = None  # silenced (its guns fall quiet: visible state) or of no side: every side's
+                if lost < res and isinstance(owner, str) and owner:
+                    # A2, NW-CAMP-15: a hit is the scorer's side's and the target's (every side's if two)
+                    pair = {owner, *ctx.land_scorers.get(tid, ())}
+                    sides = ctx.state.side_keys()
+                    seen = None if all(k in pair for k in sides) else tuple(k for k in sides if k in pair)
                 ctx.events.append(
                     Event(
                         kind="damage",
@@ -2203,6 +2220,7 @@ class AcwRiver(RuleSet):
                         text=f"{name} loses {land_points[tid]} point(s): {max(res - lost, 0)} of "
                         f"{res} left" + (" - silenced." if lost >= res else "."),
                         data={"battery": tid, "lost": lost, "resistance": res},
+                        visible_to=seen,
                     )
                 )
             new_terrain.append(t)

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import pytest
 
+from rules import view_for
+from rules.dice import ScriptedDice
 from rules.errors import IllegalOrder
 from rules.geometry import hex_distance
-from rules.model import Hex, ShipOrder, TerrainFeature
+from rules.model import JSON, BattleState, Hex, PhaseResult, ShipOrder, SideInfo, TerrainFeature
 from rules.rulesets.acw_river import (
     capture_grounded,
     place_battery,
@@ -899,3 +901,89 @@ def test_002_A2_enemy_sees_the_hits_not_the_sheet() -> None:
 def test_002_A3_default_map_24_by_18() -> None:
     """A3: "Hex sets: default 24 x 18 hexes."."""
     assert RS.default_map == (24, 18) and RS.geometry == "hex12"
+
+
+# --- what each side sees of fire at batteries, forts and mines, and of rams (A2, NW-CAMP-15, NW-ACW-16) ----
+
+
+def _with_side_c(state: BattleState) -> BattleState:
+    """Return the battle with a third side ``c``: a gunboat in the far corner, out of everyone's range."""
+    from dataclasses import replace
+
+    state = replace(
+        state,
+        sides=(*state.sides, SideInfo(key="c", name="C")),
+        ships=(*state.ships, ship("z", "c", at(22, 16), 0)),
+    )
+    return RS.setup(state, ScriptedDice([]))[0]
+
+
+def _run_three(state: BattleState, dice: list[int], **orders: dict[str, JSON]) -> PhaseResult:
+    """Resolve one phase of a three-side battle: initiative a 6, b 3, c 1 (a moves first), then ``dice``."""
+    script = ScriptedDice([6, 3, 1, *dice])
+    res = RS.resolve_phase(state, {k: ShipOrder(ship_id=k, data=v) for k, v in orders.items()}, script)
+    assert script.remaining == 0, f"{script.remaining} scripted dice unused"
+    return res
+
+
+@pytest.mark.parametrize("third", [False, True], ids=["two-sides", "three-sides"])
+def test_002_NW_ACW_16_fire_at_a_battery_is_seen_as_a_hit_is(third: bool) -> None:
+    """A2: "each side sees its own rolls and what its observers could see of the enemy's"; NW-CAMP-15: a hit
+    is the firer's side's and the target's (every side's when they are two). NW-ACW-16: naval fire at a
+    battery or fort (line 44, 2 points a hit) and its damage report are side a's and the battery's side b's,
+    not a third side's; a battery silenced is every side's (its guns fall quiet)."""
+    state = battle(ship("x", "a", C, 0, "heavily_armored"), ship("y", "b", at(2, 2)))
+    state = place_battery(state, feature_id="bat1", side="b", position=Hex(q=12, r=0), dice=0, resistance=6)
+    state = place_battery(state, feature_id="bat2", side="b", position=Hex(q=13, r=4), dice=0, resistance=2)
+    orders: dict[str, dict[str, JSON]] = {"x": {"fire_front": "bat1", "fire_rear": "bat2"}, "y": {}}
+    if third:
+        state = _with_side_c(state)
+        res = _run_three(state, [5, 6, 5, 1], z={}, **orders)
+    else:
+        res = run(state, [5, 6, 5, 1], **orders)
+    pair = ("a", "b") if third else None
+    fire = {e.target_id: e for e in res.events if e.kind == "fire"}
+    assert (fire["bat1"].data["points"], fire["bat1"].visible_to) == (4, pair)
+    assert (fire["bat2"].data["points"], fire["bat2"].visible_to) == (2, pair)
+    damage = {e.data["battery"]: e for e in res.events if e.kind == "damage"}
+    assert (damage["bat1"].outcome, damage["bat1"].visible_to) == ("hit", pair)
+    assert (damage["bat2"].outcome, damage["bat2"].visible_to) == ("silenced", None)
+    if third:
+        seen = view_for(res, "c").events  # type: ignore[union-attr]
+        assert [e.outcome for e in seen if e.kind in ("fire", "damage")] == ["silenced"]
+        assert not view_for(res, "c").rolls[3:]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("third", [False, True], ids=["two-sides", "three-sides"])
+def test_002_NW_ACW_16_fire_at_a_surfaced_mine_is_the_firer_s_and_the_layer_s(third: bool) -> None:
+    """Line 84: the surfaced mine "may be detonated by artillery (roll of 5-6)". NW-ACW-16 (A2, NW-CAMP-15):
+    the shot's dice are side a's and the mine-layer b's; the explosion is every side's (the mine is in sight
+    of all once surfaced, NW-ACW-13)."""
+    mine = TerrainFeature(kind="mine", position=AHEAD2, props={"id": "m1", "side": "b", "surfaced": True})
+    state = battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)), terrain=(mine,))
+    if third:
+        res = _run_three(_with_side_c(state), [6], x={"fire_front": "m1"}, y={}, z={})
+    else:
+        res = run(state, [6], x={"fire_front": "m1"}, y={})
+    fire = next(e for e in res.events if e.kind == "fire")
+    assert (fire.outcome, fire.visible_to) == ("detonated", ("a", "b") if third else None)
+    boom = next(e for e in res.events if e.kind == "mine")
+    assert (boom.outcome, boom.visible_to) == ("detonated", None)
+
+
+@pytest.mark.parametrize("third", [False, True], ids=["two-sides", "three-sides"])
+def test_002_NW_ACW_16_a_ram_is_seen_as_a_hit_is(third: bool) -> None:
+    """Line 72: "The Ram rolls two dice. The two are multiplied to obtain the degree of damage to the
+    adversary (loss of resistance points)": 3 x 5 = 15. NW-ACW-16 (A2, NW-CAMP-15): the ram's dice and
+    damage are the two sides'; a third side sees the move (the ram alongside her) but not the points."""
+    state = battle(ship("ram", "a", C, 0, "unarmored_ram"), ship("y", "b", AHEAD2, 90))
+    if third:
+        res = _run_three(_with_side_c(state), [3, 5], ram={"ram": "y"}, y={}, z={})
+    else:
+        res = run(state, [3, 5], ram={"ram": "y"}, y={})
+    ram = next(e for e in res.events if e.kind == "ram")
+    assert (ram.data["target_loss"], ram.visible_to) == (15, ("a", "b") if third else None)
+    assert res.state.ship("y").sheet["lost"] == 15
+    if third:
+        assert "ram" not in [e.kind for e in view_for(res, "c").events]  # type: ignore[union-attr]
+        assert "move" in [e.kind for e in view_for(res, "c").events if e.ship_id == "ram"]  # type: ignore[union-attr]
