@@ -1505,7 +1505,15 @@ class AcwRiver(RuleSet):
                 if length > 1 and any(h in land or taken(h, sid) for h in footprint(nxt_pose, length)[1:]):
                     ended = "; stopped: no room to turn (NW-ACW-08)"
                     break
-                pose = nxt_pose
+                old_pose, pose = pose, nxt_pose
+                if length > 1 and ctx.mine_hexes:  # her stern swings onto new hexes (NW-ACW-17)
+                    for h in self._entered(ctx, old_pose, pose, length):
+                        ship = self._placed(ctx, sid, pose, engines)
+                        engines = None
+                        ctx.put(ship)
+                        ship = self._mine_check(ctx, ship, h)
+                        if not ship.active:
+                            return
                 continue
             nxt_pose = step_astern(pose) if astern else step_ahead(pose)
             bow = nxt_pose[0]
@@ -1544,16 +1552,23 @@ class AcwRiver(RuleSet):
                 )
                 self._ground(ctx, ship, bow, "ordered onto the shore")
                 return
-            pose = nxt_pose
+            old_pose, pose = pose, nxt_pose
             moved += 1
             path.append({"q": bow.q, "r": bow.r})
-            if ctx.mine_hexes and bow in ctx.mine_hexes:
-                ship = self._placed(ctx, sid, pose, engines)
-                engines = None
-                ctx.put(ship)
-                ship = self._mine_check(ctx, ship, bow)
-                if not ship.active:
-                    return
+            if ctx.mine_hexes:
+                # section 10 "crosses the mined square": the hex her bow enters; a longer vessel's every new
+                # hex (astern, her stern leads: NW-ACW-17)
+                if length > 1:
+                    entered = self._entered(ctx, old_pose, pose, length)
+                else:
+                    entered = [bow] if bow in ctx.mine_hexes else []
+                for h in entered:
+                    ship = self._placed(ctx, sid, pose, engines)
+                    engines = None
+                    ctx.put(ship)
+                    ship = self._mine_check(ctx, ship, h)
+                    if not ship.active:
+                        return
         cur = ctx.ships[sid]
         if (
             engines is not None
@@ -1596,6 +1611,13 @@ class AcwRiver(RuleSet):
         )
         if ram_target is not None and not ended and ram_target.active and ctx.ships[ram_target.id].active:
             self._ram(ctx, ctx.ships[ship.id], ctx.ships[ram_target.id])
+
+    @staticmethod
+    def _entered(ctx: _Ctx, before: Pose, after: Pose, length: int) -> list[Hex]:
+        """Return the mined hexes a vessel of ``length`` hexes enters going from ``before`` to ``after``:
+        those of her new footprint that were not in her old one (A14, NW-ACW-17), bow first."""
+        old = footprint(before, length)
+        return [h for h in footprint(after, length) if h in ctx.mine_hexes and h not in old]
 
     @staticmethod
     def _placed(

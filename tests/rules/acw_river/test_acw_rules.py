@@ -987,3 +987,35 @@ def test_002_NW_ACW_16_a_ram_is_seen_as_a_hit_is(third: bool) -> None:
     if third:
         assert "ram" not in [e.kind for e in view_for(res, "c").events]  # type: ignore[union-attr]
         assert "move" in [e.kind for e in view_for(res, "c").events if e.ship_id == "ram"]  # type: ignore[union-attr]
+
+
+# --- mines under a vessel of more than one hex (line 84, A14, NW-ACW-17) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("course", "astern", "mine_at"),
+    [
+        pytest.param("F", True, Hex(q=12, r=5), id="002-mine-line84-A14-stern-leads-astern"),
+        pytest.param("RR", False, Hex(q=11, r=4), id="002-mine-line84-A14-stern-swings-onto-it"),
+    ],
+)
+def test_002_NW_ACW_17_a_longer_vessel_crosses_a_mine_with_any_hex(
+    course: str, astern: bool, mine_at: Hex
+) -> None:
+    """Line 84: "When the enemy crosses the mined square, the "miner" rolls a die. If it comes up even the
+    ship detonates the mine." Line 1: "Warships may occupy one or more hexagons" (A14). NW-ACW-17: a vessel
+    of two hexes (bow C, stern astern of it) crosses the mine with her stern: backing one hex (A09: Speed
+    Back 2, less the hex the switch loses), or turning 60 degrees, which swings her stern onto it. The miner
+    rolls 4: detonated; A12 default, the vessel is lost."""
+    state = place_mine(
+        battle(ship("x", "a", C, 0, stats_over={"hexes": 2}), ship("y", "b", at(2, 2))),
+        feature_id="m1",
+        side="b",
+        position=mine_at,
+    )
+    assert mine_at not in hexes_of(state.ship("x"))
+    res = run(state, [4], x={"course": course, "astern": astern}, y={})
+    mine = next(e for e in res.events if e.kind == "mine")
+    assert (mine.outcome, [r.value for r in mine.rolls], mine.ship_id) == ("detonated", [4], "x")
+    x = res.state.ship("x")
+    assert x.status == "sunk" and mine_at in hexes_of(x) and res.state.terrain == ()
