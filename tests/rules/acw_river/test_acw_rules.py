@@ -1019,3 +1019,69 @@ def test_002_NW_ACW_17_a_longer_vessel_crosses_a_mine_with_any_hex(
     assert (mine.outcome, [r.value for r in mine.rolls], mine.ship_id) == ("detonated", [4], "x")
     x = res.state.ship("x")
     assert x.status == "sunk" and mine_at in hexes_of(x) and res.state.terrain == ()
+
+
+# --- the seed's worked example and stated numbers not resolved above ---------------------------------------
+
+
+def test_002_line56_hartford_rammed_tennessee() -> None:
+    """Line 56: "All rams may ram. Other vessels may collide voluntarily (e.g., Hartford rammed Tennessee.)"
+    The example played: Hartford, a wooden gunboat without a ram, is ordered to ram the ironclad ram Tennessee
+    (Heavily Armored, "Heavy Ram", line 22) lying across her bow. It is a collision by a gunboat (section 7):
+    line 60 "A vessel may not damage significantly a vessel of a more powerful resistance class" (A10: no
+    loss): |6 - 2| = 4 comes to nothing; line 64 "The Attacker loses a point if its adversary is armored":
+    Hartford loses 1; line 62 Tennessee "changes direction 60 degrees towards the direction followed by the
+    attacker": from 90 to 30."""
+    hartford = ship("hartford", "a", C, 0, "unarmored_gunboat")
+    tennessee = ship("tennessee", "b", AHEAD2, 90, "heavily_armored", stats_over={"ram": True})
+    state = battle(hartford, tennessee)
+    assert RS.check_order(state, state.ship("hartford"), order(ram="tennessee")) == {}
+    res = run(state, [6, 2], hartford={"ram": "tennessee"}, tennessee={})
+    col = next(e for e in res.events if e.kind == "collision")
+    assert col.data == {"dice": [6, 2], "target_loss": 0, "own_loss": 1}
+    h, t = res.state.ship("hartford"), res.state.ship("tennessee")
+    assert (h.position, h.sheet["lost"], h.sheet["embedded_in"]) == (AHEAD1, 1, None)
+    assert (t.position, t.heading, t.sheet["lost"]) == (AHEAD2, 30, 0)
+
+
+def test_002_line31_chain_armour_proof_against_field_artillery() -> None:
+    """Line 31: "Vessels Protected by Auxiliary Chain Armor: These are protected only against the fire of
+    infantry and field artillery." Line 54: struck by "5 or 6 rolled against it by naval or fortress
+    artillery". A field battery passes over the Lightly Armored vessel next to it and fires at the gunboat
+    3 hexes off (5: a hit); a fort fires at the chain-armoured vessel, its nearest (5: a hit)."""
+    state = battle(
+        ship("lc", "a", Hex(q=12, r=1), 0, "lightly_armored"),
+        ship("g", "a", C, 0),
+        ship("y", "b", at(2, 2)),
+    )
+    state = place_battery(state, feature_id="bat1", side="b", position=Hex(q=12, r=0), dice=1, resistance=3)
+    state = place_battery(
+        state, feature_id="fort1", side="b", position=Hex(q=13, r=-1), dice=1, resistance=6, fort=True
+    )
+    res = run(state, [5, 5], lc={}, g={}, y={})
+    fires = [e for e in res.events if e.kind == "fire"]
+    assert [(e.data["battery"], e.target_id, e.data["range"], e.data["hits"]) for e in fires] == [
+        ("bat1", "g", 3, 1),
+        ("fort1", "lc", 2, 1),
+    ]
+    assert (res.state.ship("g").sheet["lost"], res.state.ship("lc").sheet["lost"]) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("typ", "stormed_as"),
+    [
+        pytest.param("heavily_armored", "redoubt", id="002-aground-line82-NW-ACW-18-ironclad-redoubt"),
+        pytest.param("lightly_armored", "redoubt", id="002-aground-line82-NW-ACW-18-chain-redoubt"),
+        pytest.param("unarmored_gunboat", "house", id="002-aground-line82-NW-ACW-18-gunboat-house"),
+        pytest.param("mortar_boat", "house", id="002-aground-line82-NW-ACW-18-mortar-boat-house"),
+    ],
+)
+def test_002_NW_ACW_18_stormed_as_a_house_or_a_redoubt(typ: str, stormed_as: str) -> None:
+    """Line 82: "if stormed has the power of resistance of a house if protected, a redoubt if armored. Troops
+    embarked add 1 point per figure." NW-ACW-18: "armored" is both armoured rows of the table (as A10 reads
+    it for section 7); every other vessel counts as a house. Two figures aboard add 2."""
+    state = battle(
+        ship("x", "a", C, 0, typ, stats_over={"troops": 2}, aground=True, troops=2), ship("y", "b", at(2, 2))
+    )
+    got = storm_strength(state, "x")
+    assert (got["as"], got["troops_points"]) == (stormed_as, 2)
