@@ -21,7 +21,7 @@ from fleets.models import ShipClass
 from navalwar.numbers import PlainFloatField, PlainIntegerField
 from navalwar.text import check_json_text
 from rules.base import DEFAULT_POLICIES
-from rules.model import FieldSpec
+from rules.model import Conditions, FieldSpec
 
 
 @cache
@@ -271,6 +271,80 @@ def json_loads_checked(text: str) -> Any:
         raise ValueError("the JSON is nested too deeply") from exc
     check_json_text(value)
     return value
+
+
+MOONS: tuple[str, ...] = ("none", "dim", "bright")
+"""The moon choices: those of ``rules.model.Conditions.moon`` (A6: night with no moon, dim or bright)."""
+
+
+class ConditionsForm(forms.Form):
+    """A battle's conditions as the umpire gives them: night and moon (A6), the wind's direction (degrees
+    clockwise from north, where the rule set uses wind), its force and the weather (sail_1700's from its
+    weather chart, as choices: docs/rulings.md NW-SAIL-35). One form for the battle form (``battle_new``,
+    no prefix) and the set-up editor's Conditions tool (docs/rulings.md NW-CAMP-20).
+
+    Shapes and the rule set's choices only (:meth:`rules.base.RuleSet.condition_errors`); a wind from 720
+    degrees or a weather of 5,000 characters is ``rules.check_state``'s to refuse, in the service
+    (NW-CAMP-08). Valid, :attr:`conditions` holds the ``Conditions`` given (visibility and the rule set's
+    ``extra`` are not the umpire's: the set-up works them out).
+    """
+
+    night = forms.BooleanField(required=False, label="Night")
+    # text, not a choice: an unknown moon ("full") is named in the message
+    moon = forms.CharField(
+        required=False,
+        strip=False,
+        label="Moon (at night)",
+        widget=forms.Select(choices=[(m, m) for m in MOONS]),
+    )
+    weather = forms.CharField(required=False, strip=False, label="Weather")
+    wind_from = PlainFloatField(
+        required=False,
+        label="Wind from (degrees, where the rule set uses wind)",
+        widget=forms.NumberInput(attrs={"step": "any"}),
+    )
+    wind_force = forms.CharField(required=False, strip=False, label="Wind force")
+
+    def __init__(self, *args: Any, ruleset: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ruleset = rules.get_ruleset(ruleset)
+        self.conditions: Conditions | None = None
+        choices = self.ruleset.condition_choices
+        for name in ("weather", "wind_force"):
+            if choices.get(name):
+                self.fields[name].widget = forms.Select(
+                    choices=[("", "rolled at set-up"), *((v, label) for v, label in choices[name])]
+                )
+        if choices.get("weather"):
+            self.fields["weather"].help_text = (
+                "The weather chart's conditions and wind forces; give both or neither (then both are "
+                "rolled). Not every pair is on the chart (a clear sky has no gale)."
+            )
+
+    def clean_moon(self) -> str:
+        moon = self.cleaned_data.get("moon") or "none"
+        if moon not in MOONS:  # "full" became "none" without a word
+            raise forms.ValidationError(f"The moon is one of: {', '.join(MOONS)} (given: {moon[:20]!r}).")
+        return moon
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        self.conditions = Conditions(
+            night=bool(data.get("night")),
+            moon=data["moon"],
+            wind_from=data.get("wind_from"),
+            wind_force=data.get("wind_force") or None,
+            weather=data.get("weather") or None,
+        )
+        # a wind force or weather the rules read is one of the chart's: an unknown one ("Gale", a typo)
+        # was rolled afresh at set-up without a word (docs/rulings.md NW-SAIL-35)
+        for problem in self.ruleset.condition_errors(self.conditions):
+            self.add_error(None, f"Wind and weather: {problem}.")
+        if self.errors:
+            self.conditions = None
+        return data
 
 
 class RepairForm(forms.Form):

@@ -32,6 +32,7 @@ from battles.forms import (
     CampaignForm,
     CampaignSettingsForm,
     CampaignShipAddForm,
+    ConditionsForm,
     ExtendDeadlineForm,
     InvitationForm,
     ProfileForm,
@@ -340,10 +341,6 @@ def battle_scenario(request: HttpRequest, campaign_id: int) -> HttpResponse:
     return redirect("battles:battle", battle.pk)
 
 
-MOONS: tuple[str, ...] = ("none", "dim", "bright")
-"""The set-up form's moon choices: those of ``rules.model.Conditions.moon``."""
-
-
 def _finite(text: Any) -> float:
     """Return ``text`` as a finite number; ValueError for text, NaN and infinities (JSON cannot hold them),
     and for what is no plain ASCII number (``1_0``, ``٣``: navalwar.numbers)."""
@@ -377,8 +374,12 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
         .order_by("side", "pk")
     )
     errors: list[str] = []
+    # night, moon, wind and weather: one form with the set-up editor's Conditions tool (NW-CAMP-20)
+    conditions_form = ConditionsForm(
+        request.POST if request.method == "POST" else None, ruleset=camp.ruleset, auto_id="%s"
+    )
     if request.method == "POST":
-        from rules.model import Conditions, Hex, MapSpec, Point, TerrainFeature
+        from rules.model import Hex, MapSpec, Point, TerrainFeature
 
         placements = []
         try:
@@ -401,23 +402,10 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 )
             width = _finite(request.POST.get("width") or rs.default_map[0])
             height = _finite(request.POST.get("height") or rs.default_map[1])
-            wind = request.POST.get("wind_from", "").strip()
-            moon = request.POST.get("moon") or "none"
-            if moon not in MOONS:  # "full" became "none" without a word
-                errors.append(f"The moon is one of: {', '.join(MOONS)} (given: {moon[:20]!r}).")
-                moon = "none"
-            conditions = Conditions(
-                night=bool(request.POST.get("night")),
-                moon=moon,  # type: ignore[arg-type]
-                wind_from=_finite(wind) if wind else None,
-                wind_force=request.POST.get("wind_force") or None,
-                weather=request.POST.get("weather") or None,
-            )
-            # a wind force or weather the rules read is one of the chart's: an unknown one ("Gale", a typo)
-            # was rolled afresh at set-up without a word (docs/rulings.md NW-SAIL-35)
-            errors += [f"Wind and weather: {p}." for p in rs.condition_errors(conditions)]
         except ValueError:
-            errors.append("Positions, headings, speeds, the wind and the map size must be numbers.")
+            errors.append("Positions, headings, speeds and the map size must be numbers.")
+        # the conditions form shows its own errors, at its fields
+        conditions = conditions_form.conditions if conditions_form.is_valid() else None
         terrain: tuple[TerrainFeature, ...] = ()
         try:
             terrain = rules.from_json(
@@ -440,7 +428,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
         if not errors:  # the set-up editor checks each ship it places; this form checks them all at once
             map_spec = MapSpec(geometry=rs.geometry, width=width, height=height)
             errors += services.placement_errors(placements=placements, map_spec=map_spec)
-        if not errors:
+        if not errors and conditions is not None:
             try:
                 battle = services.battle_create(
                     campaign=camp,
@@ -480,6 +468,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "hexes": hexes,
             "ruleset": rs,
             "errors": errors,
+            "conditions_form": conditions_form,
             "post": request.POST,
         },
     )

@@ -215,7 +215,7 @@ def test_a_set_up_number_that_is_not_plain_is_a_form_error(game: Any, field: str
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
     assert response.status_code == 200
-    assert "Positions, headings, speeds, the wind and the map size must be numbers." in _text(response)
+    assert "Positions, headings, speeds and the map size must be numbers." in _text(response)
     assert Battle.objects.count() == 1
 
 

@@ -42,7 +42,7 @@ def test_the_form_offers_the_charts_wind_forces_and_weathers() -> None:
     assert '<select name="wind_force" id="wind_force"' in html
     assert '<option value="strong">strong breeze</option>' in html
     assert '<option value="fog">fog and mist</option>' in html
-    assert '<option value="">rolled at set-up</option>' in html
+    assert '<option value="" selected>rolled at set-up</option>' in html
 
 
 @pytest.mark.parametrize(

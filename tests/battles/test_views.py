@@ -376,7 +376,7 @@ def test_a_battle_name_or_end_reason_too_long_for_its_column_is_refused(game: An
 @pytest.mark.parametrize(
     ("extra", "error"),
     [
-        pytest.param({"wind_from": "nan"}, "must be numbers", id="wind-nan"),
+        pytest.param({"wind_from": "nan"}, "Enter a number.", id="wind-nan"),
         pytest.param({"width": "inf"}, "must be numbers", id="width-inf"),
         pytest.param({"terrain": "[" * 5000 + "]" * 5000}, "Terrain must be a JSON list", id="terrain-deep"),
         pytest.param(
