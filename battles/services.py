@@ -1077,6 +1077,86 @@ def battle_create(
     return battle
 
 
+CONDITION_EVENT_KINDS = ("setup", "wind", "weather")
+"""Kinds of the set-up's events that tell of the conditions: ww2_jackson's "setup" ("day action"), sail_1700's
+wind and weather rolls and its weather line. A change of the conditions replaces them (NW-CAMP-20)."""
+
+CONDITION_FIELDS = ("wind_from", "wind_force", "weather")
+"""Condition fields a ``rules.check_state`` message may start with (NW-CAMP-08): its form field."""
+
+
+def battle_setup_conditions_set(*, battle: Battle, user: Any, conditions: Conditions) -> Battle:
+    """Set the conditions of a battle in set-up (umpire only; docs/rulings.md NW-CAMP-20): ``night``,
+    ``moon``, ``wind_from`` (degrees clockwise from north), ``wind_force`` and ``weather`` of ``conditions``,
+    as ``battles.forms.ConditionsForm`` gives them. Return the battle, saved.
+
+    The rest is not the umpire's to set: the visibility stays (sail_1700 works it out from its weather and
+    the night: 4., A2), and so does the rule set's ``extra`` while the weather and wind force stay; with
+    another weather or force it is dropped and the set-up works it out again (sail_1700's weather number).
+    The rule set's set-up runs again (a wind, weather and force left empty are rolled where the rules roll
+    them: sail_1700), the state is checked with ``rules.check_state`` (NW-CAMP-08, NW-SAIL-35), and the
+    set-up's events that tell of the conditions (:data:`CONDITION_EVENT_KINDS`) are replaced by the new
+    ones. Raise ``not_umpire``, ``battle_started`` (the battle has left set-up), ``bad_setup`` (the rule
+    set's set-up or ``check_state`` refuses; the field in ``fields`` where there is one); nothing is saved.
+    """
+    with transaction.atomic():
+        _require_umpire(battle.campaign_id, user)
+        locked = Battle.objects.select_for_update().get(pk=battle.pk)
+        if locked.status != BattleStatus.SETUP:
+            raise ConflictError(
+                "battle_started", "The battle has started: its conditions can no longer change."
+            )
+        state = _state(locked.state)
+        rs = rules.get_ruleset(state.ruleset)
+        old = state.conditions
+        same_weather = (old.weather, old.wind_force) == (conditions.weather, conditions.wind_force)
+        given = replace(
+            old,
+            night=conditions.night,
+            moon=conditions.moon,
+            wind_from=conditions.wind_from,
+            wind_force=conditions.wind_force,
+            weather=conditions.weather,
+            extra=dict(old.extra) if same_weather else {},
+        )
+        dice = rules.SeededDice(dice_seed(battle_id=locked.pk, purpose="setup-conditions"))
+        try:
+            new, events = rs.setup(replace(state, conditions=given), dice)
+        except (rules.RulesError, ValueError, TypeError, KeyError) as exc:
+            raise ApplicationError("bad_setup", f"The rules refuse these conditions: {exc}") from exc
+        problems = rules.check_state(new)
+        if problems:
+            names = {f"ship {s.id!r}": s.name for s in new.ships}
+            shown = []
+            for problem in problems:
+                for key, name in names.items():
+                    problem = problem.replace(key, name)
+                shown.append(problem)
+            fields: dict[str, list[str]] = {}
+            for problem in shown:
+                field = next((f for f in CONDITION_FIELDS if problem.startswith(f + " ")), "__all__")
+                fields.setdefault(field, []).append(problem + ".")
+            raise ApplicationError(
+                "bad_setup", "The rules refuse these conditions: " + "; ".join(shown) + ".", fields=fields
+            )
+        data = rules.to_json(new)
+        # keep what the set-up stored beside the state (as battles.map_services does)
+        extra = dict(data.get("extra") or {})
+        for key, value in (locked.state.get("extra") or {}).items():
+            extra.setdefault(key, value)
+        data["extra"] = extra
+        locked.state = data
+        old_events = list(locked.setup_events or [])
+        at = next(
+            (i for i, e in enumerate(old_events) if e.get("kind") in CONDITION_EVENT_KINDS), len(old_events)
+        )
+        kept = [e for e in old_events if e.get("kind") not in CONDITION_EVENT_KINDS]  # (none before ``at``)
+        fresh = [rules.to_json(e) for e in events if e.kind in CONDITION_EVENT_KINDS]
+        locked.setup_events = kept[:at] + fresh + kept[at:]
+        locked.save(update_fields=["state", "setup_events"])
+    return locked
+
+
 def battle_start(*, battle: Battle, user: Any, deadline: datetime | None = None) -> Phase:
     """Start a battle in set-up (umpire only): it becomes active and its first phase opens. Raise
     ``battle_started``."""
@@ -2047,6 +2127,7 @@ __all__ = [
     "battle_end",
     "battle_reopen",
     "battle_rollback",
+    "battle_setup_conditions_set",
     "battle_ship_edit",
     "battle_start",
     "campaign_create",

@@ -22,8 +22,9 @@ from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
 import rules
-from battles import map_services
+from battles import map_services, services
 from battles.display import sheet_rows
+from battles.forms import ConditionsForm
 from battles.map_forms import ShipPlaceForm, TerrainPaintForm, order_data_from_query
 from battles.map_selectors import MapStep, map_ship_get, map_step_get
 from battles.mapsvg import FLAG_TEXT, gun_arcs, move_fields, move_preview, render_map
@@ -224,6 +225,7 @@ def _setup_context(
     state: BattleState,
     place_form: ShipPlaceForm,
     paint_form: TerrainPaintForm,
+    conditions_form: ConditionsForm,
     selected: str | None,
     tool: str,
 ) -> dict[str, Any]:
@@ -243,6 +245,9 @@ def _setup_context(
         "svg": mark_safe(svg),
         "place_form": place_form,
         "paint_form": paint_form,
+        "conditions_form": conditions_form,
+        "visibility": state.conditions.visibility,
+        "unit": "hexes" if rs.geometry.startswith("hex") else ("mm" if rs.geometry == "table_mm" else "in"),
         "terrain_kinds": rs.terrain_kinds,
         "ruleset": rs,
         "hexes": rs.geometry.startswith("hex"),
@@ -253,11 +258,13 @@ def _setup_context(
 @login_required
 @require_http_methods(["GET", "POST"])
 def battle_setup_map(request: HttpRequest, battle_id: int) -> HttpResponse:
-    """The umpire's set-up editor: place and turn ships, paint terrain and mines, before the battle starts.
+    """The umpire's set-up editor: place and turn ships, paint terrain and mines, set the conditions, before
+    the battle starts.
 
-    POST ``action=place`` (ShipPlaceForm) or ``action=paint`` (TerrainPaintForm; kind ``clear`` removes the
-    terrain of a place). Errors (form or rules) come back on the form with status 400; success redirects
-    to the editor (or, with htmx, re-renders it)."""
+    POST ``action=place`` (ShipPlaceForm), ``action=paint`` (TerrainPaintForm; kind ``clear`` removes the
+    terrain of a place) or ``action=conditions`` (ConditionsForm, the battle form's: NW-CAMP-20). Errors
+    (form or rules) come back on the form with status 400; success redirects to the editor (or, with htmx,
+    re-renders it)."""
     battle, viewer = battle_get(user=request.user, battle_id=battle_id)
     require_umpire(viewer)
     if battle.status != BattleStatus.SETUP:
@@ -278,9 +285,37 @@ def battle_setup_map(request: HttpRequest, battle_id: int) -> HttpResponse:
         terrain_kinds=rs.terrain_kinds,
         initial={k: request.GET[k] for k in keep if request.GET.get(k)},
     )
+    c = state.conditions
+    conditions_form = ConditionsForm(
+        request.POST if action == "conditions" else None,
+        ruleset=state.ruleset,
+        prefix="cond",
+        initial={
+            "night": c.night,
+            "moon": c.moon,
+            "weather": c.weather or "",
+            "wind_from": f"{c.wind_from:g}" if c.wind_from is not None else "",
+            "wind_force": c.wind_force or "",
+        },
+    )
     tool = "paint" if action == "paint" or request.GET.get("tool") == "paint" else "place"
     status = 200
-    if request.method == "POST":
+    if request.method == "POST" and action == "conditions":
+        # the battle's conditions (NW-CAMP-20): the battle form's fields and checks (ConditionsForm)
+        if conditions_form.is_valid() and conditions_form.conditions is not None:
+            try:
+                services.battle_setup_conditions_set(
+                    battle=battle, user=request.user, conditions=conditions_form.conditions
+                )
+            except ApplicationError as error:
+                add_to_form(conditions_form, error)
+                status = error.status
+            else:
+                url = reverse("battles:battle_setup_map", args=[battle.pk])
+                return redirect(url + (f"?{urlencode({'ship': selected})}" if selected else ""))
+        else:
+            status = 400
+    elif request.method == "POST":
         form: ShipPlaceForm | TerrainPaintForm = place_form if action == "place" else paint_form
         if action not in ("place", "paint"):
             status = 400
@@ -322,6 +357,13 @@ def battle_setup_map(request: HttpRequest, battle_id: int) -> HttpResponse:
         else:
             status = 400
     ctx = _setup_context(
-        battle, viewer, rules.from_json(BattleState, battle.state), place_form, paint_form, selected, tool
+        battle,
+        viewer,
+        rules.from_json(BattleState, battle.state),
+        place_form,
+        paint_form,
+        conditions_form,
+        selected,
+        tool,
     )
     return render(request, "battles/map/setup.html", ctx, status=status)

@@ -476,3 +476,47 @@ def test_a_player_opening_an_umpire_page_is_refused_with_the_reason(world: World
 
     assert response.status_code == 403
     assert '<p id="refusal">Only an umpire of this campaign may do that.</p>' in response.content.decode()
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_the_set_up_editors_conditions_tool_is_the_umpires_alone(world: World, htmx: bool) -> None:
+    """The Conditions tool (``action=conditions``, NW-CAMP-20) shares the set-up editor's URL and its guard:
+    a valid post changes the database for the umpire only; a player or an observer of the campaign gets the
+    umpire-only refusal (403), whoever may not see the campaign 404, an anonymous visitor the log-in page
+    (with htmx, an HX-Redirect to it)."""
+    from battles import services
+
+    users = dict(world.users)  # and an observer: a member with no side (NW-CAMP-13)
+    users["observer"] = type(world.users["player"]).objects.create_user("observer_a", password=None)
+    services.membership_add(campaign=world.campaign, user=users["observer"], role="observer")
+    url = world.url("battles:battle_setup_map", _patterns()["battles:battle_setup_map"])
+    post = {"action": "conditions", "cond-night": "on", "cond-moon": "bright", "cond-wind_from": "90"}
+    headers = {"HX-Request": "true"} if htmx else {}
+    expected = {
+        "anonymous": 204 if htmx else L,  # htmx: HX-Redirect to the log-in page
+        "player": 403,
+        "other_player": 403,
+        "observer": 403,
+        "umpire": 302,
+        "other_umpire": 404,
+        "admin": 404,
+    }
+    answers, wrote = {}, set()
+    for role, user in users.items():
+        with transaction.atomic():
+            client = client_for(user)
+            before = snapshot()
+            response = client.post(url, post, headers=headers)
+            after = snapshot()
+            transaction.set_rollback(True)
+        answers[role] = describe(response)
+        if changed_tables(before, after):
+            wrote.add(role)
+        if answers[role] == 403:
+            assert (
+                '<p id="refusal">Only an umpire of this campaign may do that.</p>'
+                in response.content.decode()
+            )
+
+    assert answers == expected
+    assert wrote == {"umpire"}
