@@ -120,29 +120,37 @@ def test_a_sail_battle_works_out_its_weather_and_visibility_from_the_chart() -> 
 
 
 def test_sail_keeps_its_weather_number_while_the_weather_stays() -> None:
-    """4.: a rolled weather number is kept when only the night changes (its band's visibility, halved), and
-    left empty, the weather and wind force are rolled afresh as at creation."""
+    """4.: "Fog and Mist 200 500 1500 ... 4 8 10" (light breeze): a rolled weather number 4 (fog, a light
+    breeze, 200 mm) is kept when only the night changes, its visibility halved ("Visibility is halved at
+    night"): 100 mm, not the best band's (number 10, 750 mm at night). Left empty, the weather and wind force
+    are rolled afresh, as at creation."""
     game = scenario_campaign(SAIL, start=False)
-    c = _state(game.battle).conditions
+    battle = Battle.objects.get(pk=game.battle.pk)
+    rolled = {"weather_number": 4, "weather_visibility": 200}
+    battle.state = {
+        **battle.state,
+        "conditions": {
+            **battle.state["conditions"],
+            "weather": "fog",
+            "wind_force": "light",
+            "visibility": 200.0,
+            "extra": rolled,
+        },
+    }
+    battle.save(update_fields=["state"])
     umpire = _client(game.umpire)
 
-    umpire.post(
-        _url(game.battle),
-        _post(
-            night="on", weather=c.weather or "", wind_force=c.wind_force or "", wind_from=f"{c.wind_from:g}"
-        ),
-    )
+    kept = umpire.post(_url(battle), _post(night="on", weather="fog", wind_force="light", wind_from="180"))
 
-    night = _state(game.battle).conditions
-    assert night.extra["weather_number"] == c.extra["weather_number"]
-    assert (night.weather, night.wind_force, night.wind_from) == (c.weather, c.wind_force, c.wind_from)
-    base = c.extra["weather_visibility"]
-    assert night.visibility == (None if base is None else base / 2)
+    assert kept.status_code == 302
+    night = _state(battle).conditions
+    assert _conditions(night) == (True, "none", 180.0, "light", "fog", 100.0)
+    assert night.extra == rolled
 
-    assert umpire.post(_url(game.battle), _post(wind_from="45")).status_code == 302
-    rolled = _state(game.battle).conditions
-    assert rolled.weather is not None and rolled.wind_force is not None and rolled.wind_from == 45.0
-    assert isinstance(rolled.extra["weather_number"], int)
+    assert umpire.post(_url(battle), _post(wind_from="45")).status_code == 302
+    again = _state(battle).conditions
+    assert again.weather is not None and again.wind_force is not None and again.wind_from == 45.0
+    assert isinstance(again.extra["weather_number"], int)
 
 
 # --- refusals: form errors, 400, nothing saved -----------------------------------------------------------
