@@ -43,13 +43,7 @@ def _edit(battle: Battle, user: Any, change: Callable[[BattleState], BattleState
             raise ConflictError("battle_started", "The battle has started: its set-up can no longer change.")
         state = rules.from_json(BattleState, locked.state)
         new = _validated(change(state))
-        data = rules.to_json(new)
-        # keep what the set-up stored beside the state (its events: wind, weather, crew grades...)
-        extra = dict(data.get("extra") or {})
-        for key, value in (locked.state.get("extra") or {}).items():
-            extra.setdefault(key, value)
-        data["extra"] = extra
-        locked.state = data
+        locked.state = state_keeping_extra(new, locked.state)
         locked.save(update_fields=["state"])
     return locked
 
@@ -221,3 +215,14 @@ def _place_id(kind: str, position: Position) -> str:
     if isinstance(position, Hex):
         return f"{kind}-{position.q}-{position.r}"
     return f"{kind}-{position.x:g}-{position.y:g}"
+
+
+def state_keeping_extra(new: BattleState, old_doc: dict[str, Any]) -> dict[str, Any]:
+    """Return ``new`` as JSON with what the set-up stored beside the old state (``old_doc["extra"]``: its
+    events, wind, weather, crew grades...) kept where ``new`` does not set it."""
+    data: dict[str, Any] = rules.to_json(new)
+    extra = dict(data.get("extra") or {})
+    for key, value in (old_doc.get("extra") or {}).items():
+        extra.setdefault(key, value)
+    data["extra"] = extra
+    return data

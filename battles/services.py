@@ -1139,13 +1139,9 @@ def battle_setup_conditions_set(*, battle: Battle, user: Any, conditions: Condit
             raise ApplicationError(
                 "bad_setup", "The rules refuse these conditions: " + "; ".join(shown) + ".", fields=fields
             )
-        data = rules.to_json(new)
-        # keep what the set-up stored beside the state (as battles.map_services does)
-        extra = dict(data.get("extra") or {})
-        for key, value in (locked.state.get("extra") or {}).items():
-            extra.setdefault(key, value)
-        data["extra"] = extra
-        locked.state = data
+        from battles.map_services import state_keeping_extra
+
+        locked.state = state_keeping_extra(new, locked.state)
         old_events = list(locked.setup_events or [])
         at = next(
             (i for i, e in enumerate(old_events) if e.get("kind") in CONDITION_EVENT_KINDS), len(old_events)
