@@ -730,11 +730,15 @@ def roll_initiative(
     (``memoir_sea``). One event per round of rolls.
     """
     order: list[str] = []
-
-    def settle(group: list[str]) -> None:
+    # the groups still to settle, the next on top: a tie is settled, its own ties first, before the groups
+    # after it (depth first; a loop, not a nested function calling itself, which would be a reference
+    # cycle left for the garbage collector each phase: rules/gcpause.py)
+    todo: list[list[str]] = [list(sides)]
+    while todo:
+        group = todo.pop()
         if len(group) <= 1:
             order.extend(group)
-            return
+            continue
         start = len(dice.rolls)
         scores = {s: dice.roll("D6", f"initiative {s}") for s in group}
         rolled = ", ".join(f"{s} {v}" for s, v in scores.items())
@@ -747,8 +751,6 @@ def roll_initiative(
                 data={k: v for k, v in scores.items()},
             )
         )
-        for value in sorted(set(scores.values()), reverse=high_first):
-            settle([s for s in group if scores[s] == value])
-
-    settle(list(sides))
+        values = sorted(set(scores.values()), reverse=high_first)
+        todo.extend([s for s in group if scores[s] == value] for value in reversed(values))
     return order

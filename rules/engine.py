@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from .base import DEFAULT_POLICIES, DefaultPolicy, event_visible
 from .dice import Dice
+from .gcpause import gc_paused
 from .geometry import is_facing, on_hex_map, on_table
 from .model import (
     JSON,
@@ -306,6 +307,11 @@ def resolve_turn(
     """
     if state.finished:
         return PhaseResult(state=state, events=(), rolls=())
+    with gc_paused():  # (rules/gcpause.py: the collector would find nothing to free in a phase)
+        return _resolve(state, orders, dice)
+
+
+def _resolve(state: BattleState, orders: Iterable[ShipOrder] | Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
     rs = get_ruleset(state.ruleset)
     order_list = list(orders.values()) if isinstance(orders, Mapping) else list(orders)
     start = len(dice.rolls)

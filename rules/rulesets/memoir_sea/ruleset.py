@@ -359,17 +359,17 @@ def _ship_or_none(state: BattleState, ship_id: str) -> ShipState | None:
 def legal_courses(speed: int) -> tuple[str, ...]:
     """Return every legal course for a ship of ``speed`` hexes, full-length first (M10)."""
     out: list[str] = []
-
-    def grow(prefix: str, since_turn: int) -> None:
+    # (course so far, straight hexes since its last turn), the next on top: a loop, not a nested function
+    # calling itself (a reference cycle: rules/gcpause.py)
+    todo: list[tuple[str, int]] = [("", 0)]
+    while todo:
+        prefix, since_turn = todo.pop()
         out.append(prefix)
-        if len(prefix) >= speed:
-            return
-        grow(prefix + "F", since_turn + 1)
-        if since_turn:
-            grow(prefix + "L", 0)
-            grow(prefix + "R", 0)
-
-    grow("", 0)
+        if len(prefix) < speed:
+            if since_turn:
+                todo.append((prefix + "R", 0))
+                todo.append((prefix + "L", 0))
+            todo.append((prefix + "F", since_turn + 1))
     return tuple(sorted(out, key=lambda c: (-len(c), c)))
 
 
