@@ -311,7 +311,9 @@ def resolve_turn(
         return _resolve(state, orders, dice)
 
 
-def _resolve(state: BattleState, orders: Iterable[ShipOrder] | Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
+def _resolve(
+    state: BattleState, orders: Iterable[ShipOrder] | Mapping[str, ShipOrder], dice: Dice
+) -> PhaseResult:
     rs = get_ruleset(state.ruleset)
     order_list = list(orders.values()) if isinstance(orders, Mapping) else list(orders)
     start = len(dice.rolls)

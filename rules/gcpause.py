@@ -10,7 +10,8 @@ Reference counting frees everything else as before.
 
 Re-entrant and thread-safe: the collector is switched back on when the last phase running in the process
 ends, and only if it was on when the first began (a program that keeps it off keeps it off). This is not game
-state: no result depends on it, so ``rules`` stays pure (the same state, orders and dice give the same result).
+state: no result depends on it, so ``rules`` stays pure (the same state, orders and dice give the same
+result).
 """
 
 from __future__ import annotations
