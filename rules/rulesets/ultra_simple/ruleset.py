@@ -241,9 +241,19 @@ class UltraSimple(RuleSet):
         errors: FieldErrors = {}
         rows = stats.get("guns")
         if isinstance(rows, list):
+            first_row: dict[float, int] = {}  # each calibre's first row, by calibre
             for i, row in enumerate(rows):
                 if not isinstance(row, dict):
                     continue
+                # U02 rounds the dice per calibre group: one calibre in two rows would be rounded twice
+                cal = _num(row.get("calibre"), T.BASE_CALIBRE_IN)
+                if cal in first_row:
+                    errors.setdefault(f"guns.{i}.calibre", []).append(
+                        f"{cal:g}-inch guns are in row {first_row[cal] + 1} already: one row per main calibre, "
+                        "its guns added together (U02)."
+                    )
+                else:
+                    first_row[cal] = i
                 broadside = _num(row.get("broadside"))
                 for arc in ("forward", "aft"):
                     if _num(row.get(arc)) > broadside:

@@ -157,6 +157,31 @@ def test_003_shooting_u02_mixed_calibres_round_per_group() -> None:
     assert dice.remaining == 0
 
 
+
+def test_U02_one_row_per_calibre_in_a_class() -> None:
+    """U02 rounds the dice per calibre group, so a class giving one calibre in two rows would be rounded
+    twice (3 + 3 x 14-inch: round(2.7) + round(2.7) = 6 dice, where the group of six rolls round(5.4) = 5):
+    the class is refused at the second row's calibre, whatever its spelling (14 and 14.0); rows of two
+    calibres stand."""
+    twice: dict[str, JSON] = {
+        "type": "battleship",
+        "tonnage": 30000,
+        "guns": [
+            {"calibre": 14, "forward": 0, "aft": 0, "broadside": 3},
+            {"calibre": 16, "forward": 0, "aft": 0, "broadside": 2},
+            {"calibre": 14.0, "forward": 0, "aft": 0, "broadside": 3},
+        ],
+    }
+    assert gun_dice(3, 14) + gun_dice(3, 14) == 6 and gun_dice(6, 14) == 5  # why it matters
+    assert RULESET.validate_class(twice) == {
+        "guns.2.calibre": [
+            "14-inch guns are in row 1 already: one row per main calibre, its guns added together (U02)."
+        ]
+    }
+    rows = twice["guns"]
+    assert isinstance(rows, list)
+    assert RULESET.validate_class({**twice, "guns": rows[:2]}) == {}
+
 @pytest.mark.parametrize(
     ("rng", "needed"),
     [
