@@ -249,8 +249,8 @@ class UltraSimple(RuleSet):
                 cal = _num(row.get("calibre"), T.BASE_CALIBRE_IN)
                 if cal in first_row:
                     errors.setdefault(f"guns.{i}.calibre", []).append(
-                        f"{cal:g}-inch guns are in row {first_row[cal] + 1} already: one row per main calibre, "
-                        "its guns added together (U02)."
+                        f"{cal:g}-inch guns are in row {first_row[cal] + 1} already: "
+                        "one row per main calibre, its guns added together (U02)."
                     )
                 else:
                     first_row[cal] = i
