@@ -157,7 +157,6 @@ def test_003_shooting_u02_mixed_calibres_round_per_group() -> None:
     assert dice.remaining == 0
 
 
-
 def test_U02_one_row_per_calibre_in_a_class() -> None:
     """U02 rounds the dice per calibre group, so a class giving one calibre in two rows would be rounded
     twice (3 + 3 x 14-inch: round(2.7) + round(2.7) = 6 dice, where the group of six rolls round(5.4) = 5):
@@ -181,6 +180,7 @@ def test_U02_one_row_per_calibre_in_a_class() -> None:
     rows = twice["guns"]
     assert isinstance(rows, list)
     assert RULESET.validate_class({**twice, "guns": rows[:2]}) == {}
+
 
 @pytest.mark.parametrize(
     ("rng", "needed"),
