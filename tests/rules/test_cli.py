@@ -126,7 +126,9 @@ def test_resolve_without_a_seed_draws_one_and_prints_it(state_file: Path, tmp_pa
 
 
 def test_resolve_with_scripted_dice(state_file: Path, tmp_path: Path) -> None:
-    """Initiative 6 v 1, then KGV's 9 D6 at Bismarck 5 hexes away (6 to hit), Rodney's, Bismarck's."""
+    """Initiative 6 v 1, all three a hex ahead, then KGV's 5 D6 at Bismarck, 4 hexes ahead (her forward
+    battery, 6 x 14-inch: 5.4 -> 5 dice; 5+ at 3-4 hexes): five hits, 5 damage. Rodney and Bismarck name no
+    target."""
     orders = write(
         tmp_path,
         "orders.json",
@@ -136,13 +138,16 @@ def test_resolve_with_scripted_dice(state_file: Path, tmp_path: Path) -> None:
             {"ship_id": "bismarck", "data": {"hexes": 1}},
         ],
     )
-    dice = "6,1," + ",".join(["6"] * 9)
+    dice = "6,1," + ",".join(["6"] * 5)
     doc = run_json("resolve", str(state_file), str(orders), "--dice", dice)
     assert doc["seed"] is None
     fire = [e for e in doc["events"] if e["kind"] == "fire"]
-    assert len(fire) == 1 and fire[0]["data"]["hits"] == 9 and fire[0]["needed"] == 6
-    assert [r["value"] for r in doc["rolls"]] == [6, 1] + [6] * 9
-    assert doc["state"]["ships"][2]["status"] == "active" and doc["state"]["ships"][2]["sheet"]["damage"] == 9
+    assert [(e["data"]["range"], e["data"]["arc"], e["data"]["dice"], e["needed"]) for e in fire] == [
+        (4, "forward", 5, 5)
+    ]
+    assert fire[0]["data"]["hits"] == 5
+    assert [r["value"] for r in doc["rolls"]] == [6, 1] + [6] * 5
+    assert doc["state"]["ships"][2]["status"] == "active" and doc["state"]["ships"][2]["sheet"]["damage"] == 5
 
 
 def test_resolve_side_view_hides_the_enemy_sheet(state_file: Path, tmp_path: Path) -> None:
