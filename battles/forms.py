@@ -89,6 +89,14 @@ def _class_label(ship_class: ShipClass) -> str:
     return f"{ship_class.name} ({ship_class.nation})" if ship_class.nation else ship_class.name
 
 
+SETUP_FIRST_LABEL = "Open the set-up editor before starting"
+SETUP_FIRST_HELP = (
+    "The battle is created in set-up: move the ships, paint the terrain and set the conditions on the map, "
+    "then start it there. Unticked, it starts at once and phase 1 opens (NW-CAMP-21)."
+)
+"""The creation forms' choice to create a battle in set-up (the scenario form and the battle form)."""
+
+
 class ScenarioBattleForm(forms.Form):
     """The umpire's "battle from a scenario": only the bundled scenarios of the campaign's rule set whose
     sides the campaign has (by key) are offered; the others are named under the field with the sides they
@@ -96,6 +104,9 @@ class ScenarioBattleForm(forms.Form):
 
     scenario = forms.ChoiceField(choices=())
     name = forms.CharField(max_length=120, required=False, help_text="Defaults to the scenario's name.")
+    setup_first = forms.BooleanField(
+        required=False, label=SETUP_FIRST_LABEL, help_text=escape(SETUP_FIRST_HELP)
+    )
 
     def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -1059,11 +1059,8 @@ def battle_create(
         # what the engine could not resolve (a negative speed, two ships in one hex, terrain of another rule
         # set or off the map, a wind from 720 degrees...: rules.check_state, NW-CAMP-04, -07, -08), in the
         # ships' names
-        problems = rules.check_state(state)
+        problems = _state_problems(state)
         if problems:
-            names = {f"ship {s.id!r}": s.name for s in state.ships}
-            for key, name in names.items():
-                problems = [p.replace(key, name) for p in problems]
             raise ApplicationError("bad_setup", "The rules refuse this set-up: " + "; ".join(problems) + ".")
         battle.state = rules.to_json(state)
         battle.save(update_fields=["state"])
@@ -1153,14 +1150,39 @@ def battle_setup_conditions_set(*, battle: Battle, user: Any, conditions: Condit
     return locked
 
 
+def _state_problems(state: BattleState) -> list[str]:
+    """Return what ``rules.check_state`` finds in ``state`` (NW-CAMP-04, -07, -08), each ship named by her
+    name rather than her id (``"ship 'kgv'"`` -> ``"King George V"``)."""
+    problems = rules.check_state(state)
+    names = {f"ship {s.id!r}": s.name for s in state.ships}
+    for key, name in names.items():
+        problems = [p.replace(key, name) for p in problems]
+    return problems
+
+
 def battle_start(*, battle: Battle, user: Any, deadline: datetime | None = None) -> Phase:
-    """Start a battle in set-up (umpire only): it becomes active and its first phase opens. Raise
-    ``battle_started``."""
+    """Start a battle in set-up (umpire only; docs/rulings.md NW-CAMP-21): it becomes active and its first
+    phase opens, as when a battle is created and started at once (the same code, :func:`_battle_start`; the
+    deadline, unless given, counts from now). The set-up's rolls stand (the rule set's set-up is not run
+    again); the state is checked with ``rules.check_state`` as the battle form's is (NW-CAMP-08), since
+    the set-up editor's edits run the rule set's set-up but not every check. Return the phase opened.
+
+    Raise ``not_umpire``, ``battle_started`` (409: the battle has left set-up, for instance by a second
+    click on Start; nothing changes, no second phase opens) and ``bad_setup`` (the rules refuse the state,
+    each problem named; the battle stays in set-up).
+    """
     with transaction.atomic():
         _require_umpire(battle.campaign_id, user)
-        battle = Battle.objects.select_for_update().get(pk=battle.pk)
+        battle = Battle.objects.select_for_update().select_related("campaign").get(pk=battle.pk)
         if battle.status != BattleStatus.SETUP:
-            raise ConflictError("battle_started", "The battle has already started.")
+            done = "is over" if battle.status == BattleStatus.FINISHED else "has already started"
+            raise ConflictError("battle_started", f"The battle {done}: nothing was changed.")
+        problems = _state_problems(_state(battle.state))
+        if problems:
+            raise ApplicationError(
+                "bad_setup",
+                "The rules refuse this set-up: " + "; ".join(problems) + ". Change it in the set-up editor.",
+            )
         return _battle_start(battle, deadline=deadline)
 
 

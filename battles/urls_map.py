@@ -9,4 +9,5 @@ urlpatterns: list[URLPattern] = [
     path("battles/<id:battle_id>/map/", views_map.battle_map, name="battle_map"),
     path("battles/<id:battle_id>/map.svg", views_map.battle_map_svg, name="battle_map_svg"),
     path("battles/<id:battle_id>/setup/map/", views_map.battle_setup_map, name="battle_setup_map"),
+    path("battles/<id:battle_id>/start/", views_map.battle_start, name="battle_start"),
 ]

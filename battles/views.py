@@ -29,6 +29,8 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import rules
 from battles import display, selectors, services
 from battles.forms import (
+    SETUP_FIRST_HELP,
+    SETUP_FIRST_LABEL,
     CampaignForm,
     CampaignSettingsForm,
     CampaignShipAddForm,
@@ -328,17 +330,32 @@ def battle_scenario(request: HttpRequest, campaign_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, "The battle was not created. " + _form_errors_message(form))
         return redirect("battles:campaign", camp.pk)
+    setup_first = form.cleaned_data["setup_first"]
     try:
         battle = services.battle_create_from_scenario(
             campaign=camp,
             scenario_key=form.cleaned_data["scenario"],
             user=request.user,
             name=form.cleaned_data["name"],
+            start=not setup_first,
         )
     except ApplicationError as error:
         messages.error(request, _error_message(error))
         return redirect("battles:campaign", camp.pk)
-    return redirect("battles:battle", battle.pk)
+    return _after_create(request, battle, setup_first=setup_first)
+
+
+def _after_create(request: HttpRequest, battle: Battle, *, setup_first: bool) -> HttpResponse:
+    """Where the umpire lands after creating a battle: its page, or, created in set-up (NW-CAMP-21), the
+    set-up editor, with what to do there."""
+    if not setup_first:
+        return redirect("battles:battle", battle.pk)
+    messages.success(
+        request,
+        f"{battle.name} is created in set-up: place the ships, paint the terrain and set the conditions, "
+        "then press Start battle.",
+    )
+    return redirect("battles:battle_setup_map", battle_id=battle.pk)
 
 
 def _finite(text: Any) -> float:
@@ -378,6 +395,8 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
     conditions_form = ConditionsForm(
         request.POST if request.method == "POST" else None, ruleset=camp.ruleset, auto_id="%s"
     )
+    # create the battle in set-up, to open the set-up editor before it starts (NW-CAMP-21)
+    setup_first = bool(request.POST.get("setup_first")) if request.method == "POST" else False
     if request.method == "POST":
         from rules.model import Hex, MapSpec, Point, TerrainFeature
 
@@ -438,11 +457,12 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                     map_spec=map_spec,
                     conditions=conditions,
                     terrain=terrain,
+                    start=not setup_first,
                 )
             except ApplicationError as error:
                 errors.append(_error_message(error))
             else:
-                return redirect("battles:battle", battle.pk)
+                return _after_create(request, battle, setup_first=setup_first)
     busy = selectors.ships_in_live_battles(campaign=camp)
     posted = request.method == "POST"
     rows = [
@@ -470,6 +490,9 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "errors": errors,
             "conditions_form": conditions_form,
             "post": request.POST,
+            "setup_first": setup_first,
+            "setup_first_label": SETUP_FIRST_LABEL,
+            "setup_first_help": SETUP_FIRST_HELP,
         },
     )
 

@@ -13,12 +13,13 @@ import re
 from typing import Any
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 import rules
@@ -367,3 +368,25 @@ def battle_setup_map(request: HttpRequest, battle_id: int) -> HttpResponse:
         tool,
     )
     return render(request, "battles/map/setup.html", ctx, status=status)
+
+
+@login_required
+@require_POST
+def battle_start(request: HttpRequest, battle_id: int) -> HttpResponse:
+    """Start a battle in set-up: the set-up editor's and the battle page's "Start battle" (umpire only;
+    docs/rulings.md NW-CAMP-21). ``services.battle_start`` checks the state and opens the first phase as a
+    battle created and started at once does; the umpire lands on the battle page.
+
+    A refusal is a message, nothing changed: a battle already started (a second click, another tab) on the
+    battle page; a set-up the rules refuse (``bad_setup``) back in the set-up editor, to be mended there."""
+    battle, viewer = battle_get(user=request.user, battle_id=battle_id)
+    require_umpire(viewer)
+    try:
+        phase = services.battle_start(battle=battle, user=request.user)
+    except ApplicationError as error:
+        messages.error(request, error.message)
+        if error.code == "bad_setup":
+            return redirect("battles:battle_setup_map", battle_id=battle.pk)
+        return redirect("battles:battle", battle.pk)
+    messages.success(request, f"The battle has started: phase {phase.number} is open for orders.")
+    return redirect("battles:battle", battle.pk)

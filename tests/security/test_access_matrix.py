@@ -110,6 +110,8 @@ MATRIX: dict[str, dict[str, tuple[int | str, ...]]] = {
     "battles:battle_map_svg": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     # the set-up editor of campaign A's battle in set-up: umpire only (an empty post is a bad form)
     "battles:battle_setup_map": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 400, 404, 404)},
+    # "Start battle" of that battle in set-up (NW-CAMP-21): umpire only, a POST; the battle page after it
+    "battles:battle_start": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
 }
 
 # Django's admin, for each visitor: its index and one model's list.
@@ -351,6 +353,7 @@ ACTIONS: dict[str, tuple[Callable[[World], dict[str, str]], tuple[str, ...]]] = 
     "battles:umpire": (lambda w: {"action": "resolve_now"}, ("umpire",)),
     "battles:ship_sheet": (lambda w: {"changes": '{"speed": 2}', "reason": "Engine trouble"}, ("umpire",)),
     "battles:battle_setup_map": (_setup_place_post, ("umpire",)),
+    "battles:battle_start": (lambda w: {}, ("umpire",)),
 }
 # POST endpoints left out of ACTIONS, with the reason.
 POST_EXEMPT = {
@@ -428,6 +431,7 @@ UMPIRE_ONLY = {
     ("battles:ship_sheet", "POST"),
     ("battles:battle_setup_map", "GET"),
     ("battles:battle_setup_map", "POST"),
+    ("battles:battle_start", "POST"),
 }
 # Pages refused (403) to members for another reason than the umpire's role.
 OTHER_403 = {("battles:campaign_new", "GET"), ("battles:campaign_new", "POST")}  # staff create campaigns

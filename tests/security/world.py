@@ -3,9 +3,9 @@ named URL pattern of the site.
 
 Campaign A (ultra_simple, the Bismarck scenario): an umpire, a player of Britain and a player of Germany; an
 active battle whose phase 1 is resolved and phase 2 open, with a British order in each (so "repeat",
-"withdraw" and the log have something), a second battle still in set-up (the map editor) with a sister ship
-(Prince of Wales, under the key "kgv"), a third King George V class ship in no battle (Duke of York:
-NW-CAMP-02, a ship fights one battle at a time), an unused invitation to Germany.
+"withdraw" and the log have something), a second battle still in set-up (the map editor and its Start)
+with a sister ship (Prince of Wales, under the key "kgv"), a third King George V class ship in no battle
+(Duke of York: NW-CAMP-02, a ship fights one battle at a time), an unused invitation to Germany.
 Campaign B (the same scenario) has its own umpire. The admin is a superuser who is in neither campaign.
 """
 
@@ -47,7 +47,7 @@ class World:
             "uidb64": urlsafe_base64_encode(force_bytes(self.users["player"].pk)),
             "token_reset": "bad-token",
         }
-        if name == "battles:battle_setup_map":
+        if name in ("battles:battle_setup_map", "battles:battle_start"):
             kwargs["battle_id"] = self.setup_battle.pk
         if name == "password_reset_confirm":
             kwargs["token"] = kwargs["token_reset"]
