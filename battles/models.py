@@ -383,6 +383,17 @@ class Phase(models.Model):
     def is_resolved(self) -> bool:
         return self.status == PhaseStatus.RESOLVED
 
+    def orders_refused(self) -> tuple[str, str] | None:
+        """Return why this phase takes no orders, as the services' error (code, message), or None while it
+        is open. A phase the umpire ended the battle in is told as such, not as one rolled back."""
+        if self.superseded:
+            if self.close_reason in (BATTLE_ENDED, BATTLE_ENDED_REOPENED):
+                return "phase_superseded", "The umpire ended the battle in this phase: it takes no orders."
+            return "phase_superseded", "This phase was rolled back by the umpire."
+        if self.status != PhaseStatus.OPEN:
+            return "phase_closed", "This phase is closed: orders are no longer accepted."
+        return None
+
     def closes_at(self, phase_sides: Any) -> Any:
         """Return when the sweep closes this phase (``services.phases_sweep``): the last deadline (its own,
         else the phase's) of its ``phase_sides`` (its ``PhaseSide`` rows) not ready, which an extension for

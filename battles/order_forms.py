@@ -292,10 +292,9 @@ def side_view(phase: Phase, side: str) -> BattleState:
 def check_phase_open(phase: Phase) -> None:
     """Raise the services' error for a phase that takes no orders (closed, rolled back or past its deadline
     for every side). The services check again under a lock; this answers a form that saves nothing."""
-    if phase.superseded:
-        raise ConflictError("phase_superseded", "This phase was rolled back by the umpire.")
-    if phase.status != PhaseStatus.OPEN:
-        raise ConflictError("phase_closed", "This phase is closed: orders are no longer accepted.")
+    refused = phase.orders_refused()
+    if refused is not None:
+        raise ConflictError(*refused)
 
 
 def closed_side_ids(phase: Phase, phase_sides: Sequence[Any] | None = None) -> set[int]:

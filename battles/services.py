@@ -1270,10 +1270,9 @@ def _phase_close(phase: Phase, *, reason: str) -> None:
 
 
 def _check_open(phase: Phase) -> None:
-    if phase.superseded:
-        raise ConflictError("phase_superseded", "This phase was rolled back by the umpire.")
-    if phase.status != PhaseStatus.OPEN:
-        raise ConflictError("phase_closed", "This phase is closed: orders are no longer accepted.")
+    refused = phase.orders_refused()
+    if refused is not None:
+        raise ConflictError(*refused)
 
 
 def _ordering_side(phase: Phase, user: Any, side: Side) -> PhaseSide:

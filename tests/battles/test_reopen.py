@@ -332,3 +332,19 @@ def test_a_battle_whose_ship_fought_a_later_battle_is_not_reopened_nor_rolled_ba
     assert refused.value.code == "fought_since"
     assert Battle.objects.get(pk=game.battle.pk).status == "finished"
     assert game.campaign.ships.get(ship__name="Bismarck").status == "sunk"
+
+
+def test_orders_for_the_phase_the_battle_was_ended_in_say_so(game: Any) -> None:
+    """A player's order for the phase in play when the umpire ended the battle is refused as that, not as a
+    phase rolled back (it was superseded by the end, not by a roll back); one rolled back still says so."""
+    first = _open_phase(game)
+    services.battle_end(battle=game.battle, user=game.umpire, winner="britain", reason="Enough")
+    with pytest.raises(ApplicationError) as exc:
+        services.orders_submit(phase=first, user=game.players["britain"], ship_key="kgv", data={"hexes": 1})
+    assert (exc.value.code, exc.value.message) == (
+        "phase_superseded",
+        "The umpire ended the battle in this phase: it takes no orders.",
+    )
+    first.refresh_from_db()
+    first.close_reason = ""  # as a phase rolled back has it
+    assert first.orders_refused() == ("phase_superseded", "This phase was rolled back by the umpire.")
