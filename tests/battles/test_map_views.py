@@ -348,17 +348,19 @@ def test_setup_paints_a_table_shoal_for_sail() -> None:
 def test_first_and_last_are_disabled_at_the_first_and_last_step(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    """QA britain_ultra_simple-12: at "step 0 of 0" First and Last looked clickable (links to this step)."""
+    """QA britain_ultra_simple-12: at "step 0 of 0" First and Last looked clickable (links to this step); and
+    "step 0 of 0" said nothing a player could use: the opening positions say no phase is resolved yet."""
     game = scenario_campaign()
     client = client_for(game.players["britain"])
     only = client.get(map_url(game.battle)).content.decode()
-    assert "step 0 of 0" in only
+    assert "step 0 of 0" not in only and "no phase resolved yet" in only
     assert '<span class="button button--small is-disabled" aria-disabled="true">&laquo; First</span>' in only
     assert '<span class="button button--small is-disabled" aria-disabled="true">Last &raquo;</span>' in only
     assert 'data-replay="first"' not in only and 'data-replay="last"' not in only
 
     resolve_phases(game, 1, django_capture_on_commit_callbacks)
     first = client.get(map_url(game.battle, step=0)).content.decode()
+    assert "step 0 of 1" in first
     assert (
         'data-replay="first"' not in first
         and f'data-replay="last" href="{map_url(game.battle, step=1)}"' in first
