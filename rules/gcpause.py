@@ -8,40 +8,30 @@ looked at once, by the first young pass after it: about 3% of that phase saved o
 Celery worker, whose heap holds Django, an older-generation pass falling inside a phase would cost far more.
 Reference counting frees everything else as before.
 
-Re-entrant and thread-safe: the collector is switched back on when the last phase running in the process
-ends, and only if it was on when the first began (a program that keeps it off keeps it off). This is not game
-state: no result depends on it, so ``rules`` stays pure (the same state, orders and dice give the same
-result).
+The collector is switched back on after the phase only if it was on before it (a program that keeps it off
+keeps it off; a phase within a pause leaves it off). Two phases overlapping in two threads end with it as it
+was: the first to end may switch it on while the other still runs, which only shortens that one's pause (no
+lock: ``rules`` does no threading). This is not game state: no result depends on it, so ``rules`` stays pure
+(the same state, orders and dice give the same result).
 """
 
 from __future__ import annotations
 
 import gc
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-
-_lock = threading.Lock()
-_depth = 0
-_was_enabled = False
 
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    """Run the ``with`` block with the cyclic garbage collector off; restore it after (see the module)."""
-    global _depth, _was_enabled
-    with _lock:
-        if _depth == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _depth += 1
+    """Run the ``with`` block with the cyclic garbage collector off; switch it on after if it was on."""
+    was_enabled = gc.isenabled()
+    gc.disable()
     try:
         yield
     finally:
-        with _lock:
-            _depth -= 1
-            if _depth == 0 and _was_enabled:
-                gc.enable()
+        if was_enabled:
+            gc.enable()
 
 
 __all__ = ["gc_paused"]
