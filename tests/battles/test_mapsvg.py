@@ -188,7 +188,7 @@ def test_hex_projection_exact_pixels() -> None:
     drawn = markers(root)
     assert drawn["kgv"].get("transform") == "translate(397.7 368)"
     assert drawn["rodney"].get("transform") == "translate(397.7 448.5)"
-    assert drawn["bismarck"].get("transform") == "translate(606.8 287.6)"
+    assert drawn["bismarck"].get("transform") == "translate(606.8 448.5)"  # (16,2): r + q/2 = 10, as Rodney
     xy = ship_marker_xy(bismarck(), "kgv", viewer_side="britain")
     assert xy == pytest.approx((397.726, 368.044), abs=1e-3)
     assert root.get("viewBox") == "0 0 900 844.4"

@@ -114,8 +114,10 @@ def test_a_battle_ended_in_phase_1_reopens_in_phase_1(game: Any) -> None:
 
 
 def test_a_battle_ended_in_a_later_phase_reopens_that_phase_as_it_stood(
-    game: Any, django_capture_on_commit_callbacks: Any
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
+    # ships that hold their fire: with fire_nearest Bismarck sinks in phase 2 and there is no phase 3
+    game = scenario_campaign(SCENARIO, settings={"default_orders": "hold"})
     second = _resolve(game, django_capture_on_commit_callbacks)
     services.battle_ship_edit(
         battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 1}, reason="Boiler"

@@ -577,7 +577,8 @@ def test_a_sunk_side_finishes_the_battle(game: Any, django_capture_on_commit_cal
     assert (battle.status, battle.winner) == ("finished", "britain")
     assert Phase.objects.filter(battle=battle).count() == 1
     assert (
-        LogEvent.objects.filter(kind="battle_over").get().text == "The battle is over: britain holds the sea."
+        LogEvent.objects.filter(kind="battle_over").get().text
+        == "The battle is over: Royal Navy holds the sea."
     )
     cship = CampaignShip.objects.get(ship__name="Bismarck")
     assert (cship.status, cship.status_battle) == ("sunk", battle)
@@ -701,7 +702,9 @@ def _resolve_current(game: Any, capture: Any) -> Phase:
     return phase
 
 
-def test_rollback_supersedes_and_reopens(game: Any, django_capture_on_commit_callbacks: Any) -> None:
+def test_rollback_supersedes_and_reopens(django_capture_on_commit_callbacks: Any) -> None:
+    # ships that hold their fire: with fire_nearest Bismarck sinks in phase 2 and there is no phase 3
+    game = scenario_campaign(settings={"default_orders": "hold"})
     first = _resolve_current(game, django_capture_on_commit_callbacks)
     second = _resolve_current(game, django_capture_on_commit_callbacks)
     third = _phase(game)

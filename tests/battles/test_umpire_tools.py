@@ -61,8 +61,10 @@ def _select(html: str, name: str) -> str:
 
 
 def test_rollback_defaults_to_the_latest_resolved_phase_and_does_not_offer_the_open_one(
-    game: Any, django_capture_on_commit_callbacks: Any
+    django_capture_on_commit_callbacks: Any,
 ) -> None:
+    # ships that hold their fire: with fire_nearest Bismarck sinks in phase 2 and there is no phase 3
+    game = scenario_campaign(settings={"default_orders": "hold"})
     _resolve(game, django_capture_on_commit_callbacks)
     third = _resolve(game, django_capture_on_commit_callbacks)
     assert third.number == 3
