@@ -722,13 +722,22 @@ def round_half_up(x: float) -> int:
 
 
 def roll_initiative(
-    sides: Sequence[str], dice: Dice, events: list[Event], turn: int, *, high_first: bool, rule: str
+    sides: Sequence[str],
+    dice: Dice,
+    events: list[Event],
+    turn: int,
+    *,
+    high_first: bool,
+    rule: str,
+    names: Mapping[str, str] | None = None,
 ) -> list[str]:
-    """Roll a D6 per side and return the sides in acting order, re-rolling ties among tied sides.
+    """Roll a D6 per side and return the sides (keys) in acting order, re-rolling ties among tied sides.
 
     ``high_first``: the high roller acts first (``ultra_simple``, ``acw_river``) or the lowest
-    (``memoir_sea``). One event per round of rolls.
+    (``memoir_sea``). One event per round of rolls, its data the roll of each side by key; its text and the
+    rolls' purposes name each side by ``names`` (key -> display name; the key for a side it lacks).
     """
+    named = names or {}
     order: list[str] = []
     # the groups still to settle, the next on top: a tie is settled, its own ties first, before the groups
     # after it (depth first; a loop, not a nested function calling itself, which would be a reference
@@ -740,8 +749,8 @@ def roll_initiative(
             order.extend(group)
             continue
         start = len(dice.rolls)
-        scores = {s: dice.roll("D6", f"initiative {s}") for s in group}
-        rolled = ", ".join(f"{s} {v}" for s, v in scores.items())
+        scores = {s: dice.roll("D6", f"initiative {named.get(s, s)}") for s in group}
+        rolled = ", ".join(f"{named.get(s, s)} rolls {v}" for s, v in scores.items())
         events.append(
             Event(
                 kind="initiative",

@@ -332,7 +332,11 @@ def _resolve(
         events += (
             Event(
                 kind="battle_over",
-                text=f"The battle is over: {winner} holds the sea." if winner else "The battle is over.",
+                text=(
+                    f"The battle is over: {new.side_names().get(winner, winner)} holds the sea."
+                    if winner
+                    else "The battle is over."
+                ),
                 turn=state.turn,
                 phase=state.phase,
                 outcome=winner or "none",

@@ -275,6 +275,10 @@ class BattleState:
         """Return the keys of the sides in the battle."""
         return tuple([s.key for s in self.sides])  # (a list, not a generator: asked for every shot)
 
+    def side_names(self) -> dict[str, str]:
+        """Return each side's display name (as the log names it) by key; the key for a side without a name."""
+        return {s.key: s.name or s.key for s in self.sides}
+
 
 _INDEX_CACHE: dict[int, tuple[tuple[ShipState, ...], dict[str, ShipState]]] = memo.table({})
 _INDEX_CACHE_SIZE = 8

@@ -120,7 +120,7 @@ def test_rolls_of_the_phase_only_and_the_outcome(fake_ruleset: str) -> None:
     assert result.state.ship("s1").status == "sunk"
     assert result.state.finished and result.state.winner == "north"
     assert result.events[-1].kind == "battle_over" and result.events[-1].outcome == "north"
-    assert result.events[-1].text == "The battle is over: north holds the sea."
+    assert result.events[-1].text == "The battle is over: North holds the sea."  # the side's name
     # a finished battle resolves to itself
     again = resolve_turn(result.state, orders, ScriptedDice([]))
     assert again == PhaseResult(state=result.state, events=(), rolls=())

@@ -1289,7 +1289,9 @@ class AcwRiver(RuleSet):
         )
         sides = [s for s in state.side_keys() if any(sh.side == s and sh.active for sh in state.ships)]
         # A1: initiative D6 per side, high moves first, re-roll ties.
-        order_of_sides = roll_initiative(sides, dice, ctx.events, state.turn, high_first=True, rule="A1")
+        order_of_sides = roll_initiative(
+            sides, dice, ctx.events, state.turn, high_first=True, rule="A1", names=state.side_names()
+        )
 
         # Movement in initiative order, one ship at a time; rams, groundings and mines as they happen.
         ordered = [s.id for s in state.ships if s.id in orders]

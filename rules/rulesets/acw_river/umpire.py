@@ -51,7 +51,7 @@ def capture_grounded(state: BattleState, ship_id: str, by_side: str) -> tuple[Ba
     if by_side not in state.side_keys():
         raise IllegalOrder(f"No side {by_side!r} in this battle.")
     if by_side == ship.side:
-        raise IllegalOrder(f"{ship.name} is {by_side}'s own ship.")
+        raise IllegalOrder(f"{ship.name} is {state.side_names()[by_side]}'s own ship.")
     if not ship.active:
         raise IllegalOrder(f"{ship.name} is {ship.status}.")
     if not ship.sheet.get("aground"):
@@ -72,7 +72,8 @@ def capture_grounded(state: BattleState, ship_id: str, by_side: str) -> tuple[Ba
         phase=state.phase,
         ship_id=ship.id,
         outcome="captured",
-        text=f"{ship.name}, aground, is stormed and taken by {by_side}'s troops (umpire, section 9; "
+        text=f"{ship.name}, aground, is stormed and taken by {state.side_names()[by_side]}'s troops "
+        f"(umpire, section 9; "
         f"she counted as a {strength['as']}).",
         data={"by_side": by_side, "umpire": True, **strength},
     )

@@ -886,7 +886,7 @@ class MemoirSea(RuleSet):
         # Turn Sequence: each side throws a D6; the lowest moves first (M02: re-roll ties).
         sides = [s for s in state.side_keys() if any(sh.side == s and sh.active for sh in state.ships)]
         order_of_sides = roll_initiative(
-            sides, dice, events, turn, high_first=False, rule="Turn Sequence, M02"
+            sides, dice, events, turn, high_first=False, rule="Turn Sequence, M02", names=state.side_names()
         )
 
         ships = state.ship_map()

@@ -645,6 +645,7 @@ class Sail1700(RuleSet):
                     0,
                     high_first=True,
                     rule="A1: higher moves first every turn",
+                    names=state.side_names(),
                 )
             )
         cond = state.conditions
@@ -810,7 +811,8 @@ class Sail1700(RuleSet):
 
     def phase_plan(self, state: BattleState) -> tuple[PhaseSpec, ...]:
         order = state.initiative or state.side_keys()
-        return tuple(PhaseSpec(name=f"{side} move", sides=(side,)) for side in order)
+        names = state.side_names()
+        return tuple(PhaseSpec(name=f"{names.get(side, side)} move", sides=(side,)) for side in order)
 
     def resolve_phase(self, state: BattleState, orders: Mapping[str, ShipOrder], dice: Dice) -> PhaseResult:
         side = self.ordering_sides(state)[0]

@@ -512,7 +512,9 @@ class UltraSimple(RuleSet):
 
     def _initiative(self, state: BattleState, dice: Dice, events: list[Event]) -> list[str]:
         sides = [s for s in state.side_keys() if any(sh.side == s and sh.active for sh in state.ships)]
-        return roll_initiative(sides, dice, events, state.turn, high_first=True, rule="1.0, U09")
+        return roll_initiative(
+            sides, dice, events, state.turn, high_first=True, rule="1.0, U09", names=state.side_names()
+        )
 
     def _move_ship(
         self,

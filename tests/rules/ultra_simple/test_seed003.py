@@ -390,7 +390,9 @@ def test_003_sequence_high_roller_moves_first() -> None:
     result = resolve_turn(state, [order("a", 1), order("b", 1)], ScriptedDice([2, 5]))
     init = kinds(result, "initiative")
     assert len(init) == 1 and init[0].data == {"britain": 2, "germany": 5}
-    assert init[0].text == "Initiative: britain 2, germany 5 (high moves first, 1.0, U09)."
+    assert (
+        init[0].text == "Initiative: Royal Navy rolls 2, KM rolls 5 (high moves first, 1.0, U09)."
+    )  # (names)
     assert result.state.initiative == ("germany", "britain")
     assert [e.ship_id for e in kinds(result, "move")] == ["b", "a"]
 
@@ -404,7 +406,7 @@ def test_U09_ties_are_rerolled() -> None:
     assert [e.data for e in init] == [{"britain": 3, "germany": 3}, {"britain": 6, "germany": 1}]
     assert [len(e.rolls) for e in init] == [2, 2]
     assert result.state.initiative == ("britain", "germany")
-    assert [r.purpose for r in dice.rolls] == ["initiative britain", "initiative germany"] * 2
+    assert [r.purpose for r in dice.rolls] == ["initiative Royal Navy", "initiative KM"] * 2
 
 
 def test_NW_US_01_the_first_mover_takes_the_hex() -> None:
@@ -675,7 +677,7 @@ def test_a_target_that_moved_out_of_reach_is_not_fired_at() -> None:
     (no_shot,) = kinds(result, "no_shot")
     assert no_shot.text == "Nelson cannot fire at Bismarck: 7 hexes, beyond 6 (U03)."
     assert no_shot.visible_to == ("britain",)
-    assert [r.purpose for r in result.rolls] == ["initiative britain", "initiative germany"]
+    assert [r.purpose for r in result.rolls] == ["initiative Royal Navy", "initiative KM"]
 
 
 # --- A7 default orders, A2 views, preview -----------------------------------------------------------------
