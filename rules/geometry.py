@@ -243,12 +243,17 @@ def hex_round(q: float, r: float) -> Hex:
     return Hex(q=int(rq), r=int(rr))
 
 
-def hex_line(a: Hex, b: Hex) -> list[Hex]:
-    """Return the hexes on the line from ``a`` to ``b``, both included, in order."""
+def hex_line(a: Hex, b: Hex, *, nudge: float = 1e-6) -> list[Hex]:
+    """Return the hexes on the line from ``a`` to ``b``, both included, in order.
+
+    ``nudge`` (in axial units) moves the line off hex corners before rounding: where the line runs along a
+    hex edge, ``+1e-6`` takes the hexes on one side and ``-1e-6`` those on the other (Red Blob Games' line
+    drawing).
+    """
     n = hex_distance(a, b)
     if n == 0:
         return [a]
-    eps = 1e-6
+    eps = nudge
     out = []
     for i in range(n + 1):
         t = i / n

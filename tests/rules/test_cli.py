@@ -391,9 +391,12 @@ def test_an_engine_made_state_is_never_refused_as_off_the_map_or_a_bad_winner() 
     from rules.scenario import scenario_state
 
     withdrawn = finished = 0
+    # seeds 0 and 1 of each; Santiago's seed 19 too, a battle in which Spanish ships escape off the map
+    # (since NW-MEM-06 seeds 0 and 1 end with every Spanish ship sunk: none withdraws)
+    extra = {"santiago_de_cuba_1898": (19,)}
     for key, sc in bundled_scenarios().items():
         rs = get_ruleset(sc.ruleset)
-        for seed in range(2):
+        for seed in (0, 1, *extra.get(key, ())):
             state, _ = scenario_state(sc, SeededDice(seed))
             state = replace(state, options={**state.options, "default_orders": "captain"})
             dice = SeededDice(seed)

@@ -58,7 +58,7 @@ every key optional (an empty or missing course: the ship stays where it is).
 from __future__ import annotations
 
 import math
-from collections.abc import Container, Mapping
+from collections.abc import Collection, Container, Mapping
 from dataclasses import replace
 from functools import cache
 from typing import Literal, cast
@@ -74,6 +74,7 @@ from ...geometry import (
     hex_bearing,
     hex_center,
     hex_distance,
+    hex_line,
     hex_to_offset,
     is_facing,
     norm_deg,
@@ -295,6 +296,23 @@ def torpedo_bears(fit: str, pos: Hex, heading: float, target: Hex) -> bool:
     if fit == "trainable_bow":
         return arc in ("abeam", "ahead")
     return False
+
+
+def land_across(land: Container[Hex], a: Hex, b: Hex) -> Hex | None:
+    """Return the first land hex the line of fire from hex ``a`` to hex ``b`` crosses, or None (NW-MEM-06).
+
+    The hexes strictly between the two count (a ship never lies in land, NW-MEM-05). A line running along a
+    hex edge is blocked only when it is blocked on both sides of the edge: the line is drawn nudged each way
+    (:func:`~rules.geometry.hex_line`) and is clear if either way is.
+    """
+    first: Hex | None = None
+    for nudge in (1e-6, -1e-6):
+        hit = next((h for h in hex_line(a, b, nudge=nudge)[1:-1] if h in land), None)
+        if hit is None:
+            return None
+        if first is None:
+            first = hit
+    return first
 
 
 def course_cost(course: str) -> int:
@@ -562,12 +580,14 @@ class MemoirSea(RuleSet):
         self, state: BattleState, ship: ShipState, target: ShipState | None, target_id: str
     ) -> str | None:
         """Return why the guns cannot fire at the target from the ship's present hex, or None."""
-        return self._gun_shot(ship, target, target_id)[0]
+        return self._gun_shot(ship, target, target_id, self._land(state))[0]
 
     def _gun_shot(
-        self, ship: ShipState, target: ShipState | None, target_id: str
+        self, ship: ShipState, target: ShipState | None, target_id: str, land: Collection[Hex] = ()
     ) -> tuple[str | None, int, Arc, int, int]:
-        """Return :meth:`gun_target_error`'s answer, and the range, arc, beam dice and dice thrown (M05)."""
+        """Return :meth:`gun_target_error`'s answer, and the range, arc, beam dice and dice thrown (M05).
+
+        ``land``: the battle's land hexes; a line of fire across one is refused (NW-MEM-06)."""
         if target is None:
             return f"No ship {target_id!r} in this battle.", 0, "abeam", 0, 0
         if target.side == ship.side:
@@ -590,6 +610,17 @@ class MemoirSea(RuleSet):
                 b,
                 n,
             )
+        if land:
+            across = land_across(land, ship.position, target.position)
+            if across is not None:
+                return (
+                    f"{target.name} is behind land: the line of fire crosses the land at "
+                    f"({across.q},{across.r}) (NW-MEM-06).",
+                    rng,
+                    arc,
+                    b,
+                    0,
+                )
         return None, rng, arc, b, n
 
     def torpedo_target_error(
@@ -618,6 +649,12 @@ class MemoirSea(RuleSet):
                 "trainable_bow": "abeam or ahead",
             }[fit]
             return f"{target.name} is not {where} of {ship.name} (M09)."
+        across = land_across(self._land(state), ship.position, target.position)
+        if across is not None:
+            return (
+                f"{target.name} is behind land: the torpedo's run crosses the land at "
+                f"({across.q},{across.r}) (NW-MEM-06)."
+            )
         return None
 
     def run_course(
@@ -683,14 +720,15 @@ class MemoirSea(RuleSet):
         reach = max(max_gun_range(b, "abeam"), max_gun_range(b, "ahead"))  # odd B reaches B + 1 ahead (M06)
         best: tuple[int, int, str] | None = None
         pick = None
+        land = self._land(state)
         for t in self._enemies(state, ship):
             assert isinstance(t.position, Hex)
             rng = hex_distance(ship.position, t.position)
             if rng > reach:
                 continue
             n = gun_dice(b, rng, arc_for(ship.position, ship.heading, t.position))
-            if n <= 0:
-                continue
+            if n <= 0 or (land and land_across(land, ship.position, t.position) is not None):
+                continue  # (NW-MEM-06: none behind land)
             key = (-n, rng, t.id)
             if best is None or key < best:
                 best, pick = key, t
@@ -703,11 +741,14 @@ class MemoirSea(RuleSet):
         reach = max(max_gun_range(b, "abeam"), max_gun_range(b, "ahead"))  # odd B reaches B + 1 ahead (M06)
         best: tuple[int, str] | None = None
         pick = None
+        land = self._land(state)
         for t in self._enemies(state, ship):
             assert isinstance(t.position, Hex)
             rng = hex_distance(ship.position, t.position)
             if rng > reach or gun_dice(b, rng, arc_for(ship.position, ship.heading, t.position)) <= 0:
                 continue
+            if land and land_across(land, ship.position, t.position) is not None:
+                continue  # (NW-MEM-06: none behind land)
             if best is None or (rng, t.id) < best:
                 best, pick = (rng, t.id), t
         return pick
@@ -764,19 +805,26 @@ class MemoirSea(RuleSet):
             str(ship.stats.get("torpedo_fit") or "none") != "none"
             and _int(ship.sheet.get("torpedoes_left")) > 0
         )
+        land = self._land(state)
         best: tuple[float, str] | None = None
         for course in legal_courses(speed):
             pos, heading, _, why = self.run_course(state, ship, course, blocked)
             if why:
                 continue
             score = 0.3 * len(course)  # keep steam up: a stopped ship is a sitting duck
+            if land and step(pos, heading) in land:
+                # bows on to land: she can never turn again (a turn needs a hex forward first, Movement)
+                score -= 20.0
             near = sorted(enemies, key=lambda t: (hex_distance(pos, cast(Hex, t.position)), t.id))[:3]
             for i, t in enumerate(near):
                 assert isinstance(t.position, Hex)
                 rng = hex_distance(pos, t.position)
                 weight = 1.0 if i == 0 else 0.4
-                mine = gun_dice(b, rng, arc_for(pos, heading, t.position))
-                theirs = gun_dice(_int(t.stats.get("gun_dice")), rng, arc_for(t.position, t.heading, pos))
+                if land and land_across(land, pos, t.position) is not None:
+                    mine = theirs = 0  # NW-MEM-06: land between them hides both
+                else:
+                    mine = gun_dice(b, rng, arc_for(pos, heading, t.position))
+                    theirs = gun_dice(_int(t.stats.get("gun_dice")), rng, arc_for(t.position, t.heading, pos))
                 score += weight * (mine - 0.6 * theirs)
                 if (
                     has_torp
@@ -945,7 +993,7 @@ class MemoirSea(RuleSet):
         damage: dict[str, int],
     ) -> None:
         target = _ship_or_none(state, target_id)
-        msg, rng, arc, b, n = self._gun_shot(ship, target, target_id)
+        msg, rng, arc, b, n = self._gun_shot(ship, target, target_id, self._land(state))
         if msg or target is None:
             events.append(
                 Event(
@@ -1187,10 +1235,17 @@ class MemoirSea(RuleSet):
             rng = hex_distance(ship.position, t.position)
             arc = arc_for(ship.position, ship.heading, t.position)
             n = gun_dice(_int(ship.stats.get("gun_dice")), rng, arc)
-            lines.append(
-                f"Guns: {t.name} at {rng} hexes {arc} -> {n} Memoir dice "
-                f"({'full' if arc == 'abeam' else 'half'} effect, M04-M06)."
-            )
+            across = land_across(self._land(state), ship.position, t.position)
+            if across is not None:
+                lines.append(
+                    f"Guns: {t.name} at {rng} hexes {arc} is behind land at ({across.q},{across.r}): "
+                    "no fire (NW-MEM-06)."
+                )
+            else:
+                lines.append(
+                    f"Guns: {t.name} at {rng} hexes {arc} -> {n} Memoir dice "
+                    f"({'full' if arc == 'abeam' else 'half'} effect, M04-M06)."
+                )
         torp = data.get("torpedo")
         if torp and str(torp) in ships:
             t = ships[str(torp)]
