@@ -531,7 +531,14 @@ def simulate(
         tasks = [(first_seed + i, turns, str(policy)) for i in range(runs)]
         # chunks of a few hundred battles at most, so that the outcomes come back as they are played
         chunk = min(max(1, runs // (n * 4)), 256)
-        pool = multiprocessing.Pool(min(n, runs), initializer=_start_worker, initargs=(scenario,))
+        # the workers are forked ignoring Ctrl-C: a SIGINT to the process group while one is still starting
+        # (before its initializer ran) would kill it with a traceback, and the pool's terminate() can then
+        # hang waiting for it; the parent's own handler is put back at once
+        parent_sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            pool = multiprocessing.Pool(min(n, runs), initializer=_start_worker, initargs=(scenario,))
+        finally:
+            signal.signal(signal.SIGINT, parent_sigint)
         try:
             outcomes = pool.map(_play_task, tasks, chunksize=chunk)
         except KeyboardInterrupt:
