@@ -2227,7 +2227,12 @@ class AcwRiver(RuleSet):
             if t.kind in ("battery", "fort") and tid in land_points:
                 lost = _int(t.props.get("lost")) + land_points[tid]
                 res = _int(t.props.get("resistance"), 1)
-                t = replace(t, props={**t.props, "lost": lost})
+                # the sides that have scored on it, for view_for (NW-ACW-19)
+                before = t.props.get("hit_by")
+                hit_by = {k for k in before if isinstance(k, str)} if isinstance(before, list) else set()
+                hit_by |= ctx.land_scorers.get(tid, set())
+                scored: list[JSON] = list(sorted(hit_by))
+                t = replace(t, props={**t.props, "lost": lost, "hit_by": scored})
                 name = str(t.props.get("name") or tid)
                 owner = t.props.get("side")
                 seen = None  # silenced (its guns fall quiet: visible state) or of no side: every side's
@@ -2251,6 +2256,28 @@ class AcwRiver(RuleSet):
         ctx.terrain[:] = new_terrain
 
     # --- views ----------------------------------------------------------------------------------------
+
+    def view_for(self, state: BattleState, side: str | None) -> BattleState:
+        """The base view (A2), and a battery's or fort's damage only for the sides that saw it scored: its own
+        side's and those that hit it; every side sees it silenced (NW-ACW-16, NW-ACW-19). For a side (or an
+        observer, NW-CAMP-13) that saw none of its hits, a battery still firing shows no damage: its props
+        without ``lost`` and ``hit_by``."""
+        view = super().view_for(state, side)
+        if side is None or not any(t.kind in ("battery", "fort") for t in view.terrain):
+            return view
+        sides = state.side_keys()
+        terrain = []
+        for t in view.terrain:
+            props = t.props
+            owner = props.get("side")
+            lost = _int(props.get("lost"))
+            if t.kind in ("battery", "fort") and lost > 0 and lost < _int(props.get("resistance"), 1):
+                hit_by = props.get("hit_by")
+                saw = {owner, *(hit_by if isinstance(hit_by, list) else ())}
+                if isinstance(owner, str) and owner and not all(k in saw for k in sides) and side not in saw:
+                    t = replace(t, props={k: v for k, v in props.items() if k not in ("lost", "hit_by")})
+            terrain.append(t)
+        return replace(view, terrain=tuple(terrain))
 
     def public_sheet(
         self, ship: ShipState, side: str | None = None, state: BattleState | None = None

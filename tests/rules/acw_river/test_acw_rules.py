@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rules import view_for
+from rules.base import OBSERVER
 from rules.dice import ScriptedDice
 from rules.errors import IllegalOrder
 from rules.geometry import hex_distance
@@ -952,6 +953,34 @@ def test_002_NW_ACW_16_fire_at_a_battery_is_seen_as_a_hit_is(third: bool) -> Non
         seen = view_for(res, "c").events  # type: ignore[union-attr]
         assert [e.outcome for e in seen if e.kind in ("fire", "damage")] == ["silenced"]
         assert not view_for(res, "c").rolls[3:]  # type: ignore[union-attr]
+
+
+def test_NW_ACW_19_a_third_side_sees_no_damage_on_a_battery_still_firing() -> None:
+    """NW-ACW-19 (A2, NW-ACW-16): the state's battery props carry its damage, which the map and the ship
+    sheets draw from the view; a third side that saw none of the hits sees the battery as it stood, the firer
+    and the owner see its points lost, and every side sees a battery silenced."""
+    state = battle(ship("x", "a", C, 0, "heavily_armored"), ship("y", "b", at(2, 2)))
+    state = place_battery(state, feature_id="bat1", side="b", position=Hex(q=12, r=0), dice=0, resistance=6)
+    state = place_battery(state, feature_id="bat2", side="b", position=Hex(q=13, r=4), dice=0, resistance=2)
+    res = _run_three(
+        _with_side_c(state), [5, 6, 5, 1], x={"fire_front": "bat1", "fire_rear": "bat2"}, y={}, z={}
+    )
+    props = {str(t.props["id"]): t.props for t in res.state.terrain if t.kind == "battery"}
+    assert (props["bat1"]["lost"], props["bat1"]["hit_by"]) == (4, ["a"])
+    assert props["bat2"]["lost"] == 2  # silenced: resistance 2
+    for side, bat1_lost in (("a", 4), ("b", 4), (None, 4), ("c", None), (OBSERVER, None)):
+        seen = {
+            str(t.props["id"]): t.props for t in RS.view_for(res.state, side).terrain if t.kind == "battery"
+        }
+        assert seen["bat1"].get("lost") == bat1_lost, side
+        assert seen["bat2"]["lost"] == 2, side  # every side sees it silenced
+    # with two sides, both saw every hit: nothing is hidden
+    two = run(state, [5, 6, 5, 1], x={"fire_front": "bat1", "fire_rear": "bat2"}, y={})
+    for side in ("a", "b", OBSERVER):
+        seen = {
+            str(t.props["id"]): t.props for t in RS.view_for(two.state, side).terrain if t.kind == "battery"
+        }
+        assert seen["bat1"]["lost"] == 4, side
 
 
 @pytest.mark.parametrize("third", [False, True], ids=["two-sides", "three-sides"])
