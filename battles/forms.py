@@ -459,7 +459,8 @@ class SheetJSONField(forms.CharField):
 
     def __init__(self, *, current: JSON, **kwargs: Any) -> None:
         self.current = current
-        kwargs.setdefault("widget", forms.Textarea(attrs={"rows": 2, "spellcheck": "false"}))
+        rows = 2 if len(str(kwargs.get("initial") or "")) <= 60 else 4
+        kwargs.setdefault("widget", forms.Textarea(attrs={"rows": rows, "spellcheck": "false"}))
         super().__init__(required=False, **kwargs)
 
     def to_python(self, value: Any) -> Any:
