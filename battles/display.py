@@ -30,6 +30,16 @@ def key_label(key: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def speed_unit(ruleset: RuleSet) -> str:
+    """Return the unit of a ship's speed (``ShipState.speed``) in ``ruleset``, for a label: the unit of its
+    ``speed`` order field (ww2_jackson ``knots``, sail_1700 ``mm``, a move's distance), else ``hexes per
+    turn`` on a hex map (rules.model: speeds of the hex sets are hexes per turn), else the rule set's unit."""
+    spec = next((f for f in ruleset.order_fields() if f.name == "speed"), None)
+    if spec is not None and spec.unit:
+        return spec.unit
+    return "hexes per turn" if ruleset.geometry.startswith("hex") else ruleset.unit
+
+
 def value_text(value: JSON, names: Mapping[str, str] | None = None, depth: int = 0) -> str:
     """Return a sheet or order value as short text.
 

@@ -15,13 +15,16 @@ from django.utils import timezone
 from django.utils.html import escape
 
 import rules
-from battles.models import CAMPAIGN_DESCRIPTION_MAX, Role, Side
-from battles.sheet_edits import REASON_MAX
+from battles.display import key_label, speed_unit
+from battles.models import CAMPAIGN_DESCRIPTION_MAX, Role, ShipStatus, Side
+from battles.sheet_edits import REASON_MAX, kind, shown
 from fleets.models import ShipClass
+from navalwar.errors import ApplicationError, add_to_form
 from navalwar.numbers import PlainFloatField, PlainIntegerField
 from navalwar.text import check_json_text
 from rules.base import DEFAULT_POLICIES
-from rules.model import Conditions, FieldSpec
+from rules.engine import SHEET_NUMBER_MAX
+from rules.model import JSON, BattleState, Conditions, FieldSpec, Hex
 
 
 @cache
@@ -417,3 +420,218 @@ def _field_for(spec: FieldSpec) -> forms.Field:
     if spec.type == "float":
         return PlainFloatField(min_value=spec.min, max_value=spec.max, **common)
     return forms.CharField(**common)
+
+
+# --- the umpire's ship edit (templates/battles/ship.html, services.battle_ship_edit) ----------------------
+
+_SHEET_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_]*")
+"""A sheet key that makes a plain field name (``sheet_guns_lost``); other keys are named by their place."""
+
+
+def sheet_field_name(key: str, index: int) -> str:
+    """Return the name of the ship edit's field for the sheet entry ``key``, the ``index``-th in key order:
+    ``sheet_<key>`` (``sheet_damage``), or ``sheet__<index>`` for a key that is no plain word (a space, a
+    dot...); no key makes the second, as a key starts with a letter or digit."""
+    return f"sheet_{key}" if _SHEET_KEY.fullmatch(key) else f"sheet__{index}"
+
+
+def _number_text(value: float) -> str:
+    """Return a number as the form shows it: ``120`` for ``120.0``, ``0.25``; never an exponent, which
+    the number fields refuse (navalwar.numbers)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    text = repr(value)
+    return text if "e" not in text else f"{value:.12f}".rstrip("0").rstrip(".")
+
+
+def _same(new: Any, current: Any) -> bool:
+    """Return True when a value typed is the ship's ``current`` one: equal and of the same kind (``True`` is
+    not ``1``); lists and objects compared as JSON, their keys sorted."""
+    if isinstance(new, (dict, list)) or isinstance(current, (dict, list)):
+        return json.dumps(new, sort_keys=True) == json.dumps(current, sort_keys=True)
+    return kind(new) == kind(current) and new == current
+
+
+class SheetJSONField(forms.CharField):
+    """A sheet entry that holds a list, an object or null, typed as JSON: parsed as
+    :func:`json_loads_checked` does, and of the entry's kind (an entry that is null takes any value; left
+    empty, it stays null)."""
+
+    def __init__(self, *, current: JSON, **kwargs: Any) -> None:
+        self.current = current
+        rows = 2 if len(str(kwargs.get("initial") or "")) <= 60 else 4
+        kwargs.setdefault("widget", forms.Textarea(attrs={"rows": rows, "spellcheck": "false"}))
+        super().__init__(required=False, **kwargs)
+
+    def to_python(self, value: Any) -> Any:
+        text = super().to_python(value)
+        if not text:
+            if self.current is None:
+                return None
+            raise forms.ValidationError(f"Enter {kind(self.current)} as JSON, such as {shown(self.current)}.")
+        try:
+            parsed = json_loads_checked(text)
+        except ValueError as exc:
+            raise forms.ValidationError(f"Not valid JSON: {exc}.") from exc
+        if self.current is not None and kind(parsed) != kind(self.current):
+            raise forms.ValidationError(f"Must be {kind(self.current)}, not {shown(parsed)}.")
+        return parsed
+
+
+class ShipEditForm(forms.Form):
+    """The umpire's edit of a ship in an active battle (``services.battle_ship_edit``), built from the ship
+    as she stands: her status (the statuses a ship may have, ``battles.models.ShipStatus``), heading
+    (degrees clockwise from north; a hex facing on a hex map), speed (the rule set's unit:
+    :func:`battles.display.speed_unit`), position (q, r on a hex map; x, y in inches or millimetres on a
+    table: the state's map geometry says which) and flags (text, separated by commas), then one field per
+    entry of her record sheet, in key order, labelled as the sheet shows it
+    (:func:`battles.display.key_label`) and filled with her value: a number field for a number (0 to
+    1,000,000: NW-CAMP-04), a checkbox for true or false, a text field for text, and a small JSON box for a
+    list, an object or null. And the reason, for the log.
+
+    Every field carries the value it was shown with (``show_hidden_initial``), so :meth:`changes` holds only
+    the values the umpire changed, and only those that differ from hers now: a phase resolved while the form
+    was open keeps what it did to the fields left alone. Shapes only; the service and ``rules.check_state``
+    judge the rest (a hex facing, on the map, two ships in one hex).
+    """
+
+    status = forms.ChoiceField(choices=ShipStatus.choices, label="Status", show_hidden_initial=True)
+    heading = PlainFloatField(
+        min_value=0, max_value=360, label="Heading (degrees from north)", show_hidden_initial=True
+    )
+    speed = PlainFloatField(min_value=0, max_value=SHEET_NUMBER_MAX, show_hidden_initial=True)
+    flags = forms.CharField(
+        required=False,
+        label="Flags",
+        help_text="What every side sees of her (such as on_fire, aground), separated by commas; empty: none.",
+        show_hidden_initial=True,
+    )
+    reason = forms.CharField(
+        label=f"Reason (logged, up to {REASON_MAX} characters)",
+        widget=forms.TextInput(attrs={"maxlength": REASON_MAX}),
+        error_messages={"required": "Give a reason for the edit."},
+    )
+    # the reason's length is the service's to check (its message says how long it is)
+
+    def __init__(self, data: Any = None, *, state: BattleState, ship_key: str, **kwargs: Any) -> None:
+        super().__init__(data, **kwargs)
+        ship = self.ship = state.ship(ship_key)
+        geometry = state.map.geometry
+        self.hexes = geometry.startswith("hex")
+        fields = self.fields
+        fields["status"].initial = ship.status
+        fields["heading"].initial = _number_text(ship.heading)
+        if self.hexes:
+            fields["heading"].widget.attrs["step"] = 60 if geometry == "hex6" else 30
+        fields["speed"].initial = _number_text(ship.speed)
+        fields["speed"].label = f"Speed ({speed_unit(rules.get_ruleset(state.ruleset))})"
+        fields["flags"].initial = ", ".join(ship.flags)
+        self.position_names: tuple[str, str] = ("q", "r") if self.hexes else ("x", "y")
+        pos = ship.position
+        if isinstance(pos, Hex):
+            here: tuple[float, float] = (pos.q, pos.r)
+        else:
+            here = (pos.x, pos.y)
+        unit = "mm" if geometry == "table_mm" else "inches"
+        labels = ("Hex q", "Hex r") if self.hexes else (f"x (east, {unit})", f"y (south, {unit})")
+        for name, label, value in zip(self.position_names, labels, here, strict=True):
+            field_class = PlainIntegerField if self.hexes else PlainFloatField
+            fields[name] = field_class(label=label, initial=_number_text(value), show_hidden_initial=True)
+        self.sheet_names: dict[str, str] = {}  # sheet key -> field name
+        for index, key in enumerate(sorted(ship.sheet)):
+            name = sheet_field_name(key, index)
+            self.sheet_names[key] = name
+            fields[name] = self._sheet_field(key, ship.sheet[key])
+        self.order_fields(
+            ["status", "heading", "speed", *self.position_names, "flags", *self.sheet_names.values()]
+        )
+
+    @staticmethod
+    def _sheet_field(key: str, value: JSON) -> forms.Field:
+        common: dict[str, Any] = {"label": key_label(key), "show_hidden_initial": True}
+        if isinstance(value, bool):
+            return forms.BooleanField(required=False, initial=value, **common)
+        if isinstance(value, int):
+            return PlainIntegerField(min_value=0, max_value=SHEET_NUMBER_MAX, initial=value, **common)
+        if isinstance(value, float):
+            return PlainFloatField(
+                min_value=0, max_value=SHEET_NUMBER_MAX, initial=_number_text(value), **common
+            )
+        if isinstance(value, str):
+            return forms.CharField(required=False, strip=False, initial=value, **common)
+        text = "" if value is None else json.dumps(value, ensure_ascii=False)
+        help_text = "JSON; empty for none." if value is None else f"JSON: {kind(value)}."
+        return SheetJSONField(current=value, initial=text, help_text=help_text, **common)
+
+    def clean_flags(self) -> list[str]:
+        return [f.strip() for f in self.cleaned_data["flags"].split(",") if f.strip()]
+
+    # the groups the page lays out (BoundFields, in order)
+    @property
+    def ship_fields(self) -> list[forms.BoundField]:
+        return [self[n] for n in ("status", "heading", "speed", *self.position_names, "flags")]
+
+    def _sheet_group(self, test: Any) -> list[forms.BoundField]:
+        return [self[n] for k, n in self.sheet_names.items() if test(self.ship.sheet[k])]
+
+    @property
+    def sheet_values(self) -> list[forms.BoundField]:
+        """The sheet's numbers and texts."""
+        return self._sheet_group(lambda v: isinstance(v, (int, float, str)) and not isinstance(v, bool))
+
+    @property
+    def sheet_checks(self) -> list[forms.BoundField]:
+        """The sheet's yes/no entries."""
+        return self._sheet_group(lambda v: isinstance(v, bool))
+
+    @property
+    def sheet_json(self) -> list[forms.BoundField]:
+        """The sheet's lists, objects and null entries, typed as JSON."""
+        return self._sheet_group(lambda v: v is None or isinstance(v, (list, dict)))
+
+    def changes(self) -> dict[str, Any]:
+        """Return the edit for ``services.battle_ship_edit(changes=...)``: each value the umpire changed from
+        the one the form showed that differs from the ship's now (``{}`` if none: the service refuses it as
+        nothing to change). ``position`` is both coordinates, ``sheet`` the entries changed. Call it on a
+        valid form."""
+        data, ship = self.cleaned_data, self.ship
+        changed = set(self.changed_data)
+        out: dict[str, Any] = {}
+        for name, current in (
+            ("status", ship.status),
+            ("heading", ship.heading),
+            ("speed", ship.speed),
+            ("flags", list(ship.flags)),
+        ):
+            if name in changed and not _same(data[name], current):
+                out[name] = data[name]
+        a, b = self.position_names
+        pos = ship.position
+        here = [pos.q, pos.r] if isinstance(pos, Hex) else [pos.x, pos.y]
+        if changed & {a, b} and not _same([data[a], data[b]], here):
+            out["position"] = {a: data[a], b: data[b]}
+        sheet = {
+            key: data[name]
+            for key, name in self.sheet_names.items()
+            if name in changed and not _same(data[name], ship.sheet[key])
+        }
+        if sheet:
+            out["sheet"] = sheet
+        return out
+
+    def add_refusal(self, error: ApplicationError, changes: dict[str, Any]) -> None:
+        """Add the service's refusal of ``changes`` to the form: at its fields when it names fields the form
+        has (the reason); at the field changed when the edit changed one value and its shape or the rules
+        refused it (``bad_edit``, ``bad_status``: a heading between hex facings, a hex off the map, a
+        position another ship holds); else above the form (nothing to change, a phase resolving...)."""
+        if any(name in self.fields for name in error.fields):
+            add_to_form(self, error)
+            return
+        names: list[str] = []
+        for key, value in changes.items():
+            if key == "sheet":
+                names.extend(self.sheet_names[k] for k in value)
+            else:
+                names.append(self.position_names[0] if key == "position" else key)
+        one = names[0] if len(names) == 1 and error.code in ("bad_edit", "bad_status") else None
+        self.add_error(one, error.message)

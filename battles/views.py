@@ -40,12 +40,12 @@ from battles.forms import (
     ProfileForm,
     RepairForm,
     ScenarioBattleForm,
+    ShipEditForm,
     SignupForm,
     default_orders_label,
     json_loads_checked,
 )
-from battles.models import Battle, CampaignShip, Order, Phase, PhaseStatus
-from battles.sheet_edits import REASON_MAX
+from battles.models import Battle, BattleStatus, CampaignShip, Order, Phase, PhaseStatus
 from navalwar.errors import ApplicationError, Refusal, add_to_form
 from navalwar.numbers import plain_float, plain_int
 from rules.base import event_visible
@@ -983,41 +983,45 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpResponse:
     """Render a ship's status sheet: full for its own side and the umpire, the public sheet for others (A2).
-    The umpire edits the ship's state here, with a reason."""
+    The umpire edits the ship's state here, with a reason (``ShipEditForm``: only the values changed are
+    sent); a form error or a refusal shows the form again with what was typed (400; 409 for a phase being
+    resolved) and saves nothing."""
     bat, viewer = selectors.battle_get(user=request.user, battle_id=battle_id)
     if request.method == "POST":
         selectors.require_umpire(viewer)  # before the ship is looked up: the same answer for every ship
     bship, ship, full = selectors.ship_get(battle=bat, viewer=viewer, ship_key=ship_key)
-    typed = {"changes": "{}", "reason": ""}  # the form; after a refusal, what the umpire typed
+    state = rules.from_json(rules.BattleState, bat.state)
+    edit_form: ShipEditForm | None = None
+    status = 200
     if request.method == "POST":
-        typed = {"changes": request.POST.get("changes", ""), "reason": request.POST.get("reason", "")}
-        try:
-            changes = json_loads_checked(typed["changes"] or "{}")
-            if not isinstance(changes, dict):
-                raise ValueError("not an object")
-            services.battle_ship_edit(
-                battle=bat,
-                ship_key=ship_key,
-                user=request.user,
-                changes=changes,
-                reason=typed["reason"],
-            )
-        except ValueError as exc:
-            messages.error(request, f"The changes must be a JSON object: {exc}")
-        except (ApplicationError, KeyError, TypeError) as error:
-            messages.error(
-                request, _error_message(error) if isinstance(error, ApplicationError) else str(error)
-            )
+        edit_form = ShipEditForm(request.POST, state=state, ship_key=ship_key)
+        if not edit_form.is_valid():
+            status = 400
         else:
-            messages.success(request, "Ship edited; the edit is in the log.")
-            return redirect("battles:ship_sheet", bat.pk, ship_key)
+            changes = edit_form.changes()
+            try:
+                services.battle_ship_edit(
+                    battle=bat,
+                    ship_key=ship_key,
+                    user=request.user,
+                    changes=changes,
+                    reason=edit_form.cleaned_data["reason"],
+                )
+            except ApplicationError as error:
+                edit_form.add_refusal(error, changes)
+                status = error.status
+            else:
+                messages.success(request, "Ship edited; the edit is in the log.")
+                return redirect("battles:ship_sheet", bat.pk, ship_key)
+    elif viewer.is_umpire and bat.status == BattleStatus.ACTIVE:
+        edit_form = ShipEditForm(state=state, ship_key=ship_key)
     rs = rules.get_ruleset(bat.campaign.ruleset)
     hits = []
     if not full:
         # A2: of an enemy ship, the hits the viewer's side scored on it, where the log shows them.
         rows = selectors.log_events_for_ship(battle=bat, viewer=viewer, ship_key=ship_key)
         hits = [r for r in rows if r.target_key == ship_key]
-    names = {s.id: s.name for s in rules.from_json(rules.BattleState, bat.state).ships}
+    names = {s.id: s.name for s in state.ships}
     sheet_rows, sheet_quiet = display.sheet_rows(ship.sheet, names)
     return render(
         request,
@@ -1041,9 +1045,9 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
             "edits": [
                 e for e in selectors.ship_edits_for(battle=bat, viewer=viewer) if e.battle_ship_id == bship.pk
             ],
-            "typed": typed,
-            "reason_max": REASON_MAX,
+            "edit_form": edit_form,
         },
+        status=status,
     )
 
 

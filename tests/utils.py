@@ -271,3 +271,38 @@ def web_broker(url: str) -> Iterator[None]:
         point_at(saved)
         if private is not None:
             private.force_close_all()
+
+
+def ship_edit_post(
+    battle: Any, ship_key: str, *, reason: str = "Engine trouble", **typed: Any
+) -> dict[str, str]:
+    """Return what the ship page's edit form (battles.forms.ShipEditForm) posts when the umpire types only
+    ``typed`` (field name -> text as typed, or True/False for a checkbox) and ``reason``: every field with
+    the ship's value as the page shows it, and the value it was shown with (``initial-<name>``), as a browser
+    sends them; an unchecked box is left out."""
+    import rules
+    from battles.forms import ShipEditForm
+    from battles.models import Battle
+
+    state = rules.from_json(rules.BattleState, Battle.objects.get(pk=battle.pk).state)
+    form = ShipEditForm(state=state, ship_key=ship_key)
+    data: dict[str, str] = {}
+    for bound in form:
+        if bound.name == "reason":
+            continue
+        value = bound.value()
+        data[bound.html_initial_name] = "" if value is None else str(value)
+        if bound.widget_type == "checkbox":
+            if value:
+                data[bound.name] = "on"
+        else:
+            data[bound.name] = "" if value is None else str(value)
+    for name, value in typed.items():
+        assert name in form.fields, f"the form has no field {name}: {sorted(form.fields)}"
+        if value is True:
+            data[name] = "on"
+        elif value is False:
+            data.pop(name, None)
+        else:
+            data[name] = str(value)
+    return {**data, "reason": reason}

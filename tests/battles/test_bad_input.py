@@ -24,6 +24,7 @@ from fleets.models import Ship
 from navalwar.errors import ApplicationError
 from rules.model import Conditions, Hex
 from tests.factories import scenario_campaign
+from tests.utils import ship_edit_post
 
 pytestmark = pytest.mark.django_db
 
@@ -45,68 +46,84 @@ def game() -> Any:
     return scenario_campaign()
 
 
+def _plant(game: Any, key: str, **sheet: Any) -> None:
+    """Give ship ``key`` these sheet entries (ultra_simple's sheet holds numbers only)."""
+    state = rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state)
+    ship = state.ship(key)
+    planted = state.with_ships({key: replace(ship, sheet={**ship.sheet, **sheet})})
+    Battle.objects.filter(pk=game.battle.pk).update(state=rules.to_json(planted))
+
+
+def _edit(game: Any, key: str = "kgv", *, reason: str = "Engine trouble", **typed: Any) -> Any:
+    """Post the edit form of ship ``key`` as the umpire, typing ``typed`` (tests.utils.ship_edit_post)."""
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, key])
+    return _client(game.umpire).post(url, ship_edit_post(game.battle, key, reason=reason, **typed))
+
+
 @pytest.mark.parametrize(
-    ("changes", "reason"),
+    ("typed", "reason"),
     [
         pytest.param(DEEP, "the JSON is nested too deeply", id="deep"),
-        pytest.param('{"speed": NaN}', "NaN is not a number JSON can store", id="nan"),
-        pytest.param('{"speed": -Infinity}', "-Infinity is not a number JSON can store", id="infinity"),
-        pytest.param('{"position": {"q": 1e400, "r": 0}}', "1e400 is too large a number", id="1e400"),
+        pytest.param("[NaN]", "NaN is not a number JSON can store", id="nan"),
+        pytest.param("[-Infinity]", "-Infinity is not a number JSON can store", id="infinity"),
+        pytest.param("[1e400]", "1e400 is too large a number", id="1e400"),
         pytest.param(
-            '{"status": "\\ud800"}',
+            '["\\ud800"]',
             "\\ud800 is half of a UTF-16 surrogate pair, no character",
             id="surrogate",
         ),
     ],
 )
-def test_a_ship_edit_with_json_no_column_can_store_is_a_message(game: Any, changes: str, reason: str) -> None:
-    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+def test_a_ship_edit_with_json_no_column_can_store_is_a_field_error(
+    game: Any, typed: str, reason: str
+) -> None:
+    """A sheet entry holding a list or an object is typed as JSON, the one box of the edit form that takes
+    JSON (its numbers are number fields: NaN, infinities and 1e400 are no number there either)."""
+    _plant(game, "kgv", note=[])
     before = Battle.objects.get(pk=game.battle.pk).state
 
-    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Engine trouble"})
+    response = _edit(game, sheet_note=typed)
 
-    assert response.status_code == 200
-    assert f"The changes must be a JSON object: {reason}" in _text(response)
+    assert response.status_code == 400
+    assert f'<p class="error">{escape(f"Not valid JSON: {reason}.")}</p>' in _text(response)
     assert Battle.objects.get(pk=game.battle.pk).state == before
     assert ShipEdit.objects.count() == 0
 
 
 @pytest.mark.parametrize(
-    ("changes", "message"),
+    ("typed", "field", "message"),
     [
         pytest.param(
-            '{"heading": 45}',
+            {"heading": "45"},
+            "heading",
             "ship 'kgv': heading 45 is not one of the 12 hex facings (multiples of 30 degrees).",
             id="between-facings",
         ),
+        pytest.param({"q": "200"}, "q", "ship 'kgv': hex (200, 3) is off the 24 x 18 map.", id="off-the-map"),
         pytest.param(
-            '{"position": {"q": 200, "r": 0}}',
-            "ship 'kgv': hex (200, 0) is off the 24 x 18 map.",
-            id="off-the-map",
-        ),
-        pytest.param(
-            '{"sheet": {"damage": -1000000}}',
-            "ship 'kgv': sheet damage is -1000000: a sheet holds numbers from 0 to 1,000,000.",
+            {"sheet_note": "[1, -1000000]"},
+            "sheet_note",
+            "ship 'kgv': sheet note.1 is -1000000: a sheet holds numbers from 0 to 1,000,000.",
             id="negative-sheet-number",
         ),
-        pytest.param(
-            '{"speed": ' + "9" * 400 + "}",
-            "speed is too large a number.",
-            id="400-digits",
-        ),
-        pytest.param('{"speed": -2}', "ship 'kgv': speed must be 0 or more, not -2.", id="negative-speed"),
     ],
 )
-def test_a_ship_edit_the_engine_could_not_resolve_is_a_message(game: Any, changes: str, message: str) -> None:
+def test_a_ship_edit_the_engine_could_not_resolve_is_an_error_at_its_field(
+    game: Any, typed: dict[str, str], field: str, message: str
+) -> None:
     """rules.check_state (NW-CAMP-04): an edit that would leave a ship the engine cannot resolve (a hang, a
-    rules error at the next resolution) is refused, and nothing is saved."""
-    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    rules error at the next resolution) is refused, at the one value changed, and nothing is saved. (A
+    negative or huge number in a number field, or a speed of 400 digits, is the field's own error:
+    tests/battles/test_ship_edit_form.py.)"""
+    _plant(game, "kgv", note=[1])
     before = Battle.objects.get(pk=game.battle.pk).state
 
-    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Engine trouble"})
+    response = _edit(game, **typed)
 
-    assert response.status_code == 200
-    assert escape(message) in _text(response)
+    assert response.status_code == 400
+    html = response.content.decode()
+    where = html[html.index(f'name="{field}"') :]
+    assert where.index(f'<p class="error">{escape(message)}</p>') < where.index('<div class="field')
     assert Battle.objects.get(pk=game.battle.pk).state == before
     assert ShipEdit.objects.count() == 0
 
@@ -120,11 +137,11 @@ def test_a_ship_edit_that_puts_two_ships_afloat_in_one_hex_is_a_message(game: An
     there = state.ship(other).position
     url = reverse("battles:ship_sheet", args=[game.battle.pk, moved])
     before = Battle.objects.get(pk=game.battle.pk).state
-    changes = json.dumps({"position": {"q": there.q, "r": there.r}})
+    post = ship_edit_post(game.battle, moved, reason="Collision", q=there.q, r=there.r)
 
-    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Collision"})
+    response = _client(game.umpire).post(url, post)
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     first, second = sorted((moved, other), key=[s.id for s in state.ships].index)
     assert escape(
         f"ship '{second}': at the position of ship '{first}'; two ships afloat may not share one hex "
@@ -136,7 +153,7 @@ def test_a_ship_edit_that_puts_two_ships_afloat_in_one_hex_is_a_message(game: An
     services.battle_ship_edit(
         battle=game.battle, ship_key=other, user=game.umpire, changes={"status": "sunk"}, reason="Sunk"
     )
-    assert _client(game.umpire).post(url, {"changes": changes, "reason": "Collision"}).status_code == 302
+    assert _client(game.umpire).post(url, post).status_code == 302
 
 
 @pytest.mark.parametrize(
@@ -352,43 +369,50 @@ SHIP_EDIT_REFUSALS = [
 
 
 @pytest.mark.parametrize(("changes", "message"), SHIP_EDIT_REFUSALS)
-def test_a_ship_edit_of_the_wrong_shape_is_a_message_in_words(game: Any, changes: str, message: str) -> None:
+def test_a_ship_edit_of_the_wrong_shape_is_refused_in_words(game: Any, changes: str, message: str) -> None:
     """A sheet edit changes only the entries the sheet has, to a value of the same kind; speed and heading
     are numbers (not true or false) from 0 to 1,000,000 and from 0 up to 360; flags a list of text; a hex
     position whole numbers. Each was saved before (a string damage later read as 0, speed true as 1) or
-    refused with Python's words ("list indices must be integers or slices, not str")."""
-    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
+    refused with Python's words ("list indices must be integers or slices, not str"). The page's form sends
+    values of the right kind only; the service says so in words to any caller."""
     before = Battle.objects.get(pk=game.battle.pk).state
 
-    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Engine trouble"})
+    with pytest.raises(ApplicationError) as refused:
+        services.battle_ship_edit(
+            battle=game.battle,
+            ship_key="kgv",
+            user=game.umpire,
+            changes=json.loads(changes),
+            reason="Engine trouble",
+        )
 
-    assert response.status_code == 200
-    text = _text(response)
-    assert escape(message) in text
+    assert message in refused.value.message
     for python in ("indices", "NoneType", "object is not", "Traceback", "int()", "float()"):
-        assert python not in text
+        assert python not in refused.value.message
     assert Battle.objects.get(pk=game.battle.pk).state == before
     assert ShipEdit.objects.count() == 0
 
 
 @pytest.mark.parametrize(
-    "changes",
+    "typed",
     [
-        pytest.param("{}", id="nothing-typed"),
-        pytest.param("", id="empty"),
-        pytest.param('{"speed": 2, "heading": 120, "sheet": {"damage": 0}}', id="the-values-she-has"),
+        pytest.param({}, id="nothing-typed"),
+        pytest.param(
+            {"speed": "2.0", "heading": "120.", "sheet_damage": "0", "flags": " , "}, id="the-values-she-has"
+        ),
     ],
 )
-def test_a_ship_edit_that_changes_nothing_is_refused_and_saves_nothing(game: Any, changes: str) -> None:
+def test_a_ship_edit_that_changes_nothing_is_refused_and_saves_nothing(
+    game: Any, typed: dict[str, str]
+) -> None:
     """An edit that leaves the ship as she is was saved and logged as "(nothing changed)" under its reason."""
-    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
     ship = rules.from_json(rules.BattleState, game.battle.state).ship("kgv")
     assert (ship.speed, ship.heading, ship.sheet["damage"]) == (2.0, 120.0, 0)
     before = Battle.objects.get(pk=game.battle.pk).state
 
-    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Engine trouble"})
+    response = _edit(game, **typed)
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Nothing to change: the ship already is as the changes say. Nothing was saved." in _text(response)
     assert Battle.objects.get(pk=game.battle.pk).state == before
     assert ShipEdit.objects.count() == 0
@@ -396,31 +420,20 @@ def test_a_ship_edit_that_changes_nothing_is_refused_and_saves_nothing(game: Any
 
 def test_a_refused_ship_edit_shows_the_form_again_with_what_was_typed(game: Any) -> None:
     url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
-    changes = '{"sheet": {"damage": "x"}, "speed": 2}'
 
-    response = _client(game.umpire).post(url, {"changes": changes, "reason": "Shell hit <aft>"})
+    response = _edit(game, reason="Shell hit <aft>", sheet_damage="x", speed="3")
 
     html = response.content.decode()
-    assert f'<textarea name="changes" id="changes" rows="3">{escape(changes)}</textarea>' in html
-    assert f'value="{escape("Shell hit <aft>")}"' in html
-    # and a fresh page has the empty form
+    assert 'name="sheet_damage" value="x"' in html and 'name="speed" value="3"' in html
+    assert f'name="reason" value="{escape("Shell hit <aft>")}"' in html
+    # and a fresh page has the form filled with her values, and no reason
     html = _client(game.umpire).get(url).content.decode()
-    assert '<textarea name="changes" id="changes" rows="3">{}</textarea>' in html
-    assert 'value=""' in html
+    assert 'name="sheet_damage" value="0"' in html and 'name="speed" value="2"' in html
+    assert '<input type="text" name="reason" maxlength="500" required id="id_reason">' in html
 
 
 def test_a_ship_edit_of_the_right_shape_is_saved(game: Any) -> None:
-    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
-    changes = {
-        "status": "active",
-        "flags": ["on fire"],
-        "heading": 360,
-        "speed": 2,
-        "sheet": {"damage": 2},
-        "position": {"q": 3.0, "r": 4},
-    }
-
-    response = _client(game.umpire).post(url, {"changes": json.dumps(changes), "reason": "Engine trouble"})
+    response = _edit(game, status="active", flags="on fire", heading="360", sheet_damage="2", q="3.0", r="4")
 
     assert response.status_code == 302
     ship = rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state).ship("kgv")
@@ -429,19 +442,11 @@ def test_a_ship_edit_of_the_right_shape_is_saved(game: Any) -> None:
 
 
 def test_a_sheet_entry_that_is_null_takes_any_value(game: Any) -> None:
-    state = rules.from_json(rules.BattleState, game.battle.state)
-    kgv = state.ship("kgv")
-    planted = state.with_ships({"kgv": replace(kgv, sheet={**kgv.sheet, "note": None})})
-    Battle.objects.filter(pk=game.battle.pk).update(state=rules.to_json(planted))
+    _plant(game, "kgv", note=None)
 
-    services.battle_ship_edit(
-        battle=game.battle,
-        ship_key="kgv",
-        user=game.umpire,
-        changes={"sheet": {"note": ["rudder jammed"]}},
-        reason="Umpire's note",
-    )
+    response = _edit(game, reason="Umpire's note", sheet_note='["rudder jammed"]')
 
+    assert response.status_code == 302
     state = rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state)
     assert state.ship("kgv").sheet["note"] == ["rudder jammed"]
 
@@ -449,13 +454,13 @@ def test_a_sheet_entry_that_is_null_takes_any_value(game: Any) -> None:
 @pytest.mark.parametrize("length", [501, 100_000])
 def test_a_reason_over_500_characters_is_refused(game: Any, length: int) -> None:
     """A 100,000-character reason made the ship page 947,000 px wide; the log is no place for an essay."""
-    url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
     before = Battle.objects.get(pk=game.battle.pk).state
 
-    response = _client(game.umpire).post(url, {"changes": '{"speed": 1}', "reason": "x" * length})
+    response = _edit(game, reason="x" * length, speed="1")
 
-    assert f"Keep the reason to 500 characters (it has {length})." in _text(response)
-    assert "reason: Keep the reason" not in _text(response)  # said once, not again as the field's
+    assert response.status_code == 400
+    assert _text(response).count(f"Keep the reason to 500 characters (it has {length}).") == 1
+    assert "reason: Keep the reason" not in _text(response)  # said once, at the field
     assert Battle.objects.get(pk=game.battle.pk).state == before
     assert ShipEdit.objects.count() == 0
     services.battle_ship_edit(

@@ -217,3 +217,17 @@ def test_order_rows_show_a_value_among_the_choices_by_its_words_and_others_as_be
         "1",
         "-30",
     ]
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "unit"),
+    [
+        ("ww2_jackson", "knots"),  # its speed order field's unit
+        ("sail_1700", "mm"),  # its speed order field is the distance of a move
+        ("ultra_simple", "hexes per turn"),  # no speed order field: a hex rule set (rules.model)
+        ("acw_river", "hexes per turn"),
+        ("memoir_sea", "hexes per turn"),
+    ],
+)
+def test_a_ships_speed_is_labelled_in_the_rule_sets_unit(ruleset: str, unit: str) -> None:
+    assert display.speed_unit(rules.get_ruleset(ruleset)) == unit

@@ -17,6 +17,7 @@ from django.utils.html import escape
 from battles import services
 from battles.models import Battle, Campaign, CampaignShip, Membership, Order, Phase, UserProfile
 from tests.factories import StaffUserFactory, UserFactory, scenario_campaign
+from tests.utils import ship_edit_post
 
 pytestmark = pytest.mark.django_db
 
@@ -638,13 +639,14 @@ def test_ship_sheets_full_for_own_side_public_for_the_enemy(game: Any) -> None:
 def test_umpire_edits_a_ship_from_its_sheet(game: Any) -> None:
     url = reverse("battles:ship_sheet", args=[game.battle.pk, "rodney"])
     response = _client(game.umpire).post(
-        url, {"changes": '{"flags": ["on_fire"]}', "reason": "Fire aft"}, follow=True
+        url, ship_edit_post(game.battle, "rodney", reason="Fire aft", flags="on_fire"), follow=True
     )
     assert "Ship edited; the edit is in the log." in _html(response)
     assert "Fire aft" in _html(
         _client(game.players["britain"]).get(reverse("battles:battle_log", args=[game.battle.pk]))
     )
-    assert _client(game.players["britain"]).post(url, {"changes": "{}", "reason": "x"}).status_code == 403
+    post = ship_edit_post(game.battle, "rodney", reason="x", flags="")
+    assert _client(game.players["britain"]).post(url, post).status_code == 403
 
 
 def test_sinkings_pages(game: Any) -> None:

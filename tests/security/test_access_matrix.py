@@ -105,7 +105,8 @@ MATRIX: dict[str, dict[str, tuple[int | str, ...]]] = {
     "battles:battle_log": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     "battles:battle_sinkings": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     # Britain's ship: its sheet for every member (the public one for Germany, A2); edits by the umpire
-    "battles:ship_sheet": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, 403, 403, 200, 404, 404)},
+    # an empty post is a form with no values: 400, at its fields
+    "battles:ship_sheet": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, 403, 403, 400, 404, 404)},
     "battles:battle_map": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     "battles:battle_map_svg": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     # the set-up editor of campaign A's battle in set-up: umpire only (an empty post is a bad form)
@@ -292,6 +293,16 @@ def _setup_place_post(world: World) -> dict[str, str]:
     return {"action": "place", "place-ship": SHIP, "place-heading": f"{heading:g}"}
 
 
+def _ship_edit_post(world: World) -> dict[str, str]:
+    """The ship page's edit form of her as she stands, her speed one more (tests.utils.ship_edit_post)."""
+    import rules
+    from battles.models import Battle
+    from tests.utils import ship_edit_post
+
+    speed = rules.from_json(rules.BattleState, Battle.objects.get(pk=world.battle.pk).state).ship(SHIP).speed
+    return ship_edit_post(world.battle, SHIP, speed=f"{speed + 1:g}")
+
+
 ORDER = {"hexes": "2", "turn": "0", "turn_after": "0"}
 PASSWORD = "a-long-enough-pw-42"
 STAFF = ("umpire", "other_umpire", "admin")
@@ -351,7 +362,7 @@ ACTIONS: dict[str, tuple[Callable[[World], dict[str, str]], tuple[str, ...]]] = 
     "battles:order_clear": (lambda w: {"phase": str(_phase2(w).pk)}, ("player", "umpire")),
     "battles:order_repeat": (lambda w: {"phase": str(_phase2(w).pk)}, ("player", "umpire")),
     "battles:umpire": (lambda w: {"action": "resolve_now"}, ("umpire",)),
-    "battles:ship_sheet": (lambda w: {"changes": '{"speed": 2}', "reason": "Engine trouble"}, ("umpire",)),
+    "battles:ship_sheet": (_ship_edit_post, ("umpire",)),
     "battles:battle_setup_map": (_setup_place_post, ("umpire",)),
     "battles:battle_start": (lambda w: {}, ("umpire",)),
 }

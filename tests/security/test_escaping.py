@@ -6,7 +6,6 @@ battle is scanned for it unescaped. A side's colour, which goes into a ``style``
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -16,6 +15,7 @@ from django.urls import reverse
 from battles import services
 from battles.models import Campaign
 from tests.factories import StaffUserFactory, UserFactory
+from tests.utils import ship_edit_post
 
 pytestmark = pytest.mark.django_db
 
@@ -73,10 +73,11 @@ def test_what_users_type_is_escaped_everywhere(django_capture_on_commit_callback
     services.membership_add(
         campaign=campaign, user=player, role="player", side=campaign.sides.get(key="britain")
     )
-    client.post(
+    edited = client.post(
         reverse("battles:ship_sheet", args=[battle_id, "bismarck"]),
-        {"changes": json.dumps({"flags": [EVIL]}), "reason": f"Because {EVIL}"},
+        ship_edit_post(campaign.battles.get(), "bismarck", reason=f"Because {EVIL}", flags=EVIL),
     )
+    assert edited.status_code == 302
     phase = campaign.battles.get().phases.get(number=1)
     with django_capture_on_commit_callbacks(execute=True):
         services.phase_close(phase=phase, user=umpire)

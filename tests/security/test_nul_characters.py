@@ -6,16 +6,19 @@ stored the text: CI runs them on PostgreSQL."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+import rules
 from battles import services
 from battles.models import Battle, RepairRecord, ShipEdit
 from battles.order_forms import JSONRowsField
 from tests.factories import scenario_campaign
+from tests.utils import ship_edit_post
 
 pytestmark = pytest.mark.django_db
 
@@ -106,14 +109,22 @@ def test_a_nul_in_a_url_is_a_400(game: Any, url: str) -> None:
     assert REFUSAL in _text(response)
 
 
-def test_a_nul_escape_in_a_ship_edit_is_a_message(game: Any) -> None:
+def test_a_nul_escape_in_a_ship_edit_is_a_form_error(game: Any) -> None:
+    """The ship edit's JSON boxes (a sheet entry holding a list or an object) are read as JSON: ``\\u0000``
+    there is no NUL the middleware sees."""
+    state = rules.from_json(rules.BattleState, game.battle.state)
+    kgv = state.ship("kgv")
+    planted = state.with_ships({"kgv": replace(kgv, sheet={**kgv.sheet, "notes": []})})
+    Battle.objects.filter(pk=game.battle.pk).update(state=rules.to_json(planted))
     url = reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])
     before = Battle.objects.get(pk=game.battle.pk).state
 
-    response = _client(game.umpire).post(url, {"changes": '{"flags": ["on fire\\u0000"]}', "reason": "Fire"})
+    response = _client(game.umpire).post(
+        url, ship_edit_post(game.battle, "kgv", reason="Fire", sheet_notes='["on fire\\u0000"]')
+    )
 
-    assert response.status_code == 200
-    assert "The changes must be a JSON object: a NUL character (\\u0000) cannot be saved" in _text(response)
+    assert response.status_code == 400
+    assert "Not valid JSON: a NUL character (\\u0000) cannot be saved" in _text(response)
     assert (Battle.objects.get(pk=game.battle.pk).state, ShipEdit.objects.count()) == (before, 0)
 
 
