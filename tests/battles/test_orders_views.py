@@ -777,6 +777,24 @@ def test_field_errors_are_tied_to_their_inputs_for_screen_readers() -> None:
     assert '<label for="o-hood-speed">Speed (knots)</label>' in html
 
 
+def test_a_check_never_aborts_a_save_of_the_same_form() -> None:
+    """The checks (the fields' on change, the Check button) are dropped while the form's save is in flight
+    and aborted by a save (htmx ``abort``); with ``replace`` a check 150 ms after the last change cancelled
+    the "Save orders" click that caused it (tests/e2e/test_orders_browser.py plays it in Chromium)."""
+    game = _game(CASES[0])
+
+    html = _html(_client(game.players["britain"]).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    check = reverse("battles:order_check", args=[game.battle.pk, "hood"])
+    assert (
+        f'<div class="order-types" hx-post="{check}" hx-trigger="change delay:150ms" '
+        'hx-sync="closest form:abort">'
+    ) in html
+    assert f'hx-post="{check}" hx-sync="closest form:abort">Check</button>' in html
+    assert 'hx-swap="outerHTML" hx-sync="this:replace"' in html  # the save replaces a check in flight
+    assert "form:replace" not in html
+
+
 @pytest.mark.parametrize("hexes", ["100000", "-100000"])
 def test_an_absurd_number_of_hexes_is_refused_without_previewing_or_listing_it(hexes: str) -> None:
     """A forged ``hexes=100000`` (or 10**24) in ultra_simple is malformed (at most 2, U08): the panel must

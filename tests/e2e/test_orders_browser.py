@@ -165,3 +165,31 @@ def test_every_rule_sets_panel_checks_on_change(
     page.locator(panel).screenshot(path=str(ARTIFACTS / f"orders-{scenario}-phone.png"))
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     assert not Order.objects.exists()  # checking saves nothing
+
+
+def test_a_save_is_not_cancelled_by_the_check_of_the_field_just_changed(
+    live_server: Any, chromium_page: Any
+) -> None:
+    """A player changes a field and clicks "Save orders" at once: the field's check (htmx, on change, 150 ms
+    later) fires while the save is still in flight. It must not abort the save (it did: ``hx-sync="closest
+    form:replace"`` on the checking inputs), so the save is held here until the check has had its chance."""
+    game = scenario_campaign("denmark_strait_1941")
+    page = chromium_page
+    log_in(page, live_server.url, game.players["britain"].username)
+    page.goto(f"{live_server.url}/battles/{game.battle.pk}/")
+    page.wait_for_selector("#ship-hood form")
+    held: list[Any] = []
+    page.route("**/orders/hood/", lambda route: held.append(route))
+    checks: list[str] = []
+    page.on("request", lambda request: checks.append(request.url) if "/check/" in request.url else None)
+
+    page.fill("#o-hood-speed", "24")
+    page.click("#ship-hood button:text('Save orders')")  # the input's change fires as it loses focus
+    page.wait_for_function("() => document.querySelector('#ship-hood.htmx-request') !== null")
+    page.wait_for_timeout(600)  # the check's delay is 150 ms
+    # The check was dropped (it would have aborted the save): the save answers with the rules' verdict.
+    assert checks == [] and len(held) == 1
+    held[0].continue_()
+
+    page.wait_for_selector("#ship-hood .message--success:has-text('Orders saved for Hood.')")
+    assert Order.objects.get(battle_ship__ship_key="hood").data["speed"] == 24
