@@ -623,6 +623,26 @@ def test_ww2_speed_input_is_bounded_by_what_the_damaged_ship_can_make() -> None:
     assert ("Not allowed:", "Hood can make at most 13.5 knots now (W38).") in _errors(_html(full))
 
 
+def test_ww2_a_torpedo_mount_hood_lacks_is_refused_next_to_the_mount_naming_hers() -> None:
+    game = _game(CASES[0])
+    client = _client(game.players["britain"])
+
+    response = _post(client, "order_save", game, "hood", {**CASES[0].valid, "torpedo_mount": "7"}, headers=HX)
+
+    html = _html(response)
+    assert response.status_code == 400
+    assert _errors(html) == [
+        (
+            "Not allowed:",
+            "Hood has no torpedo mount 7: her mounts are 0 (port mount 1), 1 (starboard mount 1); "
+            "-1 launches from every loaded mount that bears.",
+        )
+    ]
+    assert '<div id="o-hood-torpedo_mount-errors">' in html
+    assert _options(html, "hood", "torpedo_mount") == ["-1", "0", "1", "7"]  # 7 kept, "(not allowed)"
+    assert not Order.objects.exists()
+
+
 # --- the side's ready flag and the phase status ----------------------------------------------------------
 
 
