@@ -436,6 +436,12 @@ def _is_default(spec: FieldSpec, value: Any) -> bool:
     return value in (None, "", spec.default) or (spec.type == "bool" and bool(value) == bool(spec.default))
 
 
+def _empty_means_something(spec: FieldSpec) -> bool:
+    """Return True for an optional number field without a default: left empty, the rules read it their own
+    way (sail_1700's Distance: as far as she can), so the form starts it empty (NW-SAIL-38)."""
+    return spec.type in ("int", "float") and not spec.required and spec.default is None
+
+
 def initial_data(
     rs: rules.RuleSet,
     state: BattleState,
@@ -444,7 +450,9 @@ def initial_data(
     standing: Mapping[str, JSON],
 ) -> dict[str, JSON]:
     """Return what an unbound form shows: the saved order, else the "hold" default (keep course and speed,
-    hold fire; A7); standing orders fill what the order leaves out."""
+    hold fire; A7) without the numbers whose empty value means something of its own (an optional number
+    field without a default: sail_1700's Distance, empty = as far as she can, NW-SAIL-38); standing orders
+    fill what the order leaves out."""
     if saved is not None:
         data = dict(saved.data)
     else:
@@ -454,7 +462,9 @@ def initial_data(
             logger.exception("default_order failed for %s %s", state.ruleset, ship.id)
             data = {}
         for spec in rs.order_fields():
-            if spec.name not in data and spec.default not in (None, ""):
+            if _empty_means_something(spec):
+                data.pop(spec.name, None)
+            elif spec.name not in data and spec.default not in (None, ""):
                 data[spec.name] = spec.default
     for key, value in standing.items():
         if saved is None or key not in data:

@@ -643,6 +643,27 @@ def test_ww2_a_torpedo_mount_hood_lacks_is_refused_next_to_the_mount_naming_hers
     assert not Order.objects.exists()
 
 
+def test_sail_an_unsaved_vessels_distance_starts_empty_as_far_as_she_can_NW_SAIL_38() -> None:
+    """The hold default keeps the last move's distance (A7); the form leaves Distance empty (the rules read
+    it as "as far as she can"): a distance copied from the default order went stale when the turn changed,
+    and Guerriere, hove to at the start (0 mm), showed 0, with which any turn ordered did nothing."""
+    import rules
+    from battles.order_forms import initial_data, phase_state
+
+    game = _game(CASES[4])
+    state = phase_state(game.phase)
+    rs = rules.get_ruleset(state.ruleset)
+    guerriere, constitution = state.ship("guerriere"), state.ship("constitution")
+
+    page = _html(_client(game.players["usa"]).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    assert rs.default_order(state, guerriere, "hold").data == {"turn": 0.0, "speed": 0.0}  # A7 unchanged
+    assert "speed" not in initial_data(rs, state, guerriere, None, {})
+    assert initial_data(rs, state, constitution, None, {})["turn"] == 0.0
+    assert '<input type="number" name="speed" step="any" min="80" max="160"' in page  # no value="160"
+    assert "Sail: 160 mm (between 80 and 160)" in page
+
+
 # --- the side's ready flag and the phase status ----------------------------------------------------------
 
 
