@@ -49,6 +49,10 @@ NONE_LABEL = "none"
 # actions (damage control, lights, sails and anchor, towing, boarding, ramming, standing orders...) and fold
 # away unless they hold a value or an error. The first order type is always open.
 MAIN_ORDER_TYPES = ("move", "movement", "fire", "gunnery", "torpedo")
+# The characters of an option a select in one column of the order fields shows whole: a 13rem column (its
+# narrowest, static/css/navalwar.css) less the select's padding and arrow holds about 165 px, some 19
+# characters of 16 px text. A select with a longer option spans two columns (FieldView.wide).
+WIDE_OPTION_CHARS = 19
 
 
 def is_reference(spec: FieldSpec) -> bool:
@@ -158,6 +162,9 @@ class FieldView:
     datalist_id: str = ""
     suggestions: tuple[str, ...] = ()
     legal_count: int | None = None
+    wide: bool = False
+    """A select with an option longer than a grid column shows (:data:`WIDE_OPTION_CHARS`): the field takes
+    two columns (``field--wide``), so "30 degrees to starboard" is not cut to "30 degrees to starboa"."""
 
     @property
     def help_id(self) -> str:
@@ -671,6 +678,7 @@ def _field_view(
             attrs["maxlength"] = str(int(hint.max) * 2 + 4)
         attrs["autocomplete"] = "off"
         attrs["spellcheck"] = "false"
+    options = getattr(widget, "choices", ()) if kind == "select" else ()
     view = FieldView(
         spec=spec,
         bound=bound,
@@ -681,6 +689,7 @@ def _field_view(
         suggestions=suggestions,
         datalist_id=datalist_id,
         legal_count=len(legal) if legal is not None else None,
+        wide=any(len(str(label)) > WIDE_OPTION_CHARS for _, label in options),
     )
     attrs["aria-describedby"] = view.help_id
     if errors:

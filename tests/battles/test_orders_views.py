@@ -836,6 +836,27 @@ def test_a_check_never_aborts_a_save_of_the_same_form() -> None:
     assert "form:replace" not in html
 
 
+def test_a_select_with_a_long_option_takes_two_columns_of_the_order_fields() -> None:
+    """ultra_simple's turn select ("30 degrees to starboard") was cut off in one column (tests/e2e measures
+    it in Chromium); "2 hexes" and "before moving" fit one."""
+    import re
+
+    game = _game(CASES[1])
+
+    html = _html(_client(game.players["britain"]).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    fields = {
+        name: cls
+        for cls, name in re.findall(r'<div class="field ([^"]*)">\s*<label for="o-kgv-([a-z_]+)">', html)
+    }
+    assert fields == {
+        "hexes": "field--select",
+        "turn": "field--select field--wide",
+        "turn_after": "field--select",
+        "target": "field--select",
+    }
+
+
 @pytest.mark.parametrize("hexes", ["100000", "-100000"])
 def test_an_absurd_number_of_hexes_is_refused_without_previewing_or_listing_it(hexes: str) -> None:
     """A forged ``hexes=100000`` (or 10**24) in ultra_simple is malformed (at most 2, U08): the panel must
