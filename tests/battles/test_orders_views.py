@@ -621,6 +621,10 @@ def test_ww2_speed_input_is_bounded_by_what_the_damaged_ship_can_make() -> None:
     assert "Legal now: 0 to 13.5 knots. Hood can make 13.5 knots now" in page
     assert full.status_code == 400
     assert ("Not allowed:", "Hood can make at most 13.5 knots now (W38).") in _errors(_html(full))
+    # Above the old top of the field (45): the same message, not "Must be at most 45 knots."
+    fast = _post(client, "order_save", game, "hood", {"course": "300", "speed": "50"}, headers=HX)
+    assert fast.status_code == 400
+    assert _errors(_html(fast)) == [("Not allowed:", "Hood can make at most 13.5 knots now (W38).")]
 
 
 def test_ww2_a_torpedo_mount_hood_lacks_is_refused_next_to_the_mount_naming_hers() -> None:
