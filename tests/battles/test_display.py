@@ -217,3 +217,17 @@ def test_order_rows_show_a_value_among_the_choices_by_its_words_and_others_as_be
         "1",
         "-30",
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "label"),
+    [
+        ("Admiral", "Admiral class"),
+        ("City class ironclad", "City class ironclad"),
+        ("Tribal Class", "Tribal Class"),
+        ("Classic", "Classic class"),  # the word, not the letters
+        ("Fubuki (Shirayuki, Ayanami)", "Fubuki (Shirayuki, Ayanami) class"),
+    ],
+)
+def test_a_class_label_says_class_once(name: str, label: str) -> None:
+    assert display.class_label(name) == label

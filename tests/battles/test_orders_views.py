@@ -668,6 +668,16 @@ def test_sail_an_unsaved_vessels_distance_starts_empty_as_far_as_she_can_NW_SAIL
     assert "Sail: 160 mm (between 80 and 160)" in page
 
 
+def test_a_class_name_that_says_class_is_not_doubled_in_the_ship_summary() -> None:
+    game = _game(CASES[3])  # acw_river, First Memphis: Louisville is of the "City class ironclad"
+
+    html = _html(_client(game.players["union"]).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    assert html.count('<span class="ship-orders__class muted">City class ironclad</span>') == 4
+    assert '<span class="ship-orders__class muted">Ellet ram class</span>' in html  # Queen of the West
+    assert "class class" not in html
+
+
 # --- the side's ready flag and the phase status ----------------------------------------------------------
 
 
