@@ -678,6 +678,29 @@ def test_a_class_name_that_says_class_is_not_doubled_in_the_ship_summary() -> No
     assert "class class" not in html
 
 
+def test_acw_a_course_in_small_letters_is_saved_and_a_malformed_one_says_what_a_course_is() -> None:
+    """NW-ACW-19: "f" is the course F (it was refused as "not f"); "F F" is told what a course is, with an
+    example (it was "Use only F (one hex), L and R (30-degree turns); not  .")."""
+    game = _game(CASES[3])
+    client = _client(game.players["union"])
+    order = {"astern": "true", "fire_rear": "price"}
+
+    spaced = _post(client, "order_save", game, "benton", {**order, "course": "F F"}, headers=HX)
+    small = _post(client, "order_save", game, "benton", {**order, "course": "f"}, headers=HX)
+
+    assert spaced.status_code == 400
+    assert _errors(_html(spaced)) == [
+        (
+            "Not allowed:",
+            "Write the course as letters only, F (one hex), L and R (a 30-degree turn to port or starboard), "
+            "for example FFRF; this one has a space.",
+        )
+    ]
+    assert small.status_code == 200 and "Orders saved for Benton." in _html(small)
+    assert "Course F astern: costs 1 of 1 hexes" in _html(small)
+    assert Order.objects.get(battle_ship__ship_key="benton").data["course"] == "f"
+
+
 # --- the side's ready flag and the phase status ----------------------------------------------------------
 
 
