@@ -24,6 +24,15 @@ EMPTY: tuple[JSON, ...] = (None, "", [], {})
 """Values that say nothing: the rows of these are left out."""
 
 
+_CLASS_WORD = re.compile(r"\bclass\b", re.IGNORECASE)
+
+
+def class_label(name: str) -> str:
+    """Return a ship class's name as a label: ``Admiral`` -> ``Admiral class``; a name that says "class"
+    already is kept as it is (``City class ironclad``, not ``City class ironclad class``)."""
+    return name if _CLASS_WORD.search(name) else f"{name} class"
+
+
 def key_label(key: str) -> str:
     """Return a sheet or order key as a label: ``guns_lost`` -> ``Guns lost``."""
     words = key.replace("_", " ").strip()

@@ -49,6 +49,10 @@ NONE_LABEL = "none"
 # actions (damage control, lights, sails and anchor, towing, boarding, ramming, standing orders...) and fold
 # away unless they hold a value or an error. The first order type is always open.
 MAIN_ORDER_TYPES = ("move", "movement", "fire", "gunnery", "torpedo")
+# The characters of an option a select in one column of the order fields shows whole: a 13rem column (its
+# narrowest, static/css/navalwar.css) less the select's padding and arrow holds about 165 px, some 19
+# characters of 16 px text. A select with a longer option spans two columns (FieldView.wide).
+WIDE_OPTION_CHARS = 19
 
 
 def is_reference(spec: FieldSpec) -> bool:
@@ -158,6 +162,9 @@ class FieldView:
     datalist_id: str = ""
     suggestions: tuple[str, ...] = ()
     legal_count: int | None = None
+    wide: bool = False
+    """A select with an option longer than a grid column shows (:data:`WIDE_OPTION_CHARS`): the field takes
+    two columns (``field--wide``), so "30 degrees to starboard" is not cut to "30 degrees to starboa"."""
 
     @property
     def help_id(self) -> str:
@@ -436,6 +443,12 @@ def _is_default(spec: FieldSpec, value: Any) -> bool:
     return value in (None, "", spec.default) or (spec.type == "bool" and bool(value) == bool(spec.default))
 
 
+def _empty_means_something(spec: FieldSpec) -> bool:
+    """Return True for an optional number field without a default: left empty, the rules read it their own
+    way (sail_1700's Distance: as far as she can), so the form starts it empty (NW-SAIL-38)."""
+    return spec.type in ("int", "float") and not spec.required and spec.default is None
+
+
 def initial_data(
     rs: rules.RuleSet,
     state: BattleState,
@@ -444,7 +457,9 @@ def initial_data(
     standing: Mapping[str, JSON],
 ) -> dict[str, JSON]:
     """Return what an unbound form shows: the saved order, else the "hold" default (keep course and speed,
-    hold fire; A7); standing orders fill what the order leaves out."""
+    hold fire; A7) without the numbers whose empty value means something of its own (an optional number
+    field without a default: sail_1700's Distance, empty = as far as she can, NW-SAIL-38); standing orders
+    fill what the order leaves out."""
     if saved is not None:
         data = dict(saved.data)
     else:
@@ -454,7 +469,9 @@ def initial_data(
             logger.exception("default_order failed for %s %s", state.ruleset, ship.id)
             data = {}
         for spec in rs.order_fields():
-            if spec.name not in data and spec.default not in (None, ""):
+            if _empty_means_something(spec):
+                data.pop(spec.name, None)
+            elif spec.name not in data and spec.default not in (None, ""):
                 data[spec.name] = spec.default
     for key, value in standing.items():
         if saved is None or key not in data:
@@ -661,6 +678,7 @@ def _field_view(
             attrs["maxlength"] = str(int(hint.max) * 2 + 4)
         attrs["autocomplete"] = "off"
         attrs["spellcheck"] = "false"
+    options = getattr(widget, "choices", ()) if kind == "select" else ()
     view = FieldView(
         spec=spec,
         bound=bound,
@@ -671,6 +689,7 @@ def _field_view(
         suggestions=suggestions,
         datalist_id=datalist_id,
         legal_count=len(legal) if legal is not None else None,
+        wide=any(len(str(label)) > WIDE_OPTION_CHARS for _, label in options),
     )
     attrs["aria-describedby"] = view.help_id
     if errors:

@@ -6,9 +6,16 @@ from typing import Any
 
 from django import template
 
+from battles import display
 from rules.model import Hex, Point
 
 register = template.Library()
+
+
+@register.filter
+def class_label(name: str) -> str:
+    """Return a ship class's name as a label (:func:`battles.display.class_label`)."""
+    return display.class_label(name)
 
 
 @register.filter

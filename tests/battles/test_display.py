@@ -231,3 +231,17 @@ def test_order_rows_show_a_value_among_the_choices_by_its_words_and_others_as_be
 )
 def test_a_ships_speed_is_labelled_in_the_rule_sets_unit(ruleset: str, unit: str) -> None:
     assert display.speed_unit(rules.get_ruleset(ruleset)) == unit
+
+
+@pytest.mark.parametrize(
+    ("name", "label"),
+    [
+        ("Admiral", "Admiral class"),
+        ("City class ironclad", "City class ironclad"),
+        ("Tribal Class", "Tribal Class"),
+        ("Classic", "Classic class"),  # the word, not the letters
+        ("Fubuki (Shirayuki, Ayanami)", "Fubuki (Shirayuki, Ayanami) class"),
+    ],
+)
+def test_a_class_label_says_class_once(name: str, label: str) -> None:
+    assert display.class_label(name) == label

@@ -621,6 +621,84 @@ def test_ww2_speed_input_is_bounded_by_what_the_damaged_ship_can_make() -> None:
     assert "Legal now: 0 to 13.5 knots. Hood can make 13.5 knots now" in page
     assert full.status_code == 400
     assert ("Not allowed:", "Hood can make at most 13.5 knots now (W38).") in _errors(_html(full))
+    # Above the old top of the field (45): the same message, not "Must be at most 45 knots."
+    fast = _post(client, "order_save", game, "hood", {"course": "300", "speed": "50"}, headers=HX)
+    assert fast.status_code == 400
+    assert _errors(_html(fast)) == [("Not allowed:", "Hood can make at most 13.5 knots now (W38).")]
+
+
+def test_ww2_a_torpedo_mount_hood_lacks_is_refused_next_to_the_mount_naming_hers() -> None:
+    game = _game(CASES[0])
+    client = _client(game.players["britain"])
+
+    response = _post(client, "order_save", game, "hood", {**CASES[0].valid, "torpedo_mount": "7"}, headers=HX)
+
+    html = _html(response)
+    assert response.status_code == 400
+    assert _errors(html) == [
+        (
+            "Not allowed:",
+            "Hood has no torpedo mount 7: her mounts are 0 (port mount 1), 1 (starboard mount 1); "
+            "-1 launches from every loaded mount that bears.",
+        )
+    ]
+    assert '<div id="o-hood-torpedo_mount-errors">' in html
+    assert _options(html, "hood", "torpedo_mount") == ["-1", "0", "1", "7"]  # 7 kept, "(not allowed)"
+    assert not Order.objects.exists()
+
+
+def test_sail_an_unsaved_vessels_distance_starts_empty_as_far_as_she_can_NW_SAIL_38() -> None:
+    """The hold default keeps the last move's distance (A7); the form leaves Distance empty (the rules read
+    it as "as far as she can"): a distance copied from the default order went stale when the turn changed,
+    and Guerriere, hove to at the start (0 mm), showed 0, with which any turn ordered did nothing."""
+    import rules
+    from battles.order_forms import initial_data, phase_state
+
+    game = _game(CASES[4])
+    state = phase_state(game.phase)
+    rs = rules.get_ruleset(state.ruleset)
+    guerriere, constitution = state.ship("guerriere"), state.ship("constitution")
+
+    page = _html(_client(game.players["usa"]).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    assert rs.default_order(state, guerriere, "hold").data == {"turn": 0.0, "speed": 0.0}  # A7 unchanged
+    assert "speed" not in initial_data(rs, state, guerriere, None, {})
+    assert initial_data(rs, state, constitution, None, {})["turn"] == 0.0
+    assert '<input type="number" name="speed" step="any" min="80" max="160"' in page  # no value="160"
+    assert "Sail: 160 mm (between 80 and 160)" in page
+
+
+def test_a_class_name_that_says_class_is_not_doubled_in_the_ship_summary() -> None:
+    game = _game(CASES[3])  # acw_river, First Memphis: Louisville is of the "City class ironclad"
+
+    html = _html(_client(game.players["union"]).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    assert html.count('<span class="ship-orders__class muted">City class ironclad</span>') == 4
+    assert '<span class="ship-orders__class muted">Ellet ram class</span>' in html  # Queen of the West
+    assert "class class" not in html
+
+
+def test_acw_a_course_in_small_letters_is_saved_and_a_malformed_one_says_what_a_course_is() -> None:
+    """NW-ACW-20: "f" is the course F (it was refused as "not f"); "F F" is told what a course is, with an
+    example (it was "Use only F (one hex), L and R (30-degree turns); not  .")."""
+    game = _game(CASES[3])
+    client = _client(game.players["union"])
+    order = {"astern": "true", "fire_rear": "price"}
+
+    spaced = _post(client, "order_save", game, "benton", {**order, "course": "F F"}, headers=HX)
+    small = _post(client, "order_save", game, "benton", {**order, "course": "f"}, headers=HX)
+
+    assert spaced.status_code == 400
+    assert _errors(_html(spaced)) == [
+        (
+            "Not allowed:",
+            "Write the course as letters only, F (one hex), L and R (a 30-degree turn to port or starboard), "
+            "for example FFRF; this one has a space.",
+        )
+    ]
+    assert small.status_code == 200 and "Orders saved for Benton." in _html(small)
+    assert "Course F astern: costs 1 of 1 hexes" in _html(small)
+    assert Order.objects.get(battle_ship__ship_key="benton").data["course"] == "f"
 
 
 # --- the side's ready flag and the phase status ----------------------------------------------------------
@@ -775,6 +853,45 @@ def test_field_errors_are_tied_to_their_inputs_for_screen_readers() -> None:
     assert 'aria-describedby="o-hood-speed-help o-hood-speed-errors" aria-invalid="true"' in html
     assert '<div id="o-hood-speed-errors"><p class="error error--illegal">' in html
     assert '<label for="o-hood-speed">Speed (knots)</label>' in html
+
+
+def test_a_check_never_aborts_a_save_of_the_same_form() -> None:
+    """The checks (the fields' on change, the Check button) are dropped while the form's save is in flight
+    and aborted by a save (htmx ``abort``); with ``replace`` a check 150 ms after the last change cancelled
+    the "Save orders" click that caused it (tests/e2e/test_orders_browser.py plays it in Chromium)."""
+    game = _game(CASES[0])
+
+    html = _html(_client(game.players["britain"]).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    check = reverse("battles:order_check", args=[game.battle.pk, "hood"])
+    assert (
+        f'<div class="order-types" hx-post="{check}" hx-trigger="change delay:150ms" '
+        'hx-sync="closest form:abort">'
+    ) in html
+    assert f'hx-post="{check}" hx-sync="closest form:abort">Check</button>' in html
+    assert 'hx-swap="outerHTML" hx-sync="this:replace"' in html  # the save replaces a check in flight
+    assert "form:replace" not in html
+
+
+def test_a_select_with_a_long_option_takes_two_columns_of_the_order_fields() -> None:
+    """ultra_simple's turn select ("30 degrees to starboard") was cut off in one column (tests/e2e measures
+    it in Chromium); "2 hexes" and "before moving" fit one."""
+    import re
+
+    game = _game(CASES[1])
+
+    html = _html(_client(game.players["britain"]).get(reverse("battles:battle", args=[game.battle.pk])))
+
+    fields = {
+        name: cls
+        for cls, name in re.findall(r'<div class="field ([^"]*)">\s*<label for="o-kgv-([a-z_]+)">', html)
+    }
+    assert fields == {
+        "hexes": "field--select",
+        "turn": "field--select field--wide",
+        "turn_after": "field--select",
+        "target": "field--select",
+    }
 
 
 @pytest.mark.parametrize("hexes", ["100000", "-100000"])

@@ -165,3 +165,87 @@ def test_every_rule_sets_panel_checks_on_change(
     page.locator(panel).screenshot(path=str(ARTIFACTS / f"orders-{scenario}-phone.png"))
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
     assert not Order.objects.exists()  # checking saves nothing
+
+
+def test_a_save_is_not_cancelled_by_the_check_of_the_field_just_changed(
+    live_server: Any, chromium_page: Any
+) -> None:
+    """A player changes a field and clicks "Save orders" at once: the field's check (htmx, on change, 150 ms
+    later) fires while the save is still in flight. It must not abort the save (it did: ``hx-sync="closest
+    form:replace"`` on the checking inputs), so the save is held here until the check has had its chance."""
+    game = scenario_campaign("denmark_strait_1941")
+    page = chromium_page
+    log_in(page, live_server.url, game.players["britain"].username)
+    page.goto(f"{live_server.url}/battles/{game.battle.pk}/")
+    page.wait_for_selector("#ship-hood form")
+    held: list[Any] = []
+    page.route("**/orders/hood/", lambda route: held.append(route))
+    checks: list[str] = []
+    page.on("request", lambda request: checks.append(request.url) if "/check/" in request.url else None)
+
+    page.fill("#o-hood-speed", "24")
+    page.click("#ship-hood button:text('Save orders')")  # the input's change fires as it loses focus
+    page.wait_for_function("() => document.querySelector('#ship-hood.htmx-request') !== null")
+    page.wait_for_timeout(600)  # the check's delay is 150 ms
+    # The check was dropped (it would have aborted the save): the save answers with the rules' verdict.
+    assert checks == [] and len(held) == 1
+    held[0].continue_()
+
+    page.wait_for_selector("#ship-hood .message--success:has-text('Orders saved for Hood.')")
+    assert Order.objects.get(battle_ship__ship_key="hood").data["speed"] == 24
+
+
+# Each select's longest option (canvas-measured in the select's font) against the width it has for text: its
+# inner width less the arrow (Chromium's takes 14-20 px of it). The list of those cut off.
+CUT_OFF_SELECTS = """els => els.map(el => {
+  const cs = getComputedStyle(el), ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = cs.font;
+  const text = Math.max(...[...el.options].map(o => ctx.measureText(o.text).width));
+  const room = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+  return [el.id, Math.round(text), Math.round(room)];
+}).filter(([, text, room]) => text > room)"""
+
+
+@pytest.mark.parametrize(
+    ("scenario", "side", "ship", "select", "option"),
+    [
+        ("bismarck_last_battle_1941", "britain", "kgv", "turn", "30"),
+        ("first_memphis_1862", "union", "benton", "fire_front", ""),
+        ("guadalcanal_1942", "usa", "walke", "torpedo_mount", "-1"),
+    ],
+    ids=["ultra_simple-turn", "acw_river-target", "ww2_jackson-torpedo-mount"],
+)
+def test_order_selects_show_their_options_whole(
+    live_server: Any,
+    chromium_page: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    scenario: str,
+    side: str,
+    ship: str,
+    select: str,
+    option: str,
+) -> None:
+    """A grid column of the order fields cut ultra_simple's turn off at "30 degrees to starboa" (and
+    acw_river's "General M. Jeff Thompson", ww2_jackson's "every loaded mount that bears"): such a select
+    takes two columns (order_forms.WIDE_OPTION_CHARS); a phone's one column is wide enough."""
+    from battles import services
+
+    monkeypatch.setattr(services.secrets, "randbits", lambda bits: 12345)
+    game = scenario_campaign(scenario)
+    page = chromium_page
+    ARTIFACTS.mkdir(exist_ok=True)
+    log_in(page, live_server.url, game.players[side].username)
+    page.goto(f"{live_server.url}/battles/{game.battle.pk}/")
+    panel = f"#ship-{ship}"
+    if page.locator(f"{panel}.ship-orders--folded").count():
+        page.click(f"{panel} > summary")
+    page.wait_for_selector(f"{panel}[open] form.order-form")
+    page.select_option(f"#o-{ship}-{select}", option)
+    page.wait_for_timeout(300)  # the check on change (150 ms), then its swap
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+    for width in (1280, 1000, 760, 660, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        assert page.eval_on_selector_all(f"{panel} .order-fields select", CUT_OFF_SELECTS) == [], width
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), width
+        if width in (1280, 760):
+            page.locator(panel).screenshot(path=str(ARTIFACTS / f"orders-selects-{scenario}-{width}.png"))

@@ -10,10 +10,11 @@ of ``hexes`` > 1 occupies its bow hex and the hexes astern of it; ranges are tak
 occupied hexes (A14). Default map 24 x 18 (A3).
 
 Movement (section 3, A08, A09): ``course`` letters ``F`` (one hex in the direction of travel), ``L`` /
-``R`` (30 degrees to port / starboard). The move costs its forward hexes plus the turning cost of the sum
-of its turns: 0-60 degrees free, 61-90 1 hex, 91-120 2, 121-150 3, 151-180 4 (NW-ACW-02). Ahead the
-vessel has Speed Forward hexes, astern (``astern: true``) Speed Back; the move that switches the engines
-loses a hex (A09, NW-ACW-03). While moving astern each gunfire hit removes 2 points (A09).
+``R`` (30 degrees to port / starboard), in either case, nothing else (NW-ACW-20). The move costs its
+forward hexes plus the turning cost of the sum of its turns: 0-60 degrees free, 61-90 1 hex, 91-120 2,
+121-150 3, 151-180 4 (NW-ACW-02). Ahead the vessel has Speed Forward hexes, astern (``astern: true``)
+Speed Back; the move that switches the engines loses a hex (A09, NW-ACW-03). While moving astern each
+gunfire hit removes 2 points (A09).
 
 Fire (sections 4-5, A04-A07, A11, NW-ACW-01): four arcs (front and rear within 60 degrees of bow and
 stern, port and starboard sides), each firing its Firepower in D6 once a turn at one target in it. 5-6 hits
@@ -113,6 +114,8 @@ from .movement import (
     Pose,
     arc_of_target,
     course_cost,
+    course_error,
+    course_text,
     footprint,
     movement_points,
     nearest_distance,
@@ -909,14 +912,11 @@ class AcwRiver(RuleSet):
         # sheet value read once; the errors and their order are those of the checks one by one.
         errors: FieldErrors = {}
         data = order.data
-        course = data.get("course") or ""
-        if type(course) is not str:
-            course = str(course)
+        course = course_text(data.get("course"))  # in either case (NW-ACW-20)
         astern = bool(data.get("astern"))
         ram = data.get("ram")
-        if course.strip("FLR"):  # a letter other than F, L, R somewhere
-            bad = sorted(set(course) - {"F", "L", "R"})
-            _err(errors, "course", f"Use only F (one hex), L and R (30-degree turns); not {', '.join(bad)}.")
+        if course.strip("FLR"):  # something other than F, L, R somewhere
+            _err(errors, "course", course_error(course))
             return errors
         sheet = ship.sheet
         known = self._index_cache  # self._ship_index(state.ships), its remembered index read in place
@@ -1421,9 +1421,7 @@ class AcwRiver(RuleSet):
         astern = bool(data.get("astern"))
         was = bool(sheet.get("astern"))
         ram_id = data.get("ram")
-        course = data.get("course") or ""
-        if type(course) is not str:
-            course = str(course)
+        course = course_text(data.get("course"))  # in either case (NW-ACW-20)
         sid = ship.id
         mine = ctx.hexes[sid]  # begins at her bow
         length = len(mine)  # ship_length(ship.stats) where it matters: more than one hex (footprint, A14)
@@ -2292,7 +2290,7 @@ class AcwRiver(RuleSet):
         data = order.data
         names = {s.id: s.name for s in state.ships}  # (a target is named; a mine keeps its id)
         astern = bool(data.get("astern", False))
-        course = str(data.get("course") or "")
+        course = course_text(data.get("course"))
         if ship.sheet.get("aground"):
             lines.append(f"{ship.name} is aground: she cannot move (section 9).")
         elif data.get("ram"):

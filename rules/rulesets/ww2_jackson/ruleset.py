@@ -668,8 +668,11 @@ class WW2Jackson(RuleSet):
             why = self._fire_reason(state, live, self._seen(t), battery, pos, heading)
             if why and not why.startswith("night"):
                 add(f"target_{battery}", f"{ship.name} cannot fire its {battery} battery at {t.name}: {why}.")
+        mount_error = self._mount_error(live, data.get("torpedo_mount"))
+        if mount_error:
+            add("torpedo_mount", mount_error)
         t = enemy("torpedo_target")
-        if t is not None:
+        if t is not None and not mount_error:
             assert pos is not None and heading is not None
             mounts, why = self._torpedo_mounts(live, data, pos, heading, _pt(t.position))
             if not mounts:
@@ -710,6 +713,25 @@ class WW2Jackson(RuleSet):
                 if name not in REPAIRABLE or c is None or c.fixed:
                     add("dc_repair", "Nothing of that kind to repair (never the bridge, line 393).")
         return errors
+
+    @staticmethod
+    def _mount_error(live: Live, value: JSON) -> str:
+        """Return why ``torpedo_mount`` names no mount of the ship ("" when it does, or is -1: every loaded
+        mount that bears). Mounts are numbered from 0 in the class's order (the ``torpedoes`` rows), as the
+        order form lists them; a number she lacks is refused whether or not a target is given."""
+        want = _i(value, -1)
+        if want < 0:
+            return ""
+        mounts = live.cd.torpedoes
+        if any(m.index == want for m in mounts):
+            return ""
+        if not mounts:
+            return f"{live.ship.name} has no torpedo mounts: leave the mount at -1."
+        names = ", ".join(f"{m.index} ({m.name})" for m in mounts)
+        return (
+            f"{live.ship.name} has no torpedo mount {want}: her mounts are {names}; "
+            "-1 launches from every loaded mount that bears."
+        )
 
     def _torpedo_mounts(
         self,

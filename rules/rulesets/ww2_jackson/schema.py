@@ -223,7 +223,10 @@ ORDER_TYPES: tuple[OrderType, ...] = (
         help="New course and speed; the ship turns on its turning circle, 1/4 inch per knot (lines 395-407).",
         fields=(
             FieldSpec(name="course", label="Course", type="float", min=0, max=360, unit="degrees"),
-            FieldSpec(name="speed", label="Speed", type="float", min=0, max=45, unit="knots"),
+            # No top of its own: what the ship can make now (W38) is the only top, and check_order says it
+            # ("<ship> can make at most 27 knots now"); a max of 45 here refused 50 knots as "Must be at
+            # most 45 knots" while 30 was "at most 27", two tops for one field.
+            FieldSpec(name="speed", label="Speed", type="float", min=0, unit="knots"),
             FieldSpec(
                 name="turn_direction",
                 label="Turn",

@@ -148,6 +148,46 @@ def test_002_twelve_facings_move() -> None:
     assert hex_distance(C, Hex(q=13, r=1)) == 2
 
 
+def test_002_course_letters_in_either_case_NW_ACW_19() -> None:
+    """NW-ACW-20: ``f``, ``l`` and ``r`` are read as F, L and R (the rule book has no course letters; ours
+    have no small letter of another meaning): "frf" is checked, previewed and moved as FRF, and logged so."""
+    state = battle(ship("x", "a", C, 30), ship("y", "b", at(2, 2)))
+    x = state.ship("x")
+
+    assert RS.check_order(state, x, order(course="fRf")) == {}
+    assert RS.preview(state, x, order(course="frf")) == RS.preview(state, x, order(course="FRF"))
+    low = run(state, [], x={"course": "ff"}, y={})
+    caps = run(state, [], x={"course": "FF"}, y={})
+
+    assert low.state.ship("x") == caps.state.ship("x")
+    assert low.state.ship("x").position == Hex(q=13, r=1)
+    assert [e.text for e in low.events] == [e.text for e in caps.events]
+    assert "FF" in next(e.text for e in low.events if e.kind == "move")
+
+
+@pytest.mark.parametrize(
+    ("course", "has"),
+    [
+        pytest.param("F F", "a space", id="NW-ACW-20-a-space"),
+        pytest.param("F  R F", "spaces", id="NW-ACW-20-spaces"),
+        pytest.param("FX", "'X'", id="NW-ACW-20-another-letter"),
+        pytest.param("F-1x", "'-', '1' and 'x'", id="NW-ACW-20-three-others"),
+        pytest.param("\ufb00", "'\ufb00'", id="NW-ACW-20-a-ligature-is-no-ff"),
+    ],
+)
+def test_002_a_malformed_course_says_what_a_course_is_with_an_example(course: str, has: str) -> None:
+    state = battle(ship("x", "a", C, 0), ship("y", "b", at(2, 2)))
+
+    errs = RS.check_order(state, state.ship("x"), order(course=course))
+
+    assert errs == {
+        "course": [
+            "Write the course as letters only, F (one hex), L and R (a 30-degree turn to port or starboard), "
+            f"for example FFRF; this one has {has}."
+        ]
+    }
+
+
 def test_002_reversing_engines_A09() -> None:
     """Line 35: "A vessel reversing engines loses one hexagon". A09: the switching move costs 1 hex, then
     Speed Back applies: a gunboat (back 2) has 1 hex."""

@@ -53,6 +53,20 @@ def test_engine_losses(engines: int, lost: int, fraction: float) -> None:
     assert max_speed(cd, sh, 1) == pytest.approx(20 * fraction, abs=1e-3)
 
 
+@pytest.mark.parametrize("speed", [20.5, 30, 45.5, 50, 1e6], ids=lambda v: f"W38-{v:g}-knots")
+def test_any_speed_over_what_the_ship_can_make_gets_the_one_message(speed: float) -> None:
+    """W38: the ship makes what her damage leaves her (20 knots here: 22 rated, two knots off over 20). Every
+    speed above it is refused with that top; 50 knots was "Must be at most 45 knots" (the field's own top)
+    while 30 was "at most 20", two tops for one order."""
+    f = ship("f", "blue", stats(speed=22), 50, 50)
+    st = state(f, ship("t", "red", stats(), 80, 50))
+
+    errors = RULESET.validate_orders(st, "blue", [ShipOrder(ship_id="f", data={"course": 0, "speed": speed})])
+
+    assert errors.invalid == {}
+    assert errors.illegal == {"f": {"speed": ["F can make at most 20 knots now (W38)."]}}
+
+
 @pytest.mark.parametrize(
     ("uw_lost", "boiler", "expected"),
     [

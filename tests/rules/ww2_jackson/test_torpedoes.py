@@ -66,6 +66,53 @@ def test_torpedo_range_bands(calibre: int, dist: float, band: str) -> None:
         assert "torpedo_target" in RULESET.check_order(st, st.ship("f"), order)
 
 
+WINGS = dict(
+    DD,
+    torpedoes=[
+        {"name": f"{side} mount {n}", "calibre": 21, "tubes": 4, "side": side, "fixed": False}
+        for side in ("port", "starboard")
+        for n in (1, 2)
+    ],
+)
+
+
+@pytest.mark.parametrize("target", ["t", ""], ids=["with-a-target", "without-a-target"])
+def test_a_torpedo_mount_the_ship_lacks_is_refused_naming_her_mounts(target: str) -> None:
+    """The mounts are numbered from 0 in the class's order (the order form's select); -1 is every loaded mount
+    that bears. Mount 7 of a ship with mounts 0-3 is illegal, next to the mount field, with or without a
+    target (it was accepted without one, and with one refused as "no loaded mount bears", naming none)."""
+    f = ship("f", "blue", WINGS, 50, 50, heading=0, speed=0)
+    t = ship("t", "red", stats(), 56, 50, heading=0, speed=0)
+    st = state(f, t)
+    data = {"course": 0, "speed": 0, "torpedo_target": target, "torpedo_number": 0}
+
+    errors = RULESET.validate_orders(st, "blue", [ShipOrder(ship_id="f", data={**data, "torpedo_mount": 7})])
+    fine = RULESET.validate_orders(st, "blue", [ShipOrder(ship_id="f", data={**data, "torpedo_mount": 3})])
+
+    assert errors.invalid == {}
+    assert errors.illegal == {
+        "f": {
+            "torpedo_mount": [
+                "F has no torpedo mount 7: her mounts are 0 (port mount 1), 1 (port mount 2), "
+                "2 (starboard mount 1), 3 (starboard mount 2); "
+                "-1 launches from every loaded mount that bears."
+            ]
+        }
+    }
+    assert fine.ok
+
+
+def test_a_torpedo_mount_on_a_ship_without_tubes_is_refused() -> None:
+    f = ship("f", "blue", stats(), 50, 50, heading=0, speed=0)
+    st = state(f, ship("t", "red", stats(), 56, 50))
+
+    errors = RULESET.check_order(
+        st, f, ShipOrder(ship_id="f", data={"course": 0, "speed": 0, "torpedo_mount": 0})
+    )
+
+    assert errors == {"torpedo_mount": ["F has no torpedo mounts: leave the mount at -1."]}
+
+
 @pytest.mark.parametrize(
     ("dist", "due"),
     [
