@@ -435,6 +435,16 @@ def sheet_field_name(key: str, index: int) -> str:
     return f"sheet_{key}" if _SHEET_KEY.fullmatch(key) else f"sheet__{index}"
 
 
+def _flat_numbers(value: JSON) -> bool:
+    """Return True for a sheet object, not empty, of numbers and yes/no entries only (edited a field each)."""
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and len(value) <= 40
+        and all(isinstance(v, (int, float)) for v in value.values())
+    )
+
+
 def _number_text(value: float) -> str:
     """Return a number as the form shows it: ``120`` for ``120.0``, ``0.25``; never an exponent, which
     the number fields refuse (navalwar.numbers)."""
@@ -538,12 +548,32 @@ class ShipEditForm(forms.Form):
             field_class = PlainIntegerField if self.hexes else PlainFloatField
             fields[name] = field_class(label=label, initial=_number_text(value), show_hidden_initial=True)
         self.sheet_names: dict[str, str] = {}  # sheet key -> field name
+        # an object of numbers and yes/no entries (ww2_jackson's damage boxes marked, sail_1700's guns a
+        # side): a field per entry, not a JSON box; sheet key -> {entry -> field name}
+        self.part_names: dict[str, dict[str, str]] = {}
         for index, key in enumerate(sorted(ship.sheet)):
             name = sheet_field_name(key, index)
+            value = ship.sheet[key]
+            if _flat_numbers(value):
+                assert isinstance(value, dict)
+                parts = self.part_names[key] = {}
+                for j, sub in enumerate(value):
+                    part = f"{name}__{j}"
+                    parts[sub] = part
+                    fields[part] = self._sheet_field(sub, value[sub])  # (its fieldset names the object)
+                continue
             self.sheet_names[key] = name
-            fields[name] = self._sheet_field(key, ship.sheet[key])
+            fields[name] = self._sheet_field(key, value)
         self.order_fields(
-            ["status", "heading", "speed", *self.position_names, "flags", *self.sheet_names.values()]
+            [
+                "status",
+                "heading",
+                "speed",
+                *self.position_names,
+                "flags",
+                *self.sheet_names.values(),
+                *(n for parts in self.part_names.values() for n in parts.values()),
+            ]
         )
 
     @staticmethod
@@ -589,6 +619,11 @@ class ShipEditForm(forms.Form):
         """The sheet's lists, objects and null entries, typed as JSON."""
         return self._sheet_group(lambda v: v is None or isinstance(v, (list, dict)))
 
+    @property
+    def sheet_parts(self) -> list[tuple[str, list[forms.BoundField]]]:
+        """The sheet's objects of numbers and yes/no entries: (label, a field per entry), in key order."""
+        return [(key_label(k), [self[n] for n in parts.values()]) for k, parts in self.part_names.items()]
+
     def changes(self) -> dict[str, Any]:
         """Return the edit for ``services.battle_ship_edit(changes=...)``: each value the umpire changed from
         the one the form showed that differs from the ship's now (``{}`` if none: the service refuses it as
@@ -615,6 +650,16 @@ class ShipEditForm(forms.Form):
             for key, name in self.sheet_names.items()
             if name in changed and not _same(data[name], ship.sheet[key])
         }
+        for key, parts in self.part_names.items():
+            current = ship.sheet[key]
+            assert isinstance(current, dict)
+            edited = {
+                sub: data[name]
+                for sub, name in parts.items()
+                if name in changed and not _same(data[name], current[sub])
+            }
+            if edited:
+                sheet[key] = {**current, **edited}  # (the service merges the sheet's top level only)
         if sheet:
             out["sheet"] = sheet
         return out
@@ -630,7 +675,17 @@ class ShipEditForm(forms.Form):
         names: list[str] = []
         for key, value in changes.items():
             if key == "sheet":
-                names.extend(self.sheet_names[k] for k in value)
+                for k in value:
+                    # an object edited a field an entry: its first entry changed
+                    names.append(
+                        self.sheet_names[k]
+                        if k in self.sheet_names
+                        else next(
+                            n
+                            for sub, n in self.part_names[k].items()
+                            if not _same(value[k].get(sub), self.ship.sheet[k].get(sub))  # type: ignore[index]
+                        )
+                    )
             else:
                 names.append(self.position_names[0] if key == "position" else key)
         one = names[0] if len(names) == 1 and error.code in ("bad_edit", "bad_status") else None

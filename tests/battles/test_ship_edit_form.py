@@ -5,10 +5,8 @@ its field (400, the form shown again with what was typed) and saves nothing."""
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
-from html import unescape
 from typing import Any
 
 import pytest
@@ -17,7 +15,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 import rules
-from battles import services
+from battles import display, services
 from battles.models import Battle, ShipEdit
 from tests.factories import UserFactory, scenario_campaign
 from tests.utils import ship_edit_post
@@ -158,10 +156,43 @@ def test_the_form_shows_a_table_ship_as_she_stands_a_field_of_each_kind() -> Non
     assert _textarea(html, "sheet_conditions") == "{}" and "JSON: an object." in _field(
         html, "sheet_conditions"
     )
-    assert json.loads(unescape(_textarea(html, "sheet_marked"))) == ship.sheet["marked"] != {}
+    # her damage boxes marked, an object of numbers: a number field per box under its own heading
+    marked = ship.sheet["marked"]
+    assert isinstance(marked, dict) and marked and 'name="sheet_marked"' not in html
+    boxes = sorted(marked)
+    assert [
+        (_label(html, f"sheet_marked__{i}"), 'type="number"' in _tag(html, f"sheet_marked__{i}"))
+        for i, _ in enumerate(marked)
+    ] == [(display.key_label(k), True) for k in marked]
+    assert "<legend>Marked</legend>" in html and boxes
     assert _textarea(html, "sheet_helm") == ""
-    # one field per entry of her sheet
-    assert sorted(re.findall(r'<(?:input|textarea)\b[^>]*\bname="sheet_(\w+)"', html)) == sorted(ship.sheet)
+    # one field per entry of her sheet (an entry per box of an object of numbers)
+    names = re.findall(r'<(?:input|textarea)\b[^>]*\bname="sheet_(\w+?)(?:__\d+)?"', html)
+    assert sorted(set(names)) == sorted(ship.sheet)
+
+
+def test_one_damage_box_of_an_object_is_edited_and_the_rest_kept() -> None:
+    """ww2_jackson's boxes marked (an object of counts): typing 2 in one box sends the object with that box
+    changed and every other box as it was (the service merges a sheet's top level only)."""
+    game = scenario_campaign("denmark_strait_1941")
+    before = _ship(game, "hood")
+    marked = before.sheet["marked"]
+    assert isinstance(marked, dict)
+    box = list(marked).index("engine")
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "hood"])
+
+    response = _client(game.umpire).post(
+        url, ship_edit_post(game.battle, "hood", **{f"sheet_marked__{box}": "2"})
+    )
+
+    assert response.status_code == 302
+    after = _ship(game, "hood")
+    assert after.sheet == {**before.sheet, "marked": {**marked, "engine": 2}}
+    assert after.sheet["marked"]["engine"] == 2 and list(after.sheet["marked"]) == list(marked)  # type: ignore[index,call-overload]
+    bad = _client(game.umpire).post(
+        url, ship_edit_post(game.battle, "hood", **{f"sheet_marked__{box}": "-1"})
+    )
+    assert bad.status_code == 400 and _ship(game, "hood") == after
 
 
 def test_a_millimetre_table_says_mm() -> None:
