@@ -972,6 +972,41 @@ def placement_errors(*, placements: Sequence[Placement], map_spec: MapSpec) -> l
     return errors
 
 
+def heading_errors(*, placements: Sequence[Placement], map_spec: MapSpec) -> list[str]:
+    """Return one message per placement whose heading (degrees clockwise from north) is no compass heading:
+    not from 0 up to 360 (360 counts as 0, as in the umpire's ship edit), NaN or infinite; e.g.
+    ``"Hood: heading 720 is not a compass heading. Give 0 up to 360 degrees, clockwise from north (0 is
+    north, 90 east; 360 counts as 0)."``, on a hex map naming its facings. Whether a heading is one of the
+    hex facings is the rules' to say (``RuleSet.setup``, ``rules.check_state``); four of the five rule sets
+    turned 720 into 0 there without a word (docs/rulings.md NW-CAMP-23)."""
+    facings = {"hex6": 6, "hex12": 12}.get(map_spec.geometry)
+    hint = "0 is north, 90 east"
+    if facings:
+        step = 360 // facings
+        hint = f"on this hex map one of the {facings} facings 0, {step}, {2 * step} ... {360 - step}"
+    hint += "; 360 counts as 0"
+    return [
+        f"{p.campaign_ship.ship.name}: heading {p.heading:g} is not a compass heading. "
+        f"Give 0 up to 360 degrees, clockwise from north ({hint})."
+        for p in placements
+        if not (math.isfinite(p.heading) and 0 <= p.heading <= 360)
+    ]
+
+
+def sides_error(*, sides: Iterable[Side]) -> str | None:
+    """Return why a battle whose ships are of ``sides`` (one side per ship) may not be created, or None: it
+    needs ships of at least two sides (docs/rulings.md NW-CAMP-23; a battle of one side's ships is over when
+    its first phase resolves, ``rules.base.RuleSet.outcome``). No ship at all is ``no_ships``'s to say."""
+    distinct = {side.pk: side for side in sides}
+    if len(distinct) != 1:
+        return None
+    (side,) = distinct.values()
+    return (
+        f"A battle needs ships of at least two sides: every ship chosen is of {side.name}. "
+        "Choose a ship of another side too."
+    )
+
+
 def battle_create(
     *,
     campaign: Campaign,
@@ -990,10 +1025,11 @@ def battle_create(
     the battle's options work out again (:func:`carried_sheet`, NW-CAMP-01). The rule set's
     set-up (``RuleSet.setup``) completes the state; its errors (a heading that is not a hex facing...)
     and what ``rules.check_state`` finds in the state (NW-CAMP-04, -07, -08) come back as ``bad_setup``,
-    no ship as ``no_ships`` (ships of one side may fight shore batteries and forts). Raise
-    ``ship_unavailable`` for a ship the campaign has lost, ``off_map`` (one message per ship,
-    :func:`placement_errors`) for a start off the map, ``ship_in_battle`` for a ship already in a battle of
-    the campaign in set-up or active (NW-CAMP-02); nothing is saved then.
+    no ship as ``no_ships``, ships of one side only as ``one_side`` (NW-CAMP-23). A heading of 360 is taken
+    as 0. Raise ``ship_unavailable`` for a ship the campaign has lost, ``off_map`` (one message per ship,
+    :func:`placement_errors`) for a start off the map, ``bad_heading`` (:func:`heading_errors`) for a
+    heading not from 0 up to 360 degrees, ``ship_in_battle`` for a ship already in a battle of the campaign
+    in set-up or active (NW-CAMP-02); nothing is saved then.
     """
     rs = rules.get_ruleset(campaign.ruleset)
     if not placements:
@@ -1003,6 +1039,11 @@ def battle_create(
     off_map = placement_errors(placements=placements, map_spec=map_spec)
     if off_map:
         raise ApplicationError("off_map", " ".join(off_map), fields={"position": off_map})
+    bad_headings = heading_errors(placements=placements, map_spec=map_spec)
+    if bad_headings:
+        raise ApplicationError("bad_heading", " ".join(bad_headings), fields={"heading": bad_headings})
+    # 360 is 0 (as the ship edit has it); four rule sets' set-ups turned any heading into 0 up to 360
+    placements = [replace(p, heading=0.0) if p.heading == 360 else p for p in placements]
     with transaction.atomic():
         _require_umpire(campaign.pk, user)
         _lock_campaign(campaign)
@@ -1038,6 +1079,9 @@ def battle_create(
                     sheet=carried_sheet(ruleset=campaign.ruleset, sheet=cs.sheet),
                 )
             )
+        one_side = sides_error(sides=[cships[p.campaign_ship.pk].side for p in placements])
+        if one_side:
+            raise ApplicationError("one_side", one_side)
         state = BattleState(
             ruleset=campaign.ruleset,
             map=map_spec,

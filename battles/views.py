@@ -397,8 +397,11 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
     # create the battle in set-up, to open the set-up editor before it starts (NW-CAMP-21)
     setup_first = bool(request.POST.get("setup_first")) if request.method == "POST" else False
+    status = 200  # a refused post shows the form again as typed, with its errors: 400 (409 for a busy ship)
     if request.method == "POST":
         from rules.model import Hex, MapSpec, Point, TerrainFeature
+
+        status = 400
 
         placements = []
         try:
@@ -447,6 +450,11 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
         if not errors:  # the set-up editor checks each ship it places; this form checks them all at once
             map_spec = MapSpec(geometry=rs.geometry, width=width, height=height)
             errors += services.placement_errors(placements=placements, map_spec=map_spec)
+            errors += services.heading_errors(placements=placements, map_spec=map_spec)
+        # the ships ticked, placed or not (a ship with no position yet still counts for her side)
+        one_side = services.sides_error(sides=[cs.side for cs in ships if request.POST.get(f"use_{cs.pk}")])
+        if one_side:  # NW-CAMP-23
+            errors.append(one_side)
         if not errors and conditions is not None:
             try:
                 battle = services.battle_create(
@@ -461,6 +469,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 )
             except ApplicationError as error:
                 errors.append(_error_message(error))
+                status = error.status
             else:
                 return _after_create(request, battle, setup_first=setup_first)
     busy = selectors.ships_in_live_battles(campaign=camp)
@@ -494,6 +503,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "setup_first_label": SETUP_FIRST_LABEL,
             "setup_first_help": SETUP_FIRST_HELP,
         },
+        status=status,
     )
 
 

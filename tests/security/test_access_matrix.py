@@ -83,7 +83,8 @@ MATRIX: dict[str, dict[str, tuple[int | str, ...]]] = {
     # an empty post is a form error on the campaign page shown again (400), not a redirect
     "battles:campaign_ship_new": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 400, 404, 404)},
     "battles:battle_scenario": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
-    "battles:battle_new": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 200, 404, 404)},
+    # an empty post (no ship) is the form again with its error (400)
+    "battles:battle_new": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 400, 404, 404)},
     "battles:campaign_ship": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 200, 404, 404)},
     "battles:campaign_sinkings": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     # --- its battle ---------------------------------------------------------------------------------------
@@ -270,7 +271,7 @@ def _battle_new_post(world: World) -> dict[str, str]:
     from battles.models import CampaignShip
 
     post = {"name": "A new battle", "width": "30", "height": "30"}
-    free = CampaignShip.objects.filter(campaign=world.campaign).exclude(  # NW-CAMP-02: Duke of York
+    free = CampaignShip.objects.filter(campaign=world.campaign).exclude(  # NW-CAMP-02: York, Gneisenau
         battle_ships__battle__status__in=["setup", "active"]
     )
     for i, cship in enumerate(free.order_by("pk")):
