@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from fleets.models import ruleset_choices
+from navalwar.text import validate_name
 
 USER_MODEL = settings.AUTH_USER_MODEL
 
@@ -60,7 +61,7 @@ class Campaign(models.Model):
     """A campaign under one rule set. ``settings`` holds ``default_orders`` (A7), ``deadline_hours``,
     ``reminder_hours`` and the rule set's options (copied into every battle's state options)."""
 
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[validate_name])
     ruleset = models.CharField(max_length=32, choices=ruleset_choices)
     description = models.TextField(blank=True, validators=[MaxLengthValidator(CAMPAIGN_DESCRIPTION_MAX)])
     settings = models.JSONField(default=dict, blank=True)
@@ -81,7 +82,7 @@ class Side(models.Model):
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sides")
     key = models.SlugField(max_length=40)
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[validate_name])
     colour = models.CharField(max_length=7, default="#888888")
     nation = models.ForeignKey(
         "fleets.Nation", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -247,7 +248,7 @@ class Battle(models.Model):
     """A battle of a campaign. ``state`` is the current rules BattleState as JSON (rules.to_json)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[validate_name])
     scenario_key = models.CharField(max_length=80, blank=True)
     status = models.CharField(max_length=10, choices=BattleStatus.choices, default=BattleStatus.SETUP)
     state = models.JSONField(default=dict, blank=True)

@@ -67,6 +67,7 @@ from battles.models import (
 from fleets.models import Nation, Ship, ShipClass
 from navalwar.celery import BROKER_ERRORS
 from navalwar.errors import ApplicationError, ConflictError, PermissionDeniedError
+from navalwar.text import name_problem
 from rules.base import DEFAULT_POLICIES, side_list, validate_fields
 from rules.geometry import hex_to_offset, on_hex_map, on_table
 from rules.model import BattleState, Conditions, Event, Hex, MapSpec, Point, ShipOrder, ShipState, SideInfo
@@ -200,6 +201,16 @@ def _umpire_action(
         kind=kind,
         text=text,
     )
+
+
+def _name_checked(name: str, *, field: str = "name", whose: str = "") -> None:
+    """Raise ``bad_name`` on ``field`` when ``name`` holds what no name may (a Unicode direction control,
+    a NUL: ``navalwar.text.name_problem``, docs/rulings.md NW-CAMP-24); ``whose`` starts the message
+    (``"Side 'Royal Navy': "``)."""
+    problem = name_problem(name)
+    if problem:
+        message = f"{whose}{problem[0].upper() if not whose else problem[0]}{problem[1:]}."
+        raise ApplicationError("bad_name", message, fields={field: [message]})
 
 
 def _when(moment: datetime) -> str:
@@ -348,13 +359,17 @@ def campaign_create(
 
     ``sides`` are ``{"key", "name", "colour"?, "nation"?: Nation}``. Raise ``bad_settings`` /
     ``unknown_ruleset``, ``bad_name`` for a blank name or one longer than its column (120 characters),
-    and ``description_too_long`` for a description over :data:`battles.models.CAMPAIGN_DESCRIPTION_MAX`
-    characters.
+    or a campaign or side name holding a direction control (NW-CAMP-24), and ``description_too_long`` for
+    a description over :data:`battles.models.CAMPAIGN_DESCRIPTION_MAX` characters.
     """
     name_max = Campaign._meta.get_field("name").max_length or 0
     if not name.strip() or len(name) > name_max:
         message = f"Give the campaign a name of 1 to {name_max} characters (it has {len(name.strip())})."
         raise ApplicationError("bad_name", message, fields={"name": [message]})
+    _name_checked(name)
+    for side in sides:
+        side_name = side.get("name") or side["key"]
+        _name_checked(side_name, field="sides", whose=f"Side {side['key']}: ")
     if len(description) > CAMPAIGN_DESCRIPTION_MAX:
         limit, length = CAMPAIGN_DESCRIPTION_MAX, len(description)
         message = f"Keep the description to {limit} characters (it has {length})."
@@ -392,7 +407,9 @@ def campaign_settings_update(*, campaign: Campaign, user: Any, settings: Mapping
 def side_create(
     *, campaign: Campaign, key: str, name: str, colour: str = "#888888", nation: Nation | None = None
 ) -> Side:
-    """Add a side to a campaign. Raise ``side_exists`` when the key is taken."""
+    """Add a side to a campaign. Raise ``side_exists`` when the key is taken, ``bad_name`` for a name
+    holding a direction control (NW-CAMP-24)."""
+    _name_checked(name)
     with transaction.atomic():
         if Side.objects.filter(campaign=campaign, key=key).exists():
             raise ApplicationError(
@@ -568,7 +585,8 @@ def campaign_ship_commission(
     without a pennant takes the one typed; one with another pennant is refused (``pennant_differs``, on the
     pennant field): the umpire typed the pennant of another ship, or meant another ship of that name.
 
-    Raise ``not_umpire`` (403); ``bad_name`` for a blank name or one over 120 characters; ``wrong_ruleset``
+    Raise ``not_umpire`` (403); ``bad_name`` for a blank name, one over 120 characters or one holding a
+    direction control (NW-CAMP-24); ``wrong_ruleset``
     for a class of another rule set and ``bad_side`` for a side of another campaign (a forged post);
     ``pennant_differs`` as above;
     ``ship_in_campaign`` (409) when that ship is in the campaign already. Nothing is saved when refused.
@@ -579,6 +597,7 @@ def campaign_ship_commission(
     if not name or len(name) > name_max:
         message = f"Give the ship a name of 1 to {name_max} characters."
         raise ApplicationError("bad_name", message, fields={"name": [message]})
+    _name_checked(name)
     if len(pennant) > pennant_max:
         message = f"Keep the pennant to {pennant_max} characters."
         raise ApplicationError("bad_pennant", message, fields={"pennant": [message]})
@@ -820,6 +839,7 @@ def battle_create_from_scenario(
     """
     from rules.scenario import bundled_scenarios, scenario_state
 
+    _name_checked(name)
     scenario = bundled_scenarios().get(scenario_key)
     if scenario is None:
         raise ApplicationError("unknown_scenario", f"No bundled scenario {scenario_key!r}.")
@@ -1031,6 +1051,7 @@ def battle_create(
     heading not from 0 up to 360 degrees, ``ship_in_battle`` for a ship already in a battle of the campaign
     in set-up or active (NW-CAMP-02); nothing is saved then.
     """
+    _name_checked(name)
     rs = rules.get_ruleset(campaign.ruleset)
     if not placements:
         raise ApplicationError("no_ships", "Place at least one ship.")

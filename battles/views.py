@@ -48,6 +48,7 @@ from battles.models import Battle, CampaignShip, Order, Phase, PhaseStatus
 from battles.sheet_edits import REASON_MAX
 from navalwar.errors import ApplicationError, Refusal, add_to_form
 from navalwar.numbers import plain_float, plain_int
+from navalwar.text import name_problem
 from rules.base import event_visible
 from rules.model import BattleState, Event
 
@@ -447,6 +448,9 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             errors.append(f"The map is at most {most[0]:g} x {most[1]:g} (ten times the rule set's default).")
         if len(request.POST.get("name", "")) > 120:  # Battle.name
             errors.append("The name has at most 120 characters.")
+        name_refused = name_problem(request.POST.get("name", ""))  # a direction control (NW-CAMP-24)
+        if name_refused:
+            errors.append(f"The name: {name_refused}.")
         if not errors:  # the set-up editor checks each ship it places; this form checks them all at once
             map_spec = MapSpec(geometry=rs.geometry, width=width, height=height)
             errors += services.placement_errors(placements=placements, map_spec=map_spec)
