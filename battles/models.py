@@ -166,6 +166,26 @@ class ShipStatus(models.TextChoices):
     CAPTURED = "captured", "Captured"
 
 
+def campaign_ship_named(
+    campaign_id: int, name: str, *, exclude_ship_id: int | None = None
+) -> CampaignShip | None:
+    """Return the ship of campaign ``campaign_id`` named ``name`` in any case (``Hood``, ``HOOD``), other
+    than the fleets Ship ``exclude_ship_id``, or None: a campaign's ships have one name each (NW-CAMP-25)."""
+    found = CampaignShip.objects.filter(campaign_id=campaign_id, ship__name__iexact=name.strip())
+    if exclude_ship_id is not None:
+        found = found.exclude(ship_id=exclude_ship_id)
+    return found.select_related("ship__ship_class", "side").order_by("pk").first()
+
+
+def ship_name_taken_message(other: CampaignShip, *, then: str = "Give this one another name.") -> str:
+    """Return why a ship may not join ``other``'s campaign under ``other``'s name (NW-CAMP-25), ending with
+    what to do, ``then``."""
+    return (
+        f"The campaign already has a ship named {other.ship.name} ({other.ship.ship_class.name}, "
+        f"{other.side.name}): two ships of one name could not be told apart in orders and the log. {then}"
+    )
+
+
 class CampaignShip(models.Model):
     """A ship in a campaign: its side, its commander, and the status and sheet it carries between battles."""
 
@@ -196,7 +216,8 @@ class CampaignShip(models.Model):
 
     def clean(self) -> None:
         """Refuse in a model form (the admin's) what ``services.campaign_ship_add`` refuses: a side of another
-        campaign, a ship of another rule set's class, a commander who is not a player of her side."""
+        campaign, a ship of another rule set's class, a ship whose name another ship of the campaign has
+        (any case: docs/rulings.md NW-CAMP-25), a commander who is not a player of her side."""
         errors: dict[str, str] = {}
         if self.campaign_id is None:
             return
@@ -205,6 +226,10 @@ class CampaignShip(models.Model):
         if self.ship_id is not None and self.ship.ship_class.ruleset != self.campaign.ruleset:
             ruleset = self.ship.ship_class.ruleset
             errors["ship"] = f"{self.ship} is a {ruleset} ship; this campaign plays {self.campaign.ruleset}."
+        elif self.ship_id is not None:
+            other = campaign_ship_named(self.campaign_id, self.ship.name, exclude_ship_id=self.ship_id)
+            if other is not None:
+                errors["ship"] = ship_name_taken_message(other)
         if (
             self.commander_id is not None
             and self.side_id is not None

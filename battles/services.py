@@ -63,6 +63,8 @@ from battles.models import (
     UmpireActionKind,
     UserProfile,
     WorkerHeartbeat,
+    campaign_ship_named,
+    ship_name_taken_message,
 )
 from fleets.models import Nation, Ship, ShipClass
 from navalwar.celery import BROKER_ERRORS
@@ -555,7 +557,9 @@ def campaign_ship_add(
     commander: Any = None,
     sheet: Mapping[str, Any] | None = None,
 ) -> CampaignShip:
-    """Put a fleets Ship into a campaign on ``side``, commanded by ``commander`` (a player of that side)."""
+    """Put a fleets Ship into a campaign on ``side``, commanded by ``commander`` (a player of that side).
+    Raise ``ship_name_taken`` (409) when another ship of the campaign has her name in any case
+    (docs/rulings.md NW-CAMP-25), ``ship_in_campaign`` (409) when she is in it already."""
     if side.campaign_id != campaign.pk:
         raise ApplicationError("bad_side", "That side is not in this campaign.")
     if ship.ship_class.ruleset != campaign.ruleset:
@@ -566,6 +570,11 @@ def campaign_ship_add(
     with transaction.atomic():
         if commander is not None:
             _require_player_of(campaign, commander, side)
+        _lock_campaign(campaign)  # two ships of one name added at once (NW-CAMP-25)
+        other = campaign_ship_named(campaign.pk, ship.name, exclude_ship_id=ship.pk)
+        if other is not None:
+            message = ship_name_taken_message(other)
+            raise ConflictError("ship_name_taken", message, fields={"name": [message]})
         cship, created = CampaignShip.objects.get_or_create(
             campaign=campaign,
             ship=ship,
@@ -589,7 +598,9 @@ def campaign_ship_commission(
     direction control (NW-CAMP-24); ``wrong_ruleset``
     for a class of another rule set and ``bad_side`` for a side of another campaign (a forged post);
     ``pennant_differs`` as above;
-    ``ship_in_campaign`` (409) when that ship is in the campaign already. Nothing is saved when refused.
+    ``ship_in_campaign`` (409) when that ship is in the campaign already, ``ship_name_taken`` (409, on the
+    name field) when another ship of the campaign has that name in any case (a ship of another class, or
+    "HOOD" for "Hood": NW-CAMP-25). Nothing is saved when refused.
     """
     name, pennant = name.strip(), pennant.strip()
     name_max = Ship._meta.get_field("name").max_length or 0
@@ -880,6 +891,16 @@ def battle_create_from_scenario(
             Ship.objects.get_or_create(name=sc_ship.name, ship_class=classes[sc_ship.class_key])[0]
             for sc_ship in scenario.ships
         ]
+        # a scenario ship new to the campaign may not take the name of one of its ships (NW-CAMP-25)
+        for ship in fleet:
+            other = None if ship.pk in cships else campaign_ship_named(campaign.pk, ship.name)
+            if other is not None:
+                then = "Rename the campaign's ship (admin) or choose another scenario."
+                raise ConflictError(
+                    "ship_name_taken",
+                    f"{scenario.name} brings {ship.name} ({ship.ship_class.name}). "
+                    + ship_name_taken_message(other, then=then),
+                )
         # A ship the campaign has carries her sheet into the scenario's, before the rule set's set-up: it
         # works out what depends on her damage (a damaged ship starts no faster than she can make) and fills
         # her last battle's state afresh, or from the scenario (NW-CAMP-17).
