@@ -133,7 +133,9 @@ class Membership(models.Model):
 
 
 class Invitation(models.Model):
-    """A single-use, expiring link that makes its user a member of a campaign (on a side, for players)."""
+    """A single-use, expiring link that makes its user a member of a campaign (on a side, for players).
+    An umpire may revoke it while unused (``revoked_at``, ``revoked_by``: docs/rulings.md NW-CAMP-26); its
+    link then says so."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
     side = models.ForeignKey(
@@ -150,6 +152,10 @@ class Invitation(models.Model):
         USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     used_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

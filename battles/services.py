@@ -486,6 +486,12 @@ def _invitation_lock(token: str) -> Invitation:
         raise ApplicationError("invitation_unknown", "This invitation link is not valid.", status=404)
     if invitation.used_at is not None:
         raise ConflictError("invitation_used", "This invitation has already been used.")
+    if invitation.revoked_at is not None:  # NW-CAMP-26
+        raise ApplicationError(
+            "invitation_revoked",
+            "This invitation was revoked by the campaign's umpire: ask them for a new link.",
+            status=410,
+        )
     if invitation.expires_at <= invitation.db_now:  # type: ignore[attr-defined]
         raise ApplicationError(
             "invitation_expired", "This invitation has expired; ask your umpire for a new one.", status=410
@@ -494,9 +500,46 @@ def _invitation_lock(token: str) -> Invitation:
 
 
 def invitation_check(*, token: str) -> Invitation:
-    """Return the invitation if it can still be used; raise ``invitation_unknown|used|expired`` otherwise."""
+    """Return the invitation if it can still be used; raise ``invitation_unknown|used|revoked|expired``
+    otherwise."""
     with transaction.atomic():
         return _invitation_lock(token)
+
+
+def invitation_revoke(*, campaign: Campaign, invitation_id: int, user: Any) -> Invitation:
+    """Revoke an unused invitation of ``campaign`` (umpire only; docs/rulings.md NW-CAMP-26): its link no
+    longer works and says it was revoked (``invitation_revoked``, 410). The invitation keeps who revoked it
+    and when (``revoked_by``, ``revoked_at``), as it keeps who used it. Return it, saved.
+
+    Raise ``not_umpire`` (403), ``invitation_unknown`` (404: none of this campaign has that id),
+    ``invitation_used`` (409: its user is a member now; nothing changes) and ``invitation_revoked`` (409: a
+    second click; nothing changes). An expired invitation may be revoked: its link then says revoked."""
+    with transaction.atomic():
+        _require_umpire(campaign.pk, user)
+        invitation = (
+            Invitation.objects.select_for_update(of=("self",))
+            .select_related("side")
+            .filter(campaign=campaign, pk=invitation_id)
+            .first()
+        )
+        if invitation is None:
+            raise ApplicationError(
+                "invitation_unknown", "There is no such invitation in this campaign.", status=404
+            )
+        if invitation.used_at is not None:
+            raise ConflictError(
+                "invitation_used",
+                "This invitation has already been used: its user is a member of the campaign now. Nothing "
+                "was changed.",
+            )
+        if invitation.revoked_at is not None:
+            raise ConflictError(
+                "invitation_revoked", "This invitation is already revoked. Nothing was changed."
+            )
+        invitation.revoked_by = user
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_by", "revoked_at"])
+    return invitation
 
 
 def invitation_accept(*, token: str, user: Any) -> Membership:

@@ -216,7 +216,9 @@ def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Vie
         ctx["invite_form"] = InvitationForm(campaign=campaign)
         ctx["ship_form"] = CampaignShipAddForm(campaign=campaign)
         ctx["scenario_form"] = ScenarioBattleForm(campaign=campaign)
-        ctx["invitations"] = campaign.invitations.filter(used_at__isnull=True).select_related("side")
+        ctx["invitations"] = campaign.invitations.filter(
+            used_at__isnull=True, revoked_at__isnull=True
+        ).select_related("side")
     return ctx
 
 
@@ -288,6 +290,24 @@ def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
     else:
         messages.error(request, "The invitation form has errors. " + _form_errors_message(form))
     return redirect("battles:campaign", camp.pk)
+
+
+@require_POST
+def invitation_revoke(request: HttpRequest, campaign_id: int, invitation_id: int) -> HttpResponse:
+    """Revoke an unused invitation (umpire; docs/rulings.md NW-CAMP-26), back to the campaign page with what
+    happened: its link now says it was revoked. A used or already revoked one is refused there, with why."""
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    selectors.require_umpire(viewer)
+    try:
+        invite = services.invitation_revoke(campaign=camp, invitation_id=invitation_id, user=request.user)
+    except ApplicationError as error:
+        if error.status == 404:
+            raise Http404(error.message) from error
+        messages.error(request, _error_message(error))
+    else:
+        whom = invite.get_role_display().lower() + (f" of {invite.side.name}" if invite.side else "")
+        messages.success(request, f"The invitation for a {whom} is revoked: its link no longer works.")
+    return redirect(reverse("battles:campaign", args=[camp.pk]) + "#invitations")
 
 
 @require_POST

@@ -43,6 +43,7 @@ class World:
             "ship_key": SHIP,
             "ship_id": self.campaign_ship.pk,
             "token": self.invitation.token,
+            "invitation_id": self.invitation.pk,
             "ruleset": self.ship_class.ruleset,
             "key": self.ship_class.key if name == "fleets:class_detail" else self.campaign.ruleset,
             # a real user's id with a token that is not valid: Django's "invalid link" page
