@@ -47,8 +47,8 @@ class CampaignAdmin(admin.ModelAdmin):
 
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
-    list_display = ["campaign", "side", "role", "expires_at", "used_by", "used_at"]
-    readonly_fields = ["token", "used_by", "used_at"]
+    list_display = ["campaign", "side", "role", "expires_at", "used_by", "used_at", "revoked_at"]
+    readonly_fields = ["token", "used_by", "used_at", "revoked_by", "revoked_at"]
 
 
 @admin.register(CampaignShip)

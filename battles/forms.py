@@ -21,7 +21,7 @@ from battles.sheet_edits import REASON_MAX, kind, shown
 from fleets.models import ShipClass
 from navalwar.errors import ApplicationError, add_to_form
 from navalwar.numbers import PlainFloatField, PlainIntegerField
-from navalwar.text import check_json_text
+from navalwar.text import check_json_text, name_problem, validate_name
 from rules.base import DEFAULT_POLICIES
 from rules.engine import SHEET_NUMBER_MAX
 from rules.model import JSON, BattleState, Conditions, FieldSpec, Hex
@@ -76,7 +76,9 @@ class CampaignShipAddForm(forms.Form):
 
     side = forms.ModelChoiceField(queryset=Side.objects.none())
     ship_class = forms.ModelChoiceField(queryset=ShipClass.objects.none(), label="Class")
-    name = forms.CharField(max_length=120, help_text="The ship's name, e.g. HMS Hood.")
+    name = forms.CharField(
+        max_length=120, help_text="The ship's name, e.g. HMS Hood.", validators=[validate_name]
+    )
     pennant = forms.CharField(max_length=20, required=False, help_text="Optional pennant number.")
 
     def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
@@ -106,7 +108,12 @@ class ScenarioBattleForm(forms.Form):
     lack (``services.scenario_missing_sides``), and posting one of them is a form error giving that reason."""
 
     scenario = forms.ChoiceField(choices=())
-    name = forms.CharField(max_length=120, required=False, help_text="Defaults to the scenario's name.")
+    name = forms.CharField(
+        max_length=120,
+        required=False,
+        help_text="Defaults to the scenario's name.",
+        validators=[validate_name],
+    )
     setup_first = forms.BooleanField(
         required=False, label=SETUP_FIRST_LABEL, help_text=escape(SETUP_FIRST_HELP)
     )
@@ -179,7 +186,7 @@ SIDE_PALETTE = (
 
 
 class CampaignForm(forms.Form):
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=120, validators=[validate_name])
     ruleset = forms.ChoiceField(choices=())
     description = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=CAMPAIGN_DESCRIPTION_MAX
@@ -229,6 +236,9 @@ class CampaignForm(forms.Form):
                 raise forms.ValidationError(
                     f"{parts[0]!r}: a side key has at most 40 characters and a name at most 80."
                 )
+            problem = name_problem(name)  # a direction control (NW-CAMP-24)
+            if problem:
+                raise forms.ValidationError(f"Side {key}: {problem}.")
             if colour and not re.fullmatch(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}", colour):
                 raise forms.ValidationError(f"{colour!r}: enter a CSS colour like #1f4e9c.")
             if any(side["key"] == key for side in out):

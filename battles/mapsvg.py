@@ -136,6 +136,8 @@ stroke-width:3px;stroke-linejoin:round}
 .nw-map .legend-bg{fill:#fff;stroke:#d6e0ea}
 .nw-map .legend .muted{fill:#5b6b7c}
 .nw-map .scalebar rect{stroke:#16202c;stroke-width:.8}
+.nw-map .coords{fill:#6f8aa3;text-anchor:middle;dominant-baseline:central;pointer-events:none;opacity:.8}
+.nw-map.night-on .coords{fill:#b9cadb}
 .nw-map .cell{fill:transparent;stroke:none;cursor:crosshair}
 .nw-map .cell:hover{fill:#c9a227;fill-opacity:.25}
 """
@@ -1335,6 +1337,56 @@ def _hex_cell_at(x: float, y: float, s: float) -> str:
     return f"M{_f(x + s)} {_f(y)}l{_f(-a)} {_f(hh)}h{_f(-s)}l{_f(-a)} {_f(-hh)}l{_f(a)} {_f(-hh)}h{_f(s)}z"
 
 
+COORD_MIN_SCALE = 15.0
+"""The smallest hex (pixels, centre to corner) whose every hex is labelled with its coordinates: a label of
+0.34 of it (4.5 px and up) fits between the hex's neighbours."""
+COORD_GAP_PX = (36.0, 16.0)
+"""Pixels between the labels of a map whose hexes are too small for one each: across (a 7 px "100,-50" is
+about 30 px wide) and down."""
+COORD_STEPS = (2, 5, 10, 20, 50, 100, 200, 500, 1000)
+
+
+def coordinate_step(fr: Frame) -> int:
+    """Return k: every k-th column and row of a hex map is labelled with its coordinates (1: every hex), so
+    the labels are at least :data:`COORD_GAP_PX` apart; a round number (2, 5, 10...) when k > 1."""
+    if fr.scale >= COORD_MIN_SCALE:
+        return 1
+    need = max(COORD_GAP_PX[0] / (1.5 * fr.scale), COORD_GAP_PX[1] / (SQRT3 * fr.scale))
+    return int(_nice(need, COORD_STEPS))
+
+
+def _coordinates(fr: Frame, out: list[str]) -> None:
+    """Label each hex with its axial coordinates ``q,r``, as the orders, the battle form and the log name a
+    hex ("moves 2 hex(es) to (16,2)"), small and faint near the top of the hex, under the ships. A map whose
+    hexes are too small for a label each is labelled every k-th column and row (:func:`coordinate_step`), each
+    label centred on its hex: a grid of reference points, not a blur."""
+    out.append(
+        _coordinate_labels(
+            int(fr.cols),
+            int(fr.rows),
+            coordinate_step(fr),
+            round(fr.scale, 4),
+            round(fr.ox, 3),
+            round(fr.oy, 3),
+        )
+    )
+
+
+@lru_cache(maxsize=32)
+def _coordinate_labels(cols: int, rows: int, step: int, scale: float, ox: float, oy: float) -> str:
+    """Return the ``<g class="coords">`` of :func:`_coordinates` (cached, as the grid: it does not change)."""
+    font = 7.0 if step > 1 else min(8.0, max(4.5, 0.34 * scale))
+    lift = scale * SQRT3 / 2 * 0.62 if step == 1 else 0.0  # from the centre towards the hex's top side
+    parts = [f'<g class="coords" font-size="{_f(font)}" aria-hidden="true">']
+    for col in range(0, cols, step):
+        for row in range(0, rows, step):
+            q, r = col, row - (col - (col & 1)) // 2
+            x, y = ox + 1.5 * q * scale, oy + SQRT3 * (r + q / 2.0) * scale
+            parts.append(f'<text x="{_f(x)}" y="{_f(y - lift)}">{q},{r}</text>')
+    parts.append("</g>")
+    return "".join(parts)
+
+
 def _cells(fr: Frame, out: list[str]) -> None:
     """Clickable hex cells for the set-up editor (one element per hex with its axial coordinates)."""
     parts = ['<g class="cells">']
@@ -1430,7 +1482,8 @@ def render_map(
         + (f": {own} own, {enemy} enemy" if viewer_side else "")
         + f". {'Night. ' if view.conditions.night else ''}"
         + (
-            "Map " + f"{int(fr.cols)} x {int(fr.rows)} hexes."
+            "Map "
+            + f"{int(fr.cols)} x {int(fr.rows)} hexes, labelled q,r as the orders and the log name them."
             if fr.hexes
             else f"Table {fr.cols:g} x {fr.rows:g} {'mm' if fr.geometry == 'table_mm' else 'inches'}."
         )
@@ -1480,6 +1533,8 @@ def render_map(
         )
     if view.conditions.night:
         _night(ctx, out)
+    if fr.hexes:  # after the night's shade, which would hide them
+        _coordinates(fr, out)
     if cells and fr.hexes:
         _cells(fr, out)
 

@@ -18,6 +18,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from fleets.models import ruleset_choices
+from navalwar.text import validate_name
 
 USER_MODEL = settings.AUTH_USER_MODEL
 
@@ -60,7 +61,7 @@ class Campaign(models.Model):
     """A campaign under one rule set. ``settings`` holds ``default_orders`` (A7), ``deadline_hours``,
     ``reminder_hours`` and the rule set's options (copied into every battle's state options)."""
 
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[validate_name])
     ruleset = models.CharField(max_length=32, choices=ruleset_choices)
     description = models.TextField(blank=True, validators=[MaxLengthValidator(CAMPAIGN_DESCRIPTION_MAX)])
     settings = models.JSONField(default=dict, blank=True)
@@ -81,7 +82,7 @@ class Side(models.Model):
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sides")
     key = models.SlugField(max_length=40)
-    name = models.CharField(max_length=80)
+    name = models.CharField(max_length=80, validators=[validate_name])
     colour = models.CharField(max_length=7, default="#888888")
     nation = models.ForeignKey(
         "fleets.Nation", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -132,7 +133,9 @@ class Membership(models.Model):
 
 
 class Invitation(models.Model):
-    """A single-use, expiring link that makes its user a member of a campaign (on a side, for players)."""
+    """A single-use, expiring link that makes its user a member of a campaign (on a side, for players).
+    An umpire may revoke it while unused (``revoked_at``, ``revoked_by``: docs/rulings.md NW-CAMP-26); its
+    link then says so."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
     side = models.ForeignKey(
@@ -149,6 +152,10 @@ class Invitation(models.Model):
         USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     used_at = models.DateTimeField(null=True, blank=True)
+    revoked_by = models.ForeignKey(
+        USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -163,6 +170,26 @@ class ShipStatus(models.TextChoices):
     STRUCK = "struck", "Struck"
     WITHDRAWN = "withdrawn", "Withdrawn"
     CAPTURED = "captured", "Captured"
+
+
+def campaign_ship_named(
+    campaign_id: int, name: str, *, exclude_ship_id: int | None = None
+) -> CampaignShip | None:
+    """Return the ship of campaign ``campaign_id`` named ``name`` in any case (``Hood``, ``HOOD``), other
+    than the fleets Ship ``exclude_ship_id``, or None: a campaign's ships have one name each (NW-CAMP-25)."""
+    found = CampaignShip.objects.filter(campaign_id=campaign_id, ship__name__iexact=name.strip())
+    if exclude_ship_id is not None:
+        found = found.exclude(ship_id=exclude_ship_id)
+    return found.select_related("ship__ship_class", "side").order_by("pk").first()
+
+
+def ship_name_taken_message(other: CampaignShip, *, then: str = "Give this one another name.") -> str:
+    """Return why a ship may not join ``other``'s campaign under ``other``'s name (NW-CAMP-25), ending with
+    what to do, ``then``."""
+    return (
+        f"The campaign already has a ship named {other.ship.name} ({other.ship.ship_class.name}, "
+        f"{other.side.name}): two ships of one name could not be told apart in orders and the log. {then}"
+    )
 
 
 class CampaignShip(models.Model):
@@ -195,7 +222,8 @@ class CampaignShip(models.Model):
 
     def clean(self) -> None:
         """Refuse in a model form (the admin's) what ``services.campaign_ship_add`` refuses: a side of another
-        campaign, a ship of another rule set's class, a commander who is not a player of her side."""
+        campaign, a ship of another rule set's class, a ship whose name another ship of the campaign has
+        (any case: docs/rulings.md NW-CAMP-25), a commander who is not a player of her side."""
         errors: dict[str, str] = {}
         if self.campaign_id is None:
             return
@@ -204,6 +232,10 @@ class CampaignShip(models.Model):
         if self.ship_id is not None and self.ship.ship_class.ruleset != self.campaign.ruleset:
             ruleset = self.ship.ship_class.ruleset
             errors["ship"] = f"{self.ship} is a {ruleset} ship; this campaign plays {self.campaign.ruleset}."
+        elif self.ship_id is not None:
+            other = campaign_ship_named(self.campaign_id, self.ship.name, exclude_ship_id=self.ship_id)
+            if other is not None:
+                errors["ship"] = ship_name_taken_message(other)
         if (
             self.commander_id is not None
             and self.side_id is not None
@@ -247,7 +279,7 @@ class Battle(models.Model):
     """A battle of a campaign. ``state`` is the current rules BattleState as JSON (rules.to_json)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="battles")
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[validate_name])
     scenario_key = models.CharField(max_length=80, blank=True)
     status = models.CharField(max_length=10, choices=BattleStatus.choices, default=BattleStatus.SETUP)
     state = models.JSONField(default=dict, blank=True)

@@ -63,10 +63,13 @@ from battles.models import (
     UmpireActionKind,
     UserProfile,
     WorkerHeartbeat,
+    campaign_ship_named,
+    ship_name_taken_message,
 )
 from fleets.models import Nation, Ship, ShipClass
 from navalwar.celery import BROKER_ERRORS
 from navalwar.errors import ApplicationError, ConflictError, PermissionDeniedError
+from navalwar.text import name_problem
 from rules.base import DEFAULT_POLICIES, side_list, validate_fields
 from rules.geometry import hex_to_offset, on_hex_map, on_table
 from rules.model import BattleState, Conditions, Event, Hex, MapSpec, Point, ShipOrder, ShipState, SideInfo
@@ -200,6 +203,16 @@ def _umpire_action(
         kind=kind,
         text=text,
     )
+
+
+def _name_checked(name: str, *, field: str = "name", whose: str = "") -> None:
+    """Raise ``bad_name`` on ``field`` when ``name`` holds what no name may (a Unicode direction control,
+    a NUL: ``navalwar.text.name_problem``, docs/rulings.md NW-CAMP-24); ``whose`` starts the message
+    (``"Side 'Royal Navy': "``)."""
+    problem = name_problem(name)
+    if problem:
+        message = f"{whose}{problem[0].upper() if not whose else problem[0]}{problem[1:]}."
+        raise ApplicationError("bad_name", message, fields={field: [message]})
 
 
 def _when(moment: datetime) -> str:
@@ -348,13 +361,17 @@ def campaign_create(
 
     ``sides`` are ``{"key", "name", "colour"?, "nation"?: Nation}``. Raise ``bad_settings`` /
     ``unknown_ruleset``, ``bad_name`` for a blank name or one longer than its column (120 characters),
-    and ``description_too_long`` for a description over :data:`battles.models.CAMPAIGN_DESCRIPTION_MAX`
-    characters.
+    or a campaign or side name holding a direction control (NW-CAMP-24), and ``description_too_long`` for
+    a description over :data:`battles.models.CAMPAIGN_DESCRIPTION_MAX` characters.
     """
     name_max = Campaign._meta.get_field("name").max_length or 0
     if not name.strip() or len(name) > name_max:
         message = f"Give the campaign a name of 1 to {name_max} characters (it has {len(name.strip())})."
         raise ApplicationError("bad_name", message, fields={"name": [message]})
+    _name_checked(name)
+    for side in sides:
+        side_name = side.get("name") or side["key"]
+        _name_checked(side_name, field="sides", whose=f"Side {side['key']}: ")
     if len(description) > CAMPAIGN_DESCRIPTION_MAX:
         limit, length = CAMPAIGN_DESCRIPTION_MAX, len(description)
         message = f"Keep the description to {limit} characters (it has {length})."
@@ -392,7 +409,9 @@ def campaign_settings_update(*, campaign: Campaign, user: Any, settings: Mapping
 def side_create(
     *, campaign: Campaign, key: str, name: str, colour: str = "#888888", nation: Nation | None = None
 ) -> Side:
-    """Add a side to a campaign. Raise ``side_exists`` when the key is taken."""
+    """Add a side to a campaign. Raise ``side_exists`` when the key is taken, ``bad_name`` for a name
+    holding a direction control (NW-CAMP-24)."""
+    _name_checked(name)
     with transaction.atomic():
         if Side.objects.filter(campaign=campaign, key=key).exists():
             raise ApplicationError(
@@ -467,6 +486,12 @@ def _invitation_lock(token: str) -> Invitation:
         raise ApplicationError("invitation_unknown", "This invitation link is not valid.", status=404)
     if invitation.used_at is not None:
         raise ConflictError("invitation_used", "This invitation has already been used.")
+    if invitation.revoked_at is not None:  # NW-CAMP-26
+        raise ApplicationError(
+            "invitation_revoked",
+            "This invitation was revoked by the campaign's umpire: ask them for a new link.",
+            status=410,
+        )
     if invitation.expires_at <= invitation.db_now:  # type: ignore[attr-defined]
         raise ApplicationError(
             "invitation_expired", "This invitation has expired; ask your umpire for a new one.", status=410
@@ -475,9 +500,46 @@ def _invitation_lock(token: str) -> Invitation:
 
 
 def invitation_check(*, token: str) -> Invitation:
-    """Return the invitation if it can still be used; raise ``invitation_unknown|used|expired`` otherwise."""
+    """Return the invitation if it can still be used; raise ``invitation_unknown|used|revoked|expired``
+    otherwise."""
     with transaction.atomic():
         return _invitation_lock(token)
+
+
+def invitation_revoke(*, campaign: Campaign, invitation_id: int, user: Any) -> Invitation:
+    """Revoke an unused invitation of ``campaign`` (umpire only; docs/rulings.md NW-CAMP-26): its link no
+    longer works and says it was revoked (``invitation_revoked``, 410). The invitation keeps who revoked it
+    and when (``revoked_by``, ``revoked_at``), as it keeps who used it. Return it, saved.
+
+    Raise ``not_umpire`` (403), ``invitation_unknown`` (404: none of this campaign has that id),
+    ``invitation_used`` (409: its user is a member now; nothing changes) and ``invitation_revoked`` (409: a
+    second click; nothing changes). An expired invitation may be revoked: its link then says revoked."""
+    with transaction.atomic():
+        _require_umpire(campaign.pk, user)
+        invitation = (
+            Invitation.objects.select_for_update(of=("self",))
+            .select_related("side")
+            .filter(campaign=campaign, pk=invitation_id)
+            .first()
+        )
+        if invitation is None:
+            raise ApplicationError(
+                "invitation_unknown", "There is no such invitation in this campaign.", status=404
+            )
+        if invitation.used_at is not None:
+            raise ConflictError(
+                "invitation_used",
+                "This invitation has already been used: its user is a member of the campaign now. Nothing "
+                "was changed.",
+            )
+        if invitation.revoked_at is not None:
+            raise ConflictError(
+                "invitation_revoked", "This invitation is already revoked. Nothing was changed."
+            )
+        invitation.revoked_by = user
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_by", "revoked_at"])
+    return invitation
 
 
 def invitation_accept(*, token: str, user: Any) -> Membership:
@@ -538,7 +600,9 @@ def campaign_ship_add(
     commander: Any = None,
     sheet: Mapping[str, Any] | None = None,
 ) -> CampaignShip:
-    """Put a fleets Ship into a campaign on ``side``, commanded by ``commander`` (a player of that side)."""
+    """Put a fleets Ship into a campaign on ``side``, commanded by ``commander`` (a player of that side).
+    Raise ``ship_name_taken`` (409) when another ship of the campaign has her name in any case
+    (docs/rulings.md NW-CAMP-25), ``ship_in_campaign`` (409) when she is in it already."""
     if side.campaign_id != campaign.pk:
         raise ApplicationError("bad_side", "That side is not in this campaign.")
     if ship.ship_class.ruleset != campaign.ruleset:
@@ -549,6 +613,11 @@ def campaign_ship_add(
     with transaction.atomic():
         if commander is not None:
             _require_player_of(campaign, commander, side)
+        _lock_campaign(campaign)  # two ships of one name added at once (NW-CAMP-25)
+        other = campaign_ship_named(campaign.pk, ship.name, exclude_ship_id=ship.pk)
+        if other is not None:
+            message = ship_name_taken_message(other)
+            raise ConflictError("ship_name_taken", message, fields={"name": [message]})
         cship, created = CampaignShip.objects.get_or_create(
             campaign=campaign,
             ship=ship,
@@ -568,10 +637,13 @@ def campaign_ship_commission(
     without a pennant takes the one typed; one with another pennant is refused (``pennant_differs``, on the
     pennant field): the umpire typed the pennant of another ship, or meant another ship of that name.
 
-    Raise ``not_umpire`` (403); ``bad_name`` for a blank name or one over 120 characters; ``wrong_ruleset``
+    Raise ``not_umpire`` (403); ``bad_name`` for a blank name, one over 120 characters or one holding a
+    direction control (NW-CAMP-24); ``wrong_ruleset``
     for a class of another rule set and ``bad_side`` for a side of another campaign (a forged post);
     ``pennant_differs`` as above;
-    ``ship_in_campaign`` (409) when that ship is in the campaign already. Nothing is saved when refused.
+    ``ship_in_campaign`` (409) when that ship is in the campaign already, ``ship_name_taken`` (409, on the
+    name field) when another ship of the campaign has that name in any case (a ship of another class, or
+    "HOOD" for "Hood": NW-CAMP-25). Nothing is saved when refused.
     """
     name, pennant = name.strip(), pennant.strip()
     name_max = Ship._meta.get_field("name").max_length or 0
@@ -579,6 +651,7 @@ def campaign_ship_commission(
     if not name or len(name) > name_max:
         message = f"Give the ship a name of 1 to {name_max} characters."
         raise ApplicationError("bad_name", message, fields={"name": [message]})
+    _name_checked(name)
     if len(pennant) > pennant_max:
         message = f"Keep the pennant to {pennant_max} characters."
         raise ApplicationError("bad_pennant", message, fields={"pennant": [message]})
@@ -820,6 +893,7 @@ def battle_create_from_scenario(
     """
     from rules.scenario import bundled_scenarios, scenario_state
 
+    _name_checked(name)
     scenario = bundled_scenarios().get(scenario_key)
     if scenario is None:
         raise ApplicationError("unknown_scenario", f"No bundled scenario {scenario_key!r}.")
@@ -860,6 +934,16 @@ def battle_create_from_scenario(
             Ship.objects.get_or_create(name=sc_ship.name, ship_class=classes[sc_ship.class_key])[0]
             for sc_ship in scenario.ships
         ]
+        # a scenario ship new to the campaign may not take the name of one of its ships (NW-CAMP-25)
+        for ship in fleet:
+            other = None if ship.pk in cships else campaign_ship_named(campaign.pk, ship.name)
+            if other is not None:
+                then = "Rename the campaign's ship (admin) or choose another scenario."
+                raise ConflictError(
+                    "ship_name_taken",
+                    f"{scenario.name} brings {ship.name} ({ship.ship_class.name}). "
+                    + ship_name_taken_message(other, then=then),
+                )
         # A ship the campaign has carries her sheet into the scenario's, before the rule set's set-up: it
         # works out what depends on her damage (a damaged ship starts no faster than she can make) and fills
         # her last battle's state afresh, or from the scenario (NW-CAMP-17).
@@ -972,6 +1056,41 @@ def placement_errors(*, placements: Sequence[Placement], map_spec: MapSpec) -> l
     return errors
 
 
+def heading_errors(*, placements: Sequence[Placement], map_spec: MapSpec) -> list[str]:
+    """Return one message per placement whose heading (degrees clockwise from north) is no compass heading:
+    not from 0 up to 360 (360 counts as 0, as in the umpire's ship edit), NaN or infinite; e.g.
+    ``"Hood: heading 720 is not a compass heading. Give 0 up to 360 degrees, clockwise from north (0 is
+    north, 90 east; 360 counts as 0)."``, on a hex map naming its facings. Whether a heading is one of the
+    hex facings is the rules' to say (``RuleSet.setup``, ``rules.check_state``); four of the five rule sets
+    turned 720 into 0 there without a word (docs/rulings.md NW-CAMP-23)."""
+    facings = {"hex6": 6, "hex12": 12}.get(map_spec.geometry)
+    hint = "0 is north, 90 east"
+    if facings:
+        step = 360 // facings
+        hint = f"on this hex map one of the {facings} facings 0, {step}, {2 * step} ... {360 - step}"
+    hint += "; 360 counts as 0"
+    return [
+        f"{p.campaign_ship.ship.name}: heading {p.heading:g} is not a compass heading. "
+        f"Give 0 up to 360 degrees, clockwise from north ({hint})."
+        for p in placements
+        if not (math.isfinite(p.heading) and 0 <= p.heading <= 360)
+    ]
+
+
+def sides_error(*, sides: Iterable[Side]) -> str | None:
+    """Return why a battle whose ships are of ``sides`` (one side per ship) may not be created, or None: it
+    needs ships of at least two sides (docs/rulings.md NW-CAMP-23; a battle of one side's ships is over when
+    its first phase resolves, ``rules.base.RuleSet.outcome``). No ship at all is ``no_ships``'s to say."""
+    distinct = {side.pk: side for side in sides}
+    if len(distinct) != 1:
+        return None
+    (side,) = distinct.values()
+    return (
+        f"A battle needs ships of at least two sides: every ship chosen is of {side.name}. "
+        "Choose a ship of another side too."
+    )
+
+
 def battle_create(
     *,
     campaign: Campaign,
@@ -990,11 +1109,13 @@ def battle_create(
     the battle's options work out again (:func:`carried_sheet`, NW-CAMP-01). The rule set's
     set-up (``RuleSet.setup``) completes the state; its errors (a heading that is not a hex facing...)
     and what ``rules.check_state`` finds in the state (NW-CAMP-04, -07, -08) come back as ``bad_setup``,
-    no ship as ``no_ships`` (ships of one side may fight shore batteries and forts). Raise
-    ``ship_unavailable`` for a ship the campaign has lost, ``off_map`` (one message per ship,
-    :func:`placement_errors`) for a start off the map, ``ship_in_battle`` for a ship already in a battle of
-    the campaign in set-up or active (NW-CAMP-02); nothing is saved then.
+    no ship as ``no_ships``, ships of one side only as ``one_side`` (NW-CAMP-23). A heading of 360 is taken
+    as 0. Raise ``ship_unavailable`` for a ship the campaign has lost, ``off_map`` (one message per ship,
+    :func:`placement_errors`) for a start off the map, ``bad_heading`` (:func:`heading_errors`) for a
+    heading not from 0 up to 360 degrees, ``ship_in_battle`` for a ship already in a battle of the campaign
+    in set-up or active (NW-CAMP-02); nothing is saved then.
     """
+    _name_checked(name)
     rs = rules.get_ruleset(campaign.ruleset)
     if not placements:
         raise ApplicationError("no_ships", "Place at least one ship.")
@@ -1003,6 +1124,11 @@ def battle_create(
     off_map = placement_errors(placements=placements, map_spec=map_spec)
     if off_map:
         raise ApplicationError("off_map", " ".join(off_map), fields={"position": off_map})
+    bad_headings = heading_errors(placements=placements, map_spec=map_spec)
+    if bad_headings:
+        raise ApplicationError("bad_heading", " ".join(bad_headings), fields={"heading": bad_headings})
+    # 360 is 0 (as the ship edit has it); four rule sets' set-ups turned any heading into 0 up to 360
+    placements = [replace(p, heading=0.0) if p.heading == 360 else p for p in placements]
     with transaction.atomic():
         _require_umpire(campaign.pk, user)
         _lock_campaign(campaign)
@@ -1038,6 +1164,9 @@ def battle_create(
                     sheet=carried_sheet(ruleset=campaign.ruleset, sheet=cs.sheet),
                 )
             )
+        one_side = sides_error(sides=[cships[p.campaign_ship.pk].side for p in placements])
+        if one_side:
+            raise ApplicationError("one_side", one_side)
         state = BattleState(
             ruleset=campaign.ruleset,
             map=map_spec,

@@ -12,6 +12,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("campaigns/new/", views.campaign_new, name="campaign_new"),
     path("campaigns/<id:campaign_id>/", views.campaign, name="campaign"),
     path("campaigns/<id:campaign_id>/invite/", views.campaign_invite, name="campaign_invite"),
+    path(
+        "campaigns/<id:campaign_id>/invitations/<id:invitation_id>/revoke/",
+        views.invitation_revoke,
+        name="invitation_revoke",
+    ),
     path("campaigns/<id:campaign_id>/settings/", views.campaign_settings, name="campaign_settings"),
     path(
         "campaigns/<id:campaign_id>/battles/scenario/",

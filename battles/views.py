@@ -48,6 +48,7 @@ from battles.forms import (
 from battles.models import Battle, BattleStatus, CampaignShip, Order, Phase, PhaseStatus
 from navalwar.errors import ApplicationError, Refusal, add_to_form
 from navalwar.numbers import plain_float, plain_int
+from navalwar.text import name_problem
 from rules.base import event_visible
 from rules.model import BattleState, Event
 
@@ -215,7 +216,9 @@ def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Vie
         ctx["invite_form"] = InvitationForm(campaign=campaign)
         ctx["ship_form"] = CampaignShipAddForm(campaign=campaign)
         ctx["scenario_form"] = ScenarioBattleForm(campaign=campaign)
-        ctx["invitations"] = campaign.invitations.filter(used_at__isnull=True).select_related("side")
+        ctx["invitations"] = campaign.invitations.filter(
+            used_at__isnull=True, revoked_at__isnull=True
+        ).select_related("side")
     return ctx
 
 
@@ -287,6 +290,24 @@ def campaign_invite(request: HttpRequest, campaign_id: int) -> HttpResponse:
     else:
         messages.error(request, "The invitation form has errors. " + _form_errors_message(form))
     return redirect("battles:campaign", camp.pk)
+
+
+@require_POST
+def invitation_revoke(request: HttpRequest, campaign_id: int, invitation_id: int) -> HttpResponse:
+    """Revoke an unused invitation (umpire; docs/rulings.md NW-CAMP-26), back to the campaign page with what
+    happened: its link now says it was revoked. A used or already revoked one is refused there, with why."""
+    camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
+    selectors.require_umpire(viewer)
+    try:
+        invite = services.invitation_revoke(campaign=camp, invitation_id=invitation_id, user=request.user)
+    except ApplicationError as error:
+        if error.status == 404:
+            raise Http404(error.message) from error
+        messages.error(request, _error_message(error))
+    else:
+        whom = invite.get_role_display().lower() + (f" of {invite.side.name}" if invite.side else "")
+        messages.success(request, f"The invitation for a {whom} is revoked: its link no longer works.")
+    return redirect(reverse("battles:campaign", args=[camp.pk]) + "#invitations")
 
 
 @require_POST
@@ -397,8 +418,11 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
     )
     # create the battle in set-up, to open the set-up editor before it starts (NW-CAMP-21)
     setup_first = bool(request.POST.get("setup_first")) if request.method == "POST" else False
+    status = 200  # a refused post shows the form again as typed, with its errors: 400 (409 for a busy ship)
     if request.method == "POST":
         from rules.model import Hex, MapSpec, Point, TerrainFeature
+
+        status = 400
 
         placements = []
         try:
@@ -444,9 +468,17 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             errors.append(f"The map is at most {most[0]:g} x {most[1]:g} (ten times the rule set's default).")
         if len(request.POST.get("name", "")) > 120:  # Battle.name
             errors.append("The name has at most 120 characters.")
+        name_refused = name_problem(request.POST.get("name", ""))  # a direction control (NW-CAMP-24)
+        if name_refused:
+            errors.append(f"The name: {name_refused}.")
         if not errors:  # the set-up editor checks each ship it places; this form checks them all at once
             map_spec = MapSpec(geometry=rs.geometry, width=width, height=height)
             errors += services.placement_errors(placements=placements, map_spec=map_spec)
+            errors += services.heading_errors(placements=placements, map_spec=map_spec)
+        # the ships ticked, placed or not (a ship with no position yet still counts for her side)
+        one_side = services.sides_error(sides=[cs.side for cs in ships if request.POST.get(f"use_{cs.pk}")])
+        if one_side:  # NW-CAMP-23
+            errors.append(one_side)
         if not errors and conditions is not None:
             try:
                 battle = services.battle_create(
@@ -461,6 +493,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 )
             except ApplicationError as error:
                 errors.append(_error_message(error))
+                status = error.status
             else:
                 return _after_create(request, battle, setup_first=setup_first)
     busy = selectors.ships_in_live_battles(campaign=camp)
@@ -494,6 +527,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "setup_first_label": SETUP_FIRST_LABEL,
             "setup_first_help": SETUP_FIRST_HELP,
         },
+        status=status,
     )
 
 

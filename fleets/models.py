@@ -15,6 +15,7 @@ from django.db import models
 from django.urls import reverse
 
 import rules
+from navalwar.text import validate_name
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
@@ -25,7 +26,7 @@ def ruleset_choices() -> list[tuple[str, str]]:
 class Nation(models.Model):
     """A navy: name, short name and the colour its ships have on maps."""
 
-    name = models.CharField(max_length=80, unique=True)
+    name = models.CharField(max_length=80, unique=True, validators=[validate_name])
     short_name = models.CharField(max_length=12, blank=True)
     colour = models.CharField(
         max_length=7,
@@ -46,7 +47,7 @@ class ShipClass(models.Model):
 
     ruleset = models.CharField(max_length=32, choices=ruleset_choices, db_index=True)
     key = models.SlugField(max_length=80, help_text="Stable key, as in scenario files.")
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[validate_name])
     nation = models.ForeignKey(
         Nation, on_delete=models.PROTECT, null=True, blank=True, related_name="classes"
     )
@@ -101,7 +102,7 @@ class ShipClass(models.Model):
 class Ship(models.Model):
     """A named ship of a class, with an optional pennant number."""
 
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=120, validators=[validate_name])
     ship_class = models.ForeignKey(ShipClass, on_delete=models.PROTECT, related_name="ships")
     pennant = models.CharField(max_length=20, blank=True)
 

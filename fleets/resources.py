@@ -14,7 +14,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from import_export import fields, resources, widgets
 
-from navalwar.text import check_json_text
+from navalwar.text import check_json_text, name_problem
 
 from .models import Nation, ShipClass
 from .reference import canonical_navy, navy_style
@@ -32,6 +32,9 @@ class NationWidget(widgets.ForeignKeyWidget):
         if value is None or str(value).strip() == "":
             return None
         name = canonical_navy(str(value))
+        problem = name_problem(name)  # made on save, not checked by the class's full_clean (NW-CAMP-24)
+        if problem:
+            raise ValueError(f"{problem[0].upper()}{problem[1:]}.")
         nation = Nation.objects.filter(name=name).first()
         if nation is None:
             short, colour = navy_style(name)

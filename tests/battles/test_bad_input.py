@@ -190,6 +190,7 @@ def test_an_unknown_moon_is_a_form_error_not_no_moon(game: Any, moon: str) -> No
     """A moon the form does not offer ("full") was saved as "none" without a word (fresh-user check)."""
     services.battle_end(battle=game.battle, user=game.umpire)
     cs = game.campaign.ships.order_by("pk").first()
+    foe = game.campaign.ships.exclude(side=cs.side).order_by("pk").first()
     data = {
         "name": "Night",
         "night": "on",
@@ -197,11 +198,14 @@ def test_an_unknown_moon_is_a_form_error_not_no_moon(game: Any, moon: str) -> No
         f"use_{cs.pk}": "on",
         f"a_{cs.pk}": 3,
         f"b_{cs.pk}": 4,
+        f"use_{foe.pk}": "on",
+        f"a_{foe.pk}": 6,
+        f"b_{foe.pk}": 4,
     }
 
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert escape(f"The moon is one of: none, dim, bright (given: {moon!r}).") in response.content.decode()
     assert Battle.objects.count() == 1
     # the form's choices are the rules' own
@@ -231,7 +235,7 @@ def test_a_set_up_number_that_is_not_plain_is_a_form_error(game: Any, field: str
 
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Positions, headings, speeds and the map size must be numbers." in _text(response)
     assert Battle.objects.count() == 1
 
@@ -254,7 +258,7 @@ def test_terrain_with_json_no_page_can_show_is_a_form_error(game: Any, props: st
 
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     message = f"Terrain must be a JSON list of features (kind, position, props, visible_to): {reason}"
     assert message in _text(response)
     assert Battle.objects.count() == 1
@@ -292,7 +296,7 @@ def test_a_heading_the_rules_refuse_is_a_form_error_on_every_hex_rule_set(
 
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert f"The rules refuse this set-up: {cs.ship.name}: {refusal}" in _text(response)
     assert Battle.objects.count() == 1
 
@@ -704,7 +708,7 @@ def test_a_set_up_the_engine_could_not_resolve_is_a_form_error(
 
     response = _client(game.umpire).post(url, _setup_post(game, **extra))
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "The rules refuse this set-up: " in _text(response)
     assert "ship &#x27;s" not in _text(response)  # ships by name, not by id
     assert escape(message) in _text(response)

@@ -96,7 +96,7 @@ def test_a_ship_off_the_map_is_a_form_error_naming_the_bounds(
 
     refused = client.post(url, _post(game, cship, *off))
 
-    assert refused.status_code == 200
+    assert refused.status_code == 400
     assert f"<p>{cship.ship.name} {message}</p>" in refused.content.decode()
     assert Battle.objects.count() == 1  # the scenario's battle only: nothing was saved
 

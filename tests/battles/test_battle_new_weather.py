@@ -77,7 +77,7 @@ def test_a_wind_or_weather_off_the_chart_is_a_form_error(conditions: dict[str, s
         reverse("battles:battle_new", args=[game.campaign.pk]), _form(game, **conditions)
     )
 
-    assert refused.status_code == 200
+    assert refused.status_code == 400
     assert f"<p>{message}</p>" in refused.content.decode()
     assert not Battle.objects.filter(name="Squall").exists()
 

@@ -141,7 +141,7 @@ def test_a_refused_battle_form_keeps_the_set_up_choice_ticked() -> None:
 
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "The map&#x27;s width and height must each be at least 1" in _html(response)
     assert 'name="setup_first" id="setup_first" aria-describedby="setup_first_helptext" checked>' in (
         _html(response)

@@ -74,9 +74,8 @@ def test_nw_camp_01_belt_armour_turned_on_mid_campaign_applies_to_the_next_battl
         user=game.umpire,
         name="Waiting in set-up",
         placements=[
-            services.Placement(
-                campaign_ship=game.campaign.ships.get(ship__name="Rodney"), position=Hex(q=2, r=2)
-            )
+            services.Placement(campaign_ship=game.campaign.ships.get(ship__name=name), position=Hex(q=q, r=2))
+            for name, q in (("Rodney", 2), ("Bismarck", 6))  # a battle needs two sides (NW-CAMP-23)
         ],
         start=False,
     )
@@ -100,7 +99,7 @@ def test_nw_camp_01_belt_armour_turned_on_mid_campaign_applies_to_the_next_battl
             "Bismarck); damage is carried as it is (NW-CAMP-17: not the last battle's momentary state).",
         ),
     ]
-    # NW-CAMP-02: Rodney fights one battle at a time, so the umpire calls off the waiting battle first
+    # NW-CAMP-02: a ship fights one battle at a time, so the umpire calls off the waiting battle first
     services.battle_end(battle=waiting, user=game.umpire)
     # the battle form: 36,727 t and a 14.7 in belt make 9 + 4 (7.0); the damage is carried
     after = _state(_new_battle(game, "With belts"))
@@ -113,7 +112,7 @@ def test_nw_camp_01_belt_armour_turned_on_mid_campaign_applies_to_the_next_battl
     # the battle created before the change keeps its options and sheets
     kept = _state(waiting)
     assert "belt_armour" not in kept.options  # the rule set's default: off
-    assert [(s.name, s.sheet["protection"]) for s in kept.ships] == [("Rodney", 9)]
+    assert [(s.name, s.sheet["protection"]) for s in kept.ships] == [("Rodney", 9), ("Bismarck", 10)]
 
 
 def test_nw_camp_01_a_scenario_battle_works_protection_out_again_both_ways(game: Any) -> None:

@@ -235,3 +235,134 @@ def test_the_admins_campaign_ship_form_refuses_what_the_service_refuses(camp: An
     }
     good_ship = Ship.objects.create(name="Hood", ship_class=ShipClassFactory(ruleset="ultra_simple"))
     CampaignShip(campaign=campaign, side=campaign.sides.get(key="britain"), ship=good_ship).full_clean()
+
+
+# --- one name, one ship, in a campaign (docs/rulings.md NW-CAMP-25) ---------------------------------------
+
+TAKEN = (
+    "The campaign already has a ship named Hood (Admiral, Royal Navy): two ships of one name could not be "
+    "told apart in orders and the log. Give this one another name."
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "same_class"),
+    [("Hood", False), ("HOOD", False), ("hood", True), (" Hood ", False)],
+    ids=["another-class", "capitals", "same-class-lower-case", "spaces"],
+)
+def test_a_second_ship_of_a_name_in_the_campaign_is_a_form_error(
+    camp: Any, name: str, same_class: bool
+) -> None:
+    """A fresh-user check put two Hoods in one campaign: a second class of that name, or the same class
+    typed in another case (the fleet list keeps "Hood" and "hood" apart)."""
+    campaign, umpire = camp
+    admiral = ShipClassFactory(ruleset="ultra_simple", name="Admiral")
+    other_class = admiral if same_class else ShipClassFactory(ruleset="ultra_simple", name="Battlecruiser")
+    britain, germany = campaign.sides.get(key="britain"), campaign.sides.get(key="germany")
+    services.campaign_ship_commission(
+        campaign=campaign, user=umpire, side=britain, ship_class=admiral, name="Hood"
+    )
+    before = (CampaignShip.objects.count(), Ship.objects.count())
+
+    response = _post(umpire, campaign, {"side": germany.pk, "ship_class": other_class.pk, "name": name})
+
+    assert response.status_code == 409
+    assert response.context["ship_form"].errors["name"] == [TAKEN]
+    assert TAKEN in _form_errors(response.content.decode())
+    assert (CampaignShip.objects.count(), Ship.objects.count()) == before  # no fleet ship made either
+    with pytest.raises(ApplicationError) as exc:
+        services.campaign_ship_commission(
+            campaign=campaign, user=umpire, side=germany, ship_class=other_class, name=name
+        )
+    assert (exc.value.code, exc.value.status, exc.value.message) == ("ship_name_taken", 409, TAKEN)
+
+
+def test_the_same_name_in_another_campaign_or_another_name_is_allowed(camp: Any) -> None:
+    campaign, umpire = camp
+    admiral = ShipClassFactory(ruleset="ultra_simple", name="Admiral")
+    britain = campaign.sides.get(key="britain")
+    services.campaign_ship_commission(
+        campaign=campaign, user=umpire, side=britain, ship_class=admiral, name="Hood"
+    )
+    other = services.campaign_create(
+        name="Other",
+        ruleset="ultra_simple",
+        created_by=umpire,
+        sides=[{"key": "britain"}, {"key": "germany"}],
+    )
+
+    services.campaign_ship_commission(
+        campaign=other, user=umpire, side=other.sides.get(key="britain"), ship_class=admiral, name="Hood"
+    )
+    services.campaign_ship_commission(
+        campaign=campaign, user=umpire, side=britain, ship_class=admiral, name="Hoodwink"
+    )
+
+    assert sorted(CampaignShip.objects.values_list("campaign__name", "ship__name")) == [
+        ("Channel 1940", "Hood"),
+        ("Channel 1940", "Hoodwink"),
+        ("Other", "Hood"),
+    ]
+
+
+def test_the_service_and_the_admin_refuse_a_second_ship_of_a_name(camp: Any) -> None:
+    campaign, umpire = camp
+    admiral = ShipClassFactory(ruleset="ultra_simple", name="Admiral")
+    britain = campaign.sides.get(key="britain")
+    services.campaign_ship_commission(
+        campaign=campaign, user=umpire, side=britain, ship_class=admiral, name="Hood"
+    )
+    second = Ship.objects.create(name="HOOD", ship_class=ShipClassFactory(ruleset="ultra_simple"))
+
+    with pytest.raises(ApplicationError) as exc:
+        services.campaign_ship_add(campaign=campaign, side=britain, ship=second)
+    assert exc.value.code == "ship_name_taken"
+    with pytest.raises(ValidationError) as invalid:
+        CampaignShip(campaign=campaign, side=britain, ship=second).full_clean()
+    assert invalid.value.message_dict == {"ship": [TAKEN]}
+    # the admin's add page shows it at the ship field
+    admin = Client()
+    admin.force_login(UserFactory(is_staff=True, is_superuser=True))
+    response = admin.post(
+        reverse("admin:battles_campaignship_add"),
+        {"campaign": campaign.pk, "side": britain.pk, "ship": second.pk, "status": "active", "sheet": "{}"},
+    )
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["ship"] == [TAKEN]
+    assert CampaignShip.objects.count() == 1
+    # her own row edited in the admin is no clash with herself
+    CampaignShip.objects.get().full_clean()
+
+
+def test_a_scenario_that_brings_a_ship_of_a_name_the_campaign_has_is_refused() -> None:
+    """The umpire added a Bismarck of another class; the scenario's Bismarck would be a second one."""
+    from battles.models import Battle
+    from tests.factories import scenario_campaign
+
+    game = scenario_campaign()
+    services.battle_end(battle=game.battle, user=game.umpire)
+    germany = game.campaign.sides.get(key="germany")
+    ours = game.campaign.ships.get(ship__name="Bismarck")
+    ours.ship.name = "Tirpitz"  # the scenario's Bismarck is now new to the campaign
+    ours.ship.save(update_fields=["name"])
+    services.campaign_ship_commission(
+        campaign=game.campaign,
+        user=game.umpire,
+        side=germany,
+        ship_class=ShipClassFactory(ruleset="ultra_simple", name="H class"),
+        name="bismarck",
+    )
+    before = (Battle.objects.count(), CampaignShip.objects.count())
+
+    with pytest.raises(ApplicationError) as exc:
+        services.battle_create_from_scenario(
+            campaign=game.campaign, scenario_key="bismarck_last_battle_1941", user=game.umpire
+        )
+
+    assert exc.value.code == "ship_name_taken"
+    assert exc.value.message.startswith(
+        "Bismarck's last battle, 27 May 1941 brings Bismarck (Bismarck). The campaign already has a ship "
+        "named bismarck (H class, Kriegsmarine)"
+    )
+    assert exc.value.message.endswith("Rename the campaign's ship (admin) or choose another scenario.")
+    assert (Battle.objects.count(), CampaignShip.objects.count()) == before

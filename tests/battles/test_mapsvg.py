@@ -8,6 +8,7 @@ ship the rules hide; only the viewer's own mines and torpedoes; only the events 
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -689,3 +690,93 @@ def test_sail_rulers_and_scale_label_have_room() -> None:
         float(r.get("x", "")) + float(r.get("width", "")) for r in bar.iterfind("svg:rect", NS)
     )
     assert right_of_bar <= float(label.get("x", "")) - 7.2 * len(label.text) - 8 + 0.05
+
+
+# --- hex coordinates (a fresh-user check: no hex on the map said where it was) --------------------------
+
+HEX_SCENARIOS = [k for k in SCENARIOS if bundled_scenarios()[k].map.geometry.startswith("hex")]
+TABLE_SCENARIOS = [k for k in SCENARIOS if k not in HEX_SCENARIOS]
+
+
+def coordinate_labels(root: ET.Element) -> dict[str, tuple[float, float]]:
+    """Return each coordinate label's text and its pixel, asserting none is written twice."""
+    group = root.find(".//svg:g[@class='coords']", NS)
+    assert group is not None
+    labels = [(t.text or "", float(t.get("x", "nan")), float(t.get("y", "nan"))) for t in group]
+    assert len({text for text, _, _ in labels}) == len(labels)
+    return {text: (x, y) for text, x, y in labels}
+
+
+@pytest.mark.parametrize("key", HEX_SCENARIOS)
+def test_every_hex_is_labelled_q_r_as_the_log_names_it(key: str) -> None:
+    """The log names a hex "(q,r)" (ultra_simple: "moves 1 hex(es) to (15,3) heading..."), the battle form
+    asks for q and r: each hex of the map carries "q,r", in its own hex (near its top side), once."""
+    before = opening(key)
+    state, events = after_one_turn(before)
+    fr = frame_for(state.map, 900)
+    root = parse(render_map(state, viewer_side=None, events=events, previous=before))
+
+    labels = coordinate_labels(root)
+
+    cols, rows = int(state.map.width), int(state.map.height)
+    hexes = [Hex(q=c, r=row - (c - (c & 1)) // 2) for c in range(cols) for row in range(rows)]
+    assert sorted(labels) == sorted(f"{h.q},{h.r}" for h in hexes)
+    half = fr.scale * math.sqrt(3) / 2
+    for h in hexes:
+        cx, cy = fr.xy(h)
+        x, y = labels[f"{h.q},{h.r}"]
+        assert x == pytest.approx(cx, abs=0.051)
+        assert cy - half < y < cy - half / 2  # in its hex, above the centre where the ship's marker is
+    moved = [e for e in events if e.kind == "move" and re.search(r"\((-?\d+),(-?\d+)\)", e.text)]
+    assert moved, "the log names hexes"
+    for event in moved:
+        q, r = re.findall(r"\((-?\d+),(-?\d+)\)", event.text)[-1]
+        assert f"{q},{r}" in labels
+
+
+@pytest.mark.parametrize("key", HEX_SCENARIOS)
+def test_the_coordinates_are_faint_and_under_the_ships(key: str) -> None:
+    svg = render_map(opening(key), viewer_side=None)
+    root = parse(svg)
+    order = [g.get("class") for g in root if g.tag == "{http://www.w3.org/2000/svg}g"]
+
+    assert order.index("coords") < order.index("ships")
+    group = root.find("svg:g[@class='coords']", NS)
+    assert group is not None and group.get("aria-hidden") == "true"
+    assert 4.5 <= float(group.get("font-size", "0")) <= 8  # smaller than the ships' 10.5 px names
+    assert ".nw-map .coords{fill:#6f8aa3;" in svg and "pointer-events:none" in svg
+
+
+@pytest.mark.parametrize("key", TABLE_SCENARIOS)
+def test_a_table_has_its_rulers_and_no_hex_coordinates(key: str) -> None:
+    root = parse(render_map(opening(key), viewer_side=None))
+
+    assert root.find(".//svg:g[@class='coords']", NS) is None
+    assert root.find(".//svg:g[@class='ruler']", NS) is not None
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "step"), [(24, 18, 1), (40, 30, 2), (60, 45, 5), (120, 90, 10), (240, 180, 20)]
+)
+def test_a_big_map_is_labelled_every_kth_hex_with_room_between_the_labels(
+    width: int, height: int, step: int
+) -> None:
+    state = replace(
+        opening("bismarck_last_battle_1941"), map=MapSpec(geometry="hex12", width=width, height=height)
+    )
+    fr = frame_for(state.map, 900)
+
+    labels = coordinate_labels(parse(render_map(state, viewer_side=None)))
+
+    wanted = [
+        Hex(q=c, r=row - (c - (c & 1)) // 2) for c in range(0, width, step) for row in range(0, height, step)
+    ]
+    assert sorted(labels) == sorted(f"{h.q},{h.r}" for h in wanted)
+    if step > 1:
+        for h in wanted:  # centred on the hex it names
+            assert labels[f"{h.q},{h.r}"] == (
+                pytest.approx(fr.xy(h)[0], abs=0.051),
+                pytest.approx(fr.xy(h)[1], abs=0.051),
+            )
+        xs = sorted({round(x, 1) for x, _ in labels.values()})
+        assert min(b - a for a, b in itertools.pairwise(xs)) >= 36 - 0.1

@@ -102,10 +102,22 @@ def test_a_battle_from_campaign_ships_refuses_only_the_ships_in_a_live_battle(ga
         "A ship fights one battle at a time: end that battle first or leave those ships out.",
     )
     assert _counts() == before
-    free = services.battle_create(
-        campaign=game.campaign, user=game.umpire, name="Rodney alone", placements=[_placement(rodney, 4)]
+    tirpitz = (
+        services.campaign_ship_commission(  # a free ship of the other side (a battle needs two, NW-CAMP-23)
+            campaign=game.campaign,
+            user=game.umpire,
+            side=bismarck.side,
+            ship_class=bismarck.ship.ship_class,
+            name="Tirpitz",
+        )
     )
-    assert list(free.ships.values_list("campaign_ship__ship__name", flat=True)) == ["Rodney"]
+    free = services.battle_create(
+        campaign=game.campaign,
+        user=game.umpire,
+        name="Rodney and Tirpitz",
+        placements=[_placement(rodney, 4), _placement(tirpitz, 8)],
+    )
+    assert sorted(free.ships.values_list("campaign_ship__ship__name", flat=True)) == ["Rodney", "Tirpitz"]
 
 
 def test_a_live_battle_of_another_campaign_does_not_count(game: Any) -> None:
@@ -130,15 +142,17 @@ def test_the_scenario_form_shows_the_refusal_and_saves_nothing(game: Any) -> Non
 
 
 def test_the_battle_form_shows_the_refusal_and_saves_nothing(game: Any) -> None:
-    cs = CampaignShip.objects.get(campaign=game.campaign, ship__name="Bismarck")
-    data = {"name": "Ambush", f"use_{cs.pk}": "on", f"a_{cs.pk}": 3, f"b_{cs.pk}": 4}
+    data: dict[str, Any] = {"name": "Ambush"}
+    for name, a in (("King George V", 3), ("Bismarck", 6)):
+        cs = CampaignShip.objects.get(campaign=game.campaign, ship__name=name)
+        data |= {f"use_{cs.pk}": "on", f"a_{cs.pk}": a, f"b_{cs.pk}": 4}
 
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
-    assert response.status_code == 200
+    assert response.status_code == 409
     assert (
-        "Bismarck is already in the battle &quot;Bismarck&#x27;s last battle, 27 May 1941&quot; (active)."
-        in response.content.decode()
+        "King George V, Bismarck are already in the battle "
+        "&quot;Bismarck&#x27;s last battle, 27 May 1941&quot; (active)." in response.content.decode()
     )
     assert Battle.objects.count() == 1
 
@@ -213,7 +227,7 @@ def test_a_refused_battle_form_keeps_what_the_umpire_typed(game: Any) -> None:
     assert f'name="use_{cs.pk}" aria-label="Bismarck in battle" checked>' in html
     assert f'name="a_{cs.pk}" type="number" step="any" value="3"' in html
     assert f'name="b_{cs.pk}" type="number" step="any" value="4"' in html
-    assert f'name="heading_{cs.pk}" type="number" step="any" value="60"' in html
+    assert f'name="heading_{cs.pk}" type="number" step="any" min="0" max="360" value="60"' in html
 
 
 def test_a_ticked_ship_without_a_position_is_named_in_the_error(game: Any) -> None:
@@ -223,6 +237,6 @@ def test_a_ticked_ship_without_a_position_is_named_in_the_error(game: Any) -> No
 
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Rodney is in the battle: give her a starting position (q and r)." in response.content.decode()
     assert Battle.objects.count() == 1

@@ -307,13 +307,17 @@ def test_battle_from_campaign_ships_refuses_a_bad_heading() -> None:
     umpire_membership = UmpireMembershipFactory()
     side = SideFactory(campaign=umpire_membership.campaign, key="north")
     cship = CampaignShipFactory(side=side)
+    foe = CampaignShipFactory(side=SideFactory(campaign=side.campaign, key="south"))
 
     with pytest.raises(ApplicationError) as exc:
         services.battle_create(
             campaign=side.campaign,
             user=umpire_membership.user,
             name="b",
-            placements=[services.Placement(campaign_ship=cship, position=Hex(q=3, r=3), heading=45)],
+            placements=[
+                services.Placement(campaign_ship=cship, position=Hex(q=3, r=3), heading=45),
+                services.Placement(campaign_ship=foe, position=Hex(q=6, r=3)),
+            ],
         )
 
     assert exc.value.code == "bad_setup"

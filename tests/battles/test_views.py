@@ -369,7 +369,7 @@ def test_a_battle_name_or_end_reason_too_long_for_its_column_is_refused(game: An
     cs = game.campaign.ships.order_by("pk").first()
     data = {"name": "N" * 121, f"use_{cs.pk}": "on", f"a_{cs.pk}": 3, f"b_{cs.pk}": 4}
     response = client.post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "The name has at most 120 characters." in _html(response)
     assert Battle.objects.count() == 1
 
@@ -399,7 +399,7 @@ def test_battle_setup_refuses_numbers_it_cannot_use(game: Any, extra: dict[str, 
 
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert error in _html(response)
     assert Battle.objects.count() == 1
 

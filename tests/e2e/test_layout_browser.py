@@ -65,3 +65,55 @@ def test_a_one_word_battle_name_does_not_widen_the_pages(live_server: Any, chrom
     widths = table.evaluate("el => [...el.querySelectorAll('th')].map(th => th.offsetWidth)")
     assert len(widths) == 4
     assert min(widths) > 60
+
+
+PHONE = {"width": 360, "height": 780}
+
+# Per word of a link's text, how many lines it takes, in the browser: 1 each when names wrap at spaces.
+LINES_PER_WORD = """el => {
+  const range = document.createRange();
+  const words = [];
+  const text = el.firstChild;
+  const re = /\\S+/g;
+  let m;
+  while ((m = re.exec(text.data)) !== null) {
+    range.setStart(text, m.index);
+    range.setEnd(text, m.index + m[0].length);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    words.push([m[0], tops.size]);
+  }
+  return words;
+}"""
+
+
+@pytest.mark.parametrize("key", ["santiago_de_cuba_1898", "first_memphis_1862"])
+def test_ship_names_wrap_at_spaces_on_a_phone(key: str, live_server: Any, chromium_page: Any) -> None:
+    """A fresh-user check on a phone: the battle page's ships table broke names letter by letter
+    ("Infa/nta Ma/ria"): ``td a`` let a name's word break anywhere, so the table squeezed the name column to
+    a few letters rather than scroll. A word of a name stays whole; the table scrolls in its box, not the
+    page."""
+    from tests.conftest import ARTIFACTS
+
+    game = scenario_campaign(key)
+    page = chromium_page
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, game.umpire.username)
+
+    page.goto(f"{live_server.url}/battles/{game.battle.pk}/#ships")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#ships").screenshot(path=str(ARTIFACTS / f"phone-ships-{key}.png"))
+
+    links = page.locator("#ships tbody td:first-child a")
+    assert links.count() == game.battle.ships.count()
+    for i in range(links.count()):
+        words = links.nth(i).evaluate(LINES_PER_WORD)
+        assert all(lines == 1 for _word, lines in words), words
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the page does not widen
+    box = page.locator("#ships .table-scroll")
+    assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # the table scrolls in its box
+    page.set_viewport_size({"width": 1280, "height": 900})  # a desktop: the table fits, wrapping at spaces
+    page.wait_for_function("window.innerWidth === 1280")
+    page.locator("#ships").screenshot(path=str(ARTIFACTS / f"desktop-ships-{key}.png"))
+    assert not box.evaluate("el => el.scrollWidth > el.clientWidth")
+    for i in range(links.count()):
+        assert all(lines == 1 for _word, lines in links.nth(i).evaluate(LINES_PER_WORD))

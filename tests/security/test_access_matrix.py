@@ -78,12 +78,15 @@ MATRIX: dict[str, dict[str, tuple[int | str, ...]]] = {
     # umpire-only pages and forms (GET and POST alike): 404 to whoever may not see the campaign, 403 to a
     # member who is not its umpire (selectors.require_umpire), before anything is read or saved
     "battles:campaign_invite": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
+    # revoke the world's unused invitation (NW-CAMP-26): back to the campaign page
+    "battles:invitation_revoke": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
     # an empty post: the campaign page again with the settings form's errors (400)
     "battles:campaign_settings": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 400, 404, 404)},
     # an empty post is a form error on the campaign page shown again (400), not a redirect
     "battles:campaign_ship_new": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 400, 404, 404)},
     "battles:battle_scenario": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
-    "battles:battle_new": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 200, 404, 404)},
+    # an empty post (no ship) is the form again with its error (400)
+    "battles:battle_new": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 400, 404, 404)},
     "battles:campaign_ship": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 200, 404, 404)},
     "battles:campaign_sinkings": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     # --- its battle ---------------------------------------------------------------------------------------
@@ -271,7 +274,7 @@ def _battle_new_post(world: World) -> dict[str, str]:
     from battles.models import CampaignShip
 
     post = {"name": "A new battle", "width": "30", "height": "30"}
-    free = CampaignShip.objects.filter(campaign=world.campaign).exclude(  # NW-CAMP-02: Duke of York
+    free = CampaignShip.objects.filter(campaign=world.campaign).exclude(  # NW-CAMP-02: York, Gneisenau
         battle_ships__battle__status__in=["setup", "active"]
     )
     for i, cship in enumerate(free.order_by("pk")):
@@ -331,6 +334,7 @@ ACTIONS: dict[str, tuple[Callable[[World], dict[str, str]], tuple[str, ...]]] = 
         lambda w: {"role": "player", "side": str(w.campaign.sides.get(key="germany").pk), "days": "3"},
         ("umpire",),
     ),
+    "battles:invitation_revoke": (lambda w: {}, ("umpire",)),
     "battles:campaign_settings": (
         lambda w: {"default_orders": "hold", "deadline_hours": "24", "reminder_hours": "6"},
         ("umpire",),
@@ -431,6 +435,7 @@ def test_another_sides_ship_is_no_ship_at_all(world: World, name: str, htmx: boo
 # whoever may not see the campaign gets 404, a member who is not its umpire gets 403 with the message.
 UMPIRE_ONLY = {
     ("battles:campaign_invite", "POST"),
+    ("battles:invitation_revoke", "POST"),
     ("battles:campaign_settings", "POST"),
     ("battles:campaign_ship_new", "POST"),
     ("battles:battle_scenario", "POST"),

@@ -12,7 +12,7 @@ from tests.security.world import World, build_world, url_patterns
 
 pytestmark = pytest.mark.django_db
 
-IDS = ("campaign_id", "battle_id", "ship_id")
+IDS = ("campaign_id", "battle_id", "ship_id", "invitation_id")
 
 
 @pytest.fixture

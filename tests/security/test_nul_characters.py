@@ -42,11 +42,15 @@ def game() -> Any:
 
 def _battle_post(game: Any, **changes: str) -> dict[str, Any]:
     first = game.campaign.ships.order_by("pk").first()
+    foe = game.campaign.ships.exclude(side=first.side).order_by("pk").first()  # two sides (NW-CAMP-23)
     return {
         "name": "Night action",
         f"use_{first.pk}": "on",
         f"a_{first.pk}": 3,
         f"b_{first.pk}": 4,
+        f"use_{foe.pk}": "on",
+        f"a_{foe.pk}": 6,
+        f"b_{foe.pk}": 4,
         **changes,
     }
 
@@ -153,7 +157,7 @@ def test_a_nul_escape_in_terrain_is_a_form_error(game: Any) -> None:
         reverse("battles:battle_new", args=[game.campaign.pk]), _battle_post(game, terrain=terrain)
     )
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Terrain must be a JSON list of features (kind, position, props, visible_to): a NUL character" in (
         _text(response)
     )

@@ -4,8 +4,10 @@ named URL pattern of the site.
 Campaign A (ultra_simple, the Bismarck scenario): an umpire, a player of Britain and a player of Germany; an
 active battle whose phase 1 is resolved and phase 2 open, with a British order in each (so "repeat",
 "withdraw" and the log have something), a second battle still in set-up (the map editor and its Start)
-with a sister ship (Prince of Wales, under the key "kgv"), a third King George V class ship in no battle
-(Duke of York: NW-CAMP-02, a ship fights one battle at a time), an unused invitation to Germany.
+with a sister ship (Prince of Wales, under the key "kgv") and a German one (Tirpitz: a battle needs two
+sides, NW-CAMP-23), a third King George V class ship and a second German one in no battle (Duke of York and
+Gneisenau, for the battle form: NW-CAMP-02, a ship fights one battle at a time), an unused invitation to
+Germany.
 Campaign B (the same scenario) has its own umpire. The admin is a superuser who is in neither campaign.
 """
 
@@ -41,6 +43,7 @@ class World:
             "ship_key": SHIP,
             "ship_id": self.campaign_ship.pk,
             "token": self.invitation.token,
+            "invitation_id": self.invitation.pk,
             "ruleset": self.ship_class.ruleset,
             "key": self.ship_class.key if name == "fleets:class_detail" else self.campaign.ruleset,
             # a real user's id with a token that is not valid: Django's "invalid link" page
@@ -88,11 +91,23 @@ def build_world() -> World:
         )
         for name in ("Prince of Wales", "Duke of York")
     ]
+    german_class = game.battle.ships.get(campaign_ship__side__key="germany").campaign_ship.ship.ship_class
+    germans = [  # the scenario's one German class
+        services.campaign_ship_add(
+            campaign=game.campaign,
+            side=game.side("germany"),
+            ship=Ship.objects.create(name=name, ship_class=german_class),
+        )
+        for name in ("Tirpitz", "Gneisenau")
+    ]
     setup = services.battle_create(
         campaign=game.campaign,
         user=game.umpire,
         name="Set-up",
-        placements=[services.Placement(campaign_ship=sisters[0], position=Hex(q=2, r=2), ship_key=SHIP)],
+        placements=[
+            services.Placement(campaign_ship=sisters[0], position=Hex(q=2, r=2), ship_key=SHIP),
+            services.Placement(campaign_ship=germans[0], position=Hex(q=8, r=2)),
+        ],
         start=False,
     )
     invitation = services.invitation_create(
