@@ -138,10 +138,14 @@ def battle_setup_ship_place(
                 "Enter a heading in degrees.",
                 fields={"heading": ["Enter a heading in degrees."]},
             )
+        if heading is not None and not 0.0 <= heading <= 360.0:
+            # as the battle form (NW-CAMP-23): 720 is a typing slip, not a full turn and back to north
+            message = "Enter a heading from 0 up to 360 degrees (clockwise from north)."
+            raise ApplicationError("bad_heading", message, fields={"heading": [message]})
         ships[ship_key] = replace(
             ship,
             position=position if position is not None else ship.position,
-            heading=float(heading) % 360.0 if heading is not None else ship.heading,
+            heading=float(heading) % 360.0 if heading is not None else ship.heading,  # (360 is north, 0)
         )
         return state.with_ships(ships)
 

@@ -241,6 +241,15 @@ def test_setup_editor_places_and_turns_ships_validated_by_the_rules() -> None:
     message = "The rules refuse this set-up: King George V: heading 45 is not a hex facing"
     assert message in bad.content.decode()
     assert state_of(battle).ship("kgv").heading == 150.0
+    # NW-CAMP-23, as the battle form: 720 is refused, by the form and by the service, not stored as north
+    wild = umpire.post(setup_url(battle), {"action": "place", "place-ship": "kgv", "place-heading": 720})
+    assert wild.status_code == 400 and "less than or equal to 360" in wild.content.decode()
+    with pytest.raises(ApplicationError) as refused:
+        map_services.battle_setup_ship_place(battle=battle, user=game.umpire, ship_key="kgv", heading=720)
+    assert refused.value.fields == {
+        "heading": ["Enter a heading from 0 up to 360 degrees (clockwise from north)."]
+    }
+    assert state_of(battle).ship("kgv").heading == 150.0
 
     on_top = umpire.post(
         setup_url(battle), {"action": "place", "place-ship": "rodney", "place-q": 12, "place-r": 2}
