@@ -320,12 +320,32 @@ def course_cost(course: str) -> int:
     return len(course)
 
 
+_CAPITALS = str.maketrans("flr", "FLR")
+
+
+def course_text(value: object) -> str:
+    """Return an order's ``course`` as the rules read it: ``f``, ``l`` and ``r`` as the capitals they stand
+    for (``"ffr"`` -> ``"FFR"``), the rest as it is; ``""`` for none (NW-MEM-07: the letters in either case;
+    only these three, as ``str.upper`` would make the "ff" ligature two hexes)."""
+    if not value:
+        return ""
+    return (value if type(value) is str else str(value)).translate(_CAPITALS)
+
+
 def course_errors(course: str, speed: int) -> list[str]:
-    """Return what M10 forbids in a course (empty when legal) for a ship of ``speed`` hexes."""
+    """Return what M10 forbids in a course (empty when legal) for a ship of ``speed`` hexes; ``course`` as
+    :func:`course_text` gives it."""
     errors: list[str] = []
-    bad = sorted(set(course) - {"F", "L", "R"})
+    bad = set(course) - {"F", "L", "R"}
     if bad:
-        return [f"Use only F (forward), L (port) and R (starboard); not {', '.join(bad)}."]
+        spaces = sum(c.isspace() for c in course)
+        has = ["a space" if spaces == 1 else "spaces"] if spaces else []
+        has += [f"'{c}'" for c in sorted(bad) if not c.isspace()]
+        listed = has[0] if len(has) == 1 else f"{', '.join(has[:-1])} and {has[-1]}"
+        return [
+            "Write the course as letters only, F (a hex forward), L and R (a 60-degree turn to port or "
+            f"starboard, after a hex forward), for example FFRF; this one has {listed} (NW-MEM-07)."
+        ]
     if course_cost(course) > speed:
         errors.append(
             f"The course costs {course_cost(course)} hexes; the ship moves {speed} (Movement, M10)."
@@ -688,7 +708,7 @@ class MemoirSea(RuleSet):
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:
         errors: FieldErrors = {}
         data = order.data
-        course = str(data.get("course") or "")
+        course = course_text(data.get("course"))
         if course:
             if ship.sheet.get("breaking_off"):
                 errors.setdefault("course", []).append(
@@ -1185,7 +1205,7 @@ class MemoirSea(RuleSet):
             course = self._break_off_course(state, ship, blocked, enemies)
             note = " (breaking off, M08: course set by the rules, NW-MEM-03)"
         else:
-            course = str((order.data.get("course") if order else "") or "")
+            course = course_text(order.data.get("course") if order else "")
             note = ""
         pos, heading, path, why = self.run_course(state, ship, course, blocked)
         status = ship.status
@@ -1257,7 +1277,7 @@ class MemoirSea(RuleSet):
         if ship.sheet.get("breaking_off"):
             lines.append("Breaking off (M08): the rules steer her away from the enemy.")
         else:
-            course = str(data.get("course") or "")
+            course = course_text(data.get("course"))
             wrong = course_errors(course, _int(ship.stats.get("speed"), 1))
             if wrong:  # the order's check refuses it: no course to run
                 lines.append(f"Course {course}: not allowed: {' '.join(wrong)}")

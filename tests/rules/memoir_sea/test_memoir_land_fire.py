@@ -144,3 +144,26 @@ def test_the_order_preview_says_the_target_is_behind_land() -> None:
     open_sea = battle(*state.ships)
     lines = RS.preview(open_sea, open_sea.ship("iowa"), ShipOrder(ship_id="iowa", data={"target": "teresa"}))
     assert lines[0] == "Guns: Teresa at 5 hexes abeam -> 4 Memoir dice (full effect, M04-M06)."
+
+
+def test_NW_MEM_07_course_letters_in_either_case_and_a_clear_message() -> None:
+    """NW-MEM-07: "ffr" is the course FFR in the check, the preview and the move (the log says FFR); a
+    course with a space or another letter is told what a course is, with an example."""
+    from rules.rulesets.memoir_sea.ruleset import course_errors, course_text
+
+    assert course_text("ffr") == "FFR" and course_text("\ufb00") == "\ufb00"  # not the ligature
+    state = battle(ship("iowa", "a", C, 0), ship("teresa", "b", Hex(q=2, r=2), 0, LIGHT_CRUISER))
+    iowa = state.ship("iowa")
+    assert RS.check_order(state, iowa, ShipOrder(ship_id="iowa", data={"course": "ffr"})) == {}
+    res = RS.resolve_phase(
+        state,
+        {"iowa": ShipOrder(ship_id="iowa", data={"course": "ffr"}), "teresa": ShipOrder(ship_id="teresa")},
+        ScriptedDice([1, 2]),
+    )
+    (move,) = [e for e in res.events if e.kind == "move" and e.ship_id == "iowa"]
+    assert move.text.startswith("Iowa moves FFR to ")
+    assert course_errors(course_text("F F"), 3) == [
+        "Write the course as letters only, F (a hex forward), L and R (a 60-degree turn to port or "
+        "starboard, after a hex forward), for example FFRF; this one has a space (NW-MEM-07)."
+    ]
+    assert course_errors("FX-", 3)[0].endswith("this one has '-' and 'X' (NW-MEM-07).")
