@@ -86,8 +86,10 @@ def test_a_table_battle_in_inches_takes_new_conditions_and_its_set_up_line_follo
     assert response.status_code == 302
     after = _state(game.battle)
     assert _conditions(after.conditions) == (True, "bright", None, None, "haze", None)
-    assert [e["text"] for e in Battle.objects.get(pk=game.battle.pk).setup_events] == [
-        "4 ships take station; night action."
+    # NW-WW2-25: at night, a line a side, for that side
+    assert [(e["text"], e["visible_to"]) for e in Battle.objects.get(pk=game.battle.pk).setup_events] == [
+        ("1 ship of Kriegsmarine takes station; night action.", ["germany"]),
+        ("3 ships of Royal Navy (Force G) take station; night action.", ["britain"]),
     ]
 
 

@@ -266,12 +266,23 @@ class WW2Jackson(RuleSet):
                 )
             )
         new = replace(state, ships=tuple(ships))
-        ev = Event(
-            kind="setup",
-            turn=state.turn,
-            text=f"{len(ships)} ships take station; {'night' if state.conditions.night else 'day'} action.",
+        if not state.conditions.night:
+            ev = Event(kind="setup", turn=state.turn, text=f"{len(ships)} ships take station; day action.")
+            return new, (ev,)
+        # A2 (NW-WW2-25): at night a side knows its own ships, not how many the enemy brought
+        names = state.side_names()
+        events = tuple(
+            Event(
+                kind="setup",
+                turn=state.turn,
+                text=f"{n} {'ship' if n == 1 else 'ships'} of {names.get(side, side)} "
+                f"{'takes' if n == 1 else 'take'} station; night action.",
+                visible_to=(side,),
+            )
+            for side in state.side_keys()
+            if (n := sum(1 for s in ships if s.side == side))
         )
-        return new, (ev,)
+        return new, events
 
     # --- helpers ---------------------------------------------------------------------------------
 
