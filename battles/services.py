@@ -957,6 +957,11 @@ def battle_create_from_scenario(
             replace(
                 scenario,
                 options={**scenario.options, **_battle_options(campaign, [s.key for s in scenario.sides])},
+                # the campaign's names of the sides, which the set-up's lines already use (the log names a
+                # side as the campaign does)
+                sides=tuple(
+                    replace(s, name=sides[s.key].name, colour=sides[s.key].colour) for s in scenario.sides
+                ),
                 ships=tuple(
                     replace(sc_ship, sheet={**sc_ship.sheet, **carried[sc_ship.id]})
                     if sc_ship.id in carried

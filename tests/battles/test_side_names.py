@@ -31,3 +31,31 @@ def test_ships_table_and_sheet_name_the_side_not_its_key(game: Any) -> None:
 
     sheet = client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "bismarck"])).content.decode()
     assert '<p class="lead">Bismarck · Kriegsmarine · active</p>' in sheet
+
+
+def test_the_set_up_lines_name_the_sides_as_the_campaign_does() -> None:
+    """sail_1700's set-up rolls the initiative (A1) and ww2_jackson's night set-up counts each side's ships
+    (NW-WW2-25): their lines name a side as the campaign does, not as the scenario did ("Royal Navy (Nelson)"
+    in a campaign whose side is "Royal Navy"; found by a fresh-user check)."""
+    from battles import services
+    from rules.scenario import bundled_scenarios
+    from tests.factories import StaffUserFactory
+
+    for key in ("sail_nile_1798_van_action", "guadalcanal_1942"):
+        scenario = bundled_scenarios()[key]
+        umpire = StaffUserFactory()
+        campaign = services.campaign_create(
+            name=f"{key} renamed",
+            ruleset=scenario.ruleset,
+            created_by=umpire,
+            settings={},
+            sides=[
+                {"key": s.key, "name": f"Side {s.key.upper()}", "colour": s.colour} for s in scenario.sides
+            ],
+        )
+        battle = services.battle_create_from_scenario(
+            campaign=campaign, scenario_key=key, user=umpire, start=False
+        )
+        texts = " ".join(e["text"] for e in battle.setup_events)
+        assert all(f"Side {s.key.upper()}" in texts for s in scenario.sides), texts
+        assert not any(s.name in texts for s in scenario.sides), texts
