@@ -526,7 +526,8 @@ def test_umpire_resolve_now(game: Any, django_capture_on_commit_callbacks: Any) 
     assert exc.value.code == "phase_closed"
 
 
-def test_resolve_runs_once(game: Any, django_capture_on_commit_callbacks: Any) -> None:
+def test_resolve_runs_once(django_capture_on_commit_callbacks: Any) -> None:
+    game = scenario_campaign(settings={"default_orders": "hold"})  # no fire: the battle goes on to phase 2
     phase = _phase(game)
     assert services.phase_resolve(phase_id=phase.pk) == "skipped"  # still open
     with django_capture_on_commit_callbacks(execute=False):
@@ -851,7 +852,7 @@ def test_resolution_mails_every_member_once(django_capture_on_commit_callbacks: 
 def test_resolution_mails_resolved_before_next_phase_open(django_capture_on_commit_callbacks: Any) -> None:
     """NW-CAMP-14: "phase 1 resolved" reaches every member before "phase 2 is open" reaches anyone, and
     from one task, so two workers cannot swap them."""
-    game = scenario_campaign()
+    game = scenario_campaign(settings={"default_orders": "hold"})  # no fire: the battle goes on to phase 2
     with django_capture_on_commit_callbacks(execute=True):
         services.phase_close(phase=game.phase, user=game.umpire)
 

@@ -678,9 +678,10 @@ def test_after_resolution_a_side_reads_no_orders_of_ships_it_never_saw(
 
 @pytest.mark.parametrize("number", ["1_0", "\u0661", "1.5", "9" * 5000])
 def test_a_roll_back_number_is_a_plain_whole_number(
-    game: Any, django_capture_on_commit_callbacks: Any, number: str
+    django_capture_on_commit_callbacks: Any, number: str
 ) -> None:
     """int() read 1_0 as 10 and an Arabic-Indic one as 1 (the forms take plain ASCII numbers only)."""
+    game = scenario_campaign(settings={"default_orders": "hold"})  # no fire: the battle goes on to phase 2
     second = _resolve(game, django_capture_on_commit_callbacks)
     response = _client(game.umpire).post(
         reverse("battles:umpire", args=[game.battle.pk]),
