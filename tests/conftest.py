@@ -92,36 +92,28 @@ def user_client(client: Client, user: Any) -> Client:
 
 @pytest.fixture(autouse=True)
 def _battle_dice_of_the_test(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every battle's dice in a test come from the test itself, not from ``secrets``: a test's outcome never
-    depends on luck (a battle test that resolves a phase and expects the battle to go on failed in about one
-    run in eighty when the British sank Bismarck in phase 1).
+    """Every battle's dice in a test come from the test itself, not from the machine's randomness: a test's
+    outcome never depends on luck (a battle test that resolved a phase and expected the battle to go on
+    failed in about one run in eighty, when the British sank Bismarck in phase 1).
 
-    ``battles.services.dice_seed`` is replaced by the same sha256 derivation as the deterministic hook, of the
-    test's node id, the battle's place among the battles the test rolled for (battle ids depend on the order
-    of the tests on PostgreSQL) and the purpose. The hook itself (``settings.NAVALWAR_DICE_SEED_BASE``, set
-    by the end-to-end tests) is used as it is; a test marked ``drawn_dice`` gets the real function. Seeds a
-    worker process draws (a phase it opens) are its own.
+    ``secrets.randbits``, where the site draws its dice seeds (``battles.services.dice_seed``, the set-up
+    editor), gives the n-th draw of the test as the first bits of ``sha256(f"{node id}:{n}")``. A test or
+    module that fixes the draws itself (monkeypatching ``randbits``) or sets the deterministic hook
+    (``settings.NAVALWAR_DICE_SEED_BASE``, the end-to-end tests) still decides; a worker process draws its
+    own.
     """
-    if request.node.get_closest_marker("drawn_dice") is not None:
-        return
-    try:
-        from battles import services
-    except ImportError:  # pragma: no cover - the rules tests run without the site's apps too
-        return
-    real = services.dice_seed
+    import secrets
+
     node = request.node.nodeid
-    places: dict[int, int] = {}
+    draws = iter(range(1_000_000))
 
-    def dice_seed(*, battle_id: int, purpose: str) -> int:
-        from django.conf import settings as django_settings
+    def randbits(k: int) -> int:
+        digest = hashlib.sha256(f"{node}:{next(draws)}".encode()).digest()
+        return (
+            int.from_bytes(digest, "big") >> (256 - k) if k <= 256 else secrets.SystemRandom().getrandbits(k)
+        )
 
-        if getattr(django_settings, "NAVALWAR_DICE_SEED_BASE", ""):
-            return real(battle_id=battle_id, purpose=purpose)
-        place = places.setdefault(battle_id, len(places))
-        digest = hashlib.sha256(f"{node}:{place}:{purpose}".encode()).digest()
-        return int.from_bytes(digest[:8], "big") >> 1
-
-    monkeypatch.setattr(services, "dice_seed", dice_seed)
+    monkeypatch.setattr(secrets, "randbits", randbits)
 
 
 # --- Celery ----------------------------------------------------------------------------------------------

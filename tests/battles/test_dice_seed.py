@@ -17,7 +17,7 @@ from battles import services
 from battles.models import Phase
 from tests.factories import scenario_campaign
 
-pytestmark = [pytest.mark.django_db, pytest.mark.drawn_dice]  # the real dice_seed
+pytestmark = pytest.mark.django_db
 
 
 def derived(text: str) -> int:
