@@ -531,15 +531,19 @@ def simulate(
         tasks = [(first_seed + i, turns, str(policy)) for i in range(runs)]
         # chunks of a few hundred battles at most, so that the outcomes come back as they are played
         chunk = min(max(1, runs // (n * 4)), 256)
-        # the workers are forked ignoring Ctrl-C: a SIGINT to the process group while one is still starting
-        # (before its initializer ran) would kill it with a traceback, and the pool's terminate() can then
-        # hang waiting for it; the parent's own handler is put back at once
-        parent_sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        # Ctrl-C while the pool starts is held, not lost and not let loose mid-start: the workers are forked
+        # with a handler that only notes it (their initializer then ignores Ctrl-C: the parent stops them),
+        # and the parent acts on a noted one as soon as the pool is up; a SIGINT that killed a worker still
+        # starting, or interrupted the pool half made, left a pool that terminate() could not stop
+        noted: list[int] = []
+        parent_sigint = signal.signal(signal.SIGINT, lambda signum, _frame: noted.append(signum))
         try:
             pool = multiprocessing.Pool(min(n, runs), initializer=_start_worker, initargs=(scenario,))
         finally:
-            signal.signal(signal.SIGINT, parent_sigint)
+            signal.signal(signal.SIGINT, parent_sigint if parent_sigint is not None else signal.SIG_DFL)
         try:
+            if noted:
+                raise KeyboardInterrupt
             outcomes = pool.map(_play_task, tasks, chunksize=chunk)
         except KeyboardInterrupt:
             # Ctrl-C: stop the workers now (they ignore SIGINT), not after every battle already queued
