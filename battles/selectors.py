@@ -328,7 +328,9 @@ def battle_side_keys(*, battle: Battle) -> tuple[str, ...]:
 def ship_edits_for(*, battle: Battle, viewer: Viewer, phase: Phase | None = None) -> list[ShipEdit]:
     """Return the umpire's ship edits in a battle, newest first: all for umpires, own-side ships for players;
     with ``phase``, only the edits made while that phase was in play (``ShipEdit.phase``)."""
-    qs = ShipEdit.objects.filter(battle=battle).select_related("battle_ship__campaign_ship__side", "umpire")
+    qs = ShipEdit.objects.filter(battle=battle).select_related(
+        "battle_ship__campaign_ship__side", "umpire", "phase"
+    )
     if phase is not None:
         qs = qs.filter(phase=phase)
     if viewer.is_umpire:
@@ -336,6 +338,31 @@ def ship_edits_for(*, battle: Battle, viewer: Viewer, phase: Phase | None = None
     if viewer.side is None:
         return []
     return list(qs.filter(battle_ship__campaign_ship__side=viewer.side))
+
+
+def ship_edits_undone(edits: list[ShipEdit]) -> set[int]:
+    """Return the pks of the edits a roll back undid (NW-CAMP-27): made while a phase was in play that a roll
+    back to an earlier phase superseded. A roll back to the edit's own phase keeps it (that phase opens again
+    from its state before, which the edit changed): the phase re-opened in its place starts as it did."""
+    superseded = [e for e in edits if e.phase is not None and e.phase.superseded]
+    if not superseded:
+        return set()
+    later = {
+        (p.number, p.pk): p.state_before
+        for p in Phase.objects.filter(
+            battle_id=superseded[0].battle_id, number__in={e.phase.number for e in superseded if e.phase}
+        ).only("number", "pk", "state_before")
+    }
+    undone = set()
+    for e in superseded:
+        assert e.phase is not None
+        kept = any(
+            number == e.phase.number and pk > e.phase.pk and state == e.phase.state_before
+            for (number, pk), state in later.items()
+        )
+        if not kept:
+            undone.add(e.pk)
+    return undone
 
 
 def umpire_actions_for(*, battle: Battle, viewer: Viewer) -> list[UmpireAction]:

@@ -1076,9 +1076,14 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
             if full
             else [],
             "hits": hits,
-            "edits": [
-                e for e in selectors.ship_edits_for(battle=bat, viewer=viewer) if e.battle_ship_id == bship.pk
-            ],
+            "edits": (
+                edits := [
+                    e
+                    for e in selectors.ship_edits_for(battle=bat, viewer=viewer)
+                    if e.battle_ship_id == bship.pk
+                ]
+            ),
+            "edits_undone": selectors.ship_edits_undone(edits),
             "edit_form": edit_form,
         },
         status=status,

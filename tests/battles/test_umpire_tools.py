@@ -693,3 +693,25 @@ def test_a_roll_back_number_is_a_plain_whole_number(
     assert "Give the phase number to roll back to as a whole number. Nothing was rolled back." in html
     assert not Phase.objects.get(pk=second.pk).superseded
     assert not Phase.objects.filter(battle=game.battle, superseded=True).exists()
+
+
+@pytest.mark.parametrize(("to_number", "undone"), [(1, True), (2, False)])
+def test_a_ship_edit_a_roll_back_undid_is_marked_undone_on_her_sheet(
+    django_capture_on_commit_callbacks: Any, to_number: int, undone: bool
+) -> None:
+    """NW-CAMP-27 (fresh-user check: a roll back undid four edits and her sheet listed them as if they
+    stood). An edit made in phase 2 is undone by a roll back to phase 1, and kept by one to phase 2 (which
+    opens again from its state before, the edit in it)."""
+    game = scenario_campaign(settings={"default_orders": "hold"})
+    _resolve(game, django_capture_on_commit_callbacks)  # phase 2 open
+    services.battle_ship_edit(
+        battle=game.battle, ship_key="kgv", user=game.umpire, changes={"speed": 1}, reason="Boiler trouble"
+    )
+    _resolve(game, django_capture_on_commit_callbacks)  # phase 3 open
+    services.battle_rollback(battle=game.battle, user=game.umpire, to_number=to_number)
+
+    html = _html(_client(game.umpire).get(reverse("battles:ship_sheet", args=[game.battle.pk, "kgv"])))
+    speed = rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state).ship("kgv").speed
+    assert (speed == 1) is not undone
+    assert "Boiler trouble" in html
+    assert ("Undone by a roll back to before phase 2." in html) is undone
