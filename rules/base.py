@@ -721,6 +721,30 @@ def round_half_up(x: float) -> int:
     return math.floor(x + 0.5 + 1e-9)
 
 
+_COURSE_CAPITALS = str.maketrans("flr", "FLR")
+
+
+def course_text(value: object) -> str:
+    """Return an order's hex ``course`` (letters F, L, R) as the rules read it: ``f``, ``l`` and ``r`` as the
+    capitals they stand for (``"ffr"`` -> ``"FFR"``), the rest as it is; ``""`` for none (NW-ACW-20,
+    NW-MEM-07). Only these three: ``str.upper`` would also make ``"\ufb00"``, the "ff" ligature, two hexes."""
+    if not value:
+        return ""
+    return (value if type(value) is str else str(value)).translate(_COURSE_CAPITALS)
+
+
+def course_extras(course: str) -> str:
+    """Return what a course (as :func:`course_text` gives it) has besides the letters F, L and R, for its
+    message: ``"a space"``, ``"spaces"``, ``"'X'"``, joined with "and" (``"a space and 'X'"``); ``""`` when it
+    has nothing else (NW-ACW-20, NW-MEM-07)."""
+    if not course.strip("FLR"):  # (the common case: letters only, no set built)
+        return ""
+    spaces = sum(c.isspace() for c in course)
+    has = ["a space" if spaces == 1 else "spaces"] if spaces else []
+    has += [f"'{c}'" for c in sorted(set(course) - {"F", "L", "R"}) if not c.isspace()]
+    return has[0] if len(has) == 1 else f"{', '.join(has[:-1])} and {has[-1]}"
+
+
 def roll_initiative(
     sides: Sequence[str],
     dice: Dice,

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Iterable
 
 from ... import memo
+from ...base import course_extras
 from ...geometry import hex_bearing, hex_distance, hex_step, norm_deg, relative_bearing
 from ...model import Hex
 from . import tables as T
@@ -32,37 +33,19 @@ def turn_cost(total_deg: float) -> int:
     return last_cost + math.ceil((deg - last_limit) / 30.0 - 1e-9)
 
 
-COURSE_LETTERS = frozenset("FLR")
 COURSE_EXAMPLE = "FFRF"
 
 
-_CAPITALS = str.maketrans("flr", "FLR")
-
-
-def course_text(value: object) -> str:
-    """Return an order's ``course`` as the rules read it: ``f``, ``l`` and ``r`` as the capitals they stand
-    for (``"ffr"`` -> ``"FFR"``), the rest as it is; ``""`` for none. The course letters are case-insensitive
-    (NW-ACW-20): no small letter means anything else. (Only these three: ``str.upper`` would also make
-    ``"\ufb00"``, the "ff" ligature, a course of two hexes.)"""
-    if not value:
-        return ""
-    text = value if type(value) is str else str(value)
-    return text.translate(_CAPITALS)
-
-
 def course_error(course: str) -> str:
-    """Return why ``course`` (as :func:`course_text` gives it) is no course ("" when it is one): a course is
-    the letters F, L and R only, nothing between them (NW-ACW-20). The message says what is expected, with an
-    example, and what the course has besides."""
-    if not course.strip("FLR"):  # (the common case: letters only, no set built)
+    """Return why ``course`` (as :func:`rules.base.course_text` gives it) is no course ("" when it is one): a
+    course is the letters F, L and R only, nothing between them (NW-ACW-20). The message says what is
+    expected, with an example, and what the course has besides."""
+    extras = course_extras(course)
+    if not extras:
         return ""
-    spaces = sum(c.isspace() for c in course)
-    has = ["a space" if spaces == 1 else "spaces"] if spaces else []
-    has += [f"'{c}'" for c in sorted(set(course) - COURSE_LETTERS) if not c.isspace()]
-    listed = has[0] if len(has) == 1 else f"{', '.join(has[:-1])} and {has[-1]}"
     return (
         "Write the course as letters only, F (one hex), L and R (a 30-degree turn to port or starboard), "
-        f"for example {COURSE_EXAMPLE}; this one has {listed}."
+        f"for example {COURSE_EXAMPLE}; this one has {extras}."
     )
 
 

@@ -85,7 +85,7 @@ from typing import cast
 
 from ... import memo
 from ...arcs import ArcSpec
-from ...base import DefaultPolicy, RuleSet, roll_initiative, scored_visibility, tally_shown
+from ...base import DefaultPolicy, RuleSet, course_text, roll_initiative, scored_visibility, tally_shown
 from ...dice import Dice
 from ...geometry import hex_distance, is_facing, norm_deg, on_hex_map, turn_between
 from ...hints import FieldHint
@@ -115,7 +115,6 @@ from .movement import (
     arc_of_target,
     course_cost,
     course_error,
-    course_text,
     footprint,
     movement_points,
     nearest_distance,

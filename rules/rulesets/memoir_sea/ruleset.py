@@ -65,7 +65,15 @@ from typing import Literal, cast
 
 from ... import memo
 from ...arcs import ArcSpec
-from ...base import DefaultPolicy, RuleSet, roll_initiative, scored_visibility, tally_shown
+from ...base import (
+    DefaultPolicy,
+    RuleSet,
+    course_extras,
+    course_text,
+    roll_initiative,
+    scored_visibility,
+    tally_shown,
+)
 from ...dice import Dice
 from ...geometry import (
     HEX_SIDE_STEPS,
@@ -320,28 +328,12 @@ def course_cost(course: str) -> int:
     return len(course)
 
 
-_CAPITALS = str.maketrans("flr", "FLR")
-
-
-def course_text(value: object) -> str:
-    """Return an order's ``course`` as the rules read it: ``f``, ``l`` and ``r`` as the capitals they stand
-    for (``"ffr"`` -> ``"FFR"``), the rest as it is; ``""`` for none (NW-MEM-07: the letters in either case;
-    only these three, as ``str.upper`` would make the "ff" ligature two hexes)."""
-    if not value:
-        return ""
-    return (value if type(value) is str else str(value)).translate(_CAPITALS)
-
-
 def course_errors(course: str, speed: int) -> list[str]:
     """Return what M10 forbids in a course (empty when legal) for a ship of ``speed`` hexes; ``course`` as
-    :func:`course_text` gives it."""
+    :func:`rules.base.course_text` gives it."""
     errors: list[str] = []
-    bad = set(course) - {"F", "L", "R"}
-    if bad:
-        spaces = sum(c.isspace() for c in course)
-        has = ["a space" if spaces == 1 else "spaces"] if spaces else []
-        has += [f"'{c}'" for c in sorted(bad) if not c.isspace()]
-        listed = has[0] if len(has) == 1 else f"{', '.join(has[:-1])} and {has[-1]}"
+    listed = course_extras(course)
+    if listed:
         return [
             "Write the course as letters only, F (a hex forward), L and R (a 60-degree turn to port or "
             f"starboard, after a hex forward), for example FFRF; this one has {listed} (NW-MEM-07)."

@@ -149,7 +149,8 @@ def test_the_order_preview_says_the_target_is_behind_land() -> None:
 def test_NW_MEM_07_course_letters_in_either_case_and_a_clear_message() -> None:
     """NW-MEM-07: "ffr" is the course FFR in the check, the preview and the move (the log says FFR); a
     course with a space or another letter is told what a course is, with an example."""
-    from rules.rulesets.memoir_sea.ruleset import course_errors, course_text
+    from rules.base import course_text
+    from rules.rulesets.memoir_sea.ruleset import course_errors
 
     assert course_text("ffr") == "FFR" and course_text("\ufb00") == "\ufb00"  # not the ligature
     state = battle(ship("iowa", "a", C, 0), ship("teresa", "b", Hex(q=2, r=2), 0, LIGHT_CRUISER))
