@@ -691,7 +691,8 @@ class Sail1700(RuleSet):
                     f"Weather {cond.weather}, {C.wind_force_text(cond.wind_force or '')}; wind from "
                     f"{cond.wind_from:g} degrees; visibility "
                     f"{'unlimited' if cond.visibility is None else f'{cond.visibility:g} mm'}"
-                    f"{' (halved at night)' if cond.night else ''} (4., 5., A2)."
+                    f"{' (halved at night)' if cond.night and cond.visibility is not None else ''}"
+                    " (4., 5., A2)."  # (NW-SAIL-39: unlimited has no half)
                 ),
                 data={"number": number},
             )

@@ -132,6 +132,28 @@ def test_002_setup_rolls_initiative_wind_weather_grades() -> None:
     assert kinds(list(events))[:2] == ["initiative", "initiative"]
 
 
+def test_002_unlimited_visibility_stays_unlimited_at_night_NW_SAIL_39() -> None:
+    """Line 49: "Visibility is halved at night." and the chart's "Clear 1500 Unlimited ... 28 - 38" (light
+    breeze): weather number 30 at night is clear with unlimited visibility, which halving leaves unlimited
+    (NW-SAIL-39); the log says unlimited, not "unlimited (halved at night)"."""
+    st = BattleState(
+        ruleset="sail_1700",
+        map=MapSpec(geometry="table_mm", width=2400, height=1800),
+        sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")),
+        ships=(
+            ShipState(id="x", name="X", side="a", position=Point(x=100, y=100), stats=FRIGATE_US),
+            ShipState(id="y", name="Y", side="b", position=Point(x=900, y=900), stats=FRIGATE_GB),
+        ),
+        conditions=Conditions(night=True),
+    )
+    state, events = RS.setup(st, ScriptedDice([3, 3, 2, 5, 76, 30, 6, 1]))
+    assert (state.conditions.weather, state.conditions.wind_force) == ("clear", "light")
+    assert state.conditions.visibility is None
+    assert [e.text for e in events if e.kind == "weather" and not e.rolls] == [
+        "Weather clear, a light breeze; wind from 270 degrees; visibility unlimited (4., 5., A2)."
+    ]
+
+
 # --- 6., 7. sailing and manoeuvring -------------------------------------------------------------------------
 
 
