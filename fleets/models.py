@@ -115,6 +115,34 @@ class Ship(models.Model):
     def __str__(self) -> str:
         return f"{self.name} {self.pennant}".strip()
 
+    def clean(self) -> None:
+        """Refuse in a model form (the admin's ship form and its class's ship rows) a new name that another
+        ship of one of her campaigns has, in any case and trimmed: a campaign's ships have one name each
+        (docs/rulings.md NW-CAMP-25, NW-CAMP-32). Through the reverse relation ``campaign_ships``, so the
+        fleets app needs nothing of the battles app."""
+        if self.pk is None or not self.name:
+            return  # a new ship is in no campaign yet
+        campaign_ship = self.campaign_ships.model  # battles.CampaignShip
+        clash = (
+            campaign_ship.objects.filter(
+                campaign__in=self.campaign_ships.values("campaign"), ship__name__iexact=self.name.strip()
+            )
+            .exclude(ship_id=self.pk)
+            .select_related("campaign", "side", "ship__ship_class")
+            .order_by("campaign__name", "pk")
+            .first()
+        )
+        if clash is not None:
+            raise ValidationError(
+                {
+                    "name": (
+                        f"Her campaign {clash.campaign.name} already has a ship named {clash.ship.name} "
+                        f"({clash.ship.ship_class.name}, {clash.side.name}): two ships of one name could not "
+                        "be told apart in orders and the log. Give her another name."
+                    )
+                }
+            )
+
     @property
     def nation(self) -> Nation | None:
         return self.ship_class.nation

@@ -334,6 +334,55 @@ def test_the_service_and_the_admin_refuse_a_second_ship_of_a_name(camp: Any) -> 
     CampaignShip.objects.get().full_clean()
 
 
+def test_renaming_a_fleet_ship_in_the_admin_to_a_name_of_her_campaign_is_refused(camp: Any) -> None:
+    """NW-CAMP-32: the admin's ship form refuses a new name another ship of one of her campaigns has (any
+    case); a name only another campaign has, and her own name in another case, are allowed."""
+    campaign, umpire = camp
+    admiral = ShipClassFactory(ruleset="ultra_simple", name="Admiral")
+    britain = campaign.sides.get(key="britain")
+    services.campaign_ship_commission(
+        campaign=campaign, user=umpire, side=britain, ship_class=admiral, name="Hood"
+    )
+    repulse = services.campaign_ship_commission(
+        campaign=campaign, user=umpire, side=britain, ship_class=admiral, name="Repulse"
+    ).ship
+    other = services.campaign_create(
+        name="Other",
+        ruleset="ultra_simple",
+        created_by=umpire,
+        sides=[{"key": "a", "name": "A"}, {"key": "b", "name": "B"}],
+    )
+    services.campaign_ship_commission(
+        campaign=other,
+        user=umpire,
+        side=other.sides.get(key="a"),
+        ship_class=ShipClassFactory(ruleset="ultra_simple", name="Renown class"),
+        name="Renown",
+    )
+    admin = Client()
+    admin.force_login(UserFactory(is_staff=True, is_superuser=True))
+    url = reverse("admin:fleets_ship_change", args=[repulse.pk])
+
+    def rename(name: str) -> Any:
+        return admin.post(url, {"name": name, "ship_class": admiral.pk, "pennant": ""})
+
+    response = rename(" HOOD ")
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["name"] == [
+        "Her campaign Channel 1940 already has a ship named Hood (Admiral, Royal Navy): two ships of one "
+        "name could not be told apart in orders and the log. Give her another name."
+    ]
+    assert Ship.objects.get(pk=repulse.pk).name == "Repulse"
+
+    assert rename("REPULSE").status_code == 302  # her own name, another case
+    assert rename("Renown").status_code == 302  # only the other campaign has a Renown
+    assert Ship.objects.get(pk=repulse.pk).name == "Renown"
+    # a ship in no campaign may take any name of her class's rule set
+    spare = Ship.objects.create(name="Spare", ship_class=admiral)
+    spare.name = "Hood II"
+    spare.full_clean()
+
+
 def test_a_scenario_that_brings_a_ship_of_a_name_the_campaign_has_is_refused() -> None:
     """The umpire added a Bismarck of another class; the scenario's Bismarck would be a second one."""
     from battles.models import Battle
