@@ -914,9 +914,11 @@ class AcwRiver(RuleSet):
         course = course_text(data.get("course"))  # in either case (NW-ACW-20)
         astern = bool(data.get("astern"))
         ram = data.get("ram")
-        if course.strip("FLR"):  # something other than F, L, R somewhere
+        # something other than F, L, R somewhere: no course to cost or ram along, but the other fields are
+        # checked as usual (NW-CAMP-30; the fire checks take the movement points, not the course)
+        bad_course = bool(course.strip("FLR"))
+        if bad_course:
             _err(errors, "course", course_error(course))
-            return errors
         sheet = ship.sheet
         known = self._index_cache  # self._ship_index(state.ships), its remembered index read in place
         index = known[1] if known is not None and known[0] is state.ships else self._ship_index(state.ships)
@@ -947,7 +949,7 @@ class AcwRiver(RuleSet):
                 mp -= _SWITCH_COST
             if mp < 0:
                 mp = 0
-            if course and course_cost(course) > mp:
+            if course and not bad_course and course_cost(course) > mp:
                 rev_note = " after reversing engines (A09)" if astern != was_astern else ""
                 _err(
                     errors,
@@ -955,7 +957,7 @@ class AcwRiver(RuleSet):
                     f"The course costs {course_cost(course)} hexes (turning included, A08); "
                     f"{ship.name} has {mp} this move{rev_note}.",
                 )
-            if ram:
+            if ram and not bad_course:
                 self._check_ram(state, ship, course, astern, ram, errors)
         mp_any = 0 if aground_now else mp
         mine = own[1]

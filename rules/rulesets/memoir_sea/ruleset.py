@@ -347,8 +347,7 @@ def course_errors(course: str, speed: int) -> list[str]:
         if c == "F":
             since_turn += 1
         elif since_turn == 0:
-            errors.append(f"Turn {i + 1} ({c}) needs a forward hex first (M10).")
-            break
+            errors.append(f"Turn {i + 1} ({c}) needs a forward hex first (M10).")  # each one (NW-CAMP-30)
         else:
             since_turn = 0
     return errors
