@@ -667,6 +667,7 @@ class AcwRiver(RuleSet):
     impassable_terrain = ("land", "battery", "fort")
     options = OPTIONS
     default_map = (24, 18)
+    course_fields = ("course",)  # written in capitals when saved and resolved (NW-ACW-21)
     # NW-CAMP-17: carried (damage and losses): resistance, lost, speed_forward, speed_back, loaded, troops. A
     # new battle starts afresh (the new sheet's value, or the scenario's): engines ahead, afloat, no ram's bow
     # embedded, and no turn of the last battle.
