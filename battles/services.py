@@ -1476,14 +1476,16 @@ def orders_submit(
             raise ApplicationError(
                 "bad_orders", "The orders have errors.", fields=errors.for_ship(bship.ship_key)
             )
+        # stored as the rule book writes it (a course "f" as "F"): one spelling on every page (NW-ACW-21)
+        stored = dict(rules.get_ruleset(state.ruleset).canonical_order(order).data)
         now = timezone.now()
         saved, _created = Order.objects.update_or_create(
             phase=phase,
             battle_ship=bship,
-            defaults={"side": side, "data": dict(data), "submitted_by": user, "updated_at": now},
+            defaults={"side": side, "data": stored, "submitted_by": user, "updated_at": now},
             create_defaults={
                 "side": side,
-                "data": dict(data),
+                "data": stored,
                 "submitted_by": user,
                 "updated_at": now,
                 "created_at": now,

@@ -322,6 +322,9 @@ class RuleSet(ABC):
     refuses any other value, the set-up form offers only these and the pages show the label. A text not named
     here is display-only (a scenario's "north-westerly gale, heavy sea") and stays free (docs/rulings.md
     NW-SAIL-35)."""
+    course_fields: ClassVar[tuple[str, ...]] = ()
+    """Order fields that hold a hex course of the letters F, L and R (``course`` in acw_river and
+    memoir_sea): :meth:`canonical_order` writes them in capitals (docs/rulings.md NW-ACW-21, NW-MEM-08)."""
     default_map: ClassVar[tuple[float, float]] = (24, 18)
     stacking: ClassVar[bool] = False
     """True when two ships afloat may share one position (one hex, or one table point). The conformance test
@@ -498,6 +501,22 @@ class RuleSet(ABC):
     def order_fields(self) -> tuple[FieldSpec, ...]:
         """Return the field specs of an order payload: the union of the order types' fields."""
         return tuple(f for ot in self.order_types for f in ot.fields)
+
+    def canonical_order(self, order: ShipOrder) -> ShipOrder:
+        """Return ``order`` written as the rule book writes it: each of :attr:`course_fields` in capitals
+        (``"ffr"`` -> ``"FFR"``, :func:`course_text`), the rest as given. ``order`` itself when nothing
+        changes. An order is stored and resolved in this form, so every page, the log and the JSON show one
+        spelling of it (docs/rulings.md NW-ACW-21, NW-MEM-08)."""
+        changed: dict[str, JSON] = {}
+        for name in self.course_fields:
+            value = order.data.get(name)
+            if isinstance(value, str) and value:
+                text = course_text(value)
+                if text != value:
+                    changed[name] = text
+        if not changed:
+            return order
+        return replace(order, data={**order.data, **changed})
 
     @abstractmethod
     def check_order(self, state: BattleState, ship: ShipState, order: ShipOrder) -> FieldErrors:

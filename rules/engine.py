@@ -240,6 +240,8 @@ def complete_orders(
 
     A ship with no order, or whose order is invalid or illegal, gets the default order of the
     campaign's policy (A7: ``BattleState.options['default_orders']``), and the log says so.
+    An order that stands is returned as the rule book writes it (``RuleSet.canonical_order``: a course
+    in capitals, NW-ACW-21, NW-MEM-08).
     """
     rs = get_ruleset(state.ruleset)
     policy = _policy(state)
@@ -248,6 +250,7 @@ def complete_orders(
         given.setdefault(o.ship_id, o)
     out: dict[str, ShipOrder] = {}
     events: list[Event] = []
+    canonical = rs.canonical_order
     for side in rs.ordering_sides(state):
         ships = rs.orderable_ships(state, side)
         # one call per side: rule sets can share per-phase work across the side's orders
@@ -258,11 +261,12 @@ def complete_orders(
             order = given.get(sid)
             if order is not None:
                 if sid not in invalid and sid not in illegal:
-                    out[sid] = order  # for_ship would find nothing: the order stands
+                    # for_ship would find nothing: the order stands, as the rule book writes it (NW-ACW-21)
+                    out[sid] = canonical(order)
                     continue
                 mine = errors.for_ship(sid)
                 if not mine:
-                    out[sid] = order
+                    out[sid] = canonical(order)
                     continue
                 msgs = "; ".join(f"{k}: {' '.join(v)}" for k, v in mine.items())
                 events.append(

@@ -679,8 +679,8 @@ def test_a_class_name_that_says_class_is_not_doubled_in_the_ship_summary() -> No
 
 
 def test_acw_a_course_in_small_letters_is_saved_and_a_malformed_one_says_what_a_course_is() -> None:
-    """NW-ACW-20: "f" is the course F (it was refused as "not f"); "F F" is told what a course is, with an
-    example (it was "Use only F (one hex), L and R (30-degree turns); not  .")."""
+    """NW-ACW-20: "f" is the course F (it was refused as "not f"), saved as "F" (NW-ACW-21); "F F" is told
+    what a course is, with an example (it was "Use only F (one hex), L and R (30-degree turns); not  .")."""
     game = _game(CASES[3])
     client = _client(game.players["union"])
     order = {"astern": "true", "fire_rear": "price"}
@@ -698,7 +698,8 @@ def test_acw_a_course_in_small_letters_is_saved_and_a_malformed_one_says_what_a_
     ]
     assert small.status_code == 200 and "Orders saved for Benton." in _html(small)
     assert "Course F astern: costs 1 of 1 hexes" in _html(small)
-    assert Order.objects.get(battle_ship__ship_key="benton").data["course"] == "f"
+    # stored as the rule book writes it (NW-ACW-21; it was stored "f" and shown so in the orders table)
+    assert Order.objects.get(battle_ship__ship_key="benton").data["course"] == "F"
 
 
 # --- the side's ready flag and the phase status ----------------------------------------------------------

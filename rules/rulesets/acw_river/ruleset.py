@@ -667,6 +667,7 @@ class AcwRiver(RuleSet):
     impassable_terrain = ("land", "battery", "fort")
     options = OPTIONS
     default_map = (24, 18)
+    course_fields = ("course",)  # written in capitals when saved and resolved (NW-ACW-21)
     # NW-CAMP-17: carried (damage and losses): resistance, lost, speed_forward, speed_back, loaded, troops. A
     # new battle starts afresh (the new sheet's value, or the scenario's): engines ahead, afloat, no ram's bow
     # embedded, and no turn of the last battle.
@@ -914,9 +915,11 @@ class AcwRiver(RuleSet):
         course = course_text(data.get("course"))  # in either case (NW-ACW-20)
         astern = bool(data.get("astern"))
         ram = data.get("ram")
-        if course.strip("FLR"):  # something other than F, L, R somewhere
+        # something other than F, L, R somewhere: no course to cost or ram along, but the other fields are
+        # checked as usual (NW-CAMP-30; the fire checks take the movement points, not the course)
+        bad_course = bool(course.strip("FLR"))
+        if bad_course:
             _err(errors, "course", course_error(course))
-            return errors
         sheet = ship.sheet
         known = self._index_cache  # self._ship_index(state.ships), its remembered index read in place
         index = known[1] if known is not None and known[0] is state.ships else self._ship_index(state.ships)
@@ -947,7 +950,7 @@ class AcwRiver(RuleSet):
                 mp -= _SWITCH_COST
             if mp < 0:
                 mp = 0
-            if course and course_cost(course) > mp:
+            if course and not bad_course and course_cost(course) > mp:
                 rev_note = " after reversing engines (A09)" if astern != was_astern else ""
                 _err(
                     errors,
@@ -955,7 +958,7 @@ class AcwRiver(RuleSet):
                     f"The course costs {course_cost(course)} hexes (turning included, A08); "
                     f"{ship.name} has {mp} this move{rev_note}.",
                 )
-            if ram:
+            if ram and not bad_course:
                 self._check_ram(state, ship, course, astern, ram, errors)
         mp_any = 0 if aground_now else mp
         mine = own[1]

@@ -347,8 +347,7 @@ def course_errors(course: str, speed: int) -> list[str]:
         if c == "F":
             since_turn += 1
         elif since_turn == 0:
-            errors.append(f"Turn {i + 1} ({c}) needs a forward hex first (M10).")
-            break
+            errors.append(f"Turn {i + 1} ({c}) needs a forward hex first (M10).")  # each one (NW-CAMP-30)
         else:
             since_turn = 0
     return errors
@@ -448,6 +447,7 @@ class MemoirSea(RuleSet):
     impassable_terrain = ("land",)
     options = ()
     default_map = (24, 18)
+    course_fields = ("course",)  # written in capitals when saved and resolved (NW-MEM-08)
     # NW-CAMP-17: carried (damage): flotation, critical_point, damage. A new battle starts afresh with four
     # torpedoes ("a maximum of four torpedoes during a battle"), and :meth:`setup` works breaking_off out
     # again from the damage carried (M07: at or below her Critical Point she breaks off).

@@ -967,6 +967,15 @@ class Sail1700(RuleSet):
             ferr, _ = self.fire_plan(state, ship, plan, data)
             for k, v in ferr.items():
                 errors.setdefault(k, []).extend(v)
+        else:
+            # No track to fire along (the move is refused), but a target that is no target wherever she moves
+            # (her own side's, struck, unseen, unknown) is said now, with the move's error (NW-CAMP-30).
+            for key in ("target", "target_2"):
+                tid = data.get(key)
+                if tid and isinstance(tid, str):
+                    why = self.target_of(state, ship, tid)
+                    if isinstance(why, str):
+                        errors.setdefault(key, []).append(why)
         return errors
 
     def other_errors(

@@ -358,7 +358,7 @@ class UltraSimple(RuleSet):
                 f"The turn must come within the {hexes}-hex move (U08)."
             )
         target_id = data.get("target")
-        if errors or not target_id:
+        if not target_id:
             return errors
         try:
             target = state.ship(str(target_id))
@@ -367,20 +367,34 @@ class UltraSimple(RuleSet):
         if target is None:
             errors.setdefault("target", []).append(f"No ship {target_id!r} in this battle.")
             return errors
-        pos, heading, _, _ = self._move(state, ship, data)
-        why = self._target_error(state, ship, pos, heading, target)
+        if errors:
+            # Range and arc are taken from where the move ends, and this move is refused: say only what is
+            # wrong with the target whatever the move (NW-CAMP-30), not a range from a move never made.
+            why = self._target_status_error(ship, target)
+        else:
+            pos, heading, _, _ = self._move(state, ship, data)
+            why = self._target_error(state, ship, pos, heading, target)
         if why:
             errors.setdefault("target", []).append(why)
         return errors
+
+    @staticmethod
+    def _target_status_error(ship: ShipState, target: ShipState) -> str | None:
+        """Return why ``ship`` may not fire at ``target`` wherever she moves (its side, its status), or
+        None."""
+        if target.side == ship.side:
+            return f"{target.name} is on your side."
+        if not target.active:
+            return f"{target.name} is {target.status}."
+        return None
 
     def _target_error(
         self, state: BattleState, ship: ShipState, pos: Hex, heading: float, target: ShipState
     ) -> str | None:
         """Return why ``ship`` at ``pos`` facing ``heading`` may not fire at ``target``, or None if it may."""
-        if target.side == ship.side:
-            return f"{target.name} is on your side."
-        if not target.active:
-            return f"{target.name} is {target.status}."
+        why = self._target_status_error(ship, target)
+        if why:
+            return why
         assert isinstance(target.position, Hex)
         rng = hex_distance(pos, target.position)
         if to_hit(rng) is None:

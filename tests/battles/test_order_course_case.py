@@ -1,0 +1,68 @@
+"""A course typed in lower case is saved in capitals (docs/rulings.md NW-ACW-21, NW-MEM-08): found by a
+fresh-user check, acw_river accepted "f" (NW-ACW-20) and the orders table then showed "f"."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from battles.models import Order
+from tests.factories import scenario_campaign
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HX-Request": "true"}
+
+
+@pytest.fixture(autouse=True)
+def _fixed_setup_dice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Set battles up from a fixed number, as tests/battles/test_orders_views.py does."""
+    from battles import services as battle_services
+
+    monkeypatch.setattr(battle_services.secrets, "randbits", lambda bits: 12345)
+
+
+@pytest.mark.parametrize(
+    ("scenario", "side", "ship", "post", "saved"),
+    [
+        pytest.param(
+            "first_memphis_1862",
+            "union",
+            "benton",
+            {"course": "f", "astern": "true", "fire_rear": "price"},
+            {"course": "F", "astern": True, "fire_rear": "price"},
+            id="acw_river",
+        ),
+        pytest.param(
+            "santiago_de_cuba_1898",
+            "spain",
+            "teresa",
+            {"course": "fr", "target": "gloucester"},
+            {"course": "FR", "target": "gloucester"},
+            id="memoir_sea",
+        ),
+    ],
+)
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "plain"])
+def test_a_lower_case_course_is_stored_and_shown_in_capitals(
+    scenario: str, side: str, ship: str, post: dict[str, str], saved: dict[str, object], htmx: bool
+) -> None:
+    game = scenario_campaign(scenario)
+    client = Client()
+    client.force_login(game.players[side])
+    url = reverse("battles:order_save", args=[game.battle.pk, ship])
+
+    response = client.post(url, {"phase": str(game.phase.pk), **post}, **({"headers": HX} if htmx else {}))
+
+    assert response.status_code == (200 if htmx else 302)
+    assert Order.objects.get(phase=game.phase, battle_ship__ship_key=ship).data == saved
+    course = saved["course"]
+    if htmx:  # the form shown after the save holds what was saved
+        assert re.search(rf'name="course" value="{course}"', response.content.decode())
+    log = client.get(reverse("battles:battle_log", args=[game.battle.pk]) + "?phase=1").content.decode()
+    table = log.split('<table class="orders-table">')[1].split("</table>")[0]
+    assert f"<dt>Course</dt><dd>{course}</dd>" in table
+    assert f"<dd>{str(course).lower()}</dd>" not in table
