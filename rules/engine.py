@@ -250,7 +250,8 @@ def complete_orders(
         given.setdefault(o.ship_id, o)
     out: dict[str, ShipOrder] = {}
     events: list[Event] = []
-    canonical = rs.canonical_order
+    # (a rule set with no course fields writes every order as given: no call an order)
+    canonical = rs.canonical_order if rs.course_fields else None
     for side in rs.ordering_sides(state):
         ships = rs.orderable_ships(state, side)
         # one call per side: rule sets can share per-phase work across the side's orders
@@ -262,11 +263,11 @@ def complete_orders(
             if order is not None:
                 if sid not in invalid and sid not in illegal:
                     # for_ship would find nothing: the order stands, as the rule book writes it (NW-ACW-21)
-                    out[sid] = canonical(order)
+                    out[sid] = order if canonical is None else canonical(order)
                     continue
                 mine = errors.for_ship(sid)
                 if not mine:
-                    out[sid] = canonical(order)
+                    out[sid] = order if canonical is None else canonical(order)
                     continue
                 msgs = "; ".join(f"{k}: {' '.join(v)}" for k, v in mine.items())
                 events.append(
