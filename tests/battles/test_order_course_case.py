@@ -66,3 +66,36 @@ def test_a_lower_case_course_is_stored_and_shown_in_capitals(
     table = log.split('<table class="orders-table">')[1].split("</table>")[0]
     assert f"<dt>Course</dt><dd>{course}</dd>" in table
     assert f"<dd>{str(course).lower()}</dd>" not in table
+
+
+def test_the_migration_writes_orders_saved_before_in_capitals() -> None:
+    """battles/migrations/0011_course_capitals: an order saved before NW-ACW-21 with "ffr" reads "FFR"; an
+    order of another rule set, and one already in capitals, are left as they are."""
+    from importlib import import_module
+
+    from django.apps import apps
+
+    from battles.models import BattleShip
+
+    migration = import_module("battles.migrations.0011_course_capitals")
+    acw = scenario_campaign("first_memphis_1862")
+    benton = BattleShip.objects.get(battle=acw.battle, ship_key="benton")
+    old = Order.objects.create(
+        phase=acw.phase,
+        battle_ship=benton,
+        side=benton.campaign_ship.side,
+        data={"course": "ffr", "astern": False},
+    )
+    us = scenario_campaign()
+    bismarck = BattleShip.objects.filter(battle=us.battle).first()
+    assert bismarck is not None
+    other = Order.objects.create(
+        phase=us.phase, battle_ship=bismarck, side=bismarck.campaign_ship.side, data={"course": "ffr"}
+    )
+
+    migration.course_capitals(apps, None)
+
+    assert Order.objects.get(pk=old.pk).data == {"course": "FFR", "astern": False}
+    assert Order.objects.get(pk=other.pk).data == {"course": "ffr"}
+    migration.course_capitals(apps, None)  # twice: nothing more changes
+    assert Order.objects.get(pk=old.pk).data == {"course": "FFR", "astern": False}
