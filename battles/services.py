@@ -2054,10 +2054,14 @@ def _refuse_fought_since(
         )
 
 
-def battle_end(
-    *, battle: Battle, user: Any, winner: str = "", reason: str = "Ended by the umpire."
-) -> Battle:
-    """End a battle now (umpire only). An open or failed phase is marked superseded (not played)."""
+END_REASON_DEFAULT = "Ended by the umpire."
+"""The reason logged for an umpire's end given none, or only spaces (docs/rulings.md NW-CAMP-28)."""
+
+
+def battle_end(*, battle: Battle, user: Any, winner: str = "", reason: str = END_REASON_DEFAULT) -> Battle:
+    """End a battle now (umpire only). An open or failed phase is marked superseded (not played). ``reason``
+    is logged trimmed; a blank one is :data:`END_REASON_DEFAULT` (NW-CAMP-28)."""
+    reason = reason.strip() or END_REASON_DEFAULT
     with transaction.atomic():
         _require_umpire(battle.campaign_id, user)
         list(

@@ -862,7 +862,8 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
             reopened = services.battle_rollback(battle=bat, user=request.user, to_number=number)
             messages.success(request, f"Rolled back: phase {reopened.number} is open again.")
         elif action == "end":
-            reason_length = len(request.POST.get("reason", ""))
+            reason = request.POST.get("reason", "").strip()
+            reason_length = len(reason)
             if reason_length > 200:  # Battle.end_reason
                 raise ApplicationError(
                     "bad_form",
@@ -873,7 +874,7 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
                 battle=bat,
                 user=request.user,
                 winner=request.POST.get("winner", ""),
-                reason=request.POST.get("reason") or "Ended by the umpire.",
+                reason=reason or services.END_REASON_DEFAULT,  # (blank: the default, NW-CAMP-28)
             )
             messages.success(request, "The battle is over.")
         else:

@@ -370,7 +370,31 @@ def test_a_stranger_gets_the_same_404_for_a_battle_of_another_campaign_and_for_n
 
 def test_the_end_reason_has_a_maxlength(game: Any) -> None:
     html = _html(_client(game.umpire).get(reverse("battles:battle", args=[game.battle.pk])))
-    assert '<input name="reason" id="reason" maxlength="200">' in html
+    assert (
+        '<label for="reason">Reason (logged; left empty: "Ended by the umpire.")</label>'
+        '<input name="reason" id="reason" maxlength="200" placeholder="Ended by the umpire.">'
+    ) in html
+
+
+@pytest.mark.parametrize(
+    ("posted", "logged"),
+    [("", "Ended by the umpire."), ("   ", "Ended by the umpire."), ("  Fog came down.  ", "Fog came down.")],
+)
+def test_a_blank_end_reason_logs_the_default_and_a_reason_is_trimmed(
+    game: Any, posted: str, logged: str
+) -> None:
+    """NW-CAMP-28: a reason left empty, or of spaces only, is logged as "Ended by the umpire."; a reason is
+    logged without the spaces around it."""
+    from battles.models import Battle, UmpireAction
+
+    response = _client(game.umpire).post(
+        reverse("battles:umpire", args=[game.battle.pk]), {"action": "end", "winner": "", "reason": posted}
+    )
+
+    assert response.status_code == 302
+    battle = Battle.objects.get(pk=game.battle.pk)
+    assert (battle.status, battle.end_reason) == ("finished", logged)
+    assert UmpireAction.objects.get(kind="end").text.endswith(f"; no winner. {logged}")
 
 
 @pytest.mark.parametrize("url_name", ["battles:side_ready", "battles:ready"])
