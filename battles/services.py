@@ -2203,6 +2203,23 @@ def _ship_edit_values(ship: ShipState, changes: Mapping[str, Any]) -> dict[str, 
     return kwargs
 
 
+def _top_speed_checked(battle: Battle, ship: rules.ShipState, changes: Mapping[str, Any]) -> None:
+    """Refuse (``bad_edit``, at the speed) a speed edited above what her class makes undamaged
+    (``RuleSet.top_speed``): docs/rulings.md NW-CAMP-29. A speed left alone is not checked."""
+    if "speed" not in changes:
+        return
+    rs = rules.get_ruleset(battle.campaign.ruleset)
+    top = rs.top_speed(ship)
+    if top is not None and ship.speed > top + 1e-9:
+        from battles.display import speed_unit
+
+        message = (
+            f"{ship.name} makes at most {top:g} {speed_unit(rs)} (her class, undamaged), not "
+            f"{ship.speed:g}. Nothing was saved."
+        )
+        raise ApplicationError("bad_edit", message, fields={"speed": [message]})
+
+
 def battle_ship_edit(
     *, battle: Battle, ship_key: str, user: Any, changes: Mapping[str, Any], reason: str
 ) -> ShipEdit:
@@ -2246,6 +2263,7 @@ def battle_ship_edit(
             # says something happened (no changes typed, or the values she has already)
             message = "Nothing to change: the ship already is as the changes say. Nothing was saved."
             raise ApplicationError("nothing_to_change", message, fields={"changes": [message]})
+        _top_speed_checked(battle, new_ship, changes)
         new_state = state.with_ships({ship_key: new_ship})
         # refused when the edit would make a ship the engine could not resolve: off the map and active, a
         # heading between hex facings, a negative or huge sheet number... (rules.check_state, NW-CAMP-04)

@@ -530,6 +530,13 @@ class RuleSet(ABC):
         """
         return partial(self.check_order, state)
 
+    def top_speed(self, ship: ShipState) -> float | None:
+        """Return the most ``ship.speed`` may be for this ship, in the rule set's unit of speed (hexes a
+        turn, knots, millimetres a move...): what her class makes undamaged, or None when the rule set sets
+        no bound. The umpire's ship edit refuses a speed above it (docs/rulings.md NW-CAMP-29). Default:
+        None."""
+        return None
+
     @abstractmethod
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
         """Return the order a ship follows when its player gave none (A7). Must be legal."""

@@ -394,3 +394,51 @@ def test_a_sheet_key_that_is_no_plain_word_gets_a_field_by_its_place(game_kgv: A
 
     assert response.status_code == 302
     assert _ship(game, "kgv").sheet["boiler room"] == 2
+
+
+@pytest.mark.parametrize(
+    ("scenario", "key", "top", "message"),
+    [
+        ("bismarck_last_battle_1941", "kgv", "2", "King George V makes at most 2 hexes per turn"),
+        ("denmark_strait_1941", "hood", "27", "Hood makes at most 27 knots"),
+        ("santiago_de_cuba_1898", "indiana", "3", "Indiana makes at most 3 hexes per turn"),
+        ("first_memphis_1862", "benton", "2", "Benton makes at most 2 hexes per turn"),
+        ("sail_constitution_vs_guerriere_1812", "constitution", "200", "Constitution makes at most 200 mm"),
+    ],
+)
+def test_a_speed_above_her_class_is_an_error_at_the_speed_NW_CAMP_29(
+    scenario: str, key: str, top: str, message: str
+) -> None:
+    """NW-CAMP-29: the umpire may set a ship's speed from 0 to what her class makes undamaged
+    (``RuleSet.top_speed``: ultra_simple's 2 hexes, Hood's 27 knots of combat speed from 29 rated (line
+    395), Indiana's class speed 3, Benton's speed forward 2, a 4th rate's 200 mm on the beam or quarter
+    (S07)); 999 is refused at the speed with a 400 and nothing saved; her top speed itself is taken."""
+    game = scenario_campaign(scenario)
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, key])
+    before = Battle.objects.get(pk=game.battle.pk).state
+
+    response = _client(game.umpire).post(url, ship_edit_post(game.battle, key, speed="999"))
+
+    assert response.status_code == 400
+    expected = f"{message} (her class, undamaged), not 999. Nothing was saved."
+    assert f'<p class="error">{escape(expected)}</p>' in _field(response.content.decode(), "speed")
+    assert Battle.objects.get(pk=game.battle.pk).state == before
+    assert ShipEdit.objects.count() == 0
+
+    low = "1" if _ship(game, key).speed == 0.0 else "0"  # (a change: her speed now is refused as none)
+    response = _client(game.umpire).post(url, ship_edit_post(game.battle, key, speed=low))
+    assert response.status_code == 302 and _ship(game, key).speed == float(low)
+    response = _client(game.umpire).post(url, ship_edit_post(game.battle, key, speed=top))
+    assert response.status_code == 302 and _ship(game, key).speed == float(top)
+
+
+def test_no_bundled_scenario_ship_starts_above_her_top_speed() -> None:
+    """NW-CAMP-29's bound holds for every ship of every bundled scenario as it takes station."""
+    from rules.scenario import bundled_scenarios, scenario_state
+
+    over = []
+    for key, sc in bundled_scenarios().items():
+        rs = rules.get_ruleset(sc.ruleset)
+        state, _ = scenario_state(sc, rules.SeededDice(1))
+        over += [(key, s.id, s.speed) for s in state.ships if s.speed > (rs.top_speed(s) or 0.0)]
+    assert over == []

@@ -1161,6 +1161,11 @@ class AcwRiver(RuleSet):
         _GRID_CACHE[id(ships)] = (ships, grid)
         return grid
 
+    def top_speed(self, ship: ShipState) -> float | None:
+        """Return her class's speed forward in hexes a turn (``speed_forward``, or her sheet's if more;
+        NW-CAMP-29)."""
+        return float(max(0, _int(ship.stats.get("speed_forward")), _int(ship.sheet.get("speed_forward"))))
+
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
         data: dict[str, JSON] = self._keep_course(state, ship)
         if policy == "captain":

@@ -786,6 +786,10 @@ class MemoirSea(RuleSet):
                 best, pick = (rng, t.id), t
         return pick
 
+    def top_speed(self, ship: ShipState) -> float | None:
+        """Return her class's speed in hexes a turn (the class's ``speed``; NW-CAMP-29)."""
+        return float(max(0, _int(ship.stats.get("speed"), 1)))
+
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
         breaking = bool(ship.sheet.get("breaking_off"))
         speed = min(int(ship.speed), _int(ship.stats.get("speed"), 1))

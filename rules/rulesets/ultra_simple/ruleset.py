@@ -414,6 +414,10 @@ class UltraSimple(RuleSet):
         ]
         return sorted(out, key=lambda t: (hex_distance(pos, cast(Hex, t.position)), t.id))
 
+    def top_speed(self, ship: ShipState) -> float | None:
+        """Return 2 (hexes a turn): a ship moves 1 or 2 hexes (003 turn sequence; NW-CAMP-29)."""
+        return float(max(T.MOVE_HEXES))
+
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
         # A7: "keep course and speed" - the hexes of the last move (ShipState.speed), 1 or 2 (U08).
         hexes = min(max(T.MOVE_HEXES), max(min(T.MOVE_HEXES), round_half_up(ship.speed)))

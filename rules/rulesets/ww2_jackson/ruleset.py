@@ -798,6 +798,10 @@ class WW2Jackson(RuleSet):
         ]
         return sorted(foes, key=lambda t: (distance(here, _pt(t.position)), t.id))
 
+    def top_speed(self, ship: ShipState) -> float | None:
+        """Return her class's combat speed in knots (rated speed less 1 or 2 knots, line 395; NW-CAMP-29)."""
+        return combat_speed(parse_class(ship.stats).speed)
+
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
         live = self._seen(ship)
         turn = state.turn
