@@ -1206,14 +1206,20 @@ def _night(ctx: _Ctx, out: list[str]) -> None:
         out.append(f'<rect class="night" {rect}{clip}/>')
 
 
-def _compass(ctx: _Ctx, out: list[str]) -> None:
-    """North mark and, when the rules have one, the wind: an arrow blowing from ``wind_from``."""
-    fr = ctx.fr
+COMPASS_R = 22.0
+"""Radius of the compass rose (pixels)."""
+COMPASS_ROOM = 2 * COMPASS_R + 12.0
+"""Pixels the compass takes at the right end of the legend, under the map: it used to stand in the map's
+top-right corner, over the hexes and ships there (a fresh-user check could not see or click a ship under
+it)."""
+
+
+def _compass(ctx: _Ctx, cx: float, cy: float, out: list[str]) -> None:
+    """North mark and, when the rules have one, the wind: an arrow blowing from ``wind_from``; centred on
+    (``cx``, ``cy``), in the legend (:func:`_legend`), never over the map."""
     c = ctx.state.conditions
-    cx = fr.left + fr.map_w - 30
-    cy = fr.top + 30
     parts = [
-        f'<g class="compass" transform="translate({_f(cx)} {_f(cy)})"><circle r="22"/>'
+        f'<g class="compass" transform="translate({_f(cx)} {_f(cy)})"><circle r="{_f(COMPASS_R)}"/>'
         '<path d="M0 -21L3 -13H-3z" fill="#0b2545"/><text y="-7">N</text>'
     ]
     if c.wind_from is not None:
@@ -1259,7 +1265,8 @@ def _legend(ctx: _Ctx, ruleset_title: str, out: list[str], caption: str | None =
     fr = ctx.fr
     st = ctx.state
     x0 = PAD
-    x1 = fr.width - PAD
+    edge = fr.width - PAD  # the legend's right edge
+    x1 = edge - COMPASS_ROOM  # its rows end before the compass
     y0 = fr.height - PAD + 8
     parts: list[str] = []
     # row(s) 1: sides
@@ -1326,9 +1333,10 @@ def _legend(ctx: _Ctx, ruleset_title: str, out: list[str], caption: str | None =
     parts.append(f'<text x="{_f(x0 + 10)}" y="{_f(y)}" class="conditions">{_a(cond)}</text>')
     height = y - y0 + 9
     out.append(
-        f'<g class="legend"><rect class="legend-bg" x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" '
+        f'<g class="legend"><rect class="legend-bg" x="{_f(x0)}" y="{_f(y0)}" width="{_f(edge - x0)}" '
         f'height="{_f(height)}" rx="4"/>' + "".join(parts) + "</g>"
     )
+    _compass(ctx, edge - COMPASS_ROOM / 2, y0 + height / 2, out)
     return y0 + height + 8
 
 
@@ -1559,7 +1567,6 @@ def render_map(
     out.append("</g>")
     if ctx.defs:
         out.append("<defs>" + "".join(ctx.defs) + "</defs>")
-    _compass(ctx, out)
     h = _legend(ctx, rs.title, out, caption)
     out.append("</svg>")
     night = " night-on" if view.conditions.night else ""

@@ -685,7 +685,8 @@ def test_sail_rulers_and_scale_label_have_room() -> None:
     assert bar is not None
     label = bar.find("svg:text", NS)
     assert label is not None and label.text == "500 mm = 5000 m" and label.get("text-anchor") == "end"
-    assert float(label.get("x", "")) == pytest.approx(fr.width - 26 - 10)  # 10 px inside the legend's border
+    # 10 px inside the compass's room at the legend's right end (COMPASS_ROOM: 56 px)
+    assert float(label.get("x", "")) == pytest.approx(fr.width - 26 - 56 - 10)
     right_of_bar = max(
         float(r.get("x", "")) + float(r.get("width", "")) for r in bar.iterfind("svg:rect", NS)
     )
@@ -780,3 +781,29 @@ def test_a_big_map_is_labelled_every_kth_hex_with_room_between_the_labels(
             )
         xs = sorted({round(x, 1) for x, _ in labels.values()})
         assert min(b - a for a, b in itertools.pairwise(xs)) >= 36 - 0.1
+
+
+@pytest.mark.parametrize("key", sorted(bundled_scenarios()))
+def test_the_compass_stands_in_the_legend_never_over_the_map(key: str) -> None:
+    """A fresh-user check: the compass stood in the map's top-right corner, over the hexes (and a ship)
+    there. It stands at the legend's right end now: its circle lies below the map's area and within the
+    legend's box, and right of the scale bar's label."""
+    state = opening(key)
+    root = parse(render_map(state, viewer_side=None))
+    fr = frame_for(state.map, 900)
+    compass = root.find(".//svg:g[@class='compass']", NS)
+    assert compass is not None
+    found = re.fullmatch(r"translate\(([\d.]+) ([\d.]+)\)", compass.get("transform", ""))
+    assert found is not None
+    cx, cy = float(found.group(1)), float(found.group(2))
+    circle = compass.find("svg:circle", NS)
+    assert circle is not None
+    r = float(circle.get("r", ""))
+    assert r == 22
+    assert cy - r > fr.top + fr.map_h  # below the map
+    box = root.find(".//svg:rect[@class='legend-bg']", NS)
+    assert box is not None
+    x, y, w, h = (float(box.get(a, "")) for a in ("x", "y", "width", "height"))
+    assert x <= cx - r and cx + r <= x + w and y <= cy - r and cy + r <= y + h  # within the legend
+    label = root.find(".//svg:g[@class='scalebar']/svg:text", NS)
+    assert label is not None and float(label.get("x", "")) < cx - r
