@@ -36,7 +36,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 import rules
-from battles import selectors, sheet_edits
+from battles import display, selectors, sheet_edits
 from battles.models import (
     BATTLE_ENDED,
     BATTLE_ENDED_REOPENED,
@@ -2211,10 +2211,8 @@ def _top_speed_checked(battle: Battle, ship: rules.ShipState, changes: Mapping[s
     rs = rules.get_ruleset(battle.campaign.ruleset)
     top = rs.top_speed(ship)
     if top is not None and ship.speed > top + 1e-9:
-        from battles.display import speed_unit
-
         message = (
-            f"{ship.name} makes at most {top:g} {speed_unit(rs)} (her class, undamaged), not "
+            f"{ship.name} makes at most {top:g} {display.speed_unit(rs)} (her class, undamaged), not "
             f"{ship.speed:g}. Nothing was saved."
         )
         raise ApplicationError("bad_edit", message, fields={"speed": [message]})

@@ -874,7 +874,7 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
                 battle=bat,
                 user=request.user,
                 winner=request.POST.get("winner", ""),
-                reason=reason or services.END_REASON_DEFAULT,  # (blank: the default, NW-CAMP-28)
+                reason=reason,  # (blank: the service's default, NW-CAMP-28)
             )
             messages.success(request, "The battle is over.")
         else:

@@ -10,6 +10,8 @@ from django.db import migrations
 
 COURSE_FIELDS = ("course",)
 """The course fields of acw_river and memoir_sea (``RuleSet.course_fields`` when this was written)."""
+CAPITALS = str.maketrans("flr", "FLR")
+"""``rules.base.course_text``'s table when this was written (a migration keeps its own copy)."""
 
 
 def course_capitals(apps: Any, schema_editor: Any) -> None:
@@ -23,7 +25,7 @@ def course_capitals(apps: Any, schema_editor: Any) -> None:
             for name in COURSE_FIELDS:
                 value = data.get(name)
                 if isinstance(value, str) and value:
-                    text = value.translate(str.maketrans("flr", "FLR"))
+                    text = value.translate(CAPITALS)
                     if text != value:
                         data[name], changed = text, True
             if changed:

@@ -1207,9 +1207,8 @@ class Sail1700(RuleSet):
     def top_speed(self, ship: ShipState) -> float | None:
         """Return the longest move in mm her rate sails undamaged (beam or quarter, S07), or rows if that is
         more (10.): ``ShipState.speed`` is the distance of her last move (NW-CAMP-29)."""
-        rate = S.rate_of(ship)
-        sailing = max(C.base_speed(rate, sector) for sector in ("beam_quarter", "aft", "bow"))
-        return max(sailing, T.ROW_MAX_MM)
+        sailing = max(T.SAILING_SPEEDS[T.RATE_SPEED_GROUP[S.rate_of(ship)]].values())
+        return max(float(sailing), T.ROW_MAX_MM)
 
     def default_order(self, state: BattleState, ship: ShipState, policy: DefaultPolicy) -> ShipOrder:
         sh = ship.sheet

@@ -104,10 +104,9 @@ def kinds(events: list[Event]) -> list[str]:
 # --- set-up -------------------------------------------------------------------------------------------------
 
 
-def test_002_setup_rolls_initiative_wind_weather_grades() -> None:
-    """Lines 29-31: 'Establish wind direction / Establish the weather condition / Moves are alternate'; line
-    110 'Throw one ordinary dice' (grades); A1: a die per side, the higher moves first (re-roll ties)."""
-    st = BattleState(
+def _night_frigates() -> BattleState:
+    """A US 4th rate (x) and a British 5th rate (y) at night, before the set-up's rolls."""
+    return BattleState(
         ruleset="sail_1700",
         map=MapSpec(geometry="table_mm", width=2400, height=1800),
         sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")),
@@ -117,6 +116,12 @@ def test_002_setup_rolls_initiative_wind_weather_grades() -> None:
         ),
         conditions=Conditions(night=True),
     )
+
+
+def test_002_setup_rolls_initiative_wind_weather_grades() -> None:
+    """Lines 29-31: 'Establish wind direction / Establish the weather condition / Moves are alternate'; line
+    110 'Throw one ordinary dice' (grades); A1: a die per side, the higher moves first (re-roll ties)."""
+    st = _night_frigates()
     # initiative 3, 3 (tie), 2, 5 -> b first; wind 76 -> West (S01); weather 70 -> rain strong 1500; grades 6,
     # 1
     state, events = RS.setup(st, ScriptedDice([3, 3, 2, 5, 76, 70, 6, 1]))
@@ -136,16 +141,7 @@ def test_002_unlimited_visibility_stays_unlimited_at_night_NW_SAIL_39() -> None:
     """Line 49: "Visibility is halved at night." and the chart's "Clear 1500 Unlimited ... 28 - 38" (light
     breeze): weather number 30 at night is clear with unlimited visibility, which halving leaves unlimited
     (NW-SAIL-39); the log says unlimited, not "unlimited (halved at night)"."""
-    st = BattleState(
-        ruleset="sail_1700",
-        map=MapSpec(geometry="table_mm", width=2400, height=1800),
-        sides=(SideInfo(key="a", name="A"), SideInfo(key="b", name="B")),
-        ships=(
-            ShipState(id="x", name="X", side="a", position=Point(x=100, y=100), stats=FRIGATE_US),
-            ShipState(id="y", name="Y", side="b", position=Point(x=900, y=900), stats=FRIGATE_GB),
-        ),
-        conditions=Conditions(night=True),
-    )
+    st = _night_frigates()
     state, events = RS.setup(st, ScriptedDice([3, 3, 2, 5, 76, 30, 6, 1]))
     assert (state.conditions.weather, state.conditions.wind_force) == ("clear", "light")
     assert state.conditions.visibility is None
