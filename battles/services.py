@@ -2261,7 +2261,6 @@ def battle_ship_edit(
             # says something happened (no changes typed, or the values she has already)
             message = "Nothing to change: the ship already is as the changes say. Nothing was saved."
             raise ApplicationError("nothing_to_change", message, fields={"changes": [message]})
-        _top_speed_checked(battle, new_ship, changes)
         new_state = state.with_ships({ship_key: new_ship})
         # refused when the edit would make a ship the engine could not resolve: off the map and active, a
         # heading between hex facings, a negative or huge sheet number... (rules.check_state, NW-CAMP-04)
@@ -2274,6 +2273,8 @@ def battle_ship_edit(
         ]
         if problems:
             raise ApplicationError("bad_edit", "; ".join(problems) + ".")
+        # after the shape checks: a speed of 1e29 is refused as out of range, not as above her top speed
+        _top_speed_checked(battle, new_ship, changes)
         battle.state = rules.to_json(new_state)
         battle.save(update_fields=["state"])
         for phase in current:
