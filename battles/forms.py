@@ -187,16 +187,20 @@ SIDE_PALETTE = (
 
 class CampaignForm(forms.Form):
     name = forms.CharField(max_length=120, validators=[validate_name])
-    ruleset = forms.ChoiceField(choices=())
+    ruleset = forms.ChoiceField(choices=(), label="Rule set")
     description = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=CAMPAIGN_DESCRIPTION_MAX
     )
     default_orders = forms.ChoiceField(
         choices=default_orders_choices,
         initial="fire_nearest",
+        # radio buttons, not a select: the labels are sentences a narrow form's select cut off mid-word
+        widget=forms.RadioSelect,
         help_text="A7: what a ship with no orders does at the deadline.",
     )
-    deadline_hours = PlainIntegerField(min_value=1, max_value=720, initial=48)
+    deadline_hours = PlainIntegerField(
+        min_value=1, max_value=720, initial=48, label="Hours to give orders in each phase"
+    )
     sides = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=(
@@ -404,6 +408,7 @@ class CampaignSettingsForm(forms.Form):
 
     default_orders = forms.ChoiceField(
         choices=default_orders_choices,
+        widget=forms.RadioSelect,  # (as on CampaignForm: whole sentences)
         help_text="A7: what a ship with no orders does at the deadline.",
     )
     deadline_hours = PlainIntegerField(min_value=1, max_value=720, label="Hours to give orders in each phase")

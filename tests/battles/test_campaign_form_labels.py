@@ -4,6 +4,7 @@ the new campaign's sides box says what it does with what was typed; default orde
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -23,6 +24,14 @@ GUADALCANAL_MISSING = (
     '(TF 64) (key "usa") or '
     'Imperial Japanese Navy (key "japan").'
 )
+
+
+def _radio_labels(html: str, name: str) -> dict[str, str]:
+    """Return {value: label text} of the radio buttons named ``name`` in ``html``."""
+    found = re.findall(
+        rf'<label for="[^"]+"><input type="radio" name="{name}" value="([^"]+)"[^>]*>\s*([^<]+?)\s*</label>', html
+    )
+    return dict(found)
 
 
 def _client(user: Any) -> Client:
@@ -172,11 +181,16 @@ def test_default_orders_have_labels_on_the_forms_and_the_campaign_page(atlantic:
         "(A7)." in page
     )
     for html in (page, new):
-        assert '<option value="hold">Keep course and speed, hold fire</option>' in html
-        assert (
-            '<option value="captain">Automatic captain (closes, turns the broadside, fires, breaks off)'
-            "</option>" in html
-        )
+        # radio buttons, each labelled with its whole sentence (a select cut the longest off mid-word)
+        assert _radio_labels(html, "default_orders") == {
+            "hold": "Keep course and speed, hold fire",
+            "fire_nearest": "Keep course and speed, fire at the nearest enemy in range",
+            "captain": "Automatic captain (closes, turns the broadside, fires, breaks off)",
+        }
+        assert '<select name="default_orders"' not in html
+        assert re.search(r'<fieldset class="field field--choices"[^>]*>\s*<legend>Default orders</legend>', html)
+    # the new campaign's default is fire_nearest; the campaign page checks the campaign's own
+    assert re.search(r'<input type="radio" name="default_orders" value="fire_nearest"[^>]* checked>', new)
     services.campaign_settings_update(campaign=campaign, user=umpire, settings={"default_orders": "hold"})
     page = client.get(reverse("battles:campaign", args=[campaign.pk])).content.decode()
     assert "Ships without orders at the deadline: Keep course and speed, hold fire (A7)." in page

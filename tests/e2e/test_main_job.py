@@ -179,7 +179,7 @@ def umpire_sets_up(page: Any, base: str, scenario_key: str, shots: Shots) -> tup
     page.goto(f"{base}/campaigns/new/")
     page.fill("#id_name", f"{scenario.name} (e2e)")
     page.select_option("#id_ruleset", scenario.ruleset)
-    page.select_option("#id_default_orders", "fire_nearest")
+    page.get_by_label("Keep course and speed, fire at the nearest enemy in range").check()
     page.fill("#id_deadline_hours", "48")
     page.fill("#id_sides", "\n".join(f"{s.key}, {s.name}, {s.colour}" for s in scenario.sides))
     shots(page, "umpire-new-campaign")
