@@ -28,9 +28,8 @@ GUADALCANAL_MISSING = (
 
 def _radio_labels(html: str, name: str) -> dict[str, str]:
     """Return {value: label text} of the radio buttons named ``name`` in ``html``."""
-    found = re.findall(
-        rf'<label for="[^"]+"><input type="radio" name="{name}" value="([^"]+)"[^>]*>\s*([^<]+?)\s*</label>', html
-    )
+    button = rf'<label for="[^"]+"><input type="radio" name="{name}" value="([^"]+)"[^>]*>'
+    found = re.findall(button + r"\s*([^<]+?)\s*</label>", html)
     return dict(found)
 
 
@@ -188,7 +187,8 @@ def test_default_orders_have_labels_on_the_forms_and_the_campaign_page(atlantic:
             "captain": "Automatic captain (closes, turns the broadside, fires, breaks off)",
         }
         assert '<select name="default_orders"' not in html
-        assert re.search(r'<fieldset class="field field--choices"[^>]*>\s*<legend>Default orders</legend>', html)
+        legend = r"\s*<legend>Default orders</legend>"
+        assert re.search(r'<fieldset class="field field--choices"[^>]*>' + legend, html)
     # the new campaign's default is fire_nearest; the campaign page checks the campaign's own
     assert re.search(r'<input type="radio" name="default_orders" value="fire_nearest"[^>]* checked>', new)
     services.campaign_settings_update(campaign=campaign, user=umpire, settings={"default_orders": "hold"})

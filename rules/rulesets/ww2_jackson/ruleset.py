@@ -1036,7 +1036,8 @@ class WW2Jackson(RuleSet):
                             "fire",
                             f"{lv.ship.name} {battery} {cal_text}-inch at {tgt.ship.name}: BFN {sol.bfn} -> "
                             f"MFN {sol.mfn} D20{' (halved, W14)' if sol.halved else ''} at {sol.band} range, "
-                            f"{sol.needed}+{mods_text}: D20 {', '.join(map(str, rolls))} -> {hits} hit(s).",
+                            f"{sol.needed}+{mods_text}{die_needed_text(needed, total)}: D20 "
+                            f"{', '.join(map(str, rolls))} -> {hits} hit(s).",
                             turn,
                             0,
                             sid,
@@ -1407,7 +1408,8 @@ class WW2Jackson(RuleSet):
                 outcome="hit" if hits else "miss",
                 text=f"{fname}'s {p.data.get('calibre')}-inch torpedoes reach {tgt.ship.name}: {number} D20"
                 f"{' (halved: radical manoeuvre, W14/W15)' if radical else ''} at {band} range, {needed}+"
-                f"{mods_text}: {', '.join(str(r) for r in rolls)} -> {hits} hit(s).",
+                f"{mods_text}{die_needed_text(needed, total)}: {', '.join(str(r) for r in rolls)} -> "
+                f"{hits} hit(s).",
                 data={"hits": hits, "number": number, "band": band, "firer": firer},
                 visible_to=p.visible_to,
             )
@@ -1631,6 +1633,22 @@ def _spotters(option: str) -> frozenset[str]:
 
 
 @cache
+def die_needed_text(needed: int, total: int) -> str:
+    """Return what the D20 itself must show when ``total`` (the modifiers' sum) is added to it to reach
+    ``needed`` (W10: the modified roll is compared with the number, no automatic hits or misses), as the fire
+    and torpedo logs write it after the modifiers: ``"; a D20 of 12+ hits"``; nothing when there is no
+    modifier (the number needed is the die's). A player read "6+ ... D20 7 -> 0 hits" as a misread die: the
+    modified number is said (docs/rulings.md NW-WW2-26)."""
+    if not total:
+        return ""
+    die = needed - total
+    if die > 20:
+        return f"; no D20 can hit (it would need {die})"
+    if die <= 1:
+        return "; every D20 hits"
+    return f"; a D20 of {die}+ hits"
+
+
 def _mod_text(m: Modifier) -> str:
     """Return a modifier as the fire log writes it: ``, +1 label``."""
     return f", {m.value:+g} {m.label}"
