@@ -380,6 +380,14 @@ class RuleSet(ABC):
                 out[name] = ",".join(key for key in side_list(value) if key in sides)
         return out
 
+    def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
+        """Return what in ``ship.sheet`` is not of the shape this rule set's sheets have (one message each;
+        empty when none): a value the engine would read as something else, such as a fire of no intensity
+        or a box the class does not have. :func:`rules.check_state` asks it of every ship, so the umpire's
+        edit of a sheet is refused with it (docs/rulings.md NW-WW2-27). Default: none (the engine's own
+        checks of sheet numbers, NW-CAMP-04, still apply)."""
+        return []
+
     # --- campaigns -------------------------------------------------------------------------
 
     def sheet_between_battles(self, sheet: Mapping[str, JSON]) -> dict[str, JSON]:

@@ -61,7 +61,8 @@ def check_state(state: BattleState) -> list[str]:
     360 (the engine never makes 360 or more), and one of the hex facings (6 or 12) on a hex map; speeds are
     from 0 to 1,000,000 (as sheet numbers); the stats pass the rule set's class
     schema (:meth:`RuleSet.validate_class`, as the admin's classes and the scenarios' do); every number in a
-    sheet is finite, from 0 to :data:`SHEET_NUMBER_MAX` (NW-CAMP-04); no two active ships share one position
+    sheet is finite, from 0 to :data:`SHEET_NUMBER_MAX` (NW-CAMP-04), and of the rule set's shape
+    (:meth:`RuleSet.sheet_errors`, NW-WW2-27); no two active ships share one position
     unless the rule set allows stacking (:attr:`RuleSet.stacking`; NW-CAMP-07: the later ship in the state's
     order is named, with the other's id); no active ship stands on impassable terrain
     (:attr:`RuleSet.impassable_terrain`), the terrain is of the rule set's kinds, on the map and seen by sides
@@ -100,6 +101,8 @@ def check_state(state: BattleState) -> list[str]:
         bad = bad_sheet_number(s.sheet)
         if bad is not None:
             out.append(f"{where}: sheet {bad[0]} is {bad[1]!r}: a sheet holds numbers from 0 to 1,000,000")
+        elif not stats_errors:  # (the sheet's shape against her class: only for stats that pass)
+            out.extend(f"{where}: sheet {e}" for e in rs.sheet_errors(state, s))  # NW-WW2-27
     impassable = {t.position for t in state.terrain if t.kind in rs.impassable_terrain}
     for s in state.ships:
         if s.status == "active" and s.position in impassable:

@@ -249,7 +249,7 @@ def test_the_ships_own_values_and_a_checkbox_and_json_are_edited_as_typed() -> N
         y="64",
         flags="on_fire, dead_in_water",
         sheet_cleared=False,
-        sheet_preference="keep_firing",
+        sheet_preference="spare_main",
         sheet_loaded="[1, 2]",
     )
 
@@ -260,7 +260,7 @@ def test_the_ships_own_values_and_a_checkbox_and_json_are_edited_as_typed() -> N
     assert (ship.position.x, ship.position.y, ship.flags) == (71.0, 64.0, ("on_fire", "dead_in_water"))
     assert (ship.sheet["cleared"], ship.sheet["preference"], ship.sheet["loaded"]) == (
         False,
-        "keep_firing",
+        "spare_main",
         [1, 2],
     )
     assert ShipEdit.objects.get().changes() == [
@@ -269,7 +269,7 @@ def test_the_ships_own_values_and_a_checkbox_and_json_are_edited_as_typed() -> N
         'position: {"x": 70.0, "y": 64.0} -> {"x": 71.0, "y": 64.0}',
         "sheet cleared: true -> false",
         "sheet loaded: [2, 2] -> [1, 2]",
-        'sheet preference: "keep_afloat" -> "keep_firing"',
+        'sheet preference: "keep_afloat" -> "spare_main"',
         "speed: 27.0 -> 12.0",
         'status: "active" -> "withdrawn"',
     ]

@@ -58,6 +58,7 @@ from .record import (
     sheet_to_json,
 )
 from .schema import CLASS_SCHEMA, OPTIONS, ORDER_TYPES, check_class
+from .sheetcheck import sheet_problems
 
 BATTERIES: tuple[str, ...] = ("main", "secondary")
 _SMALL: tuple[str, ...] = ("destroyer", "small_craft")
@@ -223,6 +224,11 @@ class WW2Jackson(RuleSet):
             "turning_radius_in": turning_radius(cd),
             "boxes": sh.total_boxes(cd),
         }
+
+    def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
+        """What in her sheet is not of a ww2_jackson record sheet's shape, against her class and the ships of
+        the battle (``sheetcheck.sheet_problems``; docs/rulings.md NW-WW2-27)."""
+        return sheet_problems(parse_class(ship.stats), ship.sheet, {s.id for s in state.ships})
 
     # --- campaigns -------------------------------------------------------------------------------
 

@@ -1,0 +1,165 @@
+"""NW-WW2-27: the umpire's edit of a ww2_jackson record sheet is refused when it holds what no sheet of hers
+can (a fresh-user check saved ``fires: [{"x": 1}]``, which then burned, and ``preference: "nonsense"``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+import rules
+from battles import services
+from battles.models import Battle, ShipEdit
+from navalwar.errors import ApplicationError
+from tests.factories import scenario_campaign
+from tests.utils import ship_edit_post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game() -> Any:
+    return scenario_campaign("denmark_strait_1941")
+
+
+def _ship(game: Any, key: str) -> rules.ShipState:
+    return rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state).ship(key)
+
+
+def _edit(game: Any, key: str, sheet: dict[str, Any]) -> ShipEdit:
+    return services.battle_ship_edit(
+        battle=game.battle, ship_key=key, user=game.umpire, changes={"sheet": sheet}, reason="Damage report"
+    )
+
+
+REFUSED = [
+    pytest.param(
+        "prinz_eugen",
+        {"preference": "nonsense"},
+        "sheet preference must be one of: keep_afloat, spare_main, spare_guns, spare_torpedoes "
+        "(lines 139-141)",
+        id="preference",
+    ),
+    pytest.param(
+        "prinz_eugen",
+        {"guns_lost": ["a"]},
+        "sheet guns_lost must be a list of box numbers (whole numbers)",
+        id="guns-lost-text",
+    ),
+    pytest.param(
+        "prinz_eugen",
+        {"guns_lost": [10]},
+        "sheet guns_lost: 10 is not one of her gun boxes (turrets and mounts) (0 to 9)",
+        id="guns-lost-no-such-box",
+    ),
+    pytest.param(
+        "prince_of_wales",
+        {"torpedo_lost": [0]},
+        "sheet torpedo_lost: she has no torpedo mounts",
+        id="torpedo-lost-without-tubes",
+    ),
+    pytest.param(
+        "prinz_eugen",
+        {"hits": [1, 2]},
+        "sheet hits must be a list of objects of turn (a turn), by (the firer), calibre (inches), "
+        "location (the box area hit), penetrated (true or false)",
+        id="hits",
+    ),
+    pytest.param(
+        "prinz_eugen",
+        {"last_targets": {"main": "nosuch"}},
+        "sheet last_targets: main names no ship of the battle",
+        id="last-targets",
+    ),
+    pytest.param(
+        "prinz_eugen",
+        {"loaded": ["a", None]},
+        "sheet loaded must be a list of torpedoes in the tubes, a whole number a mount",
+        id="loaded-text",
+    ),
+    pytest.param(
+        "prinz_eugen",
+        {"loaded": [3, 3, 3, 4]},
+        "sheet loaded: mount 3 (starboard mount 2) holds 0 to 3, not 4",
+        id="loaded-more-than-tubes",
+    ),
+    pytest.param(
+        "prinz_eugen",
+        {"fires": [{"x": 1}]},
+        "sheet fires: each entry has intensity (1 or 2), since (a turn), not x",
+        id="fires",
+    ),
+    pytest.param(
+        "prinz_eugen",
+        {"fires": [{"intensity": 3, "since": 1}]},
+        "sheet fires: a fire has intensity 1 or 2 and the turn it began (since)",
+        id="fire-intensity-3",
+    ),
+    pytest.param(
+        "prinz_eugen",
+        {"conditions": {"on_fire": {"since": 1, "until": None, "fixed": False}}},
+        "sheet conditions: 'on_fire' is not a critical",
+        id="condition-unknown",
+    ),
+    pytest.param(
+        "prinz_eugen",
+        {"searchlight": "nosuch"},
+        "sheet searchlight must be a ship of the battle, or empty for none",
+        id="searchlight",
+    ),
+    pytest.param("prinz_eugen", {"half": 2}, "sheet half must be 0 or 1", id="half"),
+]
+
+
+@pytest.mark.parametrize(("key", "sheet", "message"), REFUSED)
+def test_a_sheet_no_ship_of_hers_could_have_is_refused_and_nothing_saved(
+    game: Any, key: str, sheet: dict[str, Any], message: str
+) -> None:
+    before = Battle.objects.get(pk=game.battle.pk).state
+    edits = ShipEdit.objects.count()
+
+    with pytest.raises(ApplicationError) as refused:
+        _edit(game, key, sheet)
+
+    assert refused.value.code == "bad_edit"
+    assert message in refused.value.message
+    assert Battle.objects.get(pk=game.battle.pk).state == before
+    assert ShipEdit.objects.count() == edits
+
+
+def test_a_sheet_of_her_shape_is_saved(game: Any) -> None:
+    """What the engine itself writes passes: a fire, a flood, a critical, a turret lost, tubes fired."""
+    sheet = {
+        "preference": "spare_guns",
+        "guns_lost": [0, 9],
+        "torpedo_lost": [3],
+        "loaded": [3, 0, 3, 3],
+        "fires": [{"intensity": 2, "since": 1}],
+        "floods": [
+            {"kind": "torpedo", "since": 1, "per_turn": 1, "per_turn_fast": 1, "fail": "", "fail_on": 0}
+        ],
+        "conditions": {"steering": {"since": 1, "until": None, "fixed": True}},
+        "last_targets": {"main": "hood"},
+        "searchlight": "",
+    }
+
+    _edit(game, "prinz_eugen", sheet)
+
+    after = _ship(game, "prinz_eugen").sheet
+    assert {k: after[k] for k in sheet} == sheet
+
+
+def test_the_page_says_why_with_a_400(game: Any) -> None:
+    """The ship page's form: the refusal in words, status 400, the ship as she was."""
+    client = Client(raise_request_exception=False)
+    client.force_login(game.umpire)
+    before = _ship(game, "prinz_eugen")
+    url = reverse("battles:ship_sheet", args=[game.battle.pk, "prinz_eugen"])
+
+    response = client.post(url, ship_edit_post(game.battle, "prinz_eugen", sheet_preference="nonsense"))
+
+    assert response.status_code == 400
+    assert "preference must be one of: keep_afloat, spare_main" in response.content.decode()
+    assert _ship(game, "prinz_eugen") == before
