@@ -574,6 +574,8 @@ def build_panel(
     names = {c.id: c.name for c in candidates}
     fieldsets = []
     for index, ot in enumerate(rs.order_types):
+        if not rs.order_type_applies(ship, ot.key):
+            continue  # (a torpedo launch for a ship with no tubes: its fields take their defaults)
         views = []
         for spec in ot.fields:
             views.append(

@@ -380,6 +380,12 @@ class RuleSet(ABC):
                 out[name] = ",".join(key for key in side_list(value) if key in sides)
         return out
 
+    def order_type_applies(self, ship: ShipState, order_type: str) -> bool:
+        """Return whether the order type keyed ``order_type`` is one ``ship`` can ever give (the order page
+        leaves out the others: a torpedo launch for a ship with no tubes). Its fields stay in the order's
+        schema: left out, they take their defaults. Default: every order type applies."""
+        return True
+
     def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
         """Return what in ``ship.sheet`` is not of the shape this rule set's sheets have (one message each;
         empty when none): a value the engine would read as something else, such as a fire of no intensity

@@ -1037,3 +1037,24 @@ def test_after_my_sides_deadline_the_order_form_shows_the_orders_without_save_an
     assert ready.status_code == 409
     assert "Your side&#x27;s deadline has passed, so it can no longer be marked ready" in _html(ready)
     assert "This phase has already closed" not in _html(ready)
+
+
+def test_ww2_a_ship_without_torpedo_tubes_is_offered_no_torpedo_launch() -> None:
+    """The order page leaves out an order type the ship can never give (RuleSet.order_type_applies): Prince
+    of Wales has no torpedo mounts, so no "Torpedo launch" with a mount "from -1 to 11"; Hood has two.
+    Saving Prince of Wales' orders without those fields still works (they take their defaults)."""
+    game = _game(CASES[0])
+    client = _client(game.players["britain"])
+
+    # each ship's whole panel, as the page's Check button gets it
+    panels = {
+        key: _html(_post(client, "order_check", game, key, {"course": "300", "speed": "20"}, headers=HX))
+        for key in ("hood", "prince_of_wales")
+    }
+
+    assert "Torpedo launch" in panels["hood"] and 'name="torpedo_mount"' in panels["hood"]
+    assert "Torpedo launch" not in panels["prince_of_wales"]
+    assert 'name="torpedo_mount"' not in panels["prince_of_wales"]
+    saved = _post(client, "order_save", game, "prince_of_wales", {"course": "300", "speed": "20"}, headers=HX)
+    assert saved.status_code == 200
+    assert Order.objects.get(battle_ship__ship_key="prince_of_wales").data["course"] == 300

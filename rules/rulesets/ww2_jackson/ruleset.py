@@ -225,6 +225,13 @@ class WW2Jackson(RuleSet):
             "boxes": sh.total_boxes(cd),
         }
 
+    def order_type_applies(self, ship: ShipState, order_type: str) -> bool:
+        """A torpedo launch only for a ship whose class has torpedo mounts (``stats.torpedoes``)."""
+        if order_type == "torpedo":
+            mounts = ship.stats.get("torpedoes")
+            return isinstance(mounts, list) and bool(mounts)
+        return True
+
     def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
         """What in her sheet is not of a ww2_jackson record sheet's shape, against her class and the ships of
         the battle (``sheetcheck.sheet_problems``; docs/rulings.md NW-WW2-27)."""
