@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from django.contrib.auth.middleware import LoginRequiredMiddleware
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render, resolve_url
+from django.urls import Resolver404, resolve
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -86,3 +87,39 @@ def _holds_nul(request: HttpRequest) -> bool:
     ):
         data.append(request.POST)
     return any(NUL in key or any(NUL in v for v in values) for q in data for key, values in q.lists())
+
+
+class MethodNotAllowedPageMiddleware:
+    """Give a 405 with no body (``require_POST`` and the like: a form's address opened in the browser, say
+    ``/battles/5/umpire/``) the site's page saying so, with a link to the page the address belongs to (the
+    address less its last part, when that is a page). An htmx request, or a 405 with a body, is left as it
+    is; the ``Allow`` header stays."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content or request.headers.get("HX-Request") == "true":
+            return response
+        allowed = response.headers.get("Allow", "")
+        page = render(
+            request, "405.html", {"allowed": allowed, "back": _page_above(request.path)}, status=405
+        )
+        page.headers["Allow"] = allowed
+        return page
+
+
+def _page_above(path: str) -> str | None:
+    """Return the address of the page ``path`` belongs to (``/battles/5/orders/hood/`` -> ``/battles/5/``):
+    the nearest shorter address the site knows, or None."""
+    parts = [p for p in path.split("/") if p]
+    while parts:
+        parts.pop()
+        candidate = "/" + "/".join(parts) + ("/" if parts else "")
+        try:
+            resolve(candidate)
+        except Resolver404:
+            continue
+        return candidate
+    return None

@@ -83,6 +83,8 @@ MIDDLEWARE = [
     # Deadlines and times in the user's time zone (battles.UserProfile).
     "battles.middleware.UserTimezoneMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A bare 405 (a form's address opened in the browser) gets a page that says so.
+    "battles.middleware.MethodNotAllowedPageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Axes wants to be last so it sees the outcome of the login view.
     "axes.middleware.AxesMiddleware",

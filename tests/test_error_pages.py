@@ -12,7 +12,7 @@ from django.views import defaults
 
 from battles import selectors
 from navalwar.errors import Refusal, permission_denied
-from tests.factories import scenario_campaign
+from tests.factories import UserFactory, scenario_campaign
 from tests.utils import clean_env, run_python
 
 pytestmark = pytest.mark.django_db
@@ -145,3 +145,28 @@ def test_a_refusal_is_logged_on_one_line_and_a_500_with_its_traceback(
         assert client.get(f"/battles/{game.battle.pk}/").status_code == 500
     (fault,) = [r for r in caplog.records if r.name == "django.request"]
     assert fault.exc_info is not None and fault.exc_info[0] is RuntimeError
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "back"),
+    [
+        pytest.param("/battles/5/umpire/", "/battles/5/", id="umpire-form"),
+        pytest.param("/battles/5/orders/hood/", "/battles/5/", id="orders-form"),
+        pytest.param("/campaigns/5/settings/", "/campaigns/5/", id="settings-form"),
+    ],
+)
+def test_a_form_address_opened_in_the_browser_gets_a_page_not_a_blank_405(path: str, back: str) -> None:
+    """A POST-only address opened with GET was a blank 405 (fresh-user check). Now the site's page says it
+    is a form's address, links the page it belongs to and keeps the Allow header; htmx gets the bare 405."""
+    client = Client()
+    client.force_login(UserFactory())
+
+    response = client.get(path)
+    htmx = client.get(path, headers={"HX-Request": "true"})
+
+    html = response.content.decode()
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    assert "Not a page to open" in html and "This address is where a form sends" in html
+    assert f'<a href="{back}">open the page it belongs to</a>' in html
+    assert (htmx.status_code, htmx.content) == (405, b"")
