@@ -83,18 +83,23 @@ def value_text(value: JSON, names: Mapping[str, str] | None = None, depth: int =
 
 
 def sheet_rows(
-    sheet: Mapping[str, JSON], names: Mapping[str, str] | None = None
+    sheet: Mapping[str, JSON],
+    names: Mapping[str, str] | None = None,
+    texts: Mapping[str, str] | None = None,
 ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """Return a ship's sheet as (label, value) rows, sorted by key, empty values left out: the rows that say
-    something first, then those at nought or "no" (the pages show these folded)."""
+    something first, then those at nought or "no" (the pages show these folded). ``texts``: the rule set's
+    words for some keys' values (``RuleSet.sheet_texts``: ww2_jackson's box numbers as the boxes' names),
+    shown in place of the bare value."""
     rows: list[tuple[str, str]] = []
     quiet: list[tuple[str, str]] = []
+    texts = texts or {}
     for key in sorted(sheet):
         value = sheet[key]
         if value in EMPTY:
             continue
         target = quiet if value is False or (isinstance(value, (int, float)) and value == 0) else rows
-        target.append((key_label(key), value_text(value, names)))
+        target.append((key_label(key), texts.get(key) or value_text(value, names)))
     return rows, quiet
 
 

@@ -386,6 +386,12 @@ class RuleSet(ABC):
         schema: left out, they take their defaults. Default: every order type applies."""
         return True
 
+    def sheet_texts(self, ship: ShipState) -> dict[str, str]:
+        """Return, by sheet key, the words the pages show for a value of ``ship.sheet`` that reads wrong as
+        bare JSON (a list of box numbers as the boxes' names); the keys left out are shown as their values.
+        Default: none."""
+        return {}
+
     def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
         """Return what in ``ship.sheet`` is not of the shape this rule set's sheets have (one message each;
         empty when none): a value the engine would read as something else, such as a fire of no intensity

@@ -100,7 +100,7 @@ def test_the_ww2_ship_sheet_shows_labels_and_words_not_keys_and_json() -> None:
     marked = "aa 0, above 0, above armoured 0, damage control 0, engine 0, fire control 0, underwater 0"
     assert f'<th scope="row">Marked</th><td>{marked}</td>' in sheet  # keys sorted, on SQLite and PostgreSQL
     assert '<th scope="row">Cleared</th><td>yes</td>' in sheet
-    assert '<th scope="row">Loaded</th><td>2, 2</td>' in sheet
+    assert '<th scope="row">Loaded</th><td>port mount 1: 2 of 2, starboard mount 1: 2 of 2</td>' in sheet
     # empty lists and objects are left out, the rows at nought folded
     assert "Guns lost" not in sheet and "Helm" not in sheet and "Conditions" not in sheet
     assert '<th scope="row">Reloads</th><td>0</td>' in sheet.split('<details class="sheet-quiet">')[1]

@@ -163,3 +163,23 @@ def test_the_page_says_why_with_a_400(game: Any) -> None:
     assert response.status_code == 400
     assert "preference must be one of: keep_afloat, spare_main" in response.content.decode()
     assert _ship(game, "prinz_eugen") == before
+
+
+def test_the_status_sheet_names_the_boxes_lost_and_the_tubes_loaded(game: Any) -> None:
+    """``guns_lost: [0, 7]`` is two boxes of her class, not "7" guns (fresh-user check): the status sheet
+    names them, her torpedo mounts lost and the torpedoes in each mount (RuleSet.sheet_texts)."""
+    _edit(game, "prinz_eugen", {"guns_lost": [0, 7], "torpedo_lost": [1], "loaded": [3, 0, 3, 2]})
+    client = Client()
+    client.force_login(game.umpire)
+
+    html = client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "prinz_eugen"])).content.decode()
+
+    assert (
+        '<tr><th scope="row">Guns lost</th><td>0: A turret (2 x 8in), 7: starboard 10.5cm HA 1 (2 x 4.1in)</td>'
+        in html
+    )
+    assert '<tr><th scope="row">Torpedo lost</th><td>1: port mount 2</td>' in html
+    assert (
+        '<tr><th scope="row">Loaded</th><td>port mount 1: 3 of 3, port mount 2: 0 of 3, starboard mount 1: 3 '
+        "of 3, starboard mount 2: 2 of 3</td>" in html
+    )

@@ -232,6 +232,31 @@ class WW2Jackson(RuleSet):
             return isinstance(mounts, list) and bool(mounts)
         return True
 
+    def sheet_texts(self, ship: ShipState) -> dict[str, str]:
+        """The boxes of ``guns_lost`` and ``torpedo_lost`` by their names in her class (``[7]`` is box 7, not
+        seven guns: "7: Y turret (2 x 15in)"), and ``loaded`` by mount ("port mount 1: 3 of 3"). A number
+        her class has no box for is shown as it is."""
+        try:
+            cd = parse_class(ship.stats)
+        except (KeyError, TypeError, ValueError):
+            return {}
+        sh = ship.sheet
+        out: dict[str, str] = {}
+        gl = sh.get("guns_lost")
+        if isinstance(gl, list) and gl:
+            guns = {g.index: f"{g.index}: {g.name} ({g.guns} x {g_text(g.calibre)}in)" for g in cd.guns}
+            out["guns_lost"] = ", ".join(guns.get(i, str(i)) if type(i) is int else str(i) for i in gl)
+        tl = sh.get("torpedo_lost")
+        if isinstance(tl, list) and tl:
+            mounts = {t.index: f"{t.index}: {t.name}" for t in cd.torpedoes}
+            out["torpedo_lost"] = ", ".join(mounts.get(i, str(i)) if type(i) is int else str(i) for i in tl)
+        loaded = sh.get("loaded")
+        if isinstance(loaded, list) and loaded and cd.torpedoes:
+            out["loaded"] = ", ".join(
+                f"{t.name}: {n} of {t.tubes}" for t, n in zip(cd.torpedoes, loaded, strict=False)
+            )
+        return out
+
     def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
         """What in her sheet is not of a ww2_jackson record sheet's shape, against her class and the ships of
         the battle (``sheetcheck.sheet_problems``; docs/rulings.md NW-WW2-27)."""
