@@ -175,8 +175,8 @@ def test_the_status_sheet_names_the_boxes_lost_and_the_tubes_loaded(game: Any) -
     html = client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "prinz_eugen"])).content.decode()
 
     assert (
-        '<tr><th scope="row">Guns lost</th><td>0: A turret (2 x 8in), 7: starboard 10.5cm HA 1 (2 x 4.1in)</td>'
-        in html
+        '<tr><th scope="row">Guns lost</th><td>0: A turret (2 x 8in), 7: starboard 10.5cm HA 1 (2 x 4.1in)'
+        "</td>" in html
     )
     assert '<tr><th scope="row">Torpedo lost</th><td>1: port mount 2</td>' in html
     assert (
