@@ -31,6 +31,7 @@ from battles.map_selectors import MapStep, map_ship_get, map_step_get
 from battles.mapsvg import FLAG_TEXT, gun_arcs, move_fields, move_preview, render_map
 from battles.models import Battle, BattleStatus
 from battles.selectors import Viewer, battle_get, order_get, phase_open_for, require_umpire
+from battles.templatetags.battles_tags import position
 from navalwar.errors import ApplicationError, add_to_form
 from rules.model import BattleState, Position, ShipState
 
@@ -54,7 +55,7 @@ def _map_url(battle: Battle, step: int, ship: str | None = None) -> str:
 
 def _position_text(ship: ShipState) -> str:
     pos = ship.position
-    return f"hex ({pos.q}, {pos.r})" if hasattr(pos, "q") else f"({pos.x:g}, {pos.y:g})"  # type: ignore[union-attr]
+    return f"hex ({pos.q}, {pos.r})" if hasattr(pos, "q") else position(pos)  # (to a tenth, as the pages)
 
 
 def _state_text(ship: ShipState) -> str:

@@ -20,12 +20,19 @@ def class_label(name: str) -> str:
 
 @register.filter
 def position(value: Any) -> str:
-    """Return a position as text: a hex as (q, r), a table point as (x, y) in the rule set's unit."""
+    """Return a position as text: a hex as (q, r), a table point as (x, y) in the rule set's unit to a tenth
+    (``(39.7, 10.7)``, not the engine's ``(39.6612, 10.6708)``; ``(44, 5.5)``)."""
     if isinstance(value, Hex):
         return f"({value.q}, {value.r})"
     if isinstance(value, Point):
-        return f"({value.x:g}, {value.y:g})"
+        return f"({_tenth(value.x)}, {_tenth(value.y)})"
     return ""
+
+
+def _tenth(v: float) -> str:
+    """``39.6612`` -> ``39.7``, ``44.0`` -> ``44``, ``-0.04`` -> ``0``."""
+    r = round(v, 1)
+    return f"{r + 0.0:g}" if r else "0"
 
 
 @register.filter

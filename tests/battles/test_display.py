@@ -245,3 +245,15 @@ def test_a_ships_speed_is_labelled_in_the_rule_sets_unit(ruleset: str, unit: str
 )
 def test_a_class_label_says_class_once(name: str, label: str) -> None:
     assert display.class_label(name) == label
+
+
+def test_a_table_position_is_shown_to_a_tenth_of_its_unit() -> None:
+    """The ship page and the map's card showed the engine's (39.6612, 10.6708) where the ships table showed
+    (44, 5.5) (fresh-user check): every page shows a point to a tenth, a hex as it is."""
+    from battles.templatetags.battles_tags import position
+    from rules.model import Hex, Point
+
+    assert position(Point(x=39.6612, y=10.6708)) == "(39.7, 10.7)"
+    assert position(Point(x=44.0, y=5.5)) == "(44, 5.5)"
+    assert position(Point(x=200, y=0.04)) == "(200, 0)"
+    assert position(Hex(q=3, r=-2)) == "(3, -2)"
