@@ -56,6 +56,50 @@
 
   function showPngButtons(root) {
     (root || document).querySelectorAll("button[data-png]").forEach(function (b) { b.hidden = false; });
+    showZoom(root);
+  }
+
+  // Zoom: the map at 1,200 px in its scrolling frame (labels readable on a phone), kept from step to step
+  // of the replay (htmx swaps the panel) for this tab.
+  var ZOOM_KEY = "navalwar-map-zoom";
+  function zoomed() {
+    try { return sessionStorage.getItem(ZOOM_KEY) === "1"; } catch (e) { return false; }
+  }
+  function applyZoom(root, on) {
+    (root || document).querySelectorAll("button[data-zoom]").forEach(function (b) {
+      var fig = b.closest(".map-figure");
+      if (fig) fig.classList.toggle("map-figure--zoomed", on);
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      b.textContent = on ? "Fit to the page" : "Zoom in";
+    });
+  }
+  function showZoom(root) {
+    (root || document).querySelectorAll("button[data-zoom]").forEach(function (b) { b.hidden = false; });
+    applyZoom(root, zoomed());
+  }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("button[data-zoom]");
+    if (!b) return;
+    var on = b.getAttribute("aria-pressed") !== "true";
+    try { sessionStorage.setItem(ZOOM_KEY, on ? "1" : "0"); } catch (e) { /* private mode: this page only */ }
+    applyZoom(document, on);
+    if (on) centreOnShips(b.closest(".map-figure"));
+  });
+  // Scroll the zoomed frame to the selected ship, else to the middle of the ships shown.
+  function centreOnShips(fig) {
+    var frame = fig && fig.querySelector(".map-scroll");
+    if (!frame) return;
+    var ships = fig.querySelectorAll("svg.nw-map g.ship.selected");
+    if (!ships.length) ships = fig.querySelectorAll("svg.nw-map g.ship");
+    if (!ships.length) return;
+    var box = frame.getBoundingClientRect();
+    var x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    ships.forEach(function (g) {
+      var r = g.getBoundingClientRect();
+      x0 = Math.min(x0, r.left); y0 = Math.min(y0, r.top); x1 = Math.max(x1, r.right); y1 = Math.max(y1, r.bottom);
+    });
+    frame.scrollLeft += (x0 + x1) / 2 - (box.left + box.width / 2);
+    frame.scrollTop += (y0 + y1) / 2 - (box.top + box.height / 2);
   }
   document.addEventListener("click", function (ev) {
     var b = ev.target.closest && ev.target.closest("button[data-png]");

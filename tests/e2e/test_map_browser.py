@@ -148,3 +148,45 @@ def test_umpire_paints_a_mine_and_turns_a_ship_on_the_map(live_server: Any, chro
         ("mine", Hex(q=q, r=r), (state.sides[1].key,))
     ]
     assert after.ship(ship.id).heading == turned
+
+
+def test_zoom_shows_the_map_at_full_size_in_its_frame_and_keeps_it_through_the_replay(
+    live_server: Any, chromium_page: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The map fitted to a phone (390 px) drew its labels at about 4 px (fresh-user check). Zoom in: the map
+    at 1,200 px, scrolled inside its frame (the page itself does not scroll sideways); the replay's next
+    step keeps the zoom; Fit to the page undoes it."""
+    game = scenario_campaign("denmark_strait_1941")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.phase_close(phase=game.phase, user=game.umpire)
+    page = chromium_page
+    page.set_viewport_size({"width": 390, "height": 800})
+    log_in(page, live_server, game.players["britain"])
+    page.goto(live_server.url + reverse("battles:battle_map", args=[game.battle.pk]))
+    page.wait_for_selector("svg.nw-map g.ship")
+
+    def svg_width() -> float:
+        return float(page.evaluate("document.querySelector('svg.nw-map').getBoundingClientRect().width"))
+
+    page_width = "document.documentElement.scrollWidth <= window.innerWidth"
+    fitted = svg_width()
+    assert fitted < 390 and page.evaluate(page_width)
+
+    page.click("button[data-zoom]")
+    assert svg_width() == 1200 and page.get_attribute("button[data-zoom]", "aria-pressed") == "true"
+    assert page.inner_text("button[data-zoom]") == "Fit to the page"
+    assert page.evaluate(page_width)  # the frame scrolls, not the page
+    # scrolled to the ships: one of them within the frame
+    assert page.evaluate(
+        """() => { const f = document.querySelector('.map-scroll').getBoundingClientRect();
+        return [...document.querySelectorAll('svg.nw-map g.ship')].some(g => { const r = g.getBoundingClientRect();
+        return r.left >= f.left && r.right <= f.right && r.top >= f.top && r.bottom <= f.bottom; }); }"""
+    )
+    page.screenshot(path=str(ARTIFACTS / "map-zoomed-390.png"), full_page=True)
+
+    page.click('a[data-replay="first"]')
+    wait_for_step(page, 0)
+    assert svg_width() == 1200
+
+    page.click("button[data-zoom]")
+    assert svg_width() == fitted and page.inner_text("button[data-zoom]") == "Zoom in"
