@@ -179,8 +179,9 @@ def test_zoom_shows_the_map_at_full_size_in_its_frame_and_keeps_it_through_the_r
     # scrolled to the ships: one of them within the frame
     assert page.evaluate(
         """() => { const f = document.querySelector('.map-scroll').getBoundingClientRect();
-        return [...document.querySelectorAll('svg.nw-map g.ship')].some(g => { const r = g.getBoundingClientRect();
-        return r.left >= f.left && r.right <= f.right && r.top >= f.top && r.bottom <= f.bottom; }); }"""
+        return [...document.querySelectorAll('svg.nw-map g.ship')].some(g => {
+          const r = g.getBoundingClientRect();
+          return r.left >= f.left && r.right <= f.right && r.top >= f.top && r.bottom <= f.bottom; }); }"""
     )
     page.screenshot(path=str(ARTIFACTS / "map-zoomed-390.png"), full_page=True)
 
