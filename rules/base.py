@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import sys
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import ClassVar, Literal
@@ -759,6 +759,46 @@ def scored_visibility(scorer_side: str, target_side: str, sides: Sequence[str]) 
     pair = (scorer_side,) if scorer_side == target_side else (scorer_side, target_side)
     out = None if all(k in pair for k in sides) else pair
     _SCORED_VIS[key] = out
+    return out
+
+
+SheetKind = Literal["whole", "bool", "whole?", "bool?", "ship?"]
+"""What a sheet entry holds, for :func:`sheet_kind_errors`: a whole number (0 or more), true or false, either
+of them or null, a ship of the battle (not herself) or null."""
+
+_KIND_TEXT: dict[str, str] = {
+    "whole": "a whole number, 0 or more",
+    "bool": "true or false",
+    "whole?": "a whole number, 0 or more, or null",
+    "bool?": "true, false or null",
+    "ship?": "a ship of the battle (not herself) or null",
+}
+
+
+def sheet_kind_errors(
+    sheet: Mapping[str, JSON], kinds: Mapping[str, SheetKind], ship_id: str, ships: Collection[str]
+) -> list[str]:
+    """Return one message per entry of ``sheet`` named in ``kinds`` that does not hold its kind (the rule
+    sets' :meth:`RuleSet.sheet_errors`, docs/rulings.md NW-WW2-27): ``"lost must be a whole number, 0 or
+    more"``.
+    Entries not in ``kinds``, and kinds of entries the sheet lacks, are not checked. ``ships``: the ship ids
+    of the battle (``ship?``)."""
+    out: list[str] = []
+    for key, kind in kinds.items():
+        if key not in sheet:
+            continue
+        v = sheet[key]
+        if v is None and kind.endswith("?"):
+            continue
+        base = kind.rstrip("?")
+        if base == "whole":
+            ok = type(v) is int and v >= 0
+        elif base == "bool":
+            ok = type(v) is bool
+        else:  # ship
+            ok = isinstance(v, str) and v in ships and v != ship_id
+        if not ok:
+            out.append(f"{key} must be {_KIND_TEXT[kind]}")
     return out
 
 

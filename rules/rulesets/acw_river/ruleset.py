@@ -85,7 +85,16 @@ from typing import cast
 
 from ... import memo
 from ...arcs import ArcSpec
-from ...base import DefaultPolicy, RuleSet, course_text, roll_initiative, scored_visibility, tally_shown
+from ...base import (
+    DefaultPolicy,
+    RuleSet,
+    SheetKind,
+    course_text,
+    roll_initiative,
+    scored_visibility,
+    sheet_kind_errors,
+    tally_shown,
+)
 from ...dice import Dice
 from ...geometry import hex_distance, is_facing, norm_deg, on_hex_map, turn_between
 from ...hints import FieldHint
@@ -652,6 +661,21 @@ class _Ctx:
         return None
 
 
+ACW_SHEET_KINDS: dict[str, SheetKind] = {
+    "resistance": "whole",
+    "lost": "whole",
+    "speed_forward": "whole",
+    "speed_back": "whole",
+    "troops": "whole",
+    "astern": "bool",
+    "aground": "bool",
+    "aground_turn": "whole?",
+    "struck_turn": "whole?",
+    "embedded_in": "ship?",
+}
+"""What each entry of the sheet holds (the module docstring's Sheet JSON; ``loaded`` is checked apart)."""
+
+
 class AcwRiver(RuleSet):
     """ACW riverine hex rules: gunboats, rams, ironclads, transports and mortar boats (seed 002)."""
 
@@ -1160,6 +1184,25 @@ class AcwRiver(RuleSet):
             _GRID_CACHE.clear()
         _GRID_CACHE[id(ships)] = (ships, grid)
         return grid
+
+    def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
+        """What in her sheet is not of the shape of the module docstring's Sheet JSON (docs/rulings.md
+        NW-ACW-22): the counts whole numbers, the flags true or false, the turns whole or null, ``loaded``
+        true or false for a transport and null for any other vessel, ``embedded_in`` another ship or null,
+        and, afloat, no more points lost than her power of resistance."""
+        sh = ship.sheet
+        out = sheet_kind_errors(sh, ACW_SHEET_KINDS, ship.id, {s.id for s in state.ships})
+        transport = str(ship.stats.get("type")).startswith("transport")
+        if "loaded" in sh and (type(sh["loaded"]) is not bool if transport else sh["loaded"] is not None):
+            out.append(
+                "loaded must be true or false for a transport"
+                if transport
+                else "loaded must be null: she is no transport"
+            )
+        lost, resistance = sh.get("lost"), sh.get("resistance")
+        if ship.status == "active" and type(lost) is int and type(resistance) is int and lost > resistance:
+            out.append(f"lost ({lost}) must be at most her resistance ({resistance})")
+        return out
 
     def top_speed(self, ship: ShipState) -> float | None:
         """Return her class's speed forward in hexes a turn (``speed_forward``, or her sheet's if more;

@@ -68,10 +68,12 @@ from ...arcs import ArcSpec
 from ...base import (
     DefaultPolicy,
     RuleSet,
+    SheetKind,
     course_extras,
     course_text,
     roll_initiative,
     scored_visibility,
+    sheet_kind_errors,
     tally_shown,
 )
 from ...dice import Dice
@@ -432,6 +434,16 @@ _EXACT = 2**53
 """Every int up to this size is exactly a float."""
 
 
+MEMOIR_SHEET_KINDS: dict[str, SheetKind] = {
+    "flotation": "whole",
+    "critical_point": "whole",
+    "damage": "whole",
+    "torpedoes_left": "whole",
+    "breaking_off": "bool",
+}
+"""What each entry of the sheet holds (the module docstring's Sheet JSON)."""
+
+
 class MemoirSea(RuleSet):
     """Memoir of Battle at Sea: pre-dreadnought fleets on a hex map, fought with the Memoir die (seed 004)."""
 
@@ -785,6 +797,17 @@ class MemoirSea(RuleSet):
             ):
                 best, pick = (rng, t.id), t
         return pick
+
+    def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
+        """What in her sheet is not of the shape of the module docstring's Sheet JSON (docs/rulings.md
+        NW-MEM-09): whole numbers, ``breaking_off`` true or false, and a critical point below her
+        flotation."""
+        sh = ship.sheet
+        out = sheet_kind_errors(sh, MEMOIR_SHEET_KINDS, ship.id, ())
+        flotation, critical = sh.get("flotation"), sh.get("critical_point")
+        if type(flotation) is int and type(critical) is int and critical >= flotation:
+            out.append(f"critical_point ({critical}) must be below her flotation ({flotation})")
+        return out
 
     def top_speed(self, ship: ShipState) -> float | None:
         """Return her class's speed in hexes a turn (the class's ``speed``; NW-CAMP-29)."""
