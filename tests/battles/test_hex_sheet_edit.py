@@ -1,6 +1,6 @@
-"""NW-ACW-22 and NW-MEM-09: the umpire's edit of an acw_river or memoir_sea sheet is refused when an entry
-holds what the engine would read as something else (a count of 2.5 points, "yes" for true, a ram's bow in a
-ship that is not in the battle); what the engine writes is saved."""
+"""NW-ACW-22, NW-MEM-09 and NW-US-06: the umpire's edit of an acw_river, memoir_sea or ultra_simple sheet is
+refused when an entry holds what the engine would read as something else (a count of 2.5 points, 1 for true,
+a ram's bow in a ship that is not in the battle); what the engine writes is saved."""
 
 from __future__ import annotations
 
@@ -64,6 +64,13 @@ def _edit(game: Any, key: str, sheet: dict[str, Any]) -> ShipEdit:
             {"lost": 99},
             "sheet lost (99) must be at most her resistance",
             id="acw-lost-99",
+        ),
+        pytest.param(
+            "bismarck_last_battle_1941",
+            "kgv",
+            {"damage": 2.5},
+            "sheet damage must be a whole number, 0 or more",
+            id="ultra-damage",
         ),
         pytest.param(
             SANTIAGO,

@@ -26,7 +26,16 @@ from dataclasses import replace
 from typing import cast
 
 from ...arcs import ArcSpec
-from ...base import DefaultPolicy, RuleSet, roll_initiative, round_half_up, scored_visibility, tally_shown
+from ...base import (
+    DefaultPolicy,
+    RuleSet,
+    SheetKind,
+    roll_initiative,
+    round_half_up,
+    scored_visibility,
+    sheet_kind_errors,
+    tally_shown,
+)
 from ...dice import Dice
 from ...errors import InvalidDocument
 from ...geometry import arc_of, hex_bearing, hex_distance, hex_step, is_facing, norm_deg, on_hex_map
@@ -217,6 +226,10 @@ def _num(v: JSON, default: float = 0.0) -> float:
     if type(v) is int:
         return float(v)
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else default
+
+
+ULTRA_SHEET_KINDS: dict[str, SheetKind] = {"protection": "whole", "damage": "whole"}
+"""What each entry of the sheet holds: protection points (section 7.0) and damage points taken."""
 
 
 class UltraSimple(RuleSet):
@@ -413,6 +426,11 @@ class UltraSimple(RuleSet):
             if t.side != ship.side and t.active and self._target_error(state, ship, pos, heading, t) is None
         ]
         return sorted(out, key=lambda t: (hex_distance(pos, cast(Hex, t.position)), t.id))
+
+    def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
+        """Her protection and damage are whole numbers of 0 or more (the engine compares and adds them as
+        such; docs/rulings.md NW-US-06)."""
+        return sheet_kind_errors(ship.sheet, ULTRA_SHEET_KINDS, ship.id, ())
 
     def top_speed(self, ship: ShipState) -> float | None:
         """Return 2 (hexes a turn): a ship moves 1 or 2 hexes (003 turn sequence; NW-CAMP-29)."""
