@@ -803,12 +803,14 @@ def _fire(ctx: _Ctx, events: Sequence[Event], out: list[str]) -> None:
         elif isinstance(e.data, Mapping) and str(e.data.get("battery", "")) in batteries and not e.ship_id:
             src_key = "battery:" + str(e.data.get("battery"))
             src = batteries[str(e.data.get("battery"))]
-        dst: tuple[float, float] | None = None
+        # sail_1700's data["at"]: the point of her track she fired from (a ship fires during her move, 11.),
+        # so the line starts there, not at where she ended the move; it ends at the target
         at = _pos_of(e.data.get("at")) if isinstance(e.data, Mapping) else None
+        if src is not None and at is not None and isinstance(at, Point) and not fr.hexes:
+            src = fr.xy(at)
+        dst: tuple[float, float] | None = None
         if e.target_id and e.target_id in ctx.px:
             dst = ctx.px[e.target_id]
-            if at is not None and isinstance(at, Point) and not fr.hexes:
-                dst = fr.xy(at)
         if dst is None and src is None:
             continue
         key = (src_key, e.target_id if dst is not None and e.target_id else "", weapon)

@@ -807,3 +807,37 @@ def test_the_compass_stands_in_the_legend_never_over_the_map(key: str) -> None:
     assert x <= cx - r and cx + r <= x + w and y <= cy - r and cy + r <= y + h  # within the legend
     label = root.find(".//svg:g[@class='scalebar']/svg:text", NS)
     assert label is not None and float(label.get("x", "")) < cx - r
+
+
+def test_a_sail_broadside_is_drawn_from_where_she_fired_to_her_target() -> None:
+    """sail_1700's fire event says where on her track the firer fired from (data["at"], 11.); the line
+    starts there and ends at the target. It was drawn from her end point to that point (fresh-user check:
+    Guerriere's broadside pointed dead astern, into empty water, while the log had it hit Constitution)."""
+    state = opening("sail_constitution_vs_guerriere_1812")
+    guerriere, constitution = state.ship("guerriere"), state.ship("constitution")
+    assert isinstance(guerriere.position, Point)
+    fired_from = Point(x=guerriere.position.x - 30.0, y=guerriere.position.y + 20.0)  # earlier on her track
+    events = (
+        Event(
+            kind="fire",
+            text="",
+            turn=1,
+            ship_id="guerriere",
+            target_id="constitution",
+            outcome="hit",
+            data={"points": 45, "at": {"x": fired_from.x, "y": fired_from.y}},
+        ),
+    )
+    root = parse(render_map(state, viewer_side=None, events=events))
+    shot = root.find(".//svg:path[@class='shot']", NS)
+    assert shot is not None and shot.get("data-firer") == "guerriere" and shot.get("data-hits") == "45"
+    m = re.fullmatch(r"M([-\d.]+) ([-\d.]+)L([-\d.]+) ([-\d.]+)", shot.get("d", ""))
+    assert m is not None
+    x0, y0, x1, y1 = map(float, m.groups())
+    fr = frame_for(state.map)
+    assert (x0, y0) == pytest.approx(fr.xy(fired_from), abs=0.06)
+    tx, ty = translate_of(markers(root)["constitution"])
+    # it ends just short of Constitution (the burst's room), on the line from where she fired
+    assert math.hypot(tx - x1, ty - y1) < 10
+    assert math.atan2(ty - y0, tx - x0) == pytest.approx(math.atan2(y1 - y0, x1 - x0), abs=1e-3)
+    assert constitution.id in {u.get("data-target") for u in root.iterfind(".//svg:use[@class='burst']", NS)}
