@@ -802,6 +802,11 @@ def sheet_kind_errors(
     return out
 
 
+def plural(n: int, one: str, many: str) -> str:
+    """Return ``n`` with its noun: ``plural(1, "hex", "hexes")`` -> ``"1 hex"``, ``4`` -> ``"4 hexes"``."""
+    return f"{n} {one if n == 1 else many}"
+
+
 def round_half_up(x: float) -> int:
     """Round to the nearest whole number, halves up (U01, U05 and the seeds' examples)."""
     return math.floor(x + 0.5 + 1e-9)

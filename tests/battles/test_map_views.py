@@ -408,9 +408,10 @@ def test_a_preview_url_without_a_yes_no_field_means_no() -> None:
         map_url(game.battle, ship=ship["id"], preview=1, course="F", astern="on")
     ).content.decode()
     assert '<input type="checkbox" id="pv-astern" name="astern">' in html
-    assert "<li>Course F ahead: costs 1 of 1 hexes; ends at (4,5) facing 0.</li>" in html  # was astern, (4,7)
-    assert "<li>Course F ahead: costs 1 of 1 hexes; ends at (4,5) facing 0.</li>" in ahead
-    assert "<li>Course F astern: costs 1 of 1 hexes; ends at (4,7) facing 0.</li>" in astern
+    # (it was astern, (4,7))
+    assert "<li>Course F ahead: costs 1 hex of her 1 hex; ends at (4,5) facing 0.</li>" in html
+    assert "<li>Course F ahead: costs 1 hex of her 1 hex; ends at (4,5) facing 0.</li>" in ahead
+    assert "<li>Course F astern: costs 1 hex of her 1 hex; ends at (4,7) facing 0.</li>" in astern
 
 
 def test_a_preview_url_with_a_whole_number_too_long_for_int_is_refused_not_a_500() -> None:

@@ -697,7 +697,7 @@ def test_acw_a_course_in_small_letters_is_saved_and_a_malformed_one_says_what_a_
         )
     ]
     assert small.status_code == 200 and "Orders saved for Benton." in _html(small)
-    assert "Course F astern: costs 1 of 1 hexes" in _html(small)
+    assert "Course F astern: costs 1 hex of her 1 hex" in _html(small)
     # stored as the rule book writes it (NW-ACW-21; it was stored "f" and shown so in the orders table)
     assert Order.objects.get(battle_ship__ship_key="benton").data["course"] == "F"
 

@@ -90,6 +90,7 @@ from ...base import (
     RuleSet,
     SheetKind,
     course_text,
+    plural,
     roll_initiative,
     scored_visibility,
     sheet_kind_errors,
@@ -2349,20 +2350,39 @@ class AcwRiver(RuleSet):
                 f"{names.get(str(data.get('ram')), data.get('ram'))} if she "
                 f"can reach her this move ({self.move_points(ship, False)} hexes)."
             )
+        elif course.strip("FLR"):
+            # no move to draw: the course field's error says why (a made-up end would mislead)
+            lines.append(f"Course {course}: not a course of F, L and R, so no move to preview.")
         else:
             mp = self.move_points(ship, astern)
             pose = self._predict(state, ship, course, astern)
+            cost = plural(course_cost(course), "hex", "hexes")
             lines.append(
-                f"Course {course or '(none)'} {'astern' if astern else 'ahead'}: costs "
-                f"{course_cost(course)} of {mp} hexes; ends at ({pose[0].q},{pose[0].r}) facing {pose[1]:g}."
+                f"Course {course or '(none)'} {'astern' if astern else 'ahead'}: costs {cost} of her "
+                f"{plural(mp, 'hex', 'hexes')}; ends at ({pose[0].q},{pose[0].r}) facing {pose[1]:g}."
             )
+        # where each target lies from where she ends, as the ships stand now (they move too): an arc whose
+        # target lies in another fires only if the moves bring it round (NW-ACW-10)
+        ends = None
+        if not ship.sheet.get("aground") and not data.get("ram") and not course.strip("FLR"):
+            ends = self._predict(state, ship, course, astern)
         for arc in ARCS:
             tid = data.get(FIRE_FIELDS[arc])
             if tid:
-                lines.append(
+                line = (
                     f"{arc.title()}: {fire_dice(ship, arc)} D6 at {names.get(str(tid), tid)} after movement; "
                     "5-6 hit at 1-7 hexes, 6 at 8-10; every 6 is confirmed (A05, A06)."
                 )
+                tgt = state.ship_map().get(str(tid))
+                if ends is not None and tgt is not None and tgt.position is not None:
+                    _, lies = aim(ends, footprint(ends, ship_length(ship.stats)), ship_hexes(tgt))
+                    if lies != arc:
+                        line += (
+                            f" From where she ends, {tgt.name} lies in her {lies} arc as the ships stand "
+                            f"now: these guns fire only if the moves bring her into the {arc} arc "
+                            "(NW-ACW-10)."
+                        )
+                lines.append(line)
         return lines
 
     def arcs(self, state: BattleState, ship: ShipState) -> list[ArcSpec]:

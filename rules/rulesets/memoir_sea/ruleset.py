@@ -71,6 +71,7 @@ from ...base import (
     SheetKind,
     course_extras,
     course_text,
+    plural,
     roll_initiative,
     scored_visibility,
     sheet_kind_errors,
@@ -342,7 +343,8 @@ def course_errors(course: str, speed: int) -> list[str]:
         ]
     if course_cost(course) > speed:
         errors.append(
-            f"The course costs {course_cost(course)} hexes; the ship moves {speed} (Movement, M10)."
+            f"The course costs {plural(course_cost(course), 'hex', 'hexes')}; the ship moves {speed} "
+            "(Movement, M10)."
         )
     since_turn = 0
     for i, c in enumerate(course):
@@ -1277,12 +1279,13 @@ class MemoirSea(RuleSet):
             across = land_across(self._land(state), ship.position, t.position)
             if across is not None:
                 lines.append(
-                    f"Guns: {t.name} at {rng} hexes {arc} is behind land at ({across.q},{across.r}): "
-                    "no fire (NW-MEM-06)."
+                    f"Guns: {t.name} at {plural(rng, 'hex', 'hexes')} {arc} is behind land at "
+                    f"({across.q},{across.r}): no fire (NW-MEM-06)."
                 )
             else:
                 lines.append(
-                    f"Guns: {t.name} at {rng} hexes {arc} -> {n} Memoir dice "
+                    f"Guns: {t.name} at {plural(rng, 'hex', 'hexes')} {arc} -> "
+                    f"{plural(n, 'Memoir die', 'Memoir dice')} "
                     f"({'full' if arc == 'abeam' else 'half'} effect, M04-M06)."
                 )
         torp = data.get("torpedo")
@@ -1306,9 +1309,9 @@ class MemoirSea(RuleSet):
                 why
             ]
             lines.append(
-                f"Course {course or '(none)'}: costs {course_cost(course)} of "
-                f"{_int(ship.stats.get('speed'), 1)} hexes; ends at ({pos.q},{pos.r}) facing {heading:g}"
-                f"{extra} (guns and torpedoes fire before the move)."
+                f"Course {course or '(none)'}: costs {plural(course_cost(course), 'hex', 'hexes')} of her "
+                f"{plural(_int(ship.stats.get('speed'), 1), 'hex', 'hexes')}; ends at ({pos.q},{pos.r}) "
+                f"facing {heading:g}{extra} (guns and torpedoes fire before the move)."
             )
         return lines
 

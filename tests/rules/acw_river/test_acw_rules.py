@@ -1154,3 +1154,31 @@ def test_002_NW_ACW_18_stormed_as_a_house_or_a_redoubt(typ: str, stormed_as: str
     )
     got = storm_strength(state, "x")
     assert (got["as"], got["troops_points"]) == (stormed_as, 2)
+
+
+def test_preview_says_when_a_target_lies_in_another_arc_from_where_she_ends_NW_ACW_10() -> None:
+    """Every arc may be ordered at one target (the moves decide which bears, NW-ACW-10); the preview no longer
+    promises each arc's dice alike: from her end hex, as the ships stand now, Y lies astern, so the front
+    guns fire only if the moves bring Y round (fresh-user check: four lots of dice promised, one fired)."""
+    state = battle(ship("x", "a", C, 0, typ="heavily_armored"), ship("y", "b", Hex(q=12, r=6)))
+    x = state.ship("x")
+
+    lines = RS.preview(state, x, order(course="F", fire_front="y", fire_rear="y"))
+
+    assert lines == [
+        "Course F ahead: costs 1 hex of her 2 hexes; ends at (12,2) facing 0.",
+        "Front: 2 D6 at Y after movement; 5-6 hit at 1-7 hexes, 6 at 8-10; every 6 is confirmed (A05, A06). "
+        "From where she ends, Y lies in her rear arc as the ships stand now: these guns fire only if the moves "
+        "bring her into the front arc (NW-ACW-10).",
+        "Rear: 2 D6 at Y after movement; 5-6 hit at 1-7 hexes, 6 at 8-10; every 6 is confirmed (A05, A06).",
+    ]
+
+
+def test_preview_of_a_course_that_is_no_course_draws_no_move() -> None:
+    """A course of other letters is refused at its field (NW-ACW-20); the preview made up an end for it
+    ("ends at (4,6) facing 30"). It now says there is no move to preview."""
+    state = battle(ship("x", "a", C, 30), ship("y", "b", at(2, 2)))
+
+    assert RS.preview(state, state.ship("x"), order(course="X")) == [
+        "Course X: not a course of F, L and R, so no move to preview."
+    ]

@@ -540,7 +540,7 @@ def test_004_M10_the_preview_of_an_illegal_course_says_why_not_where_she_would_e
         "Course FFFF: not allowed: The course costs 4 hexes; the ship moves 3 (Movement, M10)."
     )
     assert turn_first[-1] == "Course LF: not allowed: Turn 1 (L) needs a forward hex first (M10)."
-    assert legal[-1].startswith("Course FF: costs 2 of 3 hexes; ends at (")
+    assert legal[-1].startswith("Course FF: costs 2 hexes of her 3 hexes; ends at (")
 
 
 def test_004_A2_a_third_side_s_torpedo_is_not_told_by_the_count_left() -> None:
