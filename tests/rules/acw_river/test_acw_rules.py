@@ -1168,8 +1168,8 @@ def test_preview_says_when_a_target_lies_in_another_arc_from_where_she_ends_NW_A
     assert lines == [
         "Course F ahead: costs 1 hex of her 2 hexes; ends at (12,2) facing 0.",
         "Front: 2 D6 at Y after movement; 5-6 hit at 1-7 hexes, 6 at 8-10; every 6 is confirmed (A05, A06). "
-        "From where she ends, Y lies in her rear arc as the ships stand now: these guns fire only if the moves "
-        "bring her into the front arc (NW-ACW-10).",
+        "From where she ends, Y lies in her rear arc as the ships stand now: these guns fire only if the "
+        "moves bring her into the front arc (NW-ACW-10).",
         "Rear: 2 D6 at Y after movement; 5-6 hit at 1-7 hexes, 6 at 8-10; every 6 is confirmed (A05, A06).",
     ]
 
