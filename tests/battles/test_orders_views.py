@@ -8,6 +8,7 @@ checks the exact status and message, and that the order saved before is untouche
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
@@ -1058,3 +1059,17 @@ def test_ww2_a_ship_without_torpedo_tubes_is_offered_no_torpedo_launch() -> None
     saved = _post(client, "order_save", game, "prince_of_wales", {"course": "300", "speed": "20"}, headers=HX)
     assert saved.status_code == 200
     assert Order.objects.get(battle_ship__ship_key="prince_of_wales").data["course"] == 300
+
+
+def test_sail_a_working_party_is_bounded_by_the_men_she_may_land_NW_SAIL_23() -> None:
+    """Land a working party showed "From 0 to 2000" for a frigate of 440 points (fresh-user check): the input
+    is bounded by what she may land now, all but 20% of her starting points (440 - 88 = 352), and says so."""
+    game = _game(CASES[4])
+    client = _client(game.players["usa"])
+
+    html = _html(_post(client, "order_check", game, "constitution", {"turn": "0"}, headers=HX))
+
+    tag = re.search(r'<input type="number" name="land_party"[^>]*>', html)
+    assert tag is not None and 'min="0"' in tag.group(0) and 'max="352"' in tag.group(0)
+    assert "At most 352 men now: 20% of her 440 points stay aboard." in html
+    assert "From 0 to 2000" not in html
