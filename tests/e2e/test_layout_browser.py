@@ -90,8 +90,9 @@ LINES_PER_WORD = """el => {
 def test_ship_names_wrap_at_spaces_on_a_phone(key: str, live_server: Any, chromium_page: Any) -> None:
     """A fresh-user check on a phone: the battle page's ships table broke names letter by letter
     ("Infa/nta Ma/ria"): ``td a`` let a name's word break anywhere, so the table squeezed the name column to
-    a few letters rather than scroll. A word of a name stays whole; the table scrolls in its box, not the
-    page."""
+    a few letters rather than scroll. A word of a name stays whole. On a phone each ship is a block, her
+    name and then every column labelled (a second check found the position off-screen when the table
+    scrolled): nothing scrolls sideways, and every position is in sight."""
     from tests.conftest import ARTIFACTS
 
     game = scenario_campaign(key)
@@ -110,7 +111,13 @@ def test_ship_names_wrap_at_spaces_on_a_phone(key: str, live_server: Any, chromi
         assert all(lines == 1 for _word, lines in words), words
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # the page does not widen
     box = page.locator("#ships .table-scroll")
-    assert box.evaluate("el => el.scrollWidth > el.clientWidth")  # the table scrolls in its box
+    assert not box.evaluate("el => el.scrollWidth > el.clientWidth")  # stacked: nothing to scroll
+    positions = page.locator('#ships tbody td[data-label="Position"]')
+    assert positions.count() == links.count()
+    for i in range(positions.count()):
+        right = positions.nth(i).evaluate("el => el.getBoundingClientRect().right")
+        assert 0 < right <= PHONE["width"]
+        assert positions.nth(i).evaluate("el => getComputedStyle(el, '::before').content") == '"Position: "'
     page.set_viewport_size({"width": 1280, "height": 900})  # a desktop: the table fits, wrapping at spaces
     page.wait_for_function("window.innerWidth === 1280")
     page.locator("#ships").screenshot(path=str(ARTIFACTS / f"desktop-ships-{key}.png"))
