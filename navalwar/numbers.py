@@ -36,12 +36,28 @@ def plain_float(text: str) -> float | None:
     return float(text) if PLAIN_NUMBER.fullmatch(text) else None
 
 
+EXPONENT = re.compile(r"\s*[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)[eE][+-]?[0-9]+\s*", re.ASCII)
+"""A number written with an exponent (``1e9``, ``-2.5E3``): refused, with a message that says why."""
+
+
+def _invalid(field: forms.Field, value: str) -> forms.ValidationError:
+    """The field's "Enter a number." error; for a number with an exponent, one that names it (a fresh-user
+    check typed -1e9 and was told only to enter a number)."""
+    if EXPONENT.fullmatch(value):
+        return forms.ValidationError(
+            "Enter the number in plain digits: %(value)s has an exponent.",
+            code="invalid",
+            params={"value": value.strip()[:20]},
+        )
+    return forms.ValidationError(field.error_messages["invalid"], code="invalid")
+
+
 class PlainIntegerField(forms.IntegerField):
     """An IntegerField that takes plain ASCII whole numbers only ("Enter a whole number." otherwise)."""
 
     def to_python(self, value: Any) -> int | None:
         if isinstance(value, str) and value not in self.empty_values and not PLAIN_INT.fullmatch(value):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+            raise _invalid(self, value)
         return super().to_python(value)
 
 
@@ -50,5 +66,5 @@ class PlainFloatField(forms.FloatField):
 
     def to_python(self, value: Any) -> float | None:
         if isinstance(value, str) and value not in self.empty_values and not PLAIN_NUMBER.fullmatch(value):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+            raise _invalid(self, value)
         return super().to_python(value)

@@ -280,7 +280,10 @@ def test_the_ships_own_values_and_a_checkbox_and_json_are_edited_as_typed() -> N
     [
         pytest.param("speed", "fast", "Enter a number.", id="speed-text"),
         pytest.param("speed", "NaN", "Enter a number.", id="speed-nan"),
-        pytest.param("speed", "1e400", "Enter a number.", id="speed-exponent"),
+        pytest.param(
+            "speed", "1e400", "Enter the number in plain digits: 1e400 has an exponent.", id="speed-exponent"
+        ),
+        pytest.param("q", "-1e9", "Enter the number in plain digits: -1e9 has an exponent.", id="q-exponent"),
         pytest.param("speed", "9" * 400, "Enter a number.", id="speed-400-digits"),
         pytest.param("speed", "-2", "Ensure this value is greater than or equal to 0.", id="speed-negative"),
         pytest.param("heading", "400", "Ensure this value is less than or equal to 360.", id="heading-400"),

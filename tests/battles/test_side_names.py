@@ -25,9 +25,10 @@ def test_ships_table_and_sheet_name_the_side_not_its_key(game: Any) -> None:
 
     page = client.get(reverse("battles:battle", args=[game.battle.pk])).content.decode()
     ships = page[page.index('id="ships"') : page.index('id="log"')]
-    assert ships.count("<td>Royal Navy</td>") == 2
-    assert ships.count("<td>Kriegsmarine</td>") == 1
-    assert "<td>britain</td>" not in ships and "<td>germany</td>" not in ships
+    assert ships.count('<td data-label="Side">Royal Navy</td>') == 2
+    assert ships.count('<td data-label="Side">Kriegsmarine</td>') == 1
+    assert '<td data-label="Side">britain</td>' not in ships
+    assert '<td data-label="Side">germany</td>' not in ships
 
     sheet = client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "bismarck"])).content.decode()
     assert '<p class="lead">Bismarck · Kriegsmarine · active</p>' in sheet
