@@ -103,6 +103,7 @@ from . import tables as T
 from .arcs import ship_arcs
 from .hints import ship_hints
 from .phase import Phase, conditions_for, flags_of
+from .sheetcheck import sheet_problems
 
 CLASS_SCHEMA: tuple[FieldSpec, ...] = (
     FieldSpec(
@@ -807,6 +808,15 @@ class Sail1700(RuleSet):
             # the guns left of a ship carried from her last battle (NW-CAMP-17): lost guns stay lost
             base["guns"] = {"starboard": kept["starboard"], "port": kept["port"]}
         return base
+
+    def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
+        """What in her sheet is not of a sail_1700 sheet's shape (the module docstring's): a grade, sails or
+        shot not of the rules' choices, a fire, melee, guns or broadsides of another shape, a count that is
+        not a whole number, a ship or battery naming none of the battle (``sheetcheck.sheet_problems``;
+        docs/rulings.md NW-SAIL-40)."""
+        batteries = {S.sval(t.props.get("id")) for t in state.terrain if t.kind == "battery"} - {""}
+        ships = {s.id: S.rate_of(s) for s in state.ships}
+        return sheet_problems(ship.sheet, ship.id, ships, batteries)
 
     # --- phases -------------------------------------------------------------------------------------------
 
