@@ -499,6 +499,12 @@ def plan_move(state: BattleState, ship: ShipState, data: Mapping[str, JSON]) -> 
     # no tack, row, anchor, sails or assist field (most orders): none of their tests below can pass
     plain = PLAIN_MOVE_KEYS.issuperset(data)
     if not plain and data.get("tack"):
+        if wants_turn:
+            # the tack's turn is the rules' own, into the wind (7.): a turn given too was silently ignored
+            # (docs/rulings.md NW-SAIL-41)
+            return _still(
+                pos, heading, "A tack turns her into the wind by itself (7.): leave the turn at 0.", "turn"
+            )
         if reason:
             return _still(pos, heading, f"Cannot tack: {reason}.", "tack")
         if inum(sh.get("mast_hits")) > 0:

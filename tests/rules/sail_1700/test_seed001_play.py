@@ -233,6 +233,20 @@ def test_007_tacking() -> None:
     assert errs(strong, "f", {"tack": True}) == {"tack": ["No tacking in a strong breeze (7.)."]}
 
 
+def test_007_a_tack_takes_no_turn_of_its_own_NW_SAIL_41() -> None:
+    """Line 103: "Using turning circle, turn vessel into wind": the tack's turn is the rules'. A turn given
+    with it was ignored without a word (fresh-user check: tack and turn 45 gave the tack alone); it is now
+    refused at the turn, and the tack with no turn stands."""
+    st = battle(
+        ship("f", "a", FRIGATE_GB, 500, 500, heading=300.0, speed=120.0),
+        ship("e", "b", FRIGATE_GB, 2000, 1500),
+    )
+    assert errs(st, "f", {"tack": True, "turn": 45.0}) == {
+        "turn": ["A tack turns her into the wind by itself (7.): leave the turn at 0."]
+    }
+    assert errs(st, "f", {"tack": True, "turn": 0.0}) == {}
+
+
 @pytest.mark.parametrize(
     "number, expected",
     [
