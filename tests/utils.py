@@ -306,3 +306,21 @@ def ship_edit_post(
         else:
             data[name] = str(value)
     return {**data, "reason": reason}
+
+
+def battle_ship(game: Any, ship_key: str) -> Any:
+    """Return ship ``ship_key`` of ``game``'s battle as the database holds it now (a ``rules.ShipState``)."""
+    import rules
+    from battles.models import Battle
+
+    return rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state).ship(ship_key)
+
+
+def sheet_edit(game: Any, ship_key: str, sheet: dict[str, Any], reason: str = "Damage report") -> Any:
+    """Edit ship ``ship_key``'s sheet as ``game``'s umpire (``services.battle_ship_edit``: ``sheet`` merged
+    into hers); return the ShipEdit, or raise the service's ApplicationError."""
+    from battles import services
+
+    return services.battle_ship_edit(
+        battle=game.battle, ship_key=ship_key, user=game.umpire, changes={"sheet": sheet}, reason=reason
+    )

@@ -8,26 +8,15 @@ from typing import Any
 
 import pytest
 
-import rules
-from battles import services
 from battles.models import Battle, ShipEdit
 from navalwar.errors import ApplicationError
 from rules.base import sheet_kind_errors
 from tests.factories import scenario_campaign
+from tests.utils import battle_ship, sheet_edit
 
 pytestmark = pytest.mark.django_db
 
 MEMPHIS, SANTIAGO = "first_memphis_1862", "santiago_de_cuba_1898"
-
-
-def _ship(game: Any, key: str) -> rules.ShipState:
-    return rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state).ship(key)
-
-
-def _edit(game: Any, key: str, sheet: dict[str, Any]) -> ShipEdit:
-    return services.battle_ship_edit(
-        battle=game.battle, ship_key=key, user=game.umpire, changes={"sheet": sheet}, reason="Damage report"
-    )
 
 
 @pytest.mark.parametrize(
@@ -102,7 +91,7 @@ def test_a_sheet_entry_of_the_wrong_shape_is_refused_and_nothing_saved(
     before = Battle.objects.get(pk=game.battle.pk).state
 
     with pytest.raises(ApplicationError) as refused:
-        _edit(game, key, sheet)
+        sheet_edit(game, key, sheet)
 
     assert refused.value.code == "bad_edit" and message in refused.value.message
     assert Battle.objects.get(pk=game.battle.pk).state == before and not ShipEdit.objects.exists()
@@ -125,9 +114,9 @@ def test_a_sheet_entry_of_the_wrong_shape_is_refused_and_nothing_saved(
 def test_a_sheet_of_her_shape_is_saved(scenario: str, key: str, sheet: dict[str, Any]) -> None:
     game = scenario_campaign(scenario)
 
-    _edit(game, key, sheet)
+    sheet_edit(game, key, sheet)
 
-    after = _ship(game, key).sheet
+    after = battle_ship(game, key).sheet
     assert {k: after[k] for k in sheet} == sheet
 
 

@@ -9,12 +9,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-import rules
-from battles import services
 from battles.models import Battle, ShipEdit
 from navalwar.errors import ApplicationError
 from tests.factories import scenario_campaign
-from tests.utils import ship_edit_post
+from tests.utils import battle_ship, sheet_edit, ship_edit_post
 
 pytestmark = pytest.mark.django_db
 
@@ -22,16 +20,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def game() -> Any:
     return scenario_campaign("sail_constitution_vs_guerriere_1812")
-
-
-def _ship(game: Any, key: str) -> rules.ShipState:
-    return rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state).ship(key)
-
-
-def _edit(game: Any, key: str, sheet: dict[str, Any]) -> ShipEdit:
-    return services.battle_ship_edit(
-        battle=game.battle, ship_key=key, user=game.umpire, changes={"sheet": sheet}, reason="Damage report"
-    )
 
 
 REFUSED = [
@@ -127,7 +115,7 @@ def test_a_sheet_the_engine_could_not_have_written_is_refused_and_nothing_saved(
     edits = ShipEdit.objects.count()
 
     with pytest.raises(ApplicationError) as refused:
-        _edit(game, "constitution", sheet)
+        sheet_edit(game, "constitution", sheet)
 
     assert refused.value.code == "bad_edit"
     assert f"ship 'constitution': {message}" in refused.value.message
@@ -137,7 +125,7 @@ def test_a_sheet_the_engine_could_not_have_written_is_refused_and_nothing_saved(
 
 def test_each_problem_is_named_once(game: Any) -> None:
     with pytest.raises(ApplicationError) as refused:
-        _edit(game, "constitution", {"grade": "nonsense", "sails": "reefed"})
+        sheet_edit(game, "constitution", {"grade": "nonsense", "sails": "reefed"})
 
     assert refused.value.message == (
         "ship 'constitution': sheet grade must be one of: good, average, poor (8.); "
@@ -170,9 +158,9 @@ def test_a_sheet_of_the_engines_shapes_is_saved(game: Any) -> None:
         "dismasted": False,
     }
 
-    _edit(game, "constitution", sheet)
+    sheet_edit(game, "constitution", sheet)
 
-    after = _ship(game, "constitution").sheet
+    after = battle_ship(game, "constitution").sheet
     assert {k: after[k] for k in sheet} == sheet
 
 
@@ -180,11 +168,11 @@ def test_the_page_says_why_with_a_400(game: Any) -> None:
     """The ship page's form: the refusal in words, status 400, the ship as she was."""
     client = Client(raise_request_exception=False)
     client.force_login(game.umpire)
-    before = _ship(game, "constitution")
+    before = battle_ship(game, "constitution")
     url = reverse("battles:ship_sheet", args=[game.battle.pk, "constitution"])
 
     response = client.post(url, ship_edit_post(game.battle, "constitution", sheet_grade="nonsense"))
 
     assert response.status_code == 400
     assert "grade must be one of: good, average, poor (8.)" in response.content.decode()
-    assert _ship(game, "constitution") == before
+    assert battle_ship(game, "constitution") == before

@@ -9,12 +9,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-import rules
-from battles import services
 from battles.models import Battle, ShipEdit
 from navalwar.errors import ApplicationError
 from tests.factories import scenario_campaign
-from tests.utils import ship_edit_post
+from tests.utils import battle_ship, sheet_edit, ship_edit_post
 
 pytestmark = pytest.mark.django_db
 
@@ -22,16 +20,6 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def game() -> Any:
     return scenario_campaign("denmark_strait_1941")
-
-
-def _ship(game: Any, key: str) -> rules.ShipState:
-    return rules.from_json(rules.BattleState, Battle.objects.get(pk=game.battle.pk).state).ship(key)
-
-
-def _edit(game: Any, key: str, sheet: dict[str, Any]) -> ShipEdit:
-    return services.battle_ship_edit(
-        battle=game.battle, ship_key=key, user=game.umpire, changes={"sheet": sheet}, reason="Damage report"
-    )
 
 
 REFUSED = [
@@ -121,7 +109,7 @@ def test_a_sheet_no_ship_of_hers_could_have_is_refused_and_nothing_saved(
     edits = ShipEdit.objects.count()
 
     with pytest.raises(ApplicationError) as refused:
-        _edit(game, key, sheet)
+        sheet_edit(game, key, sheet)
 
     assert refused.value.code == "bad_edit"
     assert message in refused.value.message
@@ -145,9 +133,9 @@ def test_a_sheet_of_her_shape_is_saved(game: Any) -> None:
         "searchlight": "",
     }
 
-    _edit(game, "prinz_eugen", sheet)
+    sheet_edit(game, "prinz_eugen", sheet)
 
-    after = _ship(game, "prinz_eugen").sheet
+    after = battle_ship(game, "prinz_eugen").sheet
     assert {k: after[k] for k in sheet} == sheet
 
 
@@ -155,20 +143,20 @@ def test_the_page_says_why_with_a_400(game: Any) -> None:
     """The ship page's form: the refusal in words, status 400, the ship as she was."""
     client = Client(raise_request_exception=False)
     client.force_login(game.umpire)
-    before = _ship(game, "prinz_eugen")
+    before = battle_ship(game, "prinz_eugen")
     url = reverse("battles:ship_sheet", args=[game.battle.pk, "prinz_eugen"])
 
     response = client.post(url, ship_edit_post(game.battle, "prinz_eugen", sheet_preference="nonsense"))
 
     assert response.status_code == 400
     assert "preference must be one of: keep_afloat, spare_main" in response.content.decode()
-    assert _ship(game, "prinz_eugen") == before
+    assert battle_ship(game, "prinz_eugen") == before
 
 
 def test_the_status_sheet_names_the_boxes_lost_and_the_tubes_loaded(game: Any) -> None:
     """``guns_lost: [0, 7]`` is two boxes of her class, not "7" guns (fresh-user check): the status sheet
     names them, her torpedo mounts lost and the torpedoes in each mount (RuleSet.sheet_texts)."""
-    _edit(game, "prinz_eugen", {"guns_lost": [0, 7], "torpedo_lost": [1], "loaded": [3, 0, 3, 2]})
+    sheet_edit(game, "prinz_eugen", {"guns_lost": [0, 7], "torpedo_lost": [1], "loaded": [3, 0, 3, 2]})
     client = Client()
     client.force_login(game.umpire)
 
