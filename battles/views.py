@@ -1057,7 +1057,7 @@ def ship_sheet(request: HttpRequest, battle_id: int, ship_key: str) -> HttpRespo
         rows = selectors.log_events_for_ship(battle=bat, viewer=viewer, ship_key=ship_key)
         hits = [r for r in rows if r.target_key == ship_key]
     names = {s.id: s.name for s in state.ships}
-    sheet_rows, sheet_quiet = display.sheet_rows(ship.sheet, names, rs.sheet_texts(ship))
+    sheet_rows, sheet_quiet = display.sheet_rows(ship.sheet, names, rs.sheet_texts(ship, names))
     return render(
         request,
         "battles/ship.html",

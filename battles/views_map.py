@@ -151,7 +151,7 @@ def _panel_context(request: HttpRequest, battle: Battle, viewer: Viewer) -> dict
         if a.range > 0  # an arc where no gun bears owns its boundary on the map but is not listed
     ]
     names = {s.id: s.name for s in step.state.ships}
-    rows, quiet = sheet_rows(ship.sheet, names, rs.sheet_texts(ship)) if ship is not None else ([], [])
+    rows, quiet = sheet_rows(ship.sheet, names, rs.sheet_texts(ship, names)) if ship is not None else ([], [])
     return {
         "battle": battle,
         "viewer": viewer,

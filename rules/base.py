@@ -386,10 +386,10 @@ class RuleSet(ABC):
         schema: left out, they take their defaults. Default: every order type applies."""
         return True
 
-    def sheet_texts(self, ship: ShipState) -> dict[str, str]:
+    def sheet_texts(self, ship: ShipState, names: Mapping[str, str] | None = None) -> dict[str, str]:
         """Return, by sheet key, the words the pages show for a value of ``ship.sheet`` that reads wrong as
         bare JSON (a list of box numbers as the boxes' names); the keys left out are shown as their values.
-        Default: none."""
+        ``names``: ship id -> name, for values that name ships. Default: none."""
         return {}
 
     def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:

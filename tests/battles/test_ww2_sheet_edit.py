@@ -171,3 +171,22 @@ def test_the_status_sheet_names_the_boxes_lost_and_the_tubes_loaded(game: Any) -
         '<tr><th scope="row">Loaded</th><td>port mount 1: 3 of 3, port mount 2: 0 of 3, starboard mount 1: 3 '
         "of 3, starboard mount 2: 2 of 3</td>" in html
     )
+
+
+def test_the_hits_scored_on_her_read_as_the_log_tells_them(game: Any) -> None:
+    """The hits on her sheet (what an enemy side knows of her, A2) read as words, the firer named: they
+    showed as "by hood, calibre 15, location above, penetrated yes, turn 2" (fresh-user check)."""
+    hits = [
+        {"turn": 2, "by": "hood", "calibre": 15.0, "location": "above", "penetrated": True},
+        {"turn": 3, "by": "prince_of_wales", "calibre": 14.0, "location": "main", "penetrated": False},
+    ]
+    sheet_edit(game, "bismarck", {"hits": hits})
+    client = Client()
+    client.force_login(game.umpire)
+
+    html = client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "bismarck"])).content.decode()
+
+    assert (
+        '<tr><th scope="row">Hits</th><td>turn 2: 15-inch from Hood, above water, penetrated; turn 3: 14-inch '
+        "from Prince of Wales, main, no damage (W29)</td>" in html
+    )

@@ -232,10 +232,11 @@ class WW2Jackson(RuleSet):
             return isinstance(mounts, list) and bool(mounts)
         return True
 
-    def sheet_texts(self, ship: ShipState) -> dict[str, str]:
+    def sheet_texts(self, ship: ShipState, names: Mapping[str, str] | None = None) -> dict[str, str]:
         """The boxes of ``guns_lost`` and ``torpedo_lost`` by their names in her class (``[7]`` is box 7, not
-        seven guns: "7: Y turret (2 x 15in)"), and ``loaded`` by mount ("port mount 1: 3 of 3"). A number
-        her class has no box for is shown as it is."""
+        seven guns: "7: Y turret (2 x 15in)"), ``loaded`` by mount ("port mount 1: 3 of 3"), and the
+        ``hits`` scored on her as the log tells them ("turn 2: 15-inch from Hood, above water,
+        penetrated"; the firer by ``names``). A number her class has no box for is shown as it is."""
         try:
             cd = parse_class(ship.stats)
         except (KeyError, TypeError, ValueError):
@@ -250,6 +251,9 @@ class WW2Jackson(RuleSet):
         if isinstance(tl, list) and tl:
             mounts = {t.index: f"{t.index}: {t.name}" for t in cd.torpedoes}
             out["torpedo_lost"] = ", ".join(mounts.get(i, str(i)) if type(i) is int else str(i) for i in tl)
+        hits = sh.get("hits")
+        if isinstance(hits, list) and hits and all(isinstance(h, dict) for h in hits):
+            out["hits"] = "; ".join(_hit_text(h, names or {}) for h in hits if isinstance(h, dict))
         loaded = sh.get("loaded")
         if isinstance(loaded, list) and loaded and cd.torpedoes:
             out["loaded"] = ", ".join(
@@ -1670,7 +1674,29 @@ def _spotters(option: str) -> frozenset[str]:
     return frozenset(x.strip() for x in option.split(",") if x.strip())
 
 
-@cache
+def _hit_text(hit: Mapping[str, JSON], names: Mapping[str, str]) -> str:
+    """One hit of a sheet's ``hits`` in words: ``turn 2: 15-inch from Hood, above water, penetrated``."""
+    by = hit.get("by")
+    calibre = hit.get("calibre")
+    location = str(hit.get("location") or "").replace("_", " ")
+    words = [
+        f"turn {hit.get('turn')}:",
+        f"{g_text(calibre)}-inch" if isinstance(calibre, (int, float)) else "a hit",
+        f"from {names.get(by, by)}," if isinstance(by, str) and by else "",
+        f"{_LOCATION_WORDS.get(location, location)},",
+        "penetrated" if hit.get("penetrated") is True else "no damage (W29)",
+    ]
+    return " ".join(w for w in words if w)
+
+
+_LOCATION_WORDS = {
+    "above": "above water",
+    "above armoured": "above water (armoured)",
+    "damage control": "damage control",
+}
+"""How a hit's location reads on the sheet (the record sheet's areas; the others as they are)."""
+
+
 def die_needed_text(needed: int, total: int) -> str:
     """Return what the D20 itself must show when ``total`` (the modifiers' sum) is added to it to reach
     ``needed`` (W10: the modified roll is compared with the number, no automatic hits or misses), as the fire
@@ -1687,6 +1713,7 @@ def die_needed_text(needed: int, total: int) -> str:
     return f"; a D20 of {die}+ hits"
 
 
+@cache
 def _mod_text(m: Modifier) -> str:
     """Return a modifier as the fire log writes it: ``, +1 label``."""
     return f", {m.value:+g} {m.label}"
