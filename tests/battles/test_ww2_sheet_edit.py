@@ -187,6 +187,6 @@ def test_the_hits_scored_on_her_read_as_the_log_tells_them(game: Any) -> None:
     html = client.get(reverse("battles:ship_sheet", args=[game.battle.pk, "bismarck"])).content.decode()
 
     assert (
-        '<tr><th scope="row">Hits</th><td>turn 2: 15-inch from Hood, above water, penetrated; turn 3: 14-inch '
-        "from Prince of Wales, main, no damage (W29)</td>" in html
+        '<tr><th scope="row">Hits</th><td>turn 2: 15-inch from Hood, above water, penetrated; turn 3: '
+        "14-inch from Prince of Wales, main, no damage (W29)</td>" in html
     )
