@@ -558,8 +558,9 @@ def test_sail_hints_the_distance_this_move() -> None:
     assert plan.error is None
     lo, hi = round(plan.min_distance), round(plan.max_distance)
     assert 0 <= lo < hi
-    assert rs.order_hints(state, ship, {"speed": 5}) == {
-        "speed": FieldHint(
-            min=lo, max=hi, note=f"{plan.kind.capitalize()}: between {lo} and {hi} mm this move on this turn."
-        )
-    }
+    hints = rs.order_hints(state, ship, {"speed": 5})
+    assert hints["speed"] == FieldHint(
+        min=lo, max=hi, note=f"{plan.kind.capitalize()}: between {lo} and {hi} mm this move on this turn."
+    )
+    # and the working party she may land (NW-SAIL-23): all but 20% of her starting points
+    assert set(hints) == {"speed", "land_party"} and hints["land_party"].min == 0
