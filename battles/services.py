@@ -28,7 +28,7 @@ from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db import connection as db_connection
 from django.db.models import F, Max, Q
 from django.db.models.functions import Now
@@ -567,9 +567,16 @@ def invitation_accept_new_user(*, token: str, username: str, password: str, emai
         _invitation_lock(token)
         errors: dict[str, list[str]] = {}
         username = username.strip()
+        # (what create_user would save: NFKC, "ﬁsh" -> "fish"; the login form does not fold it so)
+        normalized = user_model.normalize_username(username)
         if not username:
             errors["username"] = ["Enter a user name."]
-        elif user_model.objects.filter(username__iexact=username).exists():
+        elif normalized != username:
+            errors["username"] = [
+                f"Type the user name in plain letters: it would be saved as {normalized!r}, and that is "
+                "what you would log in with."
+            ]
+        elif _username_taken(user_model, username):
             errors["username"] = ["That user name is taken."]
         else:
             # The user model's own rules (letters, digits and @/./+/-/_ only, 150 characters at most): the
@@ -585,8 +592,27 @@ def invitation_accept_new_user(*, token: str, username: str, password: str, emai
             errors["password"] = list(exc.messages)
         if errors:
             raise ApplicationError("bad_signup", "The account could not be created.", fields=errors)
-        user = user_model.objects.create_user(username=username, email=email, password=password)
+        try:
+            with transaction.atomic():
+                user = user_model.objects.create_user(username=username, email=email, password=password)
+        except IntegrityError as exc:  # taken in the meantime (another sign-up with the same name)
+            message = "That user name is taken."
+            raise ApplicationError(
+                "bad_signup", "The account could not be created.", fields={"username": [message]}
+            ) from exc
         return invitation_accept(token=token, user=user)
+
+
+def _username_taken(user_model: Any, username: str) -> bool:
+    """Whether another account has ``username`` in any case: SQLite's ``iexact`` folds ASCII letters only,
+    so a name with others (``Émile``, ``émile``) is compared case-folded in Python as well."""
+    if user_model.objects.filter(username__iexact=username).exists():
+        return True
+    if username.isascii():
+        return False
+    folded = username.casefold()
+    names = user_model.objects.values_list("username", flat=True)
+    return any(name.casefold() == folded for name in names.iterator())
 
 
 # --- campaign ships --------------------------------------------------------------------------------------

@@ -63,3 +63,41 @@ def test_letters_digits_and_the_usual_marks_still_sign_up(invitation: Any) -> No
     )
 
     assert membership.user.username == "j.tovey+hf@1941_x-y"
+
+
+def _second_invitation(invitation: Any) -> Any:
+    return services.invitation_create(
+        campaign=invitation.campaign, created_by=invitation.created_by, side=invitation.side
+    )
+
+
+def test_a_user_name_django_would_save_otherwise_is_refused_not_a_500(invitation: Any) -> None:
+    """create_user saves a name NFKC-normalised ("ﬁsh" -> "fish"); the check ran on the name typed, so a
+    second "ﬁsh" was a 500 (IntegrityError), and the first could not log in as typed (fresh-user check)."""
+    with pytest.raises(ApplicationError) as exc:
+        services.invitation_accept_new_user(
+            token=invitation.token, username="ﬁsh", password="home-fleet-1941-kgv"
+        )
+
+    assert exc.value.fields == {
+        "username": [
+            "Type the user name in plain letters: it would be saved as 'fish', and that is what you would "
+            "log in with."
+        ]
+    }
+    assert not get_user_model().objects.filter(username="fish").exists()
+
+
+def test_a_user_name_taken_in_another_case_is_refused_beyond_ascii(invitation: Any) -> None:
+    """SQLite's iexact folds ASCII only: Émile and émile were two accounts (fresh-user check)."""
+    services.invitation_accept_new_user(
+        token=invitation.token, username="Émile", password="home-fleet-1941-kgv"
+    )
+
+    with pytest.raises(ApplicationError) as exc:
+        services.invitation_accept_new_user(
+            token=_second_invitation(invitation).token, username="émile", password="home-fleet-1941-kgv"
+        )
+
+    assert exc.value.fields == {"username": ["That user name is taken."]}
+    assert get_user_model().objects.filter(username__in=["Émile", "émile"]).count() == 1
