@@ -1,3 +1,7 @@
+import re
+from typing import Any
+
+from django import forms
 from django.contrib import admin
 
 from battles.models import (
@@ -27,8 +31,23 @@ class WorkerHeartbeatAdmin(admin.ModelAdmin):
     readonly_fields = ["token", "hostname", "created_at"]
 
 
+class SideForm(forms.ModelForm):
+    """A side as the admin edits it: its colour a CSS hex colour, as /campaigns/new/ has it (#1f4e9c)."""
+
+    class Meta:
+        model = Side
+        fields = "__all__"  # noqa: DJ007 (the admin lays out the fields; this form only checks)
+
+    def clean_colour(self) -> str:
+        colour = str(self.cleaned_data.get("colour") or "")
+        if not re.fullmatch(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}", colour):
+            raise forms.ValidationError(f"{colour!r}: enter a CSS colour like #1f4e9c.")
+        return colour
+
+
 class SideInline(admin.TabularInline):
     model = Side
+    form = SideForm
     extra = 0
 
 
@@ -38,8 +57,40 @@ class MembershipInline(admin.TabularInline):
     raw_id_fields = ["user"]
 
 
+class CampaignForm(forms.ModelForm):
+    """A campaign as the admin edits it: its settings checked as the campaign page checks them
+    (``services.campaign_settings_clean``), so a settings value of the wrong shape ("x", null, hours as
+    text) is a form error, not a later 500 on the campaign's pages."""
+
+    class Meta:
+        model = Campaign
+        fields = "__all__"  # noqa: DJ007 (the admin lays out the fields; this form only checks)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        settings = data.get("settings")
+        if "settings" in self.errors:
+            return data
+        if not isinstance(settings, dict):
+            self.add_error("settings", 'The settings must be a JSON object, e.g. {"deadline_hours": 48}.')
+            return data
+        from battles import services
+        from navalwar.errors import ApplicationError
+
+        sides = list(self.instance.sides.values_list("key", flat=True)) if self.instance.pk else None
+        try:
+            data["settings"] = services.campaign_settings_clean(
+                ruleset=str(data.get("ruleset") or self.instance.ruleset), settings=settings, sides=sides
+            )
+        except ApplicationError as exc:
+            messages = [f"{k}: {' '.join(v)}" for k, v in (exc.fields or {}).items()] or [exc.message]
+            self.add_error("settings", messages)
+        return data
+
+
 @admin.register(Campaign)
 class CampaignAdmin(admin.ModelAdmin):
+    form = CampaignForm
     list_display = ["name", "ruleset", "created_by", "created_at"]
     list_filter = ["ruleset"]
     inlines = [SideInline, MembershipInline]
