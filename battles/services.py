@@ -1011,6 +1011,17 @@ def battle_create_from_scenario(
                 st_ship = replace(st_ship, side=cship.side.key)
             ships.append(st_ship)
             battle_ships.append(BattleShip(battle=battle, campaign_ship=cship, ship_key=sc_ship.id))
+        # the campaign's losses may leave one side no ship of the scenario: refused as a battle of chosen
+        # ships is (NW-CAMP-23), and nothing is saved (the transaction)
+        afloat_sides = {st.side for st in ships}
+        if len(afloat_sides) < 2:
+            names = ", ".join(sides[s.key].name for s in scenario.sides if s.key not in afloat_sides)
+            raise ApplicationError(
+                "one_side",
+                f"A battle needs ships of at least two sides: the campaign has lost every ship of this "
+                f"scenario's {names or 'other sides'} (sunk, struck or captured). Nothing was created.",
+                fields={"scenario": ["Every ship of one side of this scenario is lost to the campaign."]},
+            )
         BattleShip.objects.bulk_create(battle_ships)
         state = replace(
             state,

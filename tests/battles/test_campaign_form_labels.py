@@ -231,3 +231,26 @@ def test_ready_after_the_phase_closed_speaks_of_readiness(url_name: str) -> None
     html = response.content.decode()
     assert escape(services.READY_TOO_LATE) in html
     assert "orders are no longer accepted" not in html
+
+
+def test_a_scenario_battle_with_one_side_lost_to_the_campaign_is_refused() -> None:
+    """The campaign lost Bismarck; the Bismarck scenario again would be a battle of one side, over at its
+    first phase (fresh-user check: it was created). Refused as a battle of chosen ships is (NW-CAMP-23),
+    nothing created."""
+    from battles.models import CampaignShip, ShipStatus
+    from navalwar.errors import ApplicationError
+    from tests.factories import scenario_campaign
+
+    game = scenario_campaign("bismarck_last_battle_1941")
+    services.battle_end(battle=game.battle, user=game.umpire, winner="britain")
+    CampaignShip.objects.filter(campaign=game.campaign, side__key="germany").update(status=ShipStatus.SUNK)
+    battles = Battle.objects.count()
+
+    with pytest.raises(ApplicationError) as refused:
+        services.battle_create_from_scenario(
+            campaign=game.campaign, scenario_key="bismarck_last_battle_1941", user=game.umpire
+        )
+
+    assert refused.value.code == "one_side"
+    assert "the campaign has lost every ship of this scenario's Kriegsmarine" in refused.value.message
+    assert Battle.objects.count() == battles
