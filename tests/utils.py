@@ -324,3 +324,33 @@ def sheet_edit(game: Any, ship_key: str, sheet: dict[str, Any], reason: str = "D
     return services.battle_ship_edit(
         battle=game.battle, ship_key=ship_key, user=game.umpire, changes={"sheet": sheet}, reason=reason
     )
+
+
+def admin_campaign_post(campaign: Any, **fields: Any) -> dict[str, Any]:
+    """Return what the admin's change form of ``campaign`` posts, its sides inline and no memberships, with
+    ``fields`` over it: a campaign field by name (``name=``, ``settings=`` as JSON text), or a side's as
+    ``sides-<i>-<field>`` (the sides in pk order)."""
+    import json
+
+    sides = list(campaign.sides.order_by("pk"))
+    data: dict[str, Any] = {
+        "name": campaign.name,
+        "ruleset": campaign.ruleset,
+        "description": "",
+        "settings": json.dumps(campaign.settings),
+        "created_at_0": "2026-01-01",
+        "created_at_1": "12:00:00",
+        "sides-TOTAL_FORMS": str(len(sides)),
+        "sides-INITIAL_FORMS": str(len(sides)),
+        "memberships-TOTAL_FORMS": "0",
+        "memberships-INITIAL_FORMS": "0",
+    }
+    for i, side in enumerate(sides):
+        data |= {
+            f"sides-{i}-id": str(side.pk),
+            f"sides-{i}-campaign": str(campaign.pk),
+            f"sides-{i}-key": side.key,
+            f"sides-{i}-name": side.name,
+            f"sides-{i}-colour": side.colour,
+        }
+    return data | fields

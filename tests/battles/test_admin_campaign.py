@@ -14,6 +14,7 @@ from django.urls import reverse
 from battles import services
 from battles.models import Campaign
 from tests.factories import UserFactory
+from tests.utils import admin_campaign_post
 
 pytestmark = pytest.mark.django_db
 
@@ -29,27 +30,9 @@ def campaign() -> Campaign:
 
 
 def _post(client: Client, campaign: Campaign, settings: str, colour: str | None = None) -> Any:
-    sides = list(campaign.sides.order_by("pk"))
-    data: dict[str, Any] = {
-        "name": campaign.name,
-        "ruleset": campaign.ruleset,
-        "description": "",
-        "settings": settings,
-        "created_at_0": "2026-01-01",
-        "created_at_1": "12:00:00",
-        "sides-TOTAL_FORMS": str(len(sides)),
-        "sides-INITIAL_FORMS": str(len(sides)),
-        "memberships-TOTAL_FORMS": "0",
-        "memberships-INITIAL_FORMS": "0",
-    }
-    for i, side in enumerate(sides):
-        data |= {
-            f"sides-{i}-id": str(side.pk),
-            f"sides-{i}-campaign": str(campaign.pk),
-            f"sides-{i}-key": side.key,
-            f"sides-{i}-name": side.name,
-            f"sides-{i}-colour": colour if colour is not None and i == 0 else side.colour,
-        }
+    data = admin_campaign_post(campaign, settings=settings)
+    if colour is not None:
+        data["sides-0-colour"] = colour
     return client.post(reverse("admin:battles_campaign_change", args=[campaign.pk]), data)
 
 

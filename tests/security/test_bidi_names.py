@@ -21,6 +21,7 @@ from navalwar.errors import ApplicationError
 from navalwar.text import BIDI_CONTROLS, name_problem
 from tests.factories import ShipClassFactory, UserFactory, scenario_campaign
 from tests.fleets.helpers import sample_stats
+from tests.utils import admin_campaign_post
 
 pytestmark = pytest.mark.django_db
 
@@ -216,27 +217,8 @@ def test_the_admin_refuses_a_nation_or_ship_name_with_a_control(admin_client: Cl
 
 def test_the_admin_refuses_a_campaign_or_side_name_with_a_control(admin_client: Client, camp: Any) -> None:
     campaign, _umpire = camp
-    sides = list(campaign.sides.order_by("pk"))
-    data: dict[str, Any] = {
-        "name": f"Channel{RLO} 1940",
-        "ruleset": "ultra_simple",
-        "description": "",
-        "settings": json.dumps(campaign.settings),
-        "created_at_0": "2026-01-01",
-        "created_at_1": "12:00:00",
-        "sides-TOTAL_FORMS": str(len(sides)),
-        "sides-INITIAL_FORMS": str(len(sides)),
-        "memberships-TOTAL_FORMS": "0",
-        "memberships-INITIAL_FORMS": "0",
-    }
-    for i, side in enumerate(sides):
-        data |= {
-            f"sides-{i}-id": str(side.pk),
-            f"sides-{i}-campaign": str(campaign.pk),
-            f"sides-{i}-key": side.key,
-            f"sides-{i}-name": side.name + (RLO if i else ""),
-            f"sides-{i}-colour": side.colour,
-        }
+    second = campaign.sides.order_by("pk")[1]
+    data = admin_campaign_post(campaign, name=f"Channel{RLO} 1940", **{"sides-1-name": second.name + RLO})
 
     response = admin_client.post(reverse("admin:battles_campaign_change", args=[campaign.pk]), data)
 
