@@ -1,10 +1,11 @@
-import re
 from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.forms.models import BaseInlineFormSet
 
 from battles.models import (
+    SIDES_MAX,
     Battle,
     BattleShip,
     Campaign,
@@ -22,6 +23,7 @@ from battles.models import (
     UmpireAction,
     UserProfile,
     WorkerHeartbeat,
+    side_colour,
 )
 
 
@@ -40,15 +42,42 @@ class SideForm(forms.ModelForm):
 
     def clean_colour(self) -> str:
         colour = str(self.cleaned_data.get("colour") or "")
-        if not re.fullmatch(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}", colour):
+        normal = side_colour(colour)
+        if normal is None:
             raise forms.ValidationError(f"{colour!r}: enter a CSS colour like #1f4e9c.")
-        return colour
+        return normal  # #rrggbb in lower case, as the campaign form keeps it (NW-CAMP-35)
+
+
+class SideFormSet(BaseInlineFormSet):  # type: ignore[type-arg]
+    """A campaign's sides as the admin edits them: no two of one colour (NW-CAMP-35: the map tells them apart
+    by it; ``#F00`` is ``#ff0000``)."""
+
+    def clean(self) -> None:
+        super().clean()
+        seen: dict[str, str] = {}
+        for form in self.forms:
+            data = getattr(form, "cleaned_data", None) or {}
+            if not data or data.get("DELETE") or "colour" not in data:
+                continue
+            colour, name = data["colour"], str(data.get("name") or data.get("key") or "a side")
+            if colour in seen:
+                raise forms.ValidationError(
+                    f"{seen[colour]} and {name} have the same colour ({colour}): give each side its own."
+                )
+            seen[colour] = name
+        kept = [
+            f for f in self.forms if getattr(f, "cleaned_data", None) and not f.cleaned_data.get("DELETE")
+        ]
+        if len(kept) > SIDES_MAX:
+            raise forms.ValidationError(f"A campaign has at most {SIDES_MAX} sides (these are {len(kept)}).")
 
 
 class SideInline(admin.TabularInline):
     model = Side
     form = SideForm
+    formset = SideFormSet
     extra = 0
+    max_num = SIDES_MAX  # (NW-CAMP-35: the page offers no more; SideFormSet refuses more posted)
 
 
 class MembershipInline(admin.TabularInline):

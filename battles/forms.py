@@ -16,12 +16,12 @@ from django.utils.html import escape
 
 import rules
 from battles.display import key_label, speed_unit
-from battles.models import CAMPAIGN_DESCRIPTION_MAX, Role, ShipStatus, Side
+from battles.models import CAMPAIGN_DESCRIPTION_MAX, SIDES_MAX, Role, ShipStatus, Side, side_colour
 from battles.sheet_edits import REASON_MAX, kind, shown
 from fleets.models import ShipClass
 from navalwar.errors import ApplicationError, add_to_form
 from navalwar.numbers import PlainFloatField, PlainIntegerField
-from navalwar.text import check_json_text, name_problem, validate_name
+from navalwar.text import check_json_text, name_problem, validate_name, validate_prose
 from rules.base import DEFAULT_POLICIES
 from rules.engine import SHEET_NUMBER_MAX
 from rules.model import JSON, BattleState, Conditions, FieldSpec, Hex
@@ -169,27 +169,14 @@ def default_orders_choices() -> list[tuple[str, str]]:
     return [(p, default_orders_label(p)) for p in DEFAULT_POLICIES]
 
 
-# Colours given, in this order, to the sides typed without one (the first not already used in the box): dark
-# enough for white text and far apart on the map. Cycled past ten sides.
-SIDE_PALETTE = (
-    "#1f4e9c",  # navy blue
-    "#b22222",  # firebrick red
-    "#2e8b57",  # sea green
-    "#d2691e",  # orange brown
-    "#6a3d9a",  # purple
-    "#008b8b",  # dark cyan
-    "#b8860b",  # dark gold
-    "#c71585",  # violet red
-    "#556b2f",  # olive
-    "#4d4d4d",  # grey
-)
-
-
 class CampaignForm(forms.Form):
     name = forms.CharField(max_length=120, validators=[validate_name])
     ruleset = forms.ChoiceField(choices=(), label="Rule set")
     description = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=CAMPAIGN_DESCRIPTION_MAX
+        widget=forms.Textarea(attrs={"rows": 3}),
+        required=False,
+        max_length=CAMPAIGN_DESCRIPTION_MAX,
+        validators=[validate_prose],
     )
     default_orders = forms.ChoiceField(
         choices=default_orders_choices,
@@ -243,17 +230,27 @@ class CampaignForm(forms.Form):
             problem = name_problem(name)  # a direction control (NW-CAMP-24)
             if problem:
                 raise forms.ValidationError(f"Side {key}: {problem}.")
-            if colour and not re.fullmatch(r"#[0-9a-fA-F]{6}|#[0-9a-fA-F]{3}", colour):
-                raise forms.ValidationError(f"{colour!r}: enter a CSS colour like #1f4e9c.")
+            if colour:
+                normal = side_colour(colour)
+                if normal is None:
+                    raise forms.ValidationError(f"{colour!r}: enter a CSS colour like #1f4e9c.")
+                twin = next((side for side in out if side["colour"] == normal), None)
+                if twin is not None:  # NW-CAMP-35: the map tells the sides apart by colour
+                    raise forms.ValidationError(
+                        f"Sides {twin['key']} and {key} have the same colour ({normal}): give each side its "
+                        "own, or leave one out to be given a free one."
+                    )
+                colour = normal
             if any(side["key"] == key for side in out):
                 raise forms.ValidationError(f"The side key {key!r} is used twice.")
             out.append({"key": key, "name": name, "colour": colour})
         if len(out) < 2:
             raise forms.ValidationError("A campaign needs at least two sides.")
-        used = {side["colour"].lower() for side in out if side["colour"]}
-        free = [c for c in SIDE_PALETTE if c not in used] or list(SIDE_PALETTE)
-        for i, side in enumerate(s for s in out if not s["colour"]):
-            side["colour"] = free[i % len(free)]
+        if len(out) > SIDES_MAX:
+            raise forms.ValidationError(
+                f"A campaign has at most {SIDES_MAX} sides (this has {len(out)}): each side needs a colour "
+                "of its own on the map."
+            )
         self.key_notes = notes
         return out
 
@@ -385,7 +382,9 @@ class RepairForm(forms.Form):
             "they stay as they are (NW-CAMP-05)."
         ),
     )
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), max_length=REASON_MAX)
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), max_length=REASON_MAX, validators=[validate_prose]
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         from battles.models import ShipStatus
@@ -535,6 +534,7 @@ class ShipEditForm(forms.Form):
         label=f"Reason (logged, up to {REASON_MAX} characters)",
         widget=forms.TextInput(attrs={"maxlength": REASON_MAX}),
         error_messages={"required": "Give a reason for the edit."},
+        validators=[validate_prose],
     )
     # the reason's length is the service's to check (its message says how long it is)
 

@@ -7,6 +7,7 @@ logic lives here: the rules package adjudicates, battles/services.py writes, bat
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,7 +19,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from fleets.models import ruleset_choices
-from navalwar.text import validate_name
+from navalwar.text import validate_name, validate_prose
 
 USER_MODEL = settings.AUTH_USER_MODEL
 
@@ -63,7 +64,9 @@ class Campaign(models.Model):
 
     name = models.CharField(max_length=120, validators=[validate_name])
     ruleset = models.CharField(max_length=32, choices=ruleset_choices)
-    description = models.TextField(blank=True, validators=[MaxLengthValidator(CAMPAIGN_DESCRIPTION_MAX)])
+    description = models.TextField(
+        blank=True, validators=[MaxLengthValidator(CAMPAIGN_DESCRIPTION_MAX), validate_prose]
+    )
     settings = models.JSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -75,6 +78,39 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+SIDES_MAX = 10
+"""The most sides a campaign has (its form, ``services.campaign_create``, ``services.side_create`` and the
+admin's inline refuse more): as many as :data:`SIDE_PALETTE` has colours, so every side is told apart on the
+map by its own (docs/rulings.md NW-CAMP-35)."""
+
+SIDE_PALETTE = (
+    "#1f4e9c",  # navy blue
+    "#b22222",  # firebrick red
+    "#2e8b57",  # sea green
+    "#d2691e",  # orange brown
+    "#6a3d9a",  # purple
+    "#008b8b",  # dark cyan
+    "#b8860b",  # dark gold
+    "#c71585",  # violet red
+    "#556b2f",  # olive
+    "#4d4d4d",  # grey
+)
+"""Colours given, in this order, to the sides given none (the first not already used in the campaign): dark
+enough for white text and far apart on the map."""
+
+_COLOUR = re.compile(r"#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})")
+
+
+def side_colour(colour: str) -> str | None:
+    """Return a CSS hex colour as a side keeps it, ``#rrggbb`` in lower case (``"#F00"`` is ``"#ff0000"``),
+    or None for text that is not one. Two sides' colours are the same when these are (NW-CAMP-35)."""
+    match = _COLOUR.fullmatch(colour.strip())
+    if match is None:
+        return None
+    digits = match.group(1).lower()
+    return "#" + (digits if len(digits) == 6 else "".join(d * 2 for d in digits))
 
 
 class Side(models.Model):

@@ -41,6 +41,8 @@ from battles.models import (
     BATTLE_ENDED,
     BATTLE_ENDED_REOPENED,
     CAMPAIGN_DESCRIPTION_MAX,
+    SIDE_PALETTE,
+    SIDES_MAX,
     Battle,
     BattleShip,
     BattleStatus,
@@ -65,11 +67,12 @@ from battles.models import (
     WorkerHeartbeat,
     campaign_ship_named,
     ship_name_taken_message,
+    side_colour,
 )
 from fleets.models import Nation, Ship, ShipClass
 from navalwar.celery import BROKER_ERRORS
 from navalwar.errors import ApplicationError, ConflictError, PermissionDeniedError
-from navalwar.text import name_problem
+from navalwar.text import name_problem, prose_problem
 from rules.base import DEFAULT_POLICIES, side_list, validate_fields
 from rules.geometry import hex_to_offset, on_hex_map, on_table
 from rules.model import BattleState, Conditions, Event, Hex, MapSpec, Point, ShipOrder, ShipState, SideInfo
@@ -213,6 +216,41 @@ def _name_checked(name: str, *, field: str = "name", whose: str = "") -> None:
     if problem:
         message = f"{whose}{problem[0].upper() if not whose else problem[0]}{problem[1:]}."
         raise ApplicationError("bad_name", message, fields={field: [message]})
+
+
+def _prose_checked(text: str, *, field: str) -> None:
+    """Raise ``bad_text`` on ``field`` when a reason or description holds what none may (a direction control
+    that turns the text after it, a NUL: ``navalwar.text.prose_problem``, docs/rulings.md NW-CAMP-34)."""
+    problem = prose_problem(text)
+    if problem:
+        message = f"{problem[0].upper()}{problem[1:]}."
+        raise ApplicationError("bad_text", message, fields={field: [message]})
+
+
+def _side_colours(
+    sides: Sequence[Mapping[str, Any]], taken: Sequence[str] = (), *, field: str = "sides"
+) -> list[str]:
+    """Return each side's colour as kept (``side_colour``), those given none the first of
+    :data:`SIDE_PALETTE` free (not given nor ``taken``); raise ``bad_colour`` for one that is no colour and
+    ``same_colour`` for two sides of one colour (docs/rulings.md NW-CAMP-35)."""
+    used = {side_colour(c) for c in taken} - {None}
+    out: list[str] = []
+    for side in sides:
+        given = str(side.get("colour") or "")
+        colour = side_colour(given) if given else ""
+        if colour is None:
+            message = f"Side {side['key']}: {given!r} is no colour; enter a CSS colour like #1f4e9c."
+            raise ApplicationError("bad_colour", message, fields={field: [message]})
+        if colour and colour in used:
+            message = (
+                f"Side {side['key']}: another side has the colour {colour}; give each side its own (the "
+                "map tells them apart by it)."
+            )
+            raise ApplicationError("same_colour", message, fields={field: [message]})
+        used.add(colour)
+        out.append(colour)
+    free = iter([c for c in SIDE_PALETTE if c not in used])
+    return [c or next(free, "#888888") for c in out]
 
 
 def _when(moment: datetime) -> str:
@@ -372,22 +410,27 @@ def campaign_create(
     for side in sides:
         side_name = side.get("name") or side["key"]
         _name_checked(side_name, field="sides", whose=f"Side {side['key']}: ")
+    if len(sides) > SIDES_MAX:
+        message = f"A campaign has at most {SIDES_MAX} sides (this has {len(sides)}), each of its own colour."
+        raise ApplicationError("too_many_sides", message, fields={"sides": [message]})
+    colours = _side_colours(sides)
     if len(description) > CAMPAIGN_DESCRIPTION_MAX:
         limit, length = CAMPAIGN_DESCRIPTION_MAX, len(description)
         message = f"Keep the description to {limit} characters (it has {length})."
         raise ApplicationError("description_too_long", message, fields={"description": [message]})
+    _prose_checked(description, field="description")
     keys = [side["key"] for side in sides]
     clean = campaign_settings_clean(ruleset=ruleset, settings=settings or {}, sides=keys)
     with transaction.atomic():
         campaign = Campaign.objects.create(
             name=name, ruleset=ruleset, description=description, settings=clean, created_by=created_by
         )
-        for side in sides:
+        for side, colour in zip(sides, colours, strict=True):
             Side.objects.create(
                 campaign=campaign,
                 key=side["key"],
                 name=side.get("name") or side["key"],
-                colour=side.get("colour") or "#888888",
+                colour=colour,
                 nation=side.get("nation"),
             )
         if created_by is not None:
@@ -407,17 +450,25 @@ def campaign_settings_update(*, campaign: Campaign, user: Any, settings: Mapping
 
 
 def side_create(
-    *, campaign: Campaign, key: str, name: str, colour: str = "#888888", nation: Nation | None = None
+    *, campaign: Campaign, key: str, name: str, colour: str = "", nation: Nation | None = None
 ) -> Side:
-    """Add a side to a campaign. Raise ``side_exists`` when the key is taken, ``bad_name`` for a name
-    holding a direction control (NW-CAMP-24)."""
+    """Add a side to a campaign; one given no colour gets the first of the palette free. Raise
+    ``side_exists`` when the key is taken, ``bad_name`` for a name holding a direction control (NW-CAMP-24),
+    ``too_many_sides`` past :data:`SIDES_MAX`, ``bad_colour`` and ``same_colour`` for a colour that is none
+    or another side's (NW-CAMP-35)."""
     _name_checked(name)
     with transaction.atomic():
+        Campaign.objects.select_for_update().filter(pk=campaign.pk).first()  # one side added at a time
         if Side.objects.filter(campaign=campaign, key=key).exists():
             raise ApplicationError(
                 "side_exists", f"The campaign already has a side {key!r}.", fields={"key": ["Already used."]}
             )
-        return Side.objects.create(campaign=campaign, key=key, name=name, colour=colour, nation=nation)
+        taken = list(Side.objects.filter(campaign=campaign).values_list("colour", flat=True))
+        if len(taken) >= SIDES_MAX:
+            message = f"The campaign has {len(taken)} sides, the most it may have ({SIDES_MAX})."
+            raise ApplicationError("too_many_sides", message, fields={"key": [message]})
+        (kept,) = _side_colours([{"key": key, "colour": colour}], taken, field="colour")
+        return Side.objects.create(campaign=campaign, key=key, name=name, colour=kept, nation=nation)
 
 
 def membership_add(*, campaign: Campaign, user: Any, role: str, side: Side | None = None) -> Membership:
@@ -2097,8 +2148,10 @@ END_REASON_DEFAULT = "Ended by the umpire."
 
 def battle_end(*, battle: Battle, user: Any, winner: str = "", reason: str = END_REASON_DEFAULT) -> Battle:
     """End a battle now (umpire only). An open or failed phase is marked superseded (not played). ``reason``
-    is logged trimmed; a blank one is :data:`END_REASON_DEFAULT` (NW-CAMP-28)."""
+    is logged trimmed; a blank one is :data:`END_REASON_DEFAULT` (NW-CAMP-28); one holding a direction control
+    that turns the text after it is refused (``bad_text``, NW-CAMP-34)."""
     reason = reason.strip() or END_REASON_DEFAULT
+    _prose_checked(reason, field="reason")
     with transaction.atomic():
         _require_umpire(battle.campaign_id, user)
         list(
@@ -2187,6 +2240,7 @@ def _reason_checked(reason: str, missing: str) -> str:
     if len(text) > sheet_edits.REASON_MAX:
         message = f"Keep the reason to {sheet_edits.REASON_MAX} characters (it has {len(text)})."
         raise ApplicationError("reason_too_long", message, fields={"reason": [message]})
+    _prose_checked(text, field="reason")  # NW-CAMP-34
     return text
 
 

@@ -184,7 +184,7 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
         except ApplicationError as error:
             add_to_form(form, error)
         else:
-            sides = "; ".join(f"{s['name']} (key {s['key']}, colour {s['colour']})" for s in data["sides"])
+            sides = "; ".join(f"{s.name} (key {s.key}, colour {s.colour})" for s in campaign.sides.all())
             messages.success(request, f"Campaign created with the sides {sides}.")
             for note in form.key_notes:  # a key typed with capitals or spaces is saved otherwise
                 messages.info(request, note)

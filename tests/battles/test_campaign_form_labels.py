@@ -122,16 +122,16 @@ def test_sides_without_a_colour_get_distinct_palette_colours(client: Client) -> 
     response = _new_campaign(client, "north\nsouth, South Fleet, #1F4E9C\neast\nwest, West")
 
     campaign = organiser.memberships.get().campaign
-    # the navy blue typed for south is skipped (whatever its case): red, green, orange follow
+    # the navy blue typed for south (kept in lower case, NW-CAMP-35) is skipped: red, green, orange follow
     assert list(campaign.sides.values_list("key", "colour")) == [
         ("north", "#b22222"),
-        ("south", "#1F4E9C"),
+        ("south", "#1f4e9c"),
         ("east", "#2e8b57"),
         ("west", "#d2691e"),
     ]
     assert (
         "Campaign created with the sides North (key north, colour #b22222); South Fleet (key south, colour "
-        "#1F4E9C); East (key east, colour #2e8b57); West (key west, colour #d2691e)."
+        "#1f4e9c); East (key east, colour #2e8b57); West (key west, colour #d2691e)."
     ) in response.content.decode()
 
 
