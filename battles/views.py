@@ -47,7 +47,7 @@ from battles.forms import (
 )
 from battles.models import Battle, BattleStatus, CampaignShip, Order, Phase, PhaseStatus
 from navalwar.errors import ApplicationError, Refusal, add_to_form
-from navalwar.numbers import plain_float, plain_int
+from navalwar.numbers import EXPONENT, plain_float, plain_int
 from navalwar.text import name_problem
 from rules.base import event_visible
 from rules.model import BattleState, Event
@@ -399,6 +399,24 @@ def _whole(text: str) -> int:
     return value
 
 
+def _set_up_number(label: str, text: str, errors: list[str], *, whole: bool = False) -> float | None:
+    """Return ``text`` as a finite number (a whole one for ``whole``), or None with a message, starting with
+    ``label`` ("Hood, x"), added to ``errors``: what it is not, as the site's number fields say it
+    (navalwar.numbers: no exponent, no digit group underscores, no other script's digits)."""
+    shown = text.strip()[:20]
+    try:
+        value = float(_whole(text)) if whole else _finite(text)
+    except ValueError:
+        if EXPONENT.fullmatch(text):
+            errors.append(f"{label}: enter the number in plain digits: {shown} has an exponent.")
+        elif whole:
+            errors.append(f"{label}: {shown!r} is not a whole number.")
+        else:
+            errors.append(f"{label}: {shown!r} is not a number.")
+        return None
+    return value
+
+
 @require_http_methods(["GET", "POST"])
 def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Create a battle from the campaign's own ships: one row per ship with its start (umpire)."""
@@ -425,28 +443,36 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
         status = 400
 
         placements = []
-        try:
-            for cs in ships:
-                if not request.POST.get(f"use_{cs.pk}"):
-                    continue
-                a, b = request.POST.get(f"a_{cs.pk}", ""), request.POST.get(f"b_{cs.pk}", "")
-                if not a.strip() or not b.strip():
-                    axes = "q and r" if hexes else "x and y"
-                    errors.append(f"{cs.ship.name} is in the battle: give her a starting position ({axes}).")
-                    continue
-                position = Hex(q=_whole(a), r=_whole(b)) if hexes else Point(x=_finite(a), y=_finite(b))
-                placements.append(
-                    services.Placement(
-                        campaign_ship=cs,
-                        position=position,
-                        heading=_finite(request.POST.get(f"heading_{cs.pk}") or 0),
-                        speed=_finite(request.POST.get(f"speed_{cs.pk}") or 0),
-                    )
+        for cs in ships:
+            if not request.POST.get(f"use_{cs.pk}"):
+                continue
+            a, b = request.POST.get(f"a_{cs.pk}", ""), request.POST.get(f"b_{cs.pk}", "")
+            if not a.strip() or not b.strip():
+                axes = "q and r" if hexes else "x and y"
+                errors.append(f"{cs.ship.name} is in the battle: give her a starting position ({axes}).")
+                continue
+            # every number of hers that is none is said, by name, at once
+            name = cs.ship.name
+            if hexes:
+                q, r = (
+                    _set_up_number(f"{name}, q", a, errors, whole=True),
+                    _set_up_number(f"{name}, r", b, errors, whole=True),
                 )
-            width = _finite(request.POST.get("width") or rs.default_map[0])
-            height = _finite(request.POST.get("height") or rs.default_map[1])
-        except ValueError:
-            errors.append("Positions, headings, speeds and the map size must be numbers.")
+            else:
+                q, r = _set_up_number(f"{name}, x", a, errors), _set_up_number(f"{name}, y", b, errors)
+            heading = _set_up_number(f"{name}, heading", request.POST.get(f"heading_{cs.pk}") or "0", errors)
+            speed = _set_up_number(f"{name}, speed", request.POST.get(f"speed_{cs.pk}") or "0", errors)
+            if q is None or r is None or heading is None or speed is None:
+                continue
+            position = Hex(q=int(q), r=int(r)) if hexes else Point(x=q, y=r)
+            placements.append(
+                services.Placement(campaign_ship=cs, position=position, heading=heading, speed=speed)
+            )
+        width = _set_up_number("The map's width", request.POST.get("width") or str(rs.default_map[0]), errors)
+        height = _set_up_number(
+            "The map's height", request.POST.get("height") or str(rs.default_map[1]), errors
+        )
+        width, height = width if width is not None else 0.0, height if height is not None else 0.0
         # the conditions form shows its own errors, at its fields
         conditions = conditions_form.conditions if conditions_form.is_valid() else None
         terrain: tuple[TerrainFeature, ...] = ()

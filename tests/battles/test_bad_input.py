@@ -218,10 +218,23 @@ def test_an_unknown_moon_is_a_form_error_not_no_moon(game: Any, moon: str) -> No
     assert Battle.objects.latest("pk").state["conditions"]["moon"] == "bright"
 
 
-@pytest.mark.parametrize(("field", "value"), [("a", "1_0"), ("b", "٣"), ("heading", "0_0"), ("width", "1e2")])
-def test_a_set_up_number_that_is_not_plain_is_a_form_error(game: Any, field: str, value: str) -> None:
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("a", "1_0", "King George V, q: '1_0' is not a whole number."),
+        ("b", "٣", "King George V, r: '٣' is not a whole number."),
+        ("heading", "0_0", "King George V, heading: '0_0' is not a number."),
+        ("speed", "nan", "King George V, speed: 'nan' is not a number."),
+        ("width", "1e2", "The map's width: enter the number in plain digits: 1e2 has an exponent."),
+        ("width", "1e9", "The map's width: enter the number in plain digits: 1e9 has an exponent."),
+    ],
+)
+def test_a_set_up_number_that_is_not_plain_is_a_form_error(
+    game: Any, field: str, value: str, message: str
+) -> None:
     """int() and float() read ``1_0`` as 10 and ``٣`` as 3: a position typed with a slip was taken as
-    another (navalwar.numbers)."""
+    another (navalwar.numbers). The message names the field and says what the text is not (a fresh-user check
+    typed 1e9 and was told only that the numbers must be numbers)."""
     services.battle_end(battle=game.battle, user=game.umpire)
     cs = game.campaign.ships.order_by("pk").first()
     data = {
@@ -236,7 +249,7 @@ def test_a_set_up_number_that_is_not_plain_is_a_form_error(game: Any, field: str
     response = _client(game.umpire).post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
 
     assert response.status_code == 400
-    assert "Positions, headings, speeds and the map size must be numbers." in _text(response)
+    assert escape(message) in _text(response)
     assert Battle.objects.count() == 1
 
 

@@ -378,7 +378,9 @@ def test_a_battle_name_or_end_reason_too_long_for_its_column_is_refused(game: An
     ("extra", "error"),
     [
         pytest.param({"wind_from": "nan"}, "Enter a number.", id="wind-nan"),
-        pytest.param({"width": "inf"}, "must be numbers", id="width-inf"),
+        pytest.param(
+            {"width": "inf"}, "The map&#x27;s width: &#x27;inf&#x27; is not a number.", id="width-inf"
+        ),
         pytest.param({"terrain": "[" * 5000 + "]" * 5000}, "Terrain must be a JSON list", id="terrain-deep"),
         pytest.param(
             {"width": "1" + "0" * 12, "height": "1" + "0" * 12}, "The map is at most 240 x 180", id="map-huge"

@@ -1,0 +1,50 @@
+"""Every number of the battle set-up form that is none is named at once, ship and field (a fresh-user check
+typed 1e9 and was told only "Positions, headings, speeds and the map size must be numbers.")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils.html import escape
+
+from battles import services
+from battles.models import Battle
+from tests.factories import scenario_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def test_each_bad_number_is_named_and_nothing_is_created() -> None:
+    game = scenario_campaign()
+    services.battle_end(battle=game.battle, user=game.umpire)
+    first, second = game.campaign.ships.order_by("pk")[:2]
+    data = {
+        "name": "Typo",
+        f"use_{first.pk}": "on",
+        f"a_{first.pk}": "3",
+        f"b_{first.pk}": "x",
+        f"heading_{first.pk}": "1e3",
+        f"use_{second.pk}": "on",
+        f"a_{second.pk}": "5",
+        f"b_{second.pk}": "4",
+        f"speed_{second.pk}": "fast",
+        "height": "-1e9",
+    }
+    client = Client()
+    client.force_login(game.umpire)
+
+    response = client.post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+
+    assert response.status_code == 400
+    text = re.sub(r"\s+", " ", response.content.decode())
+    for message in [
+        f"{first.ship.name}, r: 'x' is not a whole number.",
+        f"{first.ship.name}, heading: enter the number in plain digits: 1e3 has an exponent.",
+        f"{second.ship.name}, speed: 'fast' is not a number.",
+        "The map's height: enter the number in plain digits: -1e9 has an exponent.",
+    ]:
+        assert escape(message) in text
+    assert Battle.objects.count() == 1
