@@ -124,3 +124,31 @@ def test_ship_names_wrap_at_spaces_on_a_phone(key: str, live_server: Any, chromi
     assert not box.evaluate("el => el.scrollWidth > el.clientWidth")
     for i in range(links.count()):
         assert all(lines == 1 for _word, lines in links.nth(i).evaluate(LINES_PER_WORD))
+
+
+def test_the_campaign_pages_battles_and_losses_stack_on_a_phone(live_server: Any, chromium_page: Any) -> None:
+    """A fresh-user check on a phone (390 px): the campaign page's Battles table cut off its Losses link,
+    and its losses table the battle a ship was lost in and when. On a phone each row is a block, its first
+    column and then the others labelled: nothing scrolls sideways, and every link is in sight."""
+    from django.utils import timezone
+
+    game = scenario_campaign()
+    hood = game.campaign.ships.get(ship__name="King George V")
+    hood.status, hood.status_battle, hood.status_changed_at = "sunk", game.battle, timezone.now()
+    hood.save()
+    page = chromium_page
+    page.set_viewport_size(PHONE)
+    log_in(page, live_server.url, game.umpire.username)
+
+    for path in (f"/campaigns/{game.campaign.pk}/", f"/campaigns/{game.campaign.pk}/sinkings/"):
+        page.goto(live_server.url + path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        for box in page.locator(".table-scroll:has(table.stack-table)").all():
+            assert not box.evaluate("el => el.scrollWidth > el.clientWidth")  # stacked: nothing to scroll
+        links = page.locator("table.stack-table a").all()
+        assert links
+        for link in links:
+            right = link.evaluate("el => el.getBoundingClientRect().right")
+            assert 0 < right <= PHONE["width"], (path, link.inner_text())
+    battle = page.locator('td[data-label="Battle"]').first
+    assert battle.evaluate("el => getComputedStyle(el, '::before').content") == '"Battle: "'
