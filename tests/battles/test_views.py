@@ -205,7 +205,10 @@ def test_campaign_page_shows_sides_fleets_battles_and_losses(game: Any) -> None:
         escape(game.battle.name),
     ):
         assert text in html
-    assert "Bismarck</td><td>Bismarck</td><td>Kriegsmarine</td><td>Sunk</td>" in html
+    assert (
+        'Bismarck</td><td data-label="Class">Bismarck</td><td data-label="Side">Kriegsmarine</td>'
+        '<td data-label="Fate">Sunk</td>'
+    ) in html
     assert "Unused invitations" not in html and "Battle from a scenario" not in html
 
 
@@ -660,8 +663,8 @@ def test_sinkings_pages(game: Any) -> None:
     battle_page = _html(client.get(reverse("battles:battle_sinkings", args=[game.battle.pk])))
     campaign_page = _html(client.get(reverse("battles:campaign_sinkings", args=[game.campaign.pk])))
 
-    assert ">Rodney</a></td>" in battle_page and "<td>Struck</td>" in battle_page
-    assert "<td>Rodney</td>" in campaign_page and "<td>Struck</td>" in campaign_page
+    assert ">Rodney</a></td>" in battle_page and '<td data-label="Fate">Struck</td>' in battle_page
+    assert "<td>Rodney</td>" in campaign_page and '<td data-label="Fate">Struck</td>' in campaign_page
     assert "King George V" not in battle_page
 
 
