@@ -862,8 +862,17 @@ def campaign_ship_repair(
         cship = CampaignShip.objects.select_for_update().get(pk=campaign_ship.pk)
         if sheet is not None:
             _derived_values_unchanged(cship, sheet)
-        if BattleShip.objects.filter(campaign_ship=cship, battle__status=BattleStatus.ACTIVE).exists():
-            raise ConflictError("ship_in_battle", f"{cship} is in an active battle; edit it in the battle.")
+        live = (
+            BattleShip.objects.filter(campaign_ship=cship, battle__status=BattleStatus.ACTIVE)
+            .select_related("battle")
+            .first()
+        )
+        if live is not None:
+            raise ConflictError(
+                "ship_in_battle",
+                f"{cship.ship.name} is in {live.battle.name}, a battle still on: edit her there, on her ship "
+                "sheet, or repair her once it is over. Nothing was changed.",
+            )
         if sheet is not None:
             sheet = _repaired_sheet(cship, sheet)
         before = {"status": cship.status, "sheet": cship.sheet}

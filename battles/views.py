@@ -579,7 +579,11 @@ def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpR
         },
     )
     players = camp.memberships.filter(role="player", side=cship.side).select_related("user")
+    # a refused repair shows the form again as typed, with its errors: 400, or the refusal's own status (409
+    # for a ship in a battle still on, which is edited in the battle)
+    status = 200
     if request.method == "POST":
+        status = 400
         try:
             if request.POST.get("action") == "assign":
                 chosen = request.POST.get("commander", "")
@@ -609,6 +613,7 @@ def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpR
                 return redirect("battles:campaign_ship", camp.pk, cship.pk)
         except ApplicationError as error:
             add_to_form(form, error)
+            status = error.status
     repairs = list(cship.repairs.select_related("umpire"))
     for r in repairs:
         r.changes = display.change_rows(r.before, r.after)  # type: ignore[attr-defined]
@@ -616,6 +621,7 @@ def campaign_ship(request: HttpRequest, campaign_id: int, ship_id: int) -> HttpR
         request,
         "battles/campaign_ship.html",
         {"campaign": camp, "cship": cship, "form": form, "players": players, "repairs": repairs},
+        status=status,
     )
 
 

@@ -19,7 +19,7 @@ from django.utils.html import escape
 
 import rules
 from battles import services
-from battles.models import Battle, RepairRecord, ShipEdit
+from battles.models import Battle, CampaignShip, RepairRecord, ShipEdit
 from fleets.models import Ship
 from navalwar.errors import ApplicationError
 from rules.model import Conditions, Hex
@@ -179,7 +179,7 @@ def test_a_repair_with_json_no_column_can_store_is_a_form_error(game: Any, sheet
         url, {"action": "repair", "status": "active", "sheet": sheet, "reason": "Dry dock"}
     )
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert f"Not valid JSON: {reason}" in _text(response)
     kgv.refresh_from_db()
     assert (kgv.sheet, RepairRecord.objects.count()) == (before, 0)
@@ -546,7 +546,7 @@ def test_nw_camp_05_a_repair_that_is_not_the_ships_sheet_repaired_is_a_form_erro
 
     response = _repair(game, kgv, sheet)
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert escape(message) in _text(response)
     assert escape(sheet) in response.content.decode()  # the form keeps what was typed
     kgv.refresh_from_db()
@@ -727,3 +727,30 @@ def test_a_set_up_the_engine_could_not_resolve_is_a_form_error(
     assert escape(message) in _text(response)
     assert Battle.objects.count() == 1
     assert _client(game.umpire).post(url, _setup_post(game)).status_code == 302  # the same, without the slip
+
+
+def test_a_repair_of_a_ship_in_a_battle_still_on_is_refused_with_409_naming_the_battle(game: Any) -> None:
+    """A fresh-user check repaired a ship in a live battle: refused, but answered 200 as if the form were
+    good, and told only "is in an active battle"."""
+    kgv = game.campaign.ships.get(ship__name="King George V")
+    before = CampaignShip.objects.get(pk=kgv.pk).sheet
+
+    response = _repair(game, kgv, json.dumps(kgv.sheet))
+
+    assert response.status_code == 409
+    assert escape(
+        f"King George V is in {game.battle.name}, a battle still on: edit her there, on her ship sheet, or "
+        "repair her once it is over. Nothing was changed."
+    ) in _text(response)
+    assert CampaignShip.objects.get(pk=kgv.pk).sheet == before
+    assert RepairRecord.objects.count() == 0
+
+
+def test_a_repair_form_with_errors_is_answered_400(game: Any) -> None:
+    services.battle_end(battle=game.battle, user=game.umpire)
+    kgv = game.campaign.ships.get(ship__name="King George V")
+
+    response = _repair(game, kgv, json.dumps(kgv.sheet), reason="")
+
+    assert response.status_code == 400
+    assert RepairRecord.objects.count() == 0

@@ -180,7 +180,7 @@ def test_nw_camp_01_a_repair_may_not_change_a_value_worked_out_from_an_option(ga
         },
     )
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert (
         "protection is worked out again from the ship&#x27;s class and the campaign&#x27;s option &#x27;"
         "Belt armour adds protection (7.0)&#x27; when each battle is set up; a repair cannot change it "
