@@ -30,6 +30,7 @@ from battles.models import (
     Phase,
     PhaseSide,
     PhaseStatus,
+    RepairRecord,
     Role,
     ShipEdit,
     ShipStatus,
@@ -427,6 +428,46 @@ def campaign_losses(*, campaign: Campaign, viewer: Viewer) -> tuple[list[Campaig
     )
     hidden = _fates_hidden(rows, viewer)
     return [c for c in rows if c.pk not in hidden], hidden
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReturnedToService:
+    """A campaign ship the umpire brought back after a loss (a repair from sunk, struck or captured to
+    active): the ship, what she was, the battle she was lost in (None when the record has none) and when she
+    came back (docs/rulings.md NW-CAMP-36)."""
+
+    campaign_ship: CampaignShip
+    fate: str
+    battle: Battle | None
+    at: datetime
+
+
+LOSS_FATES = (ShipStatus.SUNK, ShipStatus.STRUCK, ShipStatus.CAPTURED)
+
+
+def returned_to_service(*, campaign: Campaign) -> list[ReturnedToService]:
+    """Return the campaign's ships brought back into service after a loss, by the repairs that did it,
+    oldest first: the roll of losses keeps them (NW-CAMP-36), since the losses table lists ships by their
+    status now. A battle reopened (NW-CAMP-09) undoes its losses without a repair: they were never losses."""
+    records = (
+        RepairRecord.objects.filter(
+            campaign_ship__campaign=campaign,
+            before__status__in=[str(f) for f in LOSS_FATES],
+            after__status=ShipStatus.ACTIVE,
+        )
+        .select_related("campaign_ship__ship__ship_class", "campaign_ship__side", "battle")
+        .order_by("at", "pk")
+    )
+    labels = dict(ShipStatus.choices)
+    return [
+        ReturnedToService(
+            campaign_ship=r.campaign_ship,
+            fate=str(labels.get(r.before["status"], r.before["status"])),
+            battle=r.battle,
+            at=r.at,
+        )
+        for r in records
+    ]
 
 
 def _fates_hidden(rows: list[CampaignShip], viewer: Viewer) -> set[int]:

@@ -888,6 +888,7 @@ def campaign_ship_repair(
             reason=reason,
             before=before,
             after={"status": cship.status, "sheet": cship.sheet},
+            battle_id=cship.status_battle_id,  # her last fate's battle: where a ship brought back was lost
         )
 
 

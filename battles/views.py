@@ -206,6 +206,7 @@ def _campaign_context(request: HttpRequest, campaign: Any, viewer: selectors.Vie
         "side_names": {side.key: side.name for side in sides},
         "battles": selectors.battles_for_campaign(campaign=campaign),
         "losses": losses,
+        "returned": selectors.returned_to_service(campaign=campaign),
         "fates_hidden": fates_hidden,
         "members": campaign.memberships.select_related("user", "side").order_by(
             "role", "side", "user__username"
@@ -630,7 +631,8 @@ def campaign_sinkings(request: HttpRequest, campaign_id: int) -> HttpResponse:
     """Render the roll of ships sunk, struck, captured and withdrawn across the campaign."""
     camp, viewer = selectors.campaign_get(user=request.user, campaign_id=campaign_id)
     losses = selectors.sinkings_for_campaign(campaign=camp, viewer=viewer)
-    ctx = {"campaign": camp, "battle": None, "campaign_losses": losses}
+    returned = selectors.returned_to_service(campaign=camp)
+    ctx = {"campaign": camp, "battle": None, "campaign_losses": losses, "returned": returned}
     return render(request, "battles/sinkings.html", ctx)
 
 

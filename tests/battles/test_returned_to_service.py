@@ -1,0 +1,82 @@
+"""The campaign's roll of losses keeps a ship the umpire brought back into service (docs/rulings.md
+NW-CAMP-36): a fresh-user check sank Rodney, repaired her to active between battles, and her loss vanished
+from the roll, which lists ships by their status now."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from battles import selectors, services
+from battles.models import CampaignShip
+from tests.factories import scenario_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+def _text(client: Client, url: str) -> str:
+    return re.sub(r"\s+", " ", client.get(url).content.decode())
+
+
+@pytest.fixture
+def revived() -> Any:
+    game = scenario_campaign()
+    services.battle_ship_edit(
+        battle=game.battle,
+        ship_key="rodney",
+        user=game.umpire,
+        changes={"status": "sunk"},
+        reason="Torpedoes",
+    )
+    services.battle_end(battle=game.battle, user=game.umpire)
+    rodney = CampaignShip.objects.get(campaign=game.campaign, ship__name="Rodney")
+    assert (rodney.status, rodney.status_battle_id) == ("sunk", game.battle.pk)
+    services.campaign_ship_repair(
+        campaign_ship=rodney, user=game.umpire, reason="Raised and refitted at Rosyth", status="active"
+    )
+    return game
+
+
+def test_the_roll_lists_a_ship_brought_back_with_the_battle_she_was_lost_in(revived: Any) -> None:
+    game = revived
+
+    (back,) = selectors.returned_to_service(campaign=game.campaign)
+
+    assert (back.campaign_ship.ship.name, back.fate, back.battle) == ("Rodney", "Sunk", game.battle)
+    assert back.at <= timezone.now()
+
+
+@pytest.mark.parametrize("who", ["umpire", "britain", "germany"])
+def test_the_campaign_page_and_the_roll_show_her_to_every_member(revived: Any, who: str) -> None:
+    game = revived
+    client = Client()
+    client.force_login(game.umpire if who == "umpire" else game.players[who])
+
+    for url in (
+        reverse("battles:campaign", args=[game.campaign.pk]),
+        reverse("battles:campaign_sinkings", args=[game.campaign.pk]),
+    ):
+        text = _text(client, url)
+        assert "<h3>Brought back into service</h3>" in text
+        assert (
+            '<tr><td>Rodney</td><td data-label="Class">Nelson</td><td data-label="Side">Royal Navy</td>'
+            '<td data-label="Was">Sunk</td>'
+        ) in text
+        assert f'<td data-label="Battle"><a href="/battles/{game.battle.pk}/">' in text
+        assert "Raised and refitted" not in text  # the repair's reason is the umpire's ship page's
+        assert "None yet." not in text
+
+
+def test_a_repair_that_only_mends_her_sheet_brings_no_one_back(revived: Any) -> None:
+    game = revived
+    kgv = CampaignShip.objects.get(campaign=game.campaign, ship__name="King George V")
+    services.campaign_ship_repair(campaign_ship=kgv, user=game.umpire, reason="Dockyard", sheet=kgv.sheet)
+
+    assert [r.campaign_ship.ship.name for r in selectors.returned_to_service(campaign=game.campaign)] == [
+        "Rodney"
+    ]
