@@ -87,7 +87,7 @@ MATRIX: dict[str, dict[str, tuple[int | str, ...]]] = {
     "battles:battle_scenario": {"GET": (L, E, E, E, E, E), "POST": (L, 403, 403, 302, 404, 404)},
     # an empty post (no ship) is the form again with its error (400)
     "battles:battle_new": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 400, 404, 404)},
-    "battles:campaign_ship": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 200, 404, 404)},
+    "battles:campaign_ship": {"GET": (L, 403, 403, 200, 404, 404), "POST": (L, 403, 403, 400, 404, 404)},
     "battles:campaign_sinkings": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
     # --- its battle ---------------------------------------------------------------------------------------
     "battles:battle": {"GET": (L, 200, 200, 200, 404, 404), "POST": (L, E, E, E, E, E)},
