@@ -57,7 +57,9 @@ REFUSED = [
         "sheet guns must give the guns left on each side: starboard and port (whole numbers)",
         id="guns-bow",
     ),
-    pytest.param({"mast_hits": 1.5}, "sheet mast_hits must be a whole number", id="mast-hits-fraction"),
+    pytest.param(
+        {"mast_hits": 1.5}, "sheet mast_hits must be a whole number, 0 or more", id="mast-hits-fraction"
+    ),
     pytest.param(
         {"captured_by": 5},
         "sheet captured_by must be the id of the ship that took her, or null (16.)",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
+from ...base import SheetKind, sheet_kind_errors
 from ...model import JSON
 from . import core as C
 from . import tables as T
@@ -70,6 +71,8 @@ FLAG_KEYS: tuple[str, ...] = (
     "entangle_still",
 )
 """Sheet keys that hold true or false."""
+SHEET_KINDS: dict[str, SheetKind] = {**dict.fromkeys(WHOLE_KEYS, "whole"), **dict.fromkeys(FLAG_KEYS, "bool")}
+"""The kinds of :data:`WHOLE_KEYS` and :data:`FLAG_KEYS`, checked by ``rules.base.sheet_kind_errors``."""
 OTHER_SHIP_KEYS: tuple[str, ...] = ("entangled_with", "towing", "towed_by", "tow_target")
 """Sheet keys that name another ship of the battle, or none (19., 9.)."""
 
@@ -108,12 +111,7 @@ def sheet_problems(
         out.append("sink_reason must be text (why she sinks, as the log says it)")
     if "sink_in" in sheet and not (get("sink_in") is None or _int(get("sink_in"))):
         out.append("sink_in must be a whole number of her moves before she sinks, or null (13., S25)")
-    for key in WHOLE_KEYS:
-        if key in sheet and not _int(get(key)):
-            out.append(f"{key} must be a whole number")
-    for key in FLAG_KEYS:
-        if key in sheet and type(get(key)) is not bool:
-            out.append(f"{key} must be true or false")
+    out += sheet_kind_errors(sheet, SHEET_KINDS, ship_id, ships)  # the counts and flags, as every rule set's
     if "entangle_heading" in sheet:
         v = get("entangle_heading")
         if not _number(v) or not 0 <= v <= 360:  # type: ignore[operator]

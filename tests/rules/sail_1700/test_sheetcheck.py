@@ -39,7 +39,7 @@ def test_a_new_sheet_has_no_problem(key: str) -> None:
     ("sheet", "message"),
     [
         pytest.param({"dismasted": 1}, "dismasted must be true or false", id="flag-as-number"),
-        pytest.param({"points": "400"}, "points must be a whole number", id="points-as-text"),
+        pytest.param({"points": "400"}, "points must be a whole number, 0 or more", id="points-as-text"),
         pytest.param({"shot": "chain"}, "shot must be one of: round, double (11.)", id="preset-shot"),
         pytest.param(
             {"sink_reason": 3},
