@@ -176,7 +176,7 @@ def test_winners_are_shown_by_side_name(game: Any) -> None:
         _client(game.players["germany"]).get(reverse("battles:campaign", args=[game.campaign.pk]))
     )
     row = re.search(rf'<tr><td><a href="/battles/{game.battle.pk}/">.*?</tr>', campaign).group(0)  # type: ignore[union-attr]
-    assert "<td>Royal Navy</td>" in row
+    assert '<td data-label="Winner">Royal Navy</td>' in row
     battle = _html(_client(game.players["germany"]).get(reverse("battles:battle", args=[game.battle.pk])))
     assert "The battle is over: Royal Navy holds the sea. Bismarck sunk." in battle
 

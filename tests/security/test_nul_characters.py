@@ -143,7 +143,7 @@ def test_a_nul_escape_in_a_repair_is_a_form_error(game: Any) -> None:
         url, {"action": "repair", "status": "active", "sheet": sheet, "reason": "Dry dock"}
     )
 
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "Not valid JSON: a NUL character (\\u0000) cannot be saved" in _text(response)
     kgv.refresh_from_db()
     assert (kgv.sheet, RepairRecord.objects.count()) == (before, 0)
