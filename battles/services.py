@@ -833,10 +833,51 @@ def _repaired_sheet(cship: CampaignShip, sheet: Mapping[str, Any]) -> dict[str, 
             f"the sheet lacks {names}: a repair sets the whole sheet, and an entry left out would be made "
             "afresh at her next battle (NW-CAMP-05)"
         )
+    repaired = {**{k: v for k, v in current.items() if k not in carried}, **sheet}
+    if not problems:
+        # what her next battle's rules would refuse (a gun box she has not, a grade of no choice...), and
+        # the old sheet did not hold: she could join no battle (NW-CAMP-37)
+        before = _next_battle_sheet_problems(cship, current)
+        problems = [p for p in _next_battle_sheet_problems(cship, repaired) if p not in before]
     if problems:
         errors = [p[0].upper() + p[1:] + "." for p in problems]
         raise ApplicationError("bad_sheet", " ".join(errors), fields={"sheet": errors})
-    return {**{k: v for k, v in current.items() if k not in carried}, **sheet}
+    return repaired
+
+
+def _next_battle_sheet_problems(cship: CampaignShip, sheet: Mapping[str, Any]) -> list[str]:
+    """Return what the rules find in the sheet ``cship`` would take to her next battle (:func:`carried_sheet`
+    of ``sheet``) once her rule set has set it up: ``rules.check_state``'s sheet checks of a battle of her
+    alone, each message starting ``sheet`` (``"sheet guns_lost: 999 is not one of her gun boxes..."``), or
+    what the set-up raises (docs/rulings.md NW-CAMP-37)."""
+    ruleset = cship.campaign.ruleset
+    rs = rules.get_ruleset(ruleset)
+    width, height = rs.default_map
+    position = Hex(q=1, r=1) if rs.geometry.startswith("hex") else Point(x=width / 2, y=height / 2)
+    ship = ShipState(
+        id="repaired",
+        name=cship.ship.name,
+        side=cship.side.key,
+        class_name=cship.ship.ship_class.name,
+        position=position,
+        heading=0.0,
+        speed=0.0,
+        stats=dict(cship.ship.ship_class.stats),
+        sheet=carried_sheet(ruleset=ruleset, sheet=sheet),
+    )
+    state = BattleState(
+        ruleset=ruleset,
+        map=MapSpec(geometry=rs.geometry, width=width, height=height),
+        sides=(SideInfo(key=cship.side.key, name=cship.side.name),),
+        ships=(ship,),
+        options=_battle_options(cship.campaign, [cship.side.key]),
+    )
+    try:
+        state, _ = rs.setup(state, rules.SeededDice(0))
+        set_up = state.ship("repaired")
+    except (rules.RulesError, ValueError, TypeError, KeyError) as exc:
+        return [f"the rules refuse it: {exc}"]
+    return [f"sheet {p}" for p in rs.sheet_errors(state, set_up)]
 
 
 def campaign_ship_repair(
@@ -852,7 +893,8 @@ def campaign_ship_repair(
     Refused (``ship_in_battle``) while the ship is in an active battle: use :func:`battle_ship_edit` there;
     ``derived_sheet_value`` for a change to a value each battle works out from an option (NW-CAMP-01);
     ``bad_sheet`` for a sheet that is not the ship's sheet repaired (NW-CAMP-05: :func:`_repaired_sheet`);
-    ``reason_too_long`` for a reason over 500 characters.
+    ``reason_too_long`` for a reason over 500 characters; ``nothing_to_change`` for one that leaves her as
+    she is.
     """
     reason = _reason_checked(reason, "Give a reason for the repair.")
     if status is not None and status not in ShipStatus.values:
@@ -876,9 +918,14 @@ def campaign_ship_repair(
         if sheet is not None:
             sheet = _repaired_sheet(cship, sheet)
         before = {"status": cship.status, "sheet": cship.sheet}
+        if (sheet is None or sheet == cship.sheet) and (status is None or status == cship.status):
+            # as an edit in a battle (battle_ship_edit): a record of "Nothing changed." under a reason that
+            # says something happened would mislead whoever reads her history
+            message = "Nothing to change: she already is as the repair says. Nothing was saved."
+            raise ApplicationError("nothing_to_change", message, fields={"sheet": [message]})
         if sheet is not None:
             cship.sheet = sheet
-        if status is not None:
+        if status is not None and status != cship.status:
             cship.status = status
             cship.status_changed_at = timezone.now()
         cship.save()

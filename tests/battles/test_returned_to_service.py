@@ -13,7 +13,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from battles import selectors, services
-from battles.models import CampaignShip
+from battles.models import CampaignShip, RepairRecord
+from navalwar.errors import ApplicationError
 from tests.factories import scenario_campaign
 
 pytestmark = pytest.mark.django_db
@@ -75,8 +76,29 @@ def test_the_campaign_page_and_the_roll_show_her_to_every_member(revived: Any, w
 def test_a_repair_that_only_mends_her_sheet_brings_no_one_back(revived: Any) -> None:
     game = revived
     kgv = CampaignShip.objects.get(campaign=game.campaign, ship__name="King George V")
-    services.campaign_ship_repair(campaign_ship=kgv, user=game.umpire, reason="Dockyard", sheet=kgv.sheet)
+    mended = {**kgv.sheet, "damage": 0}
+    CampaignShip.objects.filter(pk=kgv.pk).update(sheet={**kgv.sheet, "damage": 2})
+    kgv.refresh_from_db()
+    services.campaign_ship_repair(campaign_ship=kgv, user=game.umpire, reason="Dockyard", sheet=mended)
 
     assert [r.campaign_ship.ship.name for r in selectors.returned_to_service(campaign=game.campaign)] == [
         "Rodney"
     ]
+
+
+def test_a_repair_that_changes_nothing_is_refused(revived: Any) -> None:
+    """As an edit in a battle: a record of "Nothing changed." under a reason would mislead."""
+    game = revived
+    kgv = CampaignShip.objects.get(campaign=game.campaign, ship__name="King George V")
+    before = RepairRecord.objects.count()
+
+    with pytest.raises(ApplicationError) as exc:
+        services.campaign_ship_repair(
+            campaign_ship=kgv, user=game.umpire, reason="nothing", sheet=kgv.sheet, status="active"
+        )
+
+    assert (exc.value.code, exc.value.message) == (
+        "nothing_to_change",
+        "Nothing to change: she already is as the repair says. Nothing was saved.",
+    )
+    assert RepairRecord.objects.count() == before

@@ -416,6 +416,7 @@ def test_umpire_repairs_and_assigns_on_the_ship_page(game: Any) -> None:
     client = _client(game.umpire)
 
     client.post(url, {"action": "assign", "commander": game.players["britain"].pk})
+    CampaignShip.objects.filter(pk=kgv.pk).update(sheet={"damage": 3, "protection": 9})
     client.post(
         url,
         {
