@@ -23,7 +23,7 @@ import rules
 from battles.models import Battle, BattleStatus, Membership, Role
 from navalwar.errors import ApplicationError, ConflictError, PermissionDeniedError
 from rules.geometry import on_hex_map, on_table
-from rules.model import JSON, BattleState, Hex, Point, Position, TerrainFeature
+from rules.model import JSON, BattleState, Hex, Point, Position, ShipState, TerrainFeature
 
 GROUND_KINDS = ("land", "shore", "shoal")
 """Terrain that covers a place: painting one of them replaces another at the same place."""
@@ -35,14 +35,18 @@ def _require_umpire(battle: Battle, user: Any) -> None:
         raise PermissionDeniedError("not_umpire", "Only an umpire of this campaign may set up the battle.")
 
 
-def _edit(battle: Battle, user: Any, change: Callable[[BattleState], BattleState]) -> Battle:
+def _edit(
+    battle: Battle, user: Any, change: Callable[[BattleState], BattleState], *, moved: str | None = None
+) -> Battle:
+    """Apply ``change`` to the battle's set-up and save it once :func:`_validated`; ``moved``: the id of the
+    ship the change places, whom a refusal speaks of."""
     with transaction.atomic():
         _require_umpire(battle, user)
         locked = Battle.objects.select_for_update().get(pk=battle.pk)
         if locked.status != BattleStatus.SETUP:
             raise ConflictError("battle_started", "The battle has started: its set-up can no longer change.")
         state = rules.from_json(BattleState, locked.state)
-        new = _validated(change(state))
+        new = _validated(change(state), moved=moved)
         locked.state = state_keeping_extra(new, locked.state)
         locked.save(update_fields=["state"])
     return locked
@@ -54,8 +58,10 @@ def _on_map(state: BattleState, pos: Position) -> bool:
     return on_table(pos, state.map.width, state.map.height)
 
 
-def _validated(state: BattleState) -> BattleState:
-    """Return the state after the rule set's ``setup``; raise ApplicationError for what may not be."""
+def _validated(state: BattleState, *, moved: str | None = None) -> BattleState:
+    """Return the state after the rule set's ``setup``; raise ApplicationError for what may not be. Two ships
+    in one place: the message at the position names the ship already there, not ``moved`` (the ship being
+    placed), whatever their order in the battle."""
     rs = rules.get_ruleset(state.ruleset)
     hexes = rs.geometry.startswith("hex")
     kind_of_place: dict[Position, set[str]] = {}
@@ -71,7 +77,7 @@ def _validated(state: BattleState) -> BattleState:
                 "off_map", "That place is off the map.", fields={"position": ["That place is off the map."]}
             )
         kind_of_place.setdefault(t.position, set()).add(t.kind)
-    taken: dict[Position, str] = {}
+    taken: dict[Position, ShipState] = {}
     for s in state.ships:
         if s.status == "withdrawn":
             continue
@@ -96,14 +102,17 @@ def _validated(state: BattleState) -> BattleState:
                 fields={"position": [f"{s.name} cannot be placed on land, a battery or a fort."]},
             )
         if s.status == "active" and not rs.stacking:
-            other = taken.get(s.position)
-            if other is not None:
+            first = taken.get(s.position)
+            if first is not None:
+                there = s if first.id == moved else first
                 raise ApplicationError(
                     "stacked",
-                    f"{s.name} and {other} would share a place.",
-                    fields={"position": [f"{other} is already there ({rs.title} does not stack ships)."]},
+                    f"{first.name} and {s.name} would share a place.",
+                    fields={
+                        "position": [f"{there.name} is already there ({rs.title} does not stack ships)."]
+                    },
                 )
-            taken[s.position] = s.name
+            taken[s.position] = s
     try:
         new, _events = rs.setup(state, rules.SeededDice(secrets.randbits(63)))
     except (rules.RulesError, ValueError, TypeError, KeyError) as exc:
@@ -149,7 +158,7 @@ def battle_setup_ship_place(
         )
         return state.with_ships(ships)
 
-    return _edit(battle, user, change)
+    return _edit(battle, user, change, moved=ship_key)
 
 
 def battle_setup_terrain_paint(

@@ -255,6 +255,15 @@ def test_setup_editor_places_and_turns_ships_validated_by_the_rules() -> None:
         setup_url(battle), {"action": "place", "place-ship": "rodney", "place-q": 12, "place-r": 2}
     )
     assert on_top.status_code == 400 and "King George V is already there" in on_top.content.decode()
+    # the ship already there is named whatever the battle's order (a fresh-user check placed the earlier
+    # ship on the later one and was told the moved ship was already there)
+    rodney_at = state_of(battle).ship("rodney").position
+    under = umpire.post(
+        setup_url(battle),
+        {"action": "place", "place-ship": "kgv", "place-q": rodney_at.q, "place-r": rodney_at.r},
+    )
+    assert under.status_code == 400 and "Rodney is already there" in under.content.decode()
+    assert "King George V is already there" not in under.content.decode()
     off = umpire.post(
         setup_url(battle), {"action": "place", "place-ship": "rodney", "place-q": 40, "place-r": 0}
     )
