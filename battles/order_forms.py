@@ -86,6 +86,39 @@ class OrderForm(forms.Form):
             self.fields[spec.name] = _form_field(spec)
 
 
+class _PlainCheckboxInput(forms.CheckboxInput):
+    """A checkbox whose posted text reaches its field as sent (Django's own reads any text but "false" as
+    ticked: ``0`` and ``banana`` struck a ship's colours)."""
+
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:
+        return data.get(name) if name in data else False
+
+
+TICKED = frozenset({"on", "true", "1"})
+UNTICKED = frozenset({"", "off", "false", "0"})
+
+
+class PlainBooleanField(forms.BooleanField):
+    """A checkbox of an order: ``on`` (what a ticked box sends), ``true`` or ``1`` is ticked; nothing,
+    ``false`` (the hidden input before it), ``off`` or ``0`` is not; any other text is a form error."""
+
+    widget = _PlainCheckboxInput
+
+    def to_python(self, value: Any) -> bool:
+        if isinstance(value, str):
+            text = value.strip().lower()
+            if text in TICKED:
+                return True
+            if text in UNTICKED:
+                return False
+            raise forms.ValidationError(
+                "Tick the box or leave it: %(value)s is neither.",
+                code="invalid",
+                params={"value": repr(value[:20])},
+            )
+        return bool(value)
+
+
 def _form_field(spec: FieldSpec) -> forms.Field:
     label = spec.label + (f" ({spec.unit})" if spec.unit and spec.unit not in spec.label else "")
     common: dict[str, Any] = {"label": label, "required": False, "help_text": spec.help}
@@ -94,7 +127,7 @@ def _form_field(spec: FieldSpec) -> forms.Field:
     if spec.type == "float":
         return PlainFloatField(widget=forms.NumberInput(attrs={"step": "any"}), **common)
     if spec.type == "bool":
-        return forms.BooleanField(**common)
+        return PlainBooleanField(**common)
     if spec.type == "choice":
         return forms.ChoiceField(choices=[(c, _label(c)) for c in spec.choices], **common)
     if spec.type == "rows":

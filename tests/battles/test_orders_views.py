@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import timedelta
+from html import unescape as html_unescape
 from typing import Any
 
 import pytest
@@ -1073,3 +1074,28 @@ def test_sail_a_working_party_is_bounded_by_the_men_she_may_land_NW_SAIL_23() ->
     assert tag is not None and 'min="0"' in tag.group(0) and 'max="352"' in tag.group(0)
     assert "At most 352 men now: 20% of her 440 points stay aboard." in html
     assert "From 0 to 2000" not in html
+
+
+@pytest.mark.parametrize("typed", ["banana", "2", "yes please"])
+def test_a_checkbox_posted_with_other_text_is_a_form_error_not_a_yes(typed: str) -> None:
+    """A fresh-user check posted ``strike=0`` and ``strike=banana``: Django's checkbox read both as ticked,
+    and Constitution would have struck her colours. Any text but a checkbox's is refused, nothing saved."""
+    game = _game(CASES[4])
+    client = _client(game.players["usa"])
+
+    response = _post(client, "order_save", game, "constitution", {"turn": "0", "strike": typed}, headers=HX)
+
+    assert response.status_code == 400
+    assert f"Tick the box or leave it: {typed!r} is neither." in html_unescape(_html(response))
+    assert not Order.objects.filter(phase=game.phase).exists()
+
+
+@pytest.mark.parametrize(("typed", "saved"), [("0", False), ("false", False), ("on", True), ("true", True)])
+def test_a_checkbox_reads_what_a_checkbox_sends(typed: str, saved: bool) -> None:
+    game = _game(CASES[4])
+    client = _client(game.players["usa"])
+
+    response = _post(client, "order_save", game, "constitution", {"turn": "0", "strike": typed}, headers=HX)
+
+    assert response.status_code == 200
+    assert bool(Order.objects.get(phase=game.phase).data.get("strike")) is saved
