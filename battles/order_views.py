@@ -436,7 +436,9 @@ def orders_context(
             for b in bships
             if b.campaign_ship.side_id == viewer.side.pk and b.ship_key not in mine and b.status == "active"
         ]
-    return {"order_panels": panels, "ships_of_others": others}
+    # the viewer's side orders now, every ship of it under another captain: said as such, not "no orders"
+    others_only = not panels and bool(others) and viewer.side.key in (phase.sides or [])
+    return {"order_panels": panels, "ships_of_others": others, "others_only": others_only}
 
 
 __all__ = [

@@ -1099,3 +1099,24 @@ def test_a_checkbox_reads_what_a_checkbox_sends(typed: str, saved: bool) -> None
 
     assert response.status_code == 200
     assert bool(Order.objects.get(phase=game.phase).data.get("strike")) is saved
+
+
+def test_a_player_whose_sides_ships_are_all_under_other_captains_is_told_so() -> None:
+    """A fresh-user check: with every ship of Kriegsmarine under another player, the side's first player was
+    told "Your side gives no orders in this phase.", which is false."""
+    game = _game(CASES[1])
+    other = UserFactory()
+    services.membership_add(campaign=game.campaign, user=other, role="player", side=game.side("germany"))
+    for bship in game.battle.ships.filter(campaign_ship__side__key="germany"):
+        services.campaign_ship_assign(campaign_ship=bship.campaign_ship, user=game.umpire, commander=other)
+
+    page = re.sub(
+        r"\s+",
+        " ",
+        _html(_client(game.players["germany"]).get(reverse("battles:battle", args=[game.battle.pk]))),
+    )
+
+    assert (
+        f"Your side's ships are under other captains, who give their orders: Bismarck ({other.username})."
+    ) in page
+    assert "Your side gives no orders in this phase." not in page
