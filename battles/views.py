@@ -400,6 +400,17 @@ def _whole(text: str) -> int:
     return value
 
 
+def _terrain_example(rs: rules.RuleSet) -> str:
+    """A terrain list the battle form shows as its example: a feature of the rule set's first kind, at a
+    position of its geometry (a hex, or a point in its unit); empty for a rule set without terrain."""
+    if not rs.terrain_kinds:
+        return ""
+    width, height = rs.default_map
+    hexes = rs.geometry.startswith("hex")
+    at = {"q": 3, "r": 4} if hexes else {"x": round(width / 4), "y": round(height / 4)}
+    return json.dumps([{"kind": rs.terrain_kinds[0], "position": at, "props": {}, "visible_to": None}])
+
+
 def _set_up_number(label: str, text: str, errors: list[str], *, whole: bool = False) -> float | None:
     """Return ``text`` as a finite number (a whole one for ``whole``), or None with a message, starting with
     ``label`` ("Hood, x"), added to ``errors``: what it is not, as the site's number fields say it
@@ -547,6 +558,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
             "busy_count": sum(1 for r in rows if r["busy"]),
             "hexes": hexes,
             "ruleset": rs,
+            "terrain_example": _terrain_example(rs),
             "errors": errors,
             "conditions_form": conditions_form,
             "post": request.POST,

@@ -48,3 +48,36 @@ def test_each_bad_number_is_named_and_nothing_is_created() -> None:
     ]:
         assert escape(message) in text
     assert Battle.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [
+        ("denmark_strait_1941", None),
+        (
+            "sail_constitution_vs_guerriere_1812",
+            '[{"kind": "shoal", "position": {"x": 600, "y": 450}, "props": {}, "visible_to": null}]',
+        ),
+        (
+            "first_memphis_1862",
+            '[{"kind": "land", "position": {"q": 3, "r": 4}, "props": {}, "visible_to": null}]',
+        ),
+    ],
+)
+def test_the_terrain_box_is_the_rule_sets_own(key: str, shown: str | None) -> None:
+    """A fresh-user check: ww2_jackson's battle form showed a hex shoal and a mine, on a table without
+    terrain."""
+    game = scenario_campaign(key)
+    client = Client()
+    client.force_login(game.umpire)
+
+    text = re.sub(
+        r"\s+", " ", client.get(reverse("battles:battle_new", args=[game.campaign.pk])).content.decode()
+    )
+
+    if shown is None:
+        assert 'name="terrain"' not in text
+        assert "has no terrain: the battle is fought on open water." in text
+    else:
+        assert f"Terrain (A3), JSON list, e.g. {escape(shown)}" in text
+    assert ("(a mine it laid)" in text) is (key == "first_memphis_1862")
