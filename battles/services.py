@@ -1262,8 +1262,9 @@ def battle_create(
     no ship as ``no_ships``, ships of one side only as ``one_side`` (NW-CAMP-23). A heading of 360 is taken
     as 0. Raise ``ship_unavailable`` for a ship the campaign has lost, ``off_map`` (one message per ship,
     :func:`placement_errors`) for a start off the map, ``bad_heading`` (:func:`heading_errors`) for a
-    heading not from 0 up to 360 degrees, ``ship_in_battle`` for a ship already in a battle of the campaign
-    in set-up or active (NW-CAMP-02); nothing is saved then.
+    heading not from 0 up to 360 degrees, ``bad_setup`` too for a starting speed above what her class makes
+    undamaged (``RuleSet.top_speed``, NW-CAMP-29), ``ship_in_battle`` for a ship already in a battle of the
+    campaign in set-up or active (NW-CAMP-02); nothing is saved then.
     """
     _name_checked(name)
     rs = rules.get_ruleset(campaign.ruleset)
@@ -1341,6 +1342,16 @@ def battle_create(
         problems = _state_problems(state)
         if problems:
             raise ApplicationError("bad_setup", "The rules refuse this set-up: " + "; ".join(problems) + ".")
+        # a starting speed above what her class makes undamaged, as the ship edit refuses it (NW-CAMP-29): the
+        # rules' set-up cut it to what she makes without a word (the speeds as placed, before the set-up)
+        fast = [
+            f"{ship.name} makes at most {top:g} {display.speed_unit(rs)} (her class, undamaged), not "
+            f"{ship.speed:g}"
+            for ship in ships
+            if (top := rs.top_speed(ship)) is not None and ship.speed > top + 1e-9
+        ]
+        if fast:
+            raise ApplicationError("bad_setup", "Starting speeds: " + "; ".join(fast) + ".")
         battle.state = rules.to_json(state)
         battle.save(update_fields=["state"])
         BattleShip.objects.bulk_create(

@@ -81,3 +81,34 @@ def test_the_terrain_box_is_the_rule_sets_own(key: str, shown: str | None) -> No
     else:
         assert f"Terrain (A3), JSON list, e.g. {escape(shown)}" in text
     assert ("(a mine it laid)" in text) is (key == "first_memphis_1862")
+
+
+def test_a_starting_speed_above_her_class_is_refused_not_cut() -> None:
+    """A fresh-user check gave a ship 1000 and the battle began with her top speed, without a word; the
+    ship edit refuses such a speed (NW-CAMP-29), and so does the battle form now."""
+    game = scenario_campaign("denmark_strait_1941")
+    services.battle_end(battle=game.battle, user=game.umpire)
+    ships = list(game.campaign.ships.order_by("pk"))
+    first = ships[0]
+    second = next(cs for cs in ships if cs.side_id != first.side_id)
+    data = {
+        "name": "Fast",
+        f"use_{first.pk}": "on",
+        f"a_{first.pk}": "10",
+        f"b_{first.pk}": "10",
+        f"speed_{first.pk}": "1000",
+        f"use_{second.pk}": "on",
+        f"a_{second.pk}": "30",
+        f"b_{second.pk}": "30",
+    }
+    client = Client()
+    client.force_login(game.umpire)
+
+    response = client.post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+
+    assert response.status_code == 400
+    text = re.sub(r"\s+", " ", response.content.decode())
+    assert f"Starting speeds: {escape(first.ship.name)} makes at most " in text
+    assert "(her class, undamaged), not 1000." in text
+    assert f'name="speed_{first.pk}" type="number" step="any" value="1000"' in text
+    assert Battle.objects.count() == 1
