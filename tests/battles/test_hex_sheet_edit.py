@@ -1,6 +1,7 @@
-"""NW-ACW-22, NW-MEM-09 and NW-US-06: the umpire's edit of an acw_river, memoir_sea or ultra_simple sheet is
-refused when an entry holds what the engine would read as something else (a count of 2.5 points, 1 for true,
-a ram's bow in a ship that is not in the battle); what the engine writes is saved."""
+"""NW-ACW-22, NW-MEM-09, NW-US-06 and NW-US-07: the umpire's edit of an acw_river, memoir_sea or ultra_simple
+sheet is refused when an entry holds what the engine would read as something else (a count of 2.5 points, 1
+for true, a ram's bow in a ship that is not in the battle) or what no afloat ship could have (protection 0);
+what the engine writes is saved."""
 
 from __future__ import annotations
 
@@ -60,6 +61,20 @@ MEMPHIS, SANTIAGO = "first_memphis_1862", "santiago_de_cuba_1898"
             {"damage": 2.5},
             "sheet damage must be a whole number, 0 or more",
             id="ultra-damage",
+        ),
+        pytest.param(
+            "bismarck_last_battle_1941",
+            "kgv",
+            {"protection": 0},
+            "sheet protection (0) must be 1 or more: the least a ship has (4.0, U12)",
+            id="ultra-protection-0",
+        ),
+        pytest.param(
+            "bismarck_last_battle_1941",
+            "kgv",
+            {"damage": 99},
+            "sheet damage (99) sinks her, with protection ",
+            id="ultra-damage-sinks-her",
         ),
         pytest.param(
             SANTIAGO,

@@ -429,8 +429,23 @@ class UltraSimple(RuleSet):
 
     def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
         """Her protection and damage are whole numbers of 0 or more (the engine compares and adds them as
-        such; docs/rulings.md NW-US-06)."""
-        return sheet_kind_errors(ship.sheet, ULTRA_SHEET_KINDS, ship.id, ())
+        such; docs/rulings.md NW-US-06); her protection is at least 1 (4.0, U12), and an active ship has
+        taken less damage than sinks her (U04, or the campaign's ``sink_when``; docs/rulings.md NW-US-07)."""
+        out = sheet_kind_errors(ship.sheet, ULTRA_SHEET_KINDS, ship.id, ())
+        prot, damage = ship.sheet.get("protection"), ship.sheet.get("damage")
+        if type(prot) is not int or out:
+            return out
+        if prot < 1:
+            out.append(f"protection ({prot}) must be 1 or more: the least a ship has (4.0, U12)")
+        elif ship.status == "active" and type(damage) is int:
+            exceeds = self._opt(state, "sink_when") == "exceeds"
+            if damage > prot or (damage == prot and not exceeds):
+                most = prot if exceeds else prot - 1
+                out.append(
+                    f"damage ({damage}) sinks her, with protection {prot} (U04): an active ship has taken at "
+                    f"most {most}; set her status to sunk, or take less damage"
+                )
+        return out
 
     def top_speed(self, ship: ShipState) -> float | None:
         """Return 2 (hexes a turn): a ship moves 1 or 2 hexes (003 turn sequence; NW-CAMP-29)."""

@@ -765,3 +765,54 @@ def test_preview_of_a_turn_that_is_not_a_hex_facing_is_empty_not_an_error() -> N
     order = ShipOrder(ship_id="kgv", data={"hexes": 1, "turn": 45, "turn_after": 0})
     assert rs.preview(state, ship, order) == []
     assert "turn" in rs.check_order(state, ship, order)
+
+
+SINKS = "; set her status to sunk, or take less damage"
+
+
+@pytest.mark.parametrize(
+    ("sink_when", "sheet", "status", "problem"),
+    [
+        pytest.param(
+            None,
+            {"protection": 0},
+            "active",
+            "protection (0) must be 1 or more: the least a ship has (4.0, U12)",
+            id="U12-minimum-1",
+        ),
+        pytest.param(
+            None,
+            {"damage": 9},
+            "active",
+            "damage (9) sinks her, with protection 9 (U04): an active ship has taken at most 8" + SINKS,
+            id="U04-active-at-protection",
+        ),
+        pytest.param(None, {"damage": 8}, "active", None, id="U04-active-one-short"),
+        pytest.param(None, {"damage": 9}, "sunk", None, id="U04-sunk-at-protection"),
+        pytest.param("exceeds", {"damage": 9}, "active", None, id="U04-exceeds-active-at-protection"),
+        pytest.param(
+            "exceeds",
+            {"damage": 10},
+            "active",
+            "damage (10) sinks her, with protection 9 (U04): an active ship has taken at most 9" + SINKS,
+            id="U04-exceeds-active-above",
+        ),
+    ],
+)
+def test_NW_US_07_a_sheet_no_afloat_ship_could_have(
+    sink_when: str | None, sheet: dict[str, JSON], status: str, problem: str | None
+) -> None:
+    """NW-US-07 (U12, U04): 4.0 "protection = tonnage / 4,000 rounded", minimum 1 (U12), and "the ship sinks
+    when accumulated damage >= its points" (U04): an umpire's edit to protection 0, or to damage that sinks an
+    active ship, is refused (``check_state``); Nelson has 9 points."""
+    options: dict[str, JSON] = {"sink_when": sink_when} if sink_when else {}
+    state = battle(
+        ship("nelson", "britain", NELSON, 5, 5, 0, status=status),
+        ship("bismarck", "germany", BISMARCK, 7, 4, 0),
+        options=options,
+    )
+    nelson = state.ship("nelson")
+    assert nelson.sheet == {"protection": 9, "damage": 0}
+    edited = nelson.replace(sheet={**nelson.sheet, **sheet})
+
+    assert RULESET.sheet_errors(state, edited) == ([] if problem is None else [problem])
