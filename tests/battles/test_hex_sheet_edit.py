@@ -1,7 +1,7 @@
-"""NW-ACW-22, NW-MEM-09, NW-US-06 and NW-US-07: the umpire's edit of an acw_river, memoir_sea or ultra_simple
-sheet is refused when an entry holds what the engine would read as something else (a count of 2.5 points, 1
-for true, a ram's bow in a ship that is not in the battle) or what no afloat ship could have (protection 0);
-what the engine writes is saved."""
+"""NW-ACW-22, NW-MEM-09, NW-MEM-10, NW-US-06 and NW-US-07: the umpire's edit of an acw_river, memoir_sea or
+ultra_simple sheet is refused when an entry holds what the engine would read as something else (a count of 2.5
+points, 1 for true, a ram's bow in a ship that is not in the battle) or what no afloat ship could have
+(protection 0); what the engine writes is saved."""
 
 from __future__ import annotations
 
@@ -96,6 +96,20 @@ MEMPHIS, SANTIAGO = "first_memphis_1862", "santiago_de_cuba_1898"
             {"critical_point": 30},
             "sheet critical_point (30) must be below her flotation",
             id="mem-critical-point",
+        ),
+        pytest.param(
+            SANTIAGO,
+            "indiana",
+            {"flotation": 0},
+            "sheet critical_point (7) must be below her flotation (0)",
+            id="mem-flotation-0-no-critical-point-below",
+        ),
+        pytest.param(
+            SANTIAGO,
+            "indiana",
+            {"damage": 99},
+            "sheet damage (99) sinks her, with flotation ",
+            id="mem-damage-sinks-her",
         ),
     ],
 )

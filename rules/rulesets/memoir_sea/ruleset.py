@@ -803,12 +803,20 @@ class MemoirSea(RuleSet):
     def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
         """What in her sheet is not of the shape of the module docstring's Sheet JSON (docs/rulings.md
         NW-MEM-09): whole numbers, ``breaking_off`` true or false, and a critical point below her
-        flotation."""
+        flotation (so a flotation of 1 or more), and an active ship with some of it left (M07: she sinks when
+        it is gone; docs/rulings.md NW-MEM-10)."""
         sh = ship.sheet
         out = sheet_kind_errors(sh, MEMOIR_SHEET_KINDS, ship.id, ())
-        flotation, critical = sh.get("flotation"), sh.get("critical_point")
+        flotation, critical, damage = sh.get("flotation"), sh.get("critical_point"), sh.get("damage")
         if type(flotation) is int and type(critical) is int and critical >= flotation:
             out.append(f"critical_point ({critical}) must be below her flotation ({flotation})")
+        # (a flotation of 0 has no critical point below it: refused above)
+        afloat = not out and ship.status == "active" and type(flotation) is int and type(damage) is int
+        if afloat and cast(int, damage) >= cast(int, flotation):
+            out.append(
+                f"damage ({damage}) sinks her, with flotation {flotation} (M07): an active ship has taken at "
+                f"most {cast(int, flotation) - 1}; set her status to sunk, or take less damage"
+            )
         return out
 
     def top_speed(self, ship: ShipState) -> float | None:

@@ -10,7 +10,7 @@ import pytest
 
 from rules.dice import ScriptedDice
 from rules.geometry import hex_distance, hexes_within
-from rules.model import Hex, ShipOrder, TerrainFeature
+from rules.model import JSON, Hex, ShipOrder, ShipStatus, TerrainFeature
 from rules.rulesets.memoir_sea import tables as T
 from rules.rulesets.memoir_sea.ruleset import (
     arc_by_corners,
@@ -765,3 +765,39 @@ def test_004_NW_MEM_04_a_ship_sunk_this_turn_does_not_block() -> None:
     )
     assert res.state.ship("lc").status == "sunk"
     assert res.state.ship("iowa").position == Hex(q=12, r=2)
+
+
+SINKS = "; set her status to sunk, or take less damage"
+
+
+@pytest.mark.parametrize(
+    ("sheet", "status", "problems"),
+    [
+        pytest.param({"damage": 20}, "active", [], id="one-point-left"),
+        pytest.param(
+            {"damage": 21},
+            "active",
+            ["damage (21) sinks her, with flotation 21 (M07): an active ship has taken at most 20" + SINKS],
+            id="none-left",
+        ),
+        pytest.param({"damage": 21}, "sunk", [], id="none-left-sunk"),
+        pytest.param(
+            {"flotation": 0, "critical_point": 0},
+            "active",
+            ["critical_point (0) must be below her flotation (0)"],
+            id="flotation-0",
+        ),
+    ],
+)
+def test_NW_MEM_10_a_sheet_no_afloat_ship_could_have(
+    sheet: dict[str, JSON], status: ShipStatus, problems: list[str]
+) -> None:
+    """NW-MEM-10 (M07: "The ship sinks when its remaining Flotation Value reaches 0"): an umpire's edit
+    that leaves an active ship with none of her flotation left is refused, as is a flotation of 0 (no
+    critical point is below it); the pre-dreadnought has 21."""
+    state = battle(ship("iowa", "a", C), ship("vizcaya", "b", at(3, 3)))
+    iowa = state.ship("iowa")
+    assert iowa.sheet["flotation"] == 21 and iowa.sheet["damage"] == 0
+    edited = iowa.replace(sheet={**iowa.sheet, **sheet}, status=status)
+
+    assert RS.sheet_errors(state, edited) == problems
