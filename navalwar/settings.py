@@ -204,7 +204,7 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 # --- Celery ----------------------------------------------------------------------------------------------
 
 REDIS_URL = env.str("REDIS_URL", default="")
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"  # (a host: kombu warns of none on every task)
 # Without a broker, tasks run in this process; `delay_on_commit` then runs them when the transaction commits,
 # so the site works with nothing else installed.
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL

@@ -64,11 +64,28 @@ def test_development_defaults_need_nothing_installed() -> None:
     assert str(values["SECRET_KEY"]).startswith("django-insecure-")
     assert values["ALLOWED_HOSTS"] == ["127.0.0.1", "localhost", "[::1]"]
     assert values["EAGER"] is True
-    assert values["BROKER"] == "memory://"
+    assert values["BROKER"] == "memory://localhost/"
     assert values["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
     assert (values["TIME_ZONE"], values["USE_TZ"], values["LOGIN_URL"]) == ("UTC", True, "login")
     assert values["SSL_REDIRECT"] is False
     assert values["STATIC_BACKEND"] == "django.contrib.staticfiles.storage.StaticFilesStorage"
+
+
+def test_an_in_process_task_logs_no_broker_warning() -> None:
+    """Without REDIS_URL a task runs in this process, past kombu's connection to the in-memory broker: with no
+    host in its URL kombu logged "No hostname was supplied" on every task the site ran."""
+    code = (
+        "import logging, django; django.setup()\n"
+        "logging.basicConfig(level=logging.WARNING)\n"
+        "from navalwar.celery import app\n"
+        "with app.connection_for_write() as c: c._info()\n"
+        "print('ok')\n"
+    )
+    result = run_python(code, clean_env())
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "ok"
+    assert "hostname" not in result.stderr
 
 
 def test_sqlite_database_runs_in_wal_mode(tmp_path: pytest.TempPathFactory) -> None:
