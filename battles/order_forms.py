@@ -93,6 +93,20 @@ class _PlainCheckboxInput(forms.CheckboxInput):
     def value_from_datadict(self, data: Any, files: Any, name: str) -> Any:
         return data.get(name) if name in data else False
 
+    @staticmethod
+    def _ticked(value: Any) -> bool:
+        """Whether the box shows ticked: True, or a text a ticked box sends (``on``, ``true``, ``1``). The
+        text as sent reaches the widget too: the saved order's ``false`` must show the box clear."""
+        return value is True or (isinstance(value, str) and value.strip().lower() in TICKED)
+
+    def __init__(self, attrs: Any = None, check_test: Any = None) -> None:
+        super().__init__(attrs, check_test=check_test or self._ticked)
+
+    def format_value(self, value: Any) -> str | None:
+        """No ``value`` attribute: a ticked box sends ``on``, whatever the value it was drawn with (drawn with
+        ``value="false"``, ticking it sent "false" and left the order as it was)."""
+        return None
+
 
 TICKED = frozenset({"on", "true", "1"})
 UNTICKED = frozenset({"", "off", "false", "0"})

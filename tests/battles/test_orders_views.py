@@ -1120,3 +1120,38 @@ def test_a_player_whose_sides_ships_are_all_under_other_captains_is_told_so() ->
         f"Your side's ships are under other captains, who give their orders: Bismarck ({other.username})."
     ) in page
     assert "Your side gives no orders in this phase." not in page
+
+
+def _checkbox(html: str, name: str) -> str:
+    tags = re.findall(rf'<input type="checkbox" name="{name}"[^>]*>', html)
+    assert len(tags) == 1, tags
+    return tags[0]
+
+
+def test_a_checkbox_shows_the_order_as_saved_and_a_tick_sends_yes() -> None:
+    """A fresh-user check found every box of an order drawn ticked and with ``value="false"``: the saved
+    order's ``false`` came back to the widget as text, Django's checkbox drew any text but "" as ticked, and a
+    ticked box then sent "false". Constitution's boxes were all ticked, Strike colours among them, and none
+    could be ticked for real. The box is clear for no and for an order not given, ticked for yes, with no
+    value of its own (a ticked box sends "on")."""
+    game = _game(CASES[4])
+    client = _client(game.players["usa"])
+    panel = _url("order_panel", game, "constitution")
+
+    fresh = _html(client.get(panel, headers=HX))
+    for name in ("strike", "row", "tack"):
+        assert _checkbox(fresh, name) == (
+            f'<input type="checkbox" name="{name}" aria-describedby="o-constitution-{name}-help" '
+            f'id="o-constitution-{name}">'
+        )
+
+    saved = _post(client, "order_save", game, "constitution", {"turn": "0", "strike": "false"}, headers=HX)
+    assert saved.status_code == 200 and Order.objects.get(phase=game.phase).data.get("strike") is not True
+    assert " checked" not in _checkbox(_html(client.get(panel, headers=HX)), "strike")
+
+    # the hidden "false" comes first, the ticked box after it: what a browser sends when the box is ticked
+    ticked = _post(
+        client, "order_save", game, "constitution", {"turn": "0", "strike": ["false", "on"]}, headers=HX
+    )
+    assert ticked.status_code == 200 and Order.objects.get(phase=game.phase).data["strike"] is True
+    assert _checkbox(_html(client.get(panel, headers=HX)), "strike").endswith(" checked>")

@@ -249,3 +249,36 @@ def test_order_selects_show_their_options_whole(
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"), width
         if width in (1280, 760):
             page.locator(panel).screenshot(path=str(ARTIFACTS / f"orders-selects-{scenario}-{width}.png"))
+
+
+def _open_panel(page: Any, panel: str) -> None:
+    if page.locator(f"{panel}.ship-orders--folded").count():
+        page.click(f"{panel} > summary")
+    page.wait_for_selector(f"{panel}[open] form.order-form")
+
+
+def test_a_checkbox_is_drawn_as_the_order_stands_and_a_click_changes_it(
+    live_server: Any, chromium_page: Any
+) -> None:
+    """A fresh-user check found every box of an order drawn ticked (Monarch's "Engines astern" while the
+    preview said ahead; Constitution's "Strike colours"), and a click could not tick one for real: the box was
+    drawn with ``value="false"``, so a ticked box sent "false". Benton begins the battle going astern (the
+    scenario): her box starts ticked; a click clears it and the saved order goes ahead; the page drawn again
+    shows it clear, and a click ticks it again, saved astern."""
+    game = scenario_campaign("first_memphis_1862")
+    page = chromium_page
+    log_in(page, live_server.url, game.players["union"].username)
+    page.goto(f"{live_server.url}/battles/{game.battle.pk}/")
+    panel = "#ship-benton"
+    _open_panel(page, panel)
+    assert page.locator("#o-benton-astern").is_checked() is True
+
+    for astern in (False, True):
+        box = page.locator("#o-benton-astern")
+        box.set_checked(astern)
+        page.click(f"{panel} button:text('Save orders')")
+        page.wait_for_selector(f"{panel} .message--success:has-text('Orders saved for Benton.')")
+        assert Order.objects.get(battle_ship__ship_key="benton").data["astern"] is astern
+        page.reload()
+        _open_panel(page, panel)
+        assert page.locator("#o-benton-astern").is_checked() is astern
