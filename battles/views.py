@@ -1043,6 +1043,7 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
     names = {s.id: s.name for s in rules.from_json(rules.BattleState, bat.state).ships}
     ruleset = rules.get_ruleset(bat.campaign.ruleset)
     order_rows = _log_order_rows(ruleset, chosen, orders, names) if chosen else []
+    events = [(row, rules.from_json(Event, row.data)) for row in rows]
     return render(
         request,
         "battles/battle_log.html",
@@ -1052,13 +1053,25 @@ def battle_log(request: HttpRequest, battle_id: int) -> HttpResponse:
             "viewer": viewer,
             "phases": phases,
             "phase": chosen,
-            "entries": [(row, rules.from_json(Event, row.data)) for row in rows],
+            "entries": [(row, event, _needed_text(ruleset, event)) for row, event in events],
             "orders": order_rows,
             "names": names,
             "edits": selectors.ship_edits_for(battle=bat, viewer=viewer, phase=chosen) if chosen else [],
             "umpire_actions": selectors.umpire_actions_for(battle=bat, viewer=viewer),
         },
     )
+
+
+def _needed_text(ruleset: rules.RuleSet, event: Event) -> str:
+    """The turn log's Needed column: what the die must show (``RuleSet.die_needed``), and where modifiers
+    are added to the roll, the number the modified roll needs too: ``"20+ on the die (16+ with
+    modifiers)"``. A fresh-user check read "Needed 16+" beside "a D20 of 20+ hits" as a misread die."""
+    if event.needed is None:
+        return ""
+    die = ruleset.die_needed(event)
+    if die is None or die == event.needed:
+        return f"{event.needed}+"
+    return f"{die}+ on the die ({event.needed}+ with modifiers)"
 
 
 @require_http_methods(["GET", "POST"])

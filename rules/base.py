@@ -582,6 +582,13 @@ class RuleSet(ABC):
                     return False, None
         return True, winner
 
+    def die_needed(self, event: Event) -> int | None:
+        """Return what the die itself must show for ``event``'s roll to succeed (the turn log's Needed
+        column), or None when the event needs no number. Default: ``event.needed``, for a rule set whose
+        modifiers change the number of dice or the points a hit scores, not the score a die needs
+        (ultra_simple's 10% a calibre inch, acw_river's hits on a ship going astern)."""
+        return event.needed
+
     # --- fog of war (A2) -------------------------------------------------------------------
 
     def visible_ship_ids(self, state: BattleState, side: str) -> set[str]:

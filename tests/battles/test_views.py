@@ -814,3 +814,35 @@ def test_a_commander_who_is_no_player_of_her_side_is_refused_and_nothing_changes
     assert "Any player of Royal Navy may now order her." in anyone
     kgv.refresh_from_db()
     assert kgv.commander is None
+
+
+def test_the_log_says_what_the_die_must_show_where_modifiers_add_to_the_roll(
+    django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """NW-WW2-26: a fresh-user check read the Needed column's "6+" beside a text that says "a D20 of 9+
+    hits" (a -3 for a target just acquired): the column now gives the die's number first. The numbers are
+    the log's own: each fire line's "a D20 of N+ hits" is the column's N. The ships close on the captains'
+    default orders until they fire (the seeds fixed)."""
+    monkeypatch.setattr(services.secrets, "randbits", lambda bits: 4242)
+    game = scenario_campaign("denmark_strait_1941")
+    fires: list[Any] = []
+    for _ in range(8):
+        phase = Phase.objects.get(battle=game.battle, status="open", superseded=False)
+        with django_capture_on_commit_callbacks(execute=True):
+            services.phase_close(phase=phase, user=game.umpire)
+        fires = [e for e in phase.events.filter(kind="fire") if e.data["modifiers"]]
+        if fires:
+            break
+    assert fires
+    html = _html(
+        _client(game.umpire).get(
+            reverse("battles:battle_log", args=[game.battle.pk]) + f"?phase={phase.number}"
+        )
+    )
+    for fire in fires:
+        total = sum(m["value"] for m in fire.data["modifiers"])
+        die, needed = fire.data["needed"] - total, fire.data["needed"]
+        assert die != needed
+        if 1 < die <= 20:  # (else "every D20 hits" or "no D20 can hit")
+            assert f"; a D20 of {die}+ hits" in fire.data["text"]
+        assert f'<td data-label="Needed">{die}+ on the die ({needed}+ with modifiers)</td>' in html

@@ -840,6 +840,14 @@ class WW2Jackson(RuleSet):
         ]
         return sorted(foes, key=lambda t: (distance(here, _pt(t.position)), t.id))
 
+    def die_needed(self, event: Event) -> int | None:
+        """Return what the D20 itself must show: for gunfire and torpedoes the number needed less the
+        modifiers' sum (W10: the modified roll is compared with it; the log's text says the same,
+        :func:`die_needed_text`, NW-WW2-26); other events' number is the die's."""
+        if event.needed is None or event.kind not in ("fire", "torpedo") or not event.modifiers:
+            return event.needed
+        return event.needed - int(sum(m.value for m in event.modifiers))
+
     def top_speed(self, ship: ShipState) -> float | None:
         """Return her class's combat speed in knots (rated speed less 1 or 2 knots, line 395; NW-CAMP-29)."""
         return combat_speed(parse_class(ship.stats).speed)

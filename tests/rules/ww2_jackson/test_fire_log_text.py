@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_gunnery import _fire_once
 from test_torpedoes import _strike
@@ -48,6 +50,9 @@ def test_a_salvo_with_modifiers_says_the_die_needed_and_agrees_with_its_hits() -
     die = ev.needed - ev.data["modifier"]
     assert f"; a D20 of {die}+ hits: D20 " in ev.text
     assert ev.data["hits"] == sum(r.value >= die for r in ev.rolls) == 2
+    assert RULESET.die_needed(ev) == die == 16  # the turn log's Needed column
+    assert RULESET.die_needed(replace(ev, modifiers=())) == 11
+    assert RULESET.die_needed(replace(ev, kind="recovery")) == 11  # a recovery roll's number is the die's
 
 
 def test_no_automatic_hits_is_said_W10() -> None:
