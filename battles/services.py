@@ -2415,6 +2415,10 @@ def battle_ship_edit(
         before = rules.to_json(ship)
         kwargs = _ship_edit_values(ship, changes)
         new_ship = replace(ship, **kwargs)
+        if "sheet" in kwargs:  # what the rules work out from the boxes follows them (NW-WW2-28: max_speed)
+            new_ship = rules.get_ruleset(state.ruleset).sheet_refreshed(
+                state, new_ship, given=changes["sheet"]
+            )
         if rules.to_json(new_ship) == before:
             # an edit that leaves the ship as she is would only log "(nothing changed)" under a reason that
             # says something happened (no changes typed, or the values she has already)

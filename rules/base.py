@@ -582,6 +582,13 @@ class RuleSet(ABC):
                     return False, None
         return True, winner
 
+    def sheet_refreshed(self, state: BattleState, ship: ShipState, given: Collection[str] = ()) -> ShipState:
+        """Return ``ship`` with the sheet entries the engine works out from the rest of her sheet worked out
+        again, but those named in ``given`` (the umpire's ship edit: an entry typed is checked by
+        :meth:`sheet_errors`, the others follow the boxes marked). Default: ``ship`` as she is. ww2_jackson:
+        ``max_speed`` (W38; docs/rulings.md NW-WW2-28)."""
+        return ship
+
     def die_needed(self, event: Event) -> int | None:
         """Return what the die itself must show for ``event``'s roll to succeed (the turn log's Needed
         column), or None when the event needs no number. Default: ``event.needed``, for a rule set whose

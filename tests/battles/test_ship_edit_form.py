@@ -187,7 +187,8 @@ def test_one_damage_box_of_an_object_is_edited_and_the_rest_kept() -> None:
 
     assert response.status_code == 302
     after = _ship(game, "hood")
-    assert after.sheet == {**before.sheet, "marked": {**marked, "engine": 2}}
+    # the max speed follows the engine boxes (W38, NW-WW2-28): two of four gone, half of 27 knots
+    assert after.sheet == {**before.sheet, "marked": {**marked, "engine": 2}, "max_speed": 13.5}
     assert after.sheet["marked"]["engine"] == 2 and list(after.sheet["marked"]) == list(marked)  # type: ignore[index,call-overload]
     bad = _client(game.umpire).post(
         url, ship_edit_post(game.battle, "hood", **{f"sheet_marked__{box}": "-1"})

@@ -190,3 +190,35 @@ def test_the_hits_scored_on_her_read_as_the_log_tells_them(game: Any) -> None:
         '<tr><th scope="row">Hits</th><td>turn 2: 15-inch from Hood, above water, penetrated; turn 3: '
         "14-inch from Prince of Wales, main, no damage (W29)</td>" in html
     )
+
+
+def test_NW_WW2_28_a_max_speed_typed_is_refused_unless_her_boxes_give_it(game: Any) -> None:
+    """A fresh-user check set Gneisenau's max speed to 18: her player's panel then said "0 to 18 knots" while
+    the rules (W38: from her engine and underwater boxes) let her order 25 and saved it. The sheet's max speed
+    is the rules' to work out: a value of the umpire's own is refused, naming what her boxes give."""
+    hood = battle_ship(game, "hood")
+    top = hood.sheet["max_speed"]
+    before = Battle.objects.get(pk=game.battle.pk).state
+
+    with pytest.raises(ApplicationError) as refused:
+        sheet_edit(game, "hood", {"max_speed": 18.0})
+
+    assert refused.value.code == "bad_edit"
+    assert (
+        f"sheet max_speed (18) must be what her boxes and conditions give now, {top:g} knots (W38): mark her "
+        "engine or underwater boxes, or give her a condition, to slow her"
+    ) in refused.value.message
+    assert Battle.objects.get(pk=game.battle.pk).state == before and not ShipEdit.objects.exists()
+
+
+def test_NW_WW2_28_marking_engine_boxes_slows_her_at_once(game: Any) -> None:
+    """Two of Hood's four engine boxes marked (W38: speed x intact engines / engines): her sheet's max speed
+    halves at once, as the rules will cap her orders, and the edit's log shows it; typed with the boxes, the
+    same number is saved."""
+    hood = battle_ship(game, "hood")
+    top = hood.sheet["max_speed"]
+
+    edit = sheet_edit(game, "hood", {"marked": {**hood.sheet["marked"], "engine": 2}})
+
+    assert battle_ship(game, "hood").sheet["max_speed"] == top / 2 == 13.5
+    assert (edit.before["sheet"]["max_speed"], edit.after["sheet"]["max_speed"]) == (27.0, 13.5)

@@ -15,7 +15,7 @@ Rulings of our own: ``docs/rulings.md`` NW-WW2-01..
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 
@@ -263,8 +263,34 @@ class WW2Jackson(RuleSet):
 
     def sheet_errors(self, state: BattleState, ship: ShipState) -> list[str]:
         """What in her sheet is not of a ww2_jackson record sheet's shape, against her class and the ships of
-        the battle (``sheetcheck.sheet_problems``; docs/rulings.md NW-WW2-27)."""
-        return sheet_problems(parse_class(ship.stats), ship.sheet, {s.id for s in state.ships})
+        the battle (``sheetcheck.sheet_problems``; docs/rulings.md NW-WW2-27); and an active ship's
+        ``max_speed`` is what her marked boxes and conditions give this turn (W38,
+        :func:`.movement.max_speed`: the engine works it out each turn and caps her orders by that, not by
+        the sheet; NW-WW2-28)."""
+        out = sheet_problems(parse_class(ship.stats), ship.sheet, {s.id for s in state.ships})
+        stored = ship.sheet.get("max_speed")
+        if out or ship.status != "active" or not isinstance(stored, (int, float)) or isinstance(stored, bool):
+            return out
+        live = self._live(ship)
+        now = max_speed(live.cd, live.sheet, state.turn)
+        if abs(stored - now) > 1e-6:
+            out.append(
+                f"max_speed ({stored:g}) must be what her boxes and conditions give now, {now:g} knots "
+                "(W38): mark her engine or underwater boxes, or give her a condition, to slow her"
+            )
+        return out
+
+    def sheet_refreshed(self, state: BattleState, ship: ShipState, given: Collection[str] = ()) -> ShipState:
+        """Return ``ship`` with ``max_speed`` what her boxes and conditions give this turn (W38), unless it is
+        in ``given``: an umpire who marks an engine box sees her speed fall at once (NW-WW2-28)."""
+        stored = ship.sheet.get("max_speed")
+        if "max_speed" in given or ship.status != "active" or not isinstance(stored, (int, float)):
+            return ship
+        if sheet_problems(parse_class(ship.stats), ship.sheet, {s.id for s in state.ships}):
+            return ship  # (not a sheet to work from: check_state says why)
+        live = self._live(ship)
+        now = max_speed(live.cd, live.sheet, state.turn)
+        return ship if stored == now else ship.replace(sheet={**ship.sheet, "max_speed": now})
 
     # --- campaigns -------------------------------------------------------------------------------
 
