@@ -872,6 +872,12 @@ def _next_battle_sheet_problems(cship: CampaignShip, sheet: Mapping[str, Any]) -
         ships=(ship,),
         options=_battle_options(cship.campaign, [cship.side.key]),
     )
+    # the sheet as given first: a set-up reads some entries leniently and writes them anew (ww2_jackson's
+    # boxes marked {"above": "lots"} came out as 0 and were saved as "lots"); what the rules work out from
+    # the rest (ww2_jackson's max_speed, NW-WW2-28) is worked out for the check, as the next battle will
+    given = [f"sheet {p}" for p in rs.sheet_errors(state, rs.sheet_refreshed(state, ship))]
+    if given:
+        return given
     try:
         state, _ = rs.setup(state, rules.SeededDice(0))
         set_up = state.ship("repaired")

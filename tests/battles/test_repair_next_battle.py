@@ -74,3 +74,20 @@ def test_a_repair_her_rules_take_is_saved_and_she_joins_the_next_battle(fought: 
         ],
     )
     assert battle.pk
+
+
+def test_a_box_count_of_text_is_refused_though_the_next_set_up_would_read_it_as_none(fought: Any) -> None:
+    """A fresh-user check repaired King George V (here Hood) to boxes marked ``{"above": "lots", "engine":
+    [1, 2]}``: "Repair recorded.", and her history showed "above lots" (the set-up the check ran read both
+    as no box). The sheet as typed is checked too."""
+    hood = CampaignShip.objects.get(campaign=fought.campaign, ship__name="Hood")
+    before = hood.sheet
+    typed = services.repair_form_sheet(ruleset="ww2_jackson", sheet=before)
+    typed["marked"] = {**typed["marked"], "above": "lots", "engine": [1, 2]}
+
+    with pytest.raises(ApplicationError) as refused:
+        services.campaign_ship_repair(campaign_ship=hood, user=fought.umpire, reason="Refit", sheet=typed)
+
+    assert refused.value.code == "bad_sheet"
+    assert refused.value.message.startswith("Sheet marked must give whole numbers of boxes by area (")
+    assert CampaignShip.objects.get(pk=hood.pk).sheet == before and RepairRecord.objects.count() == 0
