@@ -1449,10 +1449,15 @@ def battle_setup_conditions_set(*, battle: Battle, user: Any, conditions: Condit
 def _state_problems(state: BattleState) -> list[str]:
     """Return what ``rules.check_state`` finds in ``state`` (NW-CAMP-04, -07, -08), each ship named by her
     name rather than her id (``"ship 'kgv'"`` -> ``"King George V"``)."""
-    problems = rules.check_state(state)
-    names = {f"ship {s.id!r}": s.name for s in state.ships}
-    for key, name in names.items():
-        problems = [p.replace(key, name) for p in problems]
+    return _ships_named(rules.check_state(state), state)
+
+
+def _ships_named(problems: list[str], state: BattleState) -> list[str]:
+    """Return ``problems`` (``rules.check_state``'s) with each ship named by her name rather than her id:
+    a battle of the campaign's ships has ids such as ``s40``, which no page shows."""
+    for s in state.ships:
+        key = f"ship {s.id!r}"
+        problems = [p.replace(key, s.name) for p in problems]
     return problems
 
 
@@ -2441,7 +2446,7 @@ def battle_ship_edit(
             if p.startswith(mine) or f"at the position of {mine};" in p
         ]
         if problems:
-            raise ApplicationError("bad_edit", "; ".join(problems) + ".")
+            raise ApplicationError("bad_edit", "; ".join(_ships_named(problems, new_state)) + ".")
         # after the shape checks: a speed of 1e29 is refused as out of range, not as above her top speed
         _top_speed_checked(battle, new_ship, changes)
         battle.state = rules.to_json(new_state)

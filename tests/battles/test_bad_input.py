@@ -96,14 +96,16 @@ def test_a_ship_edit_with_json_no_column_can_store_is_a_field_error(
         pytest.param(
             {"heading": "45"},
             "heading",
-            "ship 'kgv': heading 45 is not one of the 12 hex facings (multiples of 30 degrees).",
+            "King George V: heading 45 is not one of the 12 hex facings (multiples of 30 degrees).",
             id="between-facings",
         ),
-        pytest.param({"q": "200"}, "q", "ship 'kgv': hex (200, 3) is off the 24 x 18 map.", id="off-the-map"),
+        pytest.param(
+            {"q": "200"}, "q", "King George V: hex (200, 3) is off the 24 x 18 map.", id="off-the-map"
+        ),
         pytest.param(
             {"sheet_note": "[1, -1000000]"},
             "sheet_note",
-            "ship 'kgv': sheet note.1 is -1000000: a sheet holds numbers from 0 to 1,000,000.",
+            "King George V: sheet note.1 is -1000000: a sheet holds numbers from 0 to 1,000,000.",
             id="negative-sheet-number",
         ),
     ],
@@ -144,7 +146,8 @@ def test_a_ship_edit_that_puts_two_ships_afloat_in_one_hex_is_a_message(game: An
     assert response.status_code == 400
     first, second = sorted((moved, other), key=[s.id for s in state.ships].index)
     assert escape(
-        f"ship '{second}': at the position of ship '{first}'; two ships afloat may not share one hex "
+        f"{state.ship(second).name}: at the position of {state.ship(first).name}; two ships afloat may not "
+        "share one hex "
         "(docs/rulings.md NW-CAMP-07)."
     ) in _text(response)
     assert Battle.objects.get(pk=game.battle.pk).state == before
@@ -333,14 +336,14 @@ SHIP_EDIT_REFUSALS = [
     pytest.param('{"speed": true}', "speed must be a number, not true.", id="speed-bool"),
     pytest.param('{"speed": "2"}', 'speed must be a number, not "2".', id="speed-text"),
     pytest.param(
-        '{"speed": 1e29}', "ship 'kgv': speed must be 1,000,000 or less, not 1e+29.", id="speed-huge"
+        '{"speed": 1e29}', "King George V: speed must be 1,000,000 or less, not 1e+29.", id="speed-huge"
     ),
     pytest.param('{"heading": true}', "heading must be a number, not true.", id="heading-bool"),
     pytest.param(
-        '{"heading": 720}', "ship 'kgv': heading 720 is not from 0 up to 360 (360 is 0).", id="heading-720"
+        '{"heading": 720}', "King George V: heading 720 is not from 0 up to 360 (360 is 0).", id="heading-720"
     ),
     pytest.param(
-        '{"heading": -90}', "ship 'kgv': heading -90 is not from 0 up to 360", id="heading-negative"
+        '{"heading": -90}', "King George V: heading -90 is not from 0 up to 360", id="heading-negative"
     ),
     pytest.param('{"flags": "x"}', 'flags must be a list of text, such as ["on fire"], not "x".', id="flags"),
     pytest.param(

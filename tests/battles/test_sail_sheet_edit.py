@@ -120,7 +120,7 @@ def test_a_sheet_the_engine_could_not_have_written_is_refused_and_nothing_saved(
         sheet_edit(game, "constitution", sheet)
 
     assert refused.value.code == "bad_edit"
-    assert f"ship 'constitution': {message}" in refused.value.message
+    assert f"Constitution: {message}" in refused.value.message
     assert Battle.objects.get(pk=game.battle.pk).state == before
     assert ShipEdit.objects.count() == edits
 
@@ -130,8 +130,8 @@ def test_each_problem_is_named_once(game: Any) -> None:
         sheet_edit(game, "constitution", {"grade": "nonsense", "sails": "reefed"})
 
     assert refused.value.message == (
-        "ship 'constitution': sheet grade must be one of: good, average, poor (8.); "
-        "ship 'constitution': sheet sails must be one of: set, furled (22.)."
+        "Constitution: sheet grade must be one of: good, average, poor (8.); "
+        "Constitution: sheet sails must be one of: set, furled (22.)."
     )
 
 
