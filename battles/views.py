@@ -504,7 +504,10 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
         elif not errors and not (width <= most[0] and height <= most[1]):
             # The map is drawn square by square (hexes): a 10**12 x 10**12 map ran the server out of memory.
             errors.append(f"The map is at most {most[0]:g} x {most[1]:g} (ten times the rule set's default).")
-        if len(request.POST.get("name", "")) > 120:  # Battle.name
+        battle_name = request.POST.get("name", "").strip()
+        if not battle_name:  # (the field is required: a blank name made a battle called "Battle")
+            errors.append("Give the battle a name.")
+        if len(battle_name) > 120:  # Battle.name
             errors.append("The name has at most 120 characters.")
         name_refused = name_problem(request.POST.get("name", ""))  # a direction control (NW-CAMP-24)
         if name_refused:
@@ -522,7 +525,7 @@ def battle_new(request: HttpRequest, campaign_id: int) -> HttpResponse:
                 battle = services.battle_create(
                     campaign=camp,
                     user=request.user,
-                    name=request.POST.get("name") or "Battle",
+                    name=battle_name,
                     placements=placements,
                     map_spec=map_spec,
                     conditions=conditions,

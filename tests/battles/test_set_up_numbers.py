@@ -112,3 +112,29 @@ def test_a_starting_speed_above_her_class_is_refused_not_cut() -> None:
     assert "(her class, undamaged), not 1000." in text
     assert f'name="speed_{first.pk}" type="number" step="any" value="1000"' in text
     assert Battle.objects.count() == 1
+
+
+@pytest.mark.parametrize("typed", ["", "   "])
+def test_a_battle_without_a_name_is_refused_not_called_battle(typed: str) -> None:
+    """A fresh-user check left the name blank (the field is marked required, but a form posted without the
+    browser's check): the battle was made and called "Battle". The form says so, and keeps the ships."""
+    game = scenario_campaign("denmark_strait_1941")
+    services.battle_end(battle=game.battle, user=game.umpire)
+    ships = list(game.campaign.ships.order_by("pk"))
+    first = ships[0]
+    second = next(cs for cs in ships if cs.side_id != first.side_id)
+    data = {"name": typed}
+    for cs, at in ((first, "10"), (second, "30")):
+        data |= {f"use_{cs.pk}": "on", f"a_{cs.pk}": at, f"b_{cs.pk}": at}
+    client = Client()
+    client.force_login(game.umpire)
+
+    response = client.post(reverse("battles:battle_new", args=[game.campaign.pk]), data)
+
+    assert response.status_code == 400
+    assert "Give the battle a name." in response.content.decode()
+    assert f'name="a_{first.pk}" type="number" step="any" value="10"' in response.content.decode()
+    assert Battle.objects.count() == 1
+    data["name"] = "  Second Denmark Strait "
+    assert client.post(reverse("battles:battle_new", args=[game.campaign.pk]), data).status_code == 302
+    assert Battle.objects.latest("pk").name == "Second Denmark Strait"
