@@ -732,7 +732,14 @@ def _battle_context(
         **order_views.orders_context(battle, viewer, phase, bound, phase_sides=phase_sides),
     }
     if viewer.is_umpire:
-        ctx["extend_form"] = ExtendDeadlineForm(campaign=battle.campaign)
+        # (a whole page only: an htmx poll's partial has no umpire's forms to fill)
+        kept = {} if request.htmx else request.session.pop(f"umpire_kept_{battle.pk}", None) or {}
+        if kept.get("action") == "extend":  # refused: the form as typed, with its field errors
+            ctx["extend_form"] = ExtendDeadlineForm(kept, campaign=battle.campaign)
+            ctx["extend_form"].is_valid()
+        else:
+            ctx["extend_form"] = ExtendDeadlineForm(campaign=battle.campaign)
+        ctx["end_kept"] = kept if kept.get("action") == "end" else {}
         ctx.update(_umpire_confirmations(battle, phase, phase_sides))
         ctx["rollback_choices"], ctx["rollback_default"] = _rollback_choices(battle)
         ctx["reopen_phase"] = selectors.phase_ended_by_umpire(battle=battle)
@@ -934,7 +941,17 @@ def umpire_post(request: HttpRequest, battle_id: int) -> HttpResponse:
         # The services' refusals of these actions are whole sentences; their field details ("to_number: No
         # such phase.") only repeat them in the form's field names.
         messages.error(request, error.message or _error_message(error))
+        if action in KEPT_FIELDS:  # what was typed comes back in the form (the page is drawn again, GET)
+            request.session[f"umpire_kept_{bat.pk}"] = {
+                "action": action,
+                **{k: request.POST.get(k, "")[:200] for k in KEPT_FIELDS[action]},
+            }
     return redirect("battles:battle", bat.pk)
+
+
+KEPT_FIELDS = {"extend": ("deadline", "side"), "end": ("winner", "reason")}
+"""The umpire's tools whose typed values a refusal keeps for the page drawn after it (a fresh-user check
+typed a deadline in the past, and the form came back empty beside the message)."""
 
 
 def _reopen_post(request: HttpRequest, bat: Battle) -> HttpResponse:

@@ -312,6 +312,29 @@ def test_extend_errors_are_sentences_and_an_earlier_deadline_is_said(game: Any) 
     assert f"Kriegsmarine keeps its later deadline, {shown}." in kept
 
 
+def test_a_refused_extend_or_end_gives_back_what_was_typed(game: Any) -> None:
+    """A fresh-user check typed a deadline that was no date, and an over-long end reason: each came back
+    refused, and the form empty. The page drawn after a refusal shows what was typed, the deadline's field
+    error at its field, once (a second look shows the forms empty again)."""
+    client = _client(game.umpire)
+    url = reverse("battles:umpire", args=[game.battle.pk])
+    germany = game.side("germany")
+
+    bad = _html(client.post(url, {"action": "extend", "deadline": "soon", "side": germany.pk}, follow=True))
+
+    assert 'name="deadline" value="soon"' in bad
+    assert f'<option value="{germany.pk}" selected>' in bad
+    assert "Enter a valid date/time." in bad
+    long = "x" * 201
+    ended = _html(client.post(url, {"action": "end", "winner": "germany", "reason": long}, follow=True))
+    assert "The reason has at most 200 characters (this one has 201); the battle was not ended." in ended
+    assert f'value="{"x" * 200}"' in ended  # (as the field's maxlength keeps it)
+    assert '<option value="germany" selected>' in ended
+    again = _html(client.get(reverse("battles:battle", args=[game.battle.pk])))
+    assert 'value="soon"' not in again and 'value="xxx' not in again
+    assert Battle.objects.get(pk=game.battle.pk).status == "active"
+
+
 def test_rollback_refusals_are_sentences(game: Any, django_capture_on_commit_callbacks: Any) -> None:
     _resolve(game, django_capture_on_commit_callbacks)
     response = _client(game.umpire).post(
