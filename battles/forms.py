@@ -6,6 +6,7 @@ import json
 import math
 import re
 import zoneinfo
+from collections.abc import Sequence
 from datetime import timedelta
 from functools import cache
 from typing import Any
@@ -415,11 +416,17 @@ class CampaignSettingsForm(forms.Form):
         min_value=0, max_value=240, label="Remind sides not ready this many hours before (0 = never)"
     )
 
-    def __init__(self, *args: Any, ruleset: str, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, ruleset: str, sides: Sequence[Any] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.option_specs = rules.get_ruleset(ruleset).options
+        rs = rules.get_ruleset(ruleset)
+        self.option_specs = rs.options
         for spec in self.option_specs:
-            self.fields[spec.name] = _field_for(spec)
+            self.fields[spec.name] = field = _field_for(spec)
+            if spec.name in rs.option_side_lists and sides:
+                # side keys are typed, and no other page shows them (a fresh-user check typed "Royal Navy")
+                # (escaped: Django shows a help text as it is, and a side's name is the umpire's text)
+                keys = escape(", ".join(f"{s.key} ({s.name})" for s in sides))
+                field.help_text = f"{field.help_text} The side keys of this campaign: {keys}.".strip()
 
 
 def _field_for(spec: FieldSpec) -> forms.Field:

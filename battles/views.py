@@ -235,7 +235,8 @@ def _settings_form(campaign: Any, data: Any = None) -> CampaignSettingsForm:
     initial = {spec.name: spec.default for spec in rs.options}
     initial |= {"default_orders": "fire_nearest", "deadline_hours": 48, "reminder_hours": 12}
     initial |= campaign.settings or {}
-    return CampaignSettingsForm(data, initial=initial, ruleset=campaign.ruleset)
+    sides = list(campaign.sides.order_by("pk"))
+    return CampaignSettingsForm(data, initial=initial, ruleset=campaign.ruleset, sides=sides)
 
 
 @require_POST

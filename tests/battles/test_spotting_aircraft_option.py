@@ -45,6 +45,11 @@ def test_the_umpires_settings_form_names_the_unknown_side() -> None:
     html = response.content.decode()
     assert 'value="brtain"' in html
     assert "Unknown side key(s): brtain. The sides are: britain, germany." in html
+    # the keys are said at the field: no other page shows them (a fresh-user check typed "Royal Navy")
+    assert (
+        "Comma-separated side keys (W01: a boolean input). The side keys of this campaign: britain (Royal "
+        "Navy), germany (Kriegsmarine)."
+    ) in html
     game.campaign.refresh_from_db()
     assert game.campaign.settings["default_orders"] == "fire_nearest"  # nothing saved
 
@@ -53,6 +58,18 @@ def test_the_umpires_settings_form_names_the_unknown_side() -> None:
     )
     game.campaign.refresh_from_db()
     assert game.campaign.settings["spotting_aircraft"] == "britain"
+
+
+def test_the_side_keys_said_at_the_field_are_escaped() -> None:
+    """A side's name is the umpire's text, and Django shows a help text as it is."""
+    game = scenario_campaign("denmark_strait_1941")
+    game.side("britain").__class__.objects.filter(pk=game.side("britain").pk).update(name="<b>RN</b>")
+    client = Client()
+    client.force_login(game.umpire)
+
+    html = client.get(reverse("battles:campaign", args=[game.campaign.pk])).content.decode()
+
+    assert "britain (&lt;b&gt;RN&lt;/b&gt;)" in html and "<b>RN</b>" not in html
 
 
 def test_a_battle_keeps_the_sides_it_has() -> None:
