@@ -79,6 +79,9 @@ def test_a_battle_ended_in_phase_1_reopens_in_phase_1(game: Any) -> None:
 
     page = _umpire_page(game)
     assert "<h3>Reopen the battle</h3>" in page
+    # "Over" counts the phases played: none here; the end came while phase 1 was open (a fresh-user check
+    # read "Over after phase 1" beside "ended it in phase 2" as two answers)
+    assert "An umpire ended it while phase 1 was open, before it was played." in page
     assert (
         f'data-confirm="{escape(CONFIRM.format(n=1))}" onsubmit="return confirm(this.dataset.confirm)"'
         in page
