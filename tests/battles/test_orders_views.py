@@ -1155,3 +1155,13 @@ def test_a_checkbox_shows_the_order_as_saved_and_a_tick_sends_yes() -> None:
     )
     assert ticked.status_code == 200 and Order.objects.get(phase=game.phase).data["strike"] is True
     assert _checkbox(_html(client.get(panel, headers=HX)), "strike").endswith(" checked>")
+
+
+def test_acw_gunfire_says_why_every_enemy_in_reach_is_legal_in_every_arc_NW_ACW_10() -> None:
+    """A fresh-user check read "8 legal now" under each of Benton's four arcs, every enemy south of her
+    bow, as a fault: the target is judged after the move (NW-ACW-10), and the panel now says so."""
+    game = _game(CASES[3])
+    html = _html(_client(game.players["union"]).get(_url("order_panel", game, "benton"), headers=HX))
+
+    assert "Any enemy in reach may be named for any arc: the move may bring her into it" in html
+    assert html.count("8 legal now.") == 4  # front, port, starboard, rear: the Confederate rams

@@ -231,7 +231,9 @@ ORDER_TYPES: tuple[OrderType, ...] = (
         key="fire",
         label="Gunfire",
         help="Each arc fires its dice at one target in that arc after movement: ships, batteries, forts, "
-        "surfaced mines (section 4, A04, A05).",
+        "surfaced mines (section 4, A04, A05). Any enemy in reach may be named for any arc: the move may "
+        "bring her into it, and a target the move carries into another arc is fired at by that arc if it "
+        "has guns and no target of its own (NW-ACW-10).",
         fields=tuple(
             FieldSpec(name=FIRE_FIELDS[a], label=f"Target {a}", type="str", required=False, max=64)
             for a in ARCS
