@@ -797,7 +797,9 @@ def _derived_values_unchanged(cship: CampaignShip, sheet: Mapping[str, Any]) -> 
         raise ApplicationError("derived_sheet_value", " ".join(errors), fields={"sheet": errors})
 
 
-def _repaired_sheet(cship: CampaignShip, sheet: Mapping[str, Any]) -> dict[str, Any]:
+def _repaired_sheet(
+    cship: CampaignShip, sheet: Mapping[str, Any], status: str | None = None
+) -> dict[str, Any]:
     """Return the sheet a repair saves, or refuse it (``bad_sheet``, a message on the sheet field).
 
     NW-CAMP-05: a repair sets the entries of the ship's sheet that her next battle carries, as the form shows
@@ -837,15 +839,28 @@ def _repaired_sheet(cship: CampaignShip, sheet: Mapping[str, Any]) -> dict[str, 
     if not problems:
         # what her next battle's rules would refuse (a gun box she has not, a grade of no choice...), and
         # the old sheet did not hold: she could join no battle (NW-CAMP-37)
-        before = _next_battle_sheet_problems(cship, current)
-        problems = [p for p in _next_battle_sheet_problems(cship, repaired) if p not in before]
+        problems = _repair_problems(cship, current, repaired, status)
     if problems:
         errors = [p[0].upper() + p[1:] + "." for p in problems]
         raise ApplicationError("bad_sheet", " ".join(errors), fields={"sheet": errors})
     return repaired
 
 
-def _next_battle_sheet_problems(cship: CampaignShip, sheet: Mapping[str, Any]) -> list[str]:
+def _repair_problems(
+    cship: CampaignShip, current: Mapping[str, Any], repaired: Mapping[str, Any], status: str | None
+) -> list[str]:
+    """Return what her next battle's rules would refuse in the ``repaired`` sheet, with the ``status`` the
+    repair gives her (None: hers now), and did not refuse in her ``current`` sheet with her status now
+    (docs/rulings.md NW-CAMP-37): a sunk ship brought back with the damage that sank her is refused (a
+    fresh-user check saved Bismarck active at 13 of 10 points); a sunk ship's sheet may show any damage."""
+    before = _next_battle_sheet_problems(cship, current, cship.status)
+    after = _next_battle_sheet_problems(cship, repaired, status or cship.status)
+    return [p for p in after if p not in before]
+
+
+def _next_battle_sheet_problems(
+    cship: CampaignShip, sheet: Mapping[str, Any], status: str | None = None
+) -> list[str]:
     """Return what the rules find in the sheet ``cship`` would take to her next battle (:func:`carried_sheet`
     of ``sheet``) once her rule set has set it up: ``rules.check_state``'s sheet checks of a battle of her
     alone, each message starting ``sheet`` (``"sheet guns_lost: 999 is not one of her gun boxes..."``), or
@@ -862,6 +877,8 @@ def _next_battle_sheet_problems(cship: CampaignShip, sheet: Mapping[str, Any]) -
         position=position,
         heading=0.0,
         speed=0.0,
+        # she fights her next battle active if she may fight one (NW-CAMP-36); else as she is
+        status="active" if (status or cship.status) in FIGHTING_STATUSES else (status or cship.status),
         stats=dict(cship.ship.ship_class.stats),
         sheet=carried_sheet(ruleset=ruleset, sheet=sheet),
     )
@@ -922,7 +939,13 @@ def campaign_ship_repair(
                 "sheet, or repair her once it is over. Nothing was changed.",
             )
         if sheet is not None:
-            sheet = _repaired_sheet(cship, sheet)
+            sheet = _repaired_sheet(cship, sheet, status)
+        elif status is not None and status != cship.status and cship.sheet:
+            # her sheet as it is, with the status given: brought back with the damage that sank her?
+            problems = _repair_problems(cship, cship.sheet, cship.sheet, status)
+            if problems:
+                errors = [p[0].upper() + p[1:] + "." for p in problems]
+                raise ApplicationError("bad_sheet", " ".join(errors), fields={"sheet": errors})
         before = {"status": cship.status, "sheet": cship.sheet}
         if (sheet is None or sheet == cship.sheet) and (status is None or status == cship.status):
             # as an edit in a battle (battle_ship_edit): a record of "Nothing changed." under a reason that
@@ -976,6 +999,8 @@ def scenario_missing_sides(scenario: Any, side_keys: Iterable[str]) -> list[str]
 
 
 LIVE_BATTLE_STATUSES = (BattleStatus.SETUP, BattleStatus.ACTIVE)
+FIGHTING_STATUSES = (ShipStatus.ACTIVE, ShipStatus.WITHDRAWN)
+"""The campaign statuses of a ship that may fight a battle (:func:`battle_create`)."""
 
 
 def _lock_campaign(campaign: Campaign) -> None:
@@ -1304,7 +1329,7 @@ def battle_create(
             cs = cships.get(p.campaign_ship.pk)
             if cs is None:
                 raise ApplicationError("bad_ship", f"{p.campaign_ship} is not in this campaign.")
-            if cs.status not in (ShipStatus.ACTIVE, ShipStatus.WITHDRAWN):
+            if cs.status not in FIGHTING_STATUSES:
                 raise ApplicationError("ship_unavailable", f"{cs} is {cs.status} and cannot fight.")
             key = p.ship_key or f"s{cs.pk}"
             keys.append(key)

@@ -102,3 +102,58 @@ def test_a_repair_that_changes_nothing_is_refused(revived: Any) -> None:
         "Nothing to change: she already is as the repair says. Nothing was saved.",
     )
     assert RepairRecord.objects.count() == before
+
+
+@pytest.fixture
+def sunk() -> Any:
+    """Rodney sunk by 13 points of damage (Nelson class: 9 points of protection, U04), the battle over."""
+    game = scenario_campaign()
+    services.battle_ship_edit(
+        battle=game.battle,
+        ship_key="rodney",
+        user=game.umpire,
+        changes={"status": "sunk", "sheet": {"damage": 13}},
+        reason="Torpedoes",
+    )
+    services.battle_end(battle=game.battle, user=game.umpire)
+    rodney = CampaignShip.objects.get(campaign=game.campaign, ship__name="Rodney")
+    assert (rodney.status, rodney.sheet["damage"]) == ("sunk", 13)
+    return game, rodney
+
+
+@pytest.mark.parametrize("sheet", [True, False], ids=["sheet-as-it-is", "status-only"])
+def test_a_ship_brought_back_with_the_damage_that_sank_her_is_refused(sunk: Any, sheet: bool) -> None:
+    """NW-CAMP-37 with NW-US-07: a fresh-user check brought Bismarck back active at 13 of 10 points: "Repair
+    recorded", and her next battle refused her. The repair is judged with the status it gives her."""
+    game, rodney = sunk
+    kept = {"sheet": services.repair_form_sheet(ruleset="ultra_simple", sheet=rodney.sheet)} if sheet else {}
+
+    with pytest.raises(ApplicationError) as refused:
+        services.campaign_ship_repair(
+            campaign_ship=rodney, user=game.umpire, reason="Raised", status="active", **kept
+        )
+
+    assert refused.value.code == "bad_sheet"
+    assert refused.value.message.startswith(
+        "Sheet damage (13) sinks her, with protection 9 (U04): an active ship has taken at most 8"
+    )
+    assert CampaignShip.objects.get(pk=rodney.pk).status == "sunk" and not RepairRecord.objects.exists()
+    # brought back with her damage mended, she is taken
+    mended = {**services.repair_form_sheet(ruleset="ultra_simple", sheet=rodney.sheet), "damage": 8}
+    services.campaign_ship_repair(
+        campaign_ship=rodney, user=game.umpire, reason="Raised", status="active", sheet=mended
+    )
+    assert CampaignShip.objects.get(pk=rodney.pk).status == "active"
+
+
+def test_a_sunk_ships_sheet_may_show_any_damage(sunk: Any) -> None:
+    """The reverse: the fresh-user check's sunk ship given more damage, left sunk, was refused with "an active
+    ship has taken at most 9; set her status to sunk"."""
+    game, rodney = sunk
+    more = {**services.repair_form_sheet(ruleset="ultra_simple", sheet=rodney.sheet), "damage": 20}
+
+    services.campaign_ship_repair(
+        campaign_ship=rodney, user=game.umpire, reason="Survey of the wreck", status="sunk", sheet=more
+    )
+
+    assert CampaignShip.objects.get(pk=rodney.pk).sheet["damage"] == 20
