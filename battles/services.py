@@ -69,6 +69,7 @@ from battles.models import (
     ship_name_taken_message,
     side_colour,
 )
+from fleets import services as fleet_services
 from fleets.models import Nation, Ship, ShipClass
 from navalwar.celery import BROKER_ERRORS
 from navalwar.errors import ApplicationError, ConflictError, PermissionDeniedError
@@ -972,9 +973,9 @@ def campaign_ship_repair(
 
 
 def _class_for_scenario(ruleset: str, sc_class: Any) -> ShipClass:
-    nation = None
-    if sc_class.nation:
-        nation, _ = Nation.objects.get_or_create(name=sc_class.nation)
+    # the navy's one spelling, as the demo data and the admin's import have it ("USA" is "United States"):
+    # get_or_create by the scenario's own spelling made a second nation of each navy
+    nation = fleet_services.nation_ensure(name=sc_class.nation or "")
     ship_class, _ = ShipClass.objects.get_or_create(
         ruleset=ruleset,
         key=sc_class.key,

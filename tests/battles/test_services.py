@@ -28,7 +28,7 @@ from battles.models import (
     RepairRecord,
     ShipEdit,
 )
-from fleets.models import Ship, ShipClass
+from fleets.models import Nation, Ship, ShipClass
 from navalwar.errors import ApplicationError
 from tests.factories import (
     CampaignFactory,
@@ -935,3 +935,19 @@ def test_the_admins_campaign_form_keeps_the_description_to_2000_characters() -> 
     }
     campaign.description = "d" * 2000
     campaign.full_clean(exclude=["created_by"])
+
+
+@pytest.mark.parametrize("key", ["first_memphis_1862", "guadalcanal_1942"])
+def test_a_scenario_battle_takes_the_navys_one_nation(key: str) -> None:
+    """A fresh-user check found "Confederate States" beside "Confederacy" and "USA" beside "United States" in
+    the admin's nations: a battle from a scenario made a nation of the scenario's own spelling."""
+    from fleets.reference import canonical_navy
+
+    game = scenario_campaign(key)
+    services.battle_end(battle=game.battle, user=game.umpire)
+    names = set(Nation.objects.values_list("name", flat=True))
+
+    services.battle_create_from_scenario(campaign=game.campaign, scenario_key=key, user=game.umpire)
+
+    assert set(Nation.objects.values_list("name", flat=True)) == names
+    assert all(canonical_navy(n) == n for n in names)
