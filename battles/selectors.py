@@ -550,6 +550,46 @@ def phases_umpired_by_user(*, user: Any) -> list[Phase]:
     return sorted(phases, key=lambda p: p.status != PhaseStatus.FAILED)  # (stable: the order above kept)
 
 
+BATTLES_ON_DASHBOARD = 20
+"""How many battles the dashboard's "Your battles" lists (the newest; the campaign pages list them all)."""
+
+
+def battles_for_user(*, user: Any, limit: int = BATTLES_ON_DASHBOARD) -> list[Battle]:
+    """Return the battles of the user's campaigns that are theirs: for a player, those their side fights in;
+    for an umpire or observer, every one. Active battles first, then those in set-up, then those over (the
+    latest ended first); each has ``my_side`` (the player's side name, or ""). Two queries. A fresh-user
+    check found a player's dashboard listing no battle once their side was ready, nor any finished one."""
+    memberships = list(Membership.objects.filter(user=user).select_related("side"))
+    if not memberships:
+        return []
+    mine = Q()
+    side_of: dict[int, str] = {}
+    for m in memberships:
+        if m.role == Role.PLAYER and m.side_id is not None:
+            mine |= Q(campaign_id=m.campaign_id, ships__campaign_ship__side_id=m.side_id)
+            side_of.setdefault(m.campaign_id, m.side.name)
+        else:
+            mine |= Q(campaign_id=m.campaign_id)
+    rank = {BattleStatus.ACTIVE: 0, BattleStatus.SETUP: 1, BattleStatus.FINISHED: 2}
+    battles = list(Battle.objects.filter(mine).select_related("campaign").distinct())
+    battles.sort(
+        key=lambda b: (
+            rank.get(b.status, 3),
+            -(b.finished_at or b.created_at).timestamp(),
+            -b.pk,
+        )
+    )
+    battles = battles[:limit]
+    names = {
+        (side.campaign_id, side.key): side.name
+        for side in Side.objects.filter(campaign_id__in={b.campaign_id for b in battles})
+    }
+    for b in battles:
+        b.my_side = side_of.get(b.campaign_id, "")  # type: ignore[attr-defined]
+        b.winner_name = names.get((b.campaign_id, b.winner), b.winner)  # type: ignore[attr-defined]
+    return battles
+
+
 def battles_for_campaign(*, campaign: Campaign) -> list[Battle]:
     return list(Battle.objects.filter(campaign=campaign).order_by("-created_at", "-pk"))
 

@@ -90,10 +90,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     memberships = selectors.memberships_for_user(user=request.user)
     waiting = selectors.phases_waiting_for_user(user=request.user)
     umpired = selectors.phases_umpired_by_user(user=request.user)
+    battles = selectors.battles_for_user(user=request.user)
     return render(
         request,
         "battles/dashboard.html",
-        {"memberships": memberships, "waiting": waiting, "umpired": umpired},
+        {"memberships": memberships, "waiting": waiting, "umpired": umpired, "battles": battles},
     )
 
 

@@ -4,6 +4,7 @@ umpire tools. Plain posts (no JavaScript) and htmx partials."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -55,7 +56,32 @@ def test_dashboard_lists_phases_waiting_with_deadlines_in_my_time_zone(game: Any
         assert escape(game.campaign.name) in html
 
     services.side_set_ready(phase=game.phase, user=player)
-    assert reverse("battles:battle", args=[game.battle.pk]) not in _html(_client(player).get("/dashboard/"))
+    html = _html(_client(player).get("/dashboard/"))
+    waiting = html[html.index("Waiting for your orders") : html.index('id="battles"')]
+    assert "No phase is waiting for your orders." in waiting
+    assert reverse("battles:battle", args=[game.battle.pk]) not in waiting
+
+
+def test_dashboard_lists_the_players_battles_under_way_and_over(game: Any) -> None:
+    """A fresh-user check found a player's dashboard listing no battle once their side was ready, nor any
+    battle over, under a title "My battles". Each battle their side fights is listed, under way first; a
+    battle of their campaign their side is not in is not."""
+    player = game.players["britain"]
+    services.side_set_ready(phase=game.phase, user=player)
+    services.battle_end(battle=game.battle, user=game.umpire, winner="britain")
+    second = services.battle_create_from_scenario(
+        campaign=game.campaign, scenario_key="bismarck_last_battle_1941", user=game.umpire, name="Rematch"
+    )
+    germany_only = Battle.objects.create(campaign=game.campaign, name="Not ours", created_by=game.umpire)
+
+    html = _html(_client(player).get("/dashboard/"))
+    listed = html[html.index('id="battles"') : html.index("My campaigns")]
+    rows = re.findall(r'<a href="/battles/(\d+)/">([^<]*)</a>', listed)
+
+    assert rows == [(str(second.pk), "Rematch"), (str(game.battle.pk), escape(game.battle.name))]
+    assert "Under way" in listed and "Over: Royal Navy won" in listed
+    assert str(germany_only.pk) not in [pk for pk, _ in rows]
+    assert '<td data-label="Your side">Royal Navy</td>' in listed
 
 
 def test_dashboard_needs_a_login(client: Client) -> None:
