@@ -140,7 +140,12 @@ def test_the_campaign_pages_battles_and_losses_stack_on_a_phone(live_server: Any
     page.set_viewport_size(PHONE)
     log_in(page, live_server.url, game.umpire.username)
 
-    for path in (f"/campaigns/{game.campaign.pk}/", f"/campaigns/{game.campaign.pk}/sinkings/"):
+    # and the dashboard's two tables of battles (the umpire's own table is his, and wide: not stacked)
+    for path in (
+        f"/campaigns/{game.campaign.pk}/",
+        f"/campaigns/{game.campaign.pk}/sinkings/",
+        "/dashboard/",
+    ):
         page.goto(live_server.url + path)
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         for box in page.locator(".table-scroll:has(table.stack-table)").all():
