@@ -22,7 +22,7 @@ import traceback
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NoReturn
 
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
@@ -842,9 +842,14 @@ def _repaired_sheet(
         # the old sheet did not hold: she could join no battle (NW-CAMP-37)
         problems = _repair_problems(cship, current, repaired, status)
     if problems:
-        errors = [p[0].upper() + p[1:] + "." for p in problems]
-        raise ApplicationError("bad_sheet", " ".join(errors), fields={"sheet": errors})
+        _refuse_sheet(problems)
     return repaired
+
+
+def _refuse_sheet(problems: Sequence[str]) -> NoReturn:
+    """Raise ``bad_sheet`` with ``problems``, each a sentence, at the repair form's sheet field."""
+    errors = [p[0].upper() + p[1:] + "." for p in problems]
+    raise ApplicationError("bad_sheet", " ".join(errors), fields={"sheet": errors})
 
 
 def _repair_problems(
@@ -945,8 +950,7 @@ def campaign_ship_repair(
             # her sheet as it is, with the status given: brought back with the damage that sank her?
             problems = _repair_problems(cship, cship.sheet, cship.sheet, status)
             if problems:
-                errors = [p[0].upper() + p[1:] + "." for p in problems]
-                raise ApplicationError("bad_sheet", " ".join(errors), fields={"sheet": errors})
+                _refuse_sheet(problems)
         before = {"status": cship.status, "sheet": cship.sheet}
         if (sheet is None or sheet == cship.sheet) and (status is None or status == cship.status):
             # as an edit in a battle (battle_ship_edit): a record of "Nothing changed." under a reason that
@@ -1376,12 +1380,7 @@ def battle_create(
             raise ApplicationError("bad_setup", "The rules refuse this set-up: " + "; ".join(problems) + ".")
         # a starting speed above what her class makes undamaged, as the ship edit refuses it (NW-CAMP-29): the
         # rules' set-up cut it to what she makes without a word (the speeds as placed, before the set-up)
-        fast = [
-            f"{ship.name} makes at most {top:g} {display.speed_unit(rs)} (her class, undamaged), not "
-            f"{ship.speed:g}"
-            for ship in ships
-            if (top := rs.top_speed(ship)) is not None and ship.speed > top + 1e-9
-        ]
+        fast = [too_fast for ship in ships if (too_fast := _above_top_speed(rs, ship))]
         if fast:
             raise ApplicationError("bad_setup", "Starting speeds: " + "; ".join(fast) + ".")
         battle.state = rules.to_json(state)
@@ -2404,14 +2403,21 @@ def _top_speed_checked(battle: Battle, ship: rules.ShipState, changes: Mapping[s
     (``RuleSet.top_speed``): docs/rulings.md NW-CAMP-29. A speed left alone is not checked."""
     if "speed" not in changes:
         return
-    rs = rules.get_ruleset(battle.campaign.ruleset)
-    top = rs.top_speed(ship)
-    if top is not None and ship.speed > top + 1e-9:
-        message = (
-            f"{ship.name} makes at most {top:g} {display.speed_unit(rs)} (her class, undamaged), not "
-            f"{ship.speed:g}. Nothing was saved."
-        )
+    too_fast = _above_top_speed(rules.get_ruleset(battle.campaign.ruleset), ship)
+    if too_fast:
+        message = f"{too_fast}. Nothing was saved."
         raise ApplicationError("bad_edit", message, fields={"speed": [message]})
+
+
+def _above_top_speed(rs: rules.RuleSet, ship: rules.ShipState) -> str | None:
+    """Return why ``ship.speed`` is above what her class makes undamaged (``RuleSet.top_speed``,
+    docs/rulings.md NW-CAMP-29), ``"Hood makes at most 27 knots (her class, undamaged), not 999"``, or
+    None."""
+    top = rs.top_speed(ship)
+    if top is None or ship.speed <= top + 1e-9:
+        return None
+    unit = display.speed_unit(rs)
+    return f"{ship.name} makes at most {top:g} {unit} (her class, undamaged), not {ship.speed:g}"
 
 
 def battle_ship_edit(
