@@ -557,8 +557,9 @@ BATTLES_ON_DASHBOARD = 20
 def battles_for_user(*, user: Any, limit: int = BATTLES_ON_DASHBOARD) -> list[Battle]:
     """Return the battles of the user's campaigns that are theirs: for a player, those their side fights in;
     for an umpire or observer, every one. Active battles first, then those in set-up, then those over (the
-    latest ended first); each has ``my_side`` (the player's side name, or ""). Two queries. A fresh-user
-    check found a player's dashboard listing no battle once their side was ready, nor any finished one."""
+    latest ended first), the newest ``limit``; each has ``my_side`` (the player's side name, or "") and
+    ``winner_name``. Three queries. A fresh-user check found a player's dashboard listing no battle once
+    their side was ready, nor any finished one."""
     memberships = list(Membership.objects.filter(user=user).select_related("side"))
     if not memberships:
         return []
