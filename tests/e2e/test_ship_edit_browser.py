@@ -86,7 +86,7 @@ def test_a_hex_off_the_map_is_said_at_its_field(live_server: Any, chromium_page:
     page.wait_for_selector(".field--error")
 
     error = page.text_content(".field--error:has(#id_q) .error")
-    assert error == "ship 'kgv': hex (200, 3) is off the 24 x 18 map."
+    assert error == "King George V: hex (200, 3) is off the 24 x 18 map."
     assert page.input_value("#id_q") == "200" and page.input_value("#id_reason") == "Drifted"
     assert page.evaluate("window.scrollY") > 0  # the page opens at the form (#edit), not at its top
     _shot(page, "bismarck_last_battle_1941-2-refused")
